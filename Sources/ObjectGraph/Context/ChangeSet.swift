@@ -1,0 +1,35 @@
+/// What one unit of work changed: inserted, updated (with changed properties) and deleted object IDs,
+/// grouped per entity. Published after every successful save; the input of results controllers.
+public struct ChangeSet: Sendable, CustomStringConvertible {
+    /// The changes to one entity's objects.
+    public struct EntityChanges: Sendable, Equatable {
+        public var inserted: [ObjectID] = []
+        public var updated: [ObjectID: PropertyMask] = [:]
+        public var deleted: [ObjectID] = []
+        public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+    }
+
+    /// Changes keyed by entity index.
+    public private(set) var entities: [Int: EntityChanges] = [:]
+
+    public init() {}
+
+    public var isEmpty: Bool { entities.values.allSatisfy(\.isEmpty) }
+
+    /// The changes to the entity with index `entity` (empty when none).
+    public subscript(entity: Int) -> EntityChanges { entities[entity] ?? EntityChanges() }
+
+    public var insertedCount: Int { entities.values.reduce(0) { $0 + $1.inserted.count } }
+    public var updatedCount: Int { entities.values.reduce(0) { $0 + $1.updated.count } }
+    public var deletedCount: Int { entities.values.reduce(0) { $0 + $1.deleted.count } }
+
+    mutating func insert(_ id: ObjectID) { entities[id.entity, default: EntityChanges()].inserted.append(id) }
+    mutating func delete(_ id: ObjectID) { entities[id.entity, default: EntityChanges()].deleted.append(id) }
+    mutating func update(_ id: ObjectID, _ mask: PropertyMask) {
+        entities[id.entity, default: EntityChanges()].updated[id, default: []].formUnion(mask)
+    }
+
+    public var description: String {
+        "ChangeSet(inserted: \(insertedCount), updated: \(updatedCount), deleted: \(deletedCount))"
+    }
+}

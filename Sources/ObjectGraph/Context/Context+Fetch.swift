@@ -1,0 +1,128 @@
+import GRDB
+
+extension Context {
+    /// Fetches the IDs matching `request`, in order; objects are made lazily as the result is read.
+    /// Unsaved inserts, changes and deletes of this context are included (see `includesPendingChanges`).
+    public func fetch(_ request: FetchRequest) throws(StoreError) -> FetchResults {
+        let entity = try entityOf(request)
+        let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
+        var ids: [Int64]
+        if pending.isEmpty {
+            ids = try fetchRows(request, entity, windowed: true).map(\.id)
+        } else {
+            ids = try merged(request, entity, pending).map(\.id)
+            let start = min(request.offset, ids.count)
+            let end = request.limit.map { min(ids.count, start + $0) } ?? ids.count
+            ids = Array(ids[start..<end])
+        }
+        return FetchResults(entity: entity, rowIDs: ids, context: self)
+    }
+
+    /// The number of objects `request` would fetch.
+    public func count(_ request: FetchRequest) throws(StoreError) -> Int {
+        let entity = try entityOf(request)
+        let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
+        if pending.isEmpty && request.limit == nil && request.offset == 0 {
+            let (condition, args) = request.predicate.sql(for: entity)
+            do {
+                return try store.queue.read { db in
+                    let stmt = try RawStatement(db, "SELECT count(*) FROM \"\(entity.name)\" WHERE \(condition)")
+                    for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                    _ = try stmt.step(db)
+                    let n = Int(stmt.int64(at: 0))
+                    stmt.reset()
+                    return n
+                }
+            } catch {
+                throw StoreError.wrap(error, "cannot count \(entity.name) objects", path: store.path)
+            }
+        }
+        return try fetch(request).count
+    }
+
+    /// Sorted (id, sort keys) pairs as stored, optionally with the request's limit and offset applied.
+    func fetchRows(_ request: FetchRequest, _ entity: EntityDescription, windowed: Bool) throws(StoreError)
+        -> [(id: Int64, keys: [Value])]
+    {
+        let (condition, args) = request.predicate.sql(for: entity)
+        let sortKeys = request.sortDescriptors.map { d in
+            (Predicate.column(d.key, entity), entity.property(d.key)!)
+        }
+        let order = (zip(request.sortDescriptors, sortKeys).map { d, k in "\(k.0) \(d.ascending ? "ASC" : "DESC")" }
+            + ["\"id\" ASC"]).joined(separator: ", ")
+        var sql = "SELECT \"id\"" + sortKeys.map { ", " + $0.0 }.joined()
+            + " FROM \"\(entity.name)\" WHERE \(condition) ORDER BY \(order)"
+        if windowed, request.limit != nil || request.offset > 0 {
+            sql += " LIMIT \(request.limit ?? -1) OFFSET \(request.offset)"
+        }
+        let types = sortKeys.map { $0.1.attribute?.type ?? .integer64 }
+        var out: [(id: Int64, keys: [Value])] = []
+        do {
+            try store.queue.read { db in
+                let stmt = try RawStatement(db, sql)
+                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                while try stmt.step(db) {
+                    var keys: [Value] = []
+                    if !types.isEmpty {
+                        keys.reserveCapacity(types.count)
+                        for (k, t) in types.enumerated() { keys.append(stmt.value(at: Int32(k + 1), as: t)) }
+                    }
+                    out.append((stmt.int64(at: 0), keys))
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot fetch \(entity.name) objects", path: store.path)
+        }
+        return out
+    }
+
+    /// The stored result with this context's unsaved changes applied, in request order (no window).
+    private func merged(_ request: FetchRequest, _ entity: EntityDescription, _ pending: [ManagedObject]) throws(StoreError)
+        -> [(id: Int64, keys: [Value])]
+    {
+        let dirty = Set(pending.map(\.objectID.rowID))
+        let stored = try fetchRows(request, entity, windowed: false).filter { !dirty.contains($0.id) }
+        let slots = request.sortDescriptors.map { entity.property($0.key)!.slot }
+        var local: [(id: Int64, keys: [Value])] = []
+        for o in pending where !o.isDeleted && request.predicate.evaluate(o) {
+            local.append((o.objectID.rowID, slots.map { o.value(slot: $0) }))
+        }
+        let ascending = request.sortDescriptors.map(\.ascending)
+        func before(_ a: (id: Int64, keys: [Value]), _ b: (id: Int64, keys: [Value])) -> Bool {
+            for i in 0..<ascending.count {
+                let c = Value.compare(Predicate.normalized(a.keys[i]), Predicate.normalized(b.keys[i]))
+                if c != 0 { return ascending[i] ? c < 0 : c > 0 }
+            }
+            return a.id < b.id
+        }
+        local.sort(by: before)
+        var out: [(id: Int64, keys: [Value])] = []
+        out.reserveCapacity(stored.count + local.count)
+        var i = 0, j = 0
+        while i < stored.count || j < local.count {
+            if j == local.count || (i < stored.count && before(stored[i], local[j])) {
+                out.append(stored[i]); i += 1
+            } else {
+                out.append(local[j]); j += 1
+            }
+        }
+        return out
+    }
+
+    /// Objects of `entity` whose stored row differs from this context's view: inserted, deleted, or with
+    /// changed attributes or keys.
+    func pendingObjects(of entity: EntityDescription) -> [ManagedObject] {
+        var out: [ManagedObject] = []
+        for o in inserted where o.entity === entity && !o.isDeleted { out.append(o) }
+        for o in updated where o.entity === entity && o.committed != nil && !o.isDeleted { out.append(o) }
+        for o in deleted where o.entity === entity { out.append(o) }
+        return out
+    }
+
+    private func entityOf(_ request: FetchRequest) throws(StoreError) -> EntityDescription {
+        guard let e = model.entity(request.entity) else {
+            throw StoreError(.sqlite, "no entity named \(request.entity) in the model", entity: request.entity)
+        }
+        return e
+    }
+}

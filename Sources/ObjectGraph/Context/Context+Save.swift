@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+
+extension Context {
+    /// Validates every changed object, then writes all changes in one SQLite transaction and publishes
+    /// the change set. On failure nothing is written and the context keeps its changes.
+    ///
+    /// Throws ``ValidationFailure`` (every broken rule) or ``StoreError``.
+    public func save() throws {
+        let live = inserted.filter { !$0.isDeleted }
+        let changed = updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }
+        let gone = deleted
+        if live.isEmpty && changed.isEmpty && gone.isEmpty {
+            clearLists()
+            return
+        }
+        var errors: [ValidationError] = []
+        for o in live { validate(o, into: &errors) }
+        for o in changed where o.committed != nil { validate(o, into: &errors) }
+        for o in gone { validateDelete(o, into: &errors) }
+        if !errors.isEmpty { throw ValidationFailure(errors: errors) }
+
+        var changes = ChangeSet()
+        for o in live { changes.insert(o.objectID) }
+        for o in changed {
+            let mask = o.changedMask
+            if !mask.isEmpty { changes.update(o.objectID, mask) }
+        }
+        for o in gone { changes.delete(o.objectID) }
+
+        do {
+            try store.queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try writeDeletes(db, gone)
+                    try writeInserts(db, live)
+                    try writeUpdates(db, changed)
+                    return .commit
+                }
+            }
+        } catch {
+            throw diagnose(error, live: live, changed: changed, gone: gone)
+        }
+
+        for o in live {
+            o.isInserted = false
+            commitRelations(o)
+        }
+        for o in updated {
+            o.committed = nil
+            commitRelations(o)
+            o.isInUpdatedList = false
+        }
+        for o in gone {
+            registered[o.objectID] = nil
+            rowCache[o.objectID] = nil
+            o.context = nil
+        }
+        clearLists()
+        for block in observers.values { block(changes) }
+    }
+
+    private func clearLists() {
+        for o in updated { o.isInUpdatedList = false }
+        inserted = []
+        updated = []
+        deleted = []
+    }
+
+    private func commitRelations(_ o: ManagedObject) {
+        for slot in o.relations.keys { o.relations[slot]!.commit() }
+        o.relationMask = 0
+    }
+
+    // MARK: - Writing
+
+    private func writeInserts(_ db: Database, _ objects: [ManagedObject]) throws {
+        var statements: [Int: RawStatement] = [:]
+        for o in objects {
+            let e = o.entity
+            let stmt: RawStatement
+            if let s = statements[e.index] {
+                stmt = s
+            } else {
+                stmt = try RawStatement(
+                    db, "INSERT INTO \"\(e.name)\" (\(e.selectColumns)) VALUES ("
+                        + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")")
+                statements[e.index] = stmt
+            }
+            stmt.bind(o.objectID.rowID, at: 1)
+            var k: Int32 = 2
+            for slot in e.storedSlots {
+                stmt.bind(o.values[slot], at: k)
+                k += 1
+            }
+            try stmt.run(db)
+        }
+    }
+
+    private func writeUpdates(_ db: Database, _ objects: [ManagedObject]) throws {
+        for o in objects {
+            guard let committed = o.committed else { continue }
+            let slots = o.entity.storedSlots.filter { committed[$0] != o.values[$0] }
+            if slots.isEmpty { continue }
+            let sql = "UPDATE \"\(o.entity.name)\" SET "
+                + slots.map { "\"\(o.entity.properties[$0].name)\" = ?" }.joined(separator: ", ") + " WHERE id = ?"
+            let stmt = try RawStatement(db, sql)
+            for (k, slot) in slots.enumerated() { stmt.bind(o.values[slot], at: Int32(k + 1)) }
+            stmt.bind(o.objectID.rowID, at: Int32(slots.count + 1))
+            try stmt.run(db)
+        }
+    }
+
+    private func writeDeletes(_ db: Database, _ objects: [ManagedObject]) throws {
+        for o in objects {
+            let stmt = try RawStatement(db, "DELETE FROM \"\(o.entity.name)\" WHERE id = ?")
+            stmt.bind(o.objectID.rowID, at: 1)
+            try stmt.run(db)
+        }
+    }
+
+    /// Turns a failed write into an error that names the entity and property at fault.
+    private func diagnose(_ error: any Error, live: [ManagedObject], changed: [ManagedObject], gone: [ManagedObject]) -> any Error {
+        var e = StoreError.wrap(error, "cannot save", path: store.path)
+        switch e.code {
+        case .uniqueConstraint:
+            // SQLite says "UNIQUE constraint failed: Entity.column[, Entity.column]".
+            if let msg = e.sqliteMessage, let r = msg.range(of: "failed: ") {
+                let parts = msg[r.upperBound...].split(separator: ",")[0].split(separator: ".")
+                if parts.count == 2 {
+                    e.entity = String(parts[0]).trimmingCharacters(in: .whitespaces)
+                    e.property = String(parts[1])
+                    e.message = "cannot save: another \(e.entity!) already has this \(e.property!)"
+                }
+            }
+        case .foreignKey:
+            // Deferred keys fail at commit without saying which row: find the dangling reference ourselves.
+            let deletedIDs = Set(gone.map(\.objectID))
+            for o in live + changed {
+                for slot in o.entity.storedSlots {
+                    guard let r = o.entity.properties[slot].relationship, case .integer(let t) = o.values[slot] else { continue }
+                    let target = ObjectID(entity: r.destination, rowID: t)
+                    if deletedIDs.contains(target) {
+                        e.entity = o.entity.name
+                        e.property = o.entity.properties[slot].name
+                        e.message = "cannot save: \(o.entity.name) \(o.objectID).\(e.property!) still refers to deleted \(model.entities[r.destination].name) \(target)"
+                        return e
+                    }
+                }
+            }
+            for o in gone {
+                for p in o.entity.properties {
+                    guard let r = p.relationship, r.deleteRule == .noAction, !r.storesForeignKey,
+                        let left = o.relations[p.slot]?.members.first
+                    else { continue }
+                    e.entity = o.entity.name
+                    e.property = p.name
+                    e.message = "cannot save: deleted \(o.entity.name) \(o.objectID) is still referred to by \(model.entities[r.destination].name) #\(left) through \(p.name) (no-action rule)"
+                    return e
+                }
+            }
+        default: break
+        }
+        return e
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+extension Context {
+    /// Checks every stored attribute and required to-one of `o`.
+    func validate(_ o: ManagedObject, into errors: inout [ValidationError]) {
+        for p in o.entity.properties {
+            switch p.kind {
+            case .attribute(let a) where !a.isTransient:
+                if let rule = check(o.values[p.slot], against: a, slot: p.slot, entity: o.entity) {
+                    errors.append(ValidationError(object: o.objectID, entity: o.entity.name, property: p.name, rule: rule, value: o.values[p.slot]))
+                }
+            case .relationship(let r) where !r.isToMany && !r.relationship.isOptional:
+                if o.toOneID(slot: p.slot, r) == nil {
+                    errors.append(ValidationError(object: o.objectID, entity: o.entity.name, property: p.name, rule: .required, value: .null))
+                }
+            default: break
+            }
+        }
+    }
+
+    /// A deleted object may not leave objects behind through a deny rule.
+    func validateDelete(_ o: ManagedObject, into errors: inout [ValidationError]) {
+        for p in o.entity.properties {
+            guard let r = p.relationship, r.deleteRule == .deny else { continue }
+            let ids: [Int64] = r.storesForeignKey ? (o.toOneID(slot: p.slot, r).map { [$0] } ?? []) : Array(o.members(slot: p.slot))
+            let left = ids.filter { registered[ObjectID(entity: r.destination, rowID: $0)]?.isDeleted != true }
+            if !left.isEmpty {
+                errors.append(ValidationError(object: o.objectID, entity: o.entity.name, property: p.name, rule: .deleteDenied(count: left.count), value: .null))
+            }
+        }
+    }
+
+    private func check(_ v: Value, against a: Attribute, slot: Int, entity: EntityDescription) -> ValidationError.Rule? {
+        if v.isNull { return a.isOptional ? nil : .required }
+        guard v.type == a.type || (a.type == .double && v.type == .integer64) else { return .wrongType(expected: a.type) }
+        if let n = v.numeric, a.type != .bool {
+            if let lo = a.minimum, n < lo { return .belowMinimum(lo) }
+            if let hi = a.maximum, n > hi { return .aboveMaximum(hi) }
+            if n.isNaN, a.minimum != nil || a.maximum != nil { return .aboveMaximum(a.maximum ?? a.minimum!) }
+        }
+        let length: Int?
+        switch v {
+        case .string(let s): length = s.count
+        case .data(let d): length = d.count
+        default: length = nil
+        }
+        if let length {
+            if let lo = a.minLength, length < lo { return .tooShort(lo) }
+            if let hi = a.maxLength, length > hi { return .tooLong(hi) }
+        }
+        if let pattern = a.pattern, case .string(let s) = v {
+            let key = entity.index << 8 | slot
+            let regex: NSRegularExpression
+            if let r = regexCache[key] {
+                regex = r
+            } else {
+                regex = try! NSRegularExpression(pattern: pattern)  // checked when the model was built
+                regexCache[key] = regex
+            }
+            let range = NSRange(s.startIndex..., in: s)
+            guard let m = regex.firstMatch(in: s, options: [.anchored], range: range), m.range == range else {
+                return .patternMismatch(pattern)
+            }
+        }
+        return nil
+    }
+}

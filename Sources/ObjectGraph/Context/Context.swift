@@ -1,0 +1,195 @@
+import Foundation
+import GRDB
+
+/// A unit of work over a store: an identity map of objects, change tracking, fetches, delete rules,
+/// validation, and save as one SQLite transaction.
+///
+/// ```swift
+/// let context = Context(store: store)
+/// let color = try context.insert("Color")
+/// color["red"] = 0.5
+/// try context.save()
+/// ```
+/// A context is not thread-safe: use it from one thread (or actor) only.
+public final class Context {
+    public let store: Store
+    public var model: Model { store.model }
+    /// What the context did so far (objects created, rows loaded), for tests and diagnostics.
+    public internal(set) var statistics = ContextStatistics()
+    /// Objects read in one batch when a fetch result or relationship is touched.
+    public var batchSize = 256
+
+    /// The identity map: at most one object per row.
+    var registered: [ObjectID: ManagedObject] = [:]
+    var inserted: [ManagedObject] = []
+    var updated: [ManagedObject] = []
+    var deleted: [ManagedObject] = []
+    /// Rows read ahead by a batch, waiting for their object to be touched.
+    var rowCache: [ObjectID: [Value]] = [:]
+    private var freshIDs: Range<Int64> = 0..<0
+    private var idBlock = 64
+    var observers: [Int: (ChangeSet) -> Void] = [:]
+    var regexCache: [Int: NSRegularExpression] = [:]
+    private var nextObserver = 0
+
+    public init(store: Store) {
+        self.store = store
+        store.contexts.append(WeakContext(context: self))
+    }
+
+    /// True when there are unsaved inserts, updates or deletes.
+    public var hasChanges: Bool {
+        !inserted.isEmpty || !deleted.isEmpty || updated.contains { $0.hasChanges }
+    }
+
+    // MARK: - Inserting
+
+    /// Inserts a new object of `entity`, with its defaults and a permanent ID.
+    public func insert(_ entityName: String) throws(StoreError) -> ManagedObject {
+        guard let entity = model.entity(entityName) else { preconditionFailure("no entity named \(entityName)") }
+        return try insert(entity)
+    }
+
+    /// Inserts a new object of `entity` as the Swift type `T` (the entity's declared object type).
+    public func insert<T: ManagedObject>(_ type: T.Type, entity name: String) throws(StoreError) -> T {
+        guard let object = try insert(name) as? T else { preconditionFailure("\(name) objects are not \(T.self)") }
+        return object
+    }
+
+    public func insert(_ entity: EntityDescription) throws(StoreError) -> ManagedObject {
+        let id = ObjectID(entity: entity.index, rowID: try nextRowID())
+        let object = entity.objectType.init(entity: entity, objectID: id)
+        object.context = self
+        object.values = entity.defaults
+        object.isFault = false
+        object.isInserted = true
+        registered[id] = object
+        inserted.append(object)
+        statistics.objectsCreated += 1
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Re-creates an object with a known ID (undo of a deletion), with the given values.
+    func reinsert(_ id: ObjectID, values: [Value]) -> ManagedObject {
+        let entity = model.entities[id.entity]
+        let object = entity.objectType.init(entity: entity, objectID: id)
+        object.context = self
+        object.values = values
+        object.isFault = false
+        object.isInserted = true
+        registered[id] = object
+        inserted.append(object)
+        statistics.objectsCreated += 1
+        return object
+    }
+
+    private func nextRowID() throws(StoreError) -> Int64 {
+        if freshIDs.isEmpty {
+            // Blocks grow so that bulk inserts reserve rarely, while a context that inserts one object
+            // wastes few IDs.
+            freshIDs = try store.reserveIDs(idBlock)
+            idBlock = min(idBlock * 4, 65536)
+        }
+        return freshIDs.popFirst()!
+    }
+
+    // MARK: - Looking objects up
+
+    /// The object with `id`: the registered one, or a fault that loads its row when first touched.
+    public func object(for id: ObjectID) -> ManagedObject {
+        if let o = registered[id] { return o }
+        let entity = model.entities[id.entity]
+        let object = entity.objectType.init(entity: entity, objectID: id)
+        object.context = self
+        registered[id] = object
+        statistics.objectsCreated += 1
+        return object
+    }
+
+    /// The object with `id` with its row loaded, or nil when no such row exists (or it is deleted here).
+    public func existingObject(for id: ObjectID) throws(StoreError) -> ManagedObject? {
+        if let o = registered[id], !o.isFault { return o.isDeleted ? nil : o }
+        let rows = try loadRows(entity: model.entities[id.entity], ids: [id.rowID])
+        guard let values = rows[id.rowID] else { return nil }
+        let o = object(for: id)
+        if o.isFault {
+            o.values = values
+            o.isFault = false
+        }
+        return o.isDeleted ? nil : o
+    }
+
+    /// The registered objects (including faults), for diagnostics and tests.
+    public var registeredObjects: Int { registered.count }
+
+    // MARK: - Change tracking
+
+    /// Called before the first change of a stored property of `object` in a unit of work.
+    func willChange(_ object: ManagedObject) {
+        if object.committed == nil && !object.isInserted {
+            object.committed = object.values
+        }
+        markUpdated(object)
+    }
+
+    func markUpdated(_ object: ManagedObject) {
+        if !object.isInUpdatedList && !object.isInserted {
+            object.isInUpdatedList = true
+            updated.append(object)
+        }
+    }
+
+    /// Discards every unsaved change: inserted objects become invalid, deleted ones come back, changed
+    /// ones get their saved values.
+    public func rollback() {
+        for o in inserted {
+            registered[o.objectID] = nil
+            o.context = nil
+            o.isInserted = false
+        }
+        for o in deleted { o.isDeleted = false }
+        for o in updated { restore(o) }
+        for o in deleted { restore(o) }
+        inserted = []
+        updated = []
+        deleted = []
+        rollbackHook()
+    }
+
+    private func restore(_ o: ManagedObject) {
+        if let c = o.committed { o.values = c }
+        o.committed = nil
+        for slot in o.relations.keys { o.relations[slot]!.discardChanges() }
+        o.relationMask = 0
+        o.isInUpdatedList = false
+    }
+
+    /// Hook for undo: rollback empties both stacks.
+    func rollbackHook() {}
+
+    /// Turns every object without unsaved changes back into a fault (it reloads when next touched) and
+    /// drops the read-ahead cache, so the next reads see what the store holds now.
+    public func refreshAll() {
+        for o in registered.values where !o.hasChanges && !o.isInUpdatedList && !o.isFault {
+            o.values = []
+            o.isFault = true
+            o.relations = [:]
+        }
+        rowCache = [:]
+    }
+
+    // MARK: - Observing
+
+    /// Calls `block` with the change set of every unit of work this context saves.
+    @discardableResult
+    public func observeChanges(_ block: @escaping (ChangeSet) -> Void) -> Int {
+        nextObserver += 1
+        observers[nextObserver] = block
+        return nextObserver
+    }
+
+    public func removeObserver(_ token: Int) {
+        observers[token] = nil
+    }
+}

@@ -1,0 +1,11 @@
+/// Counters that show what a context did, so tests can check laziness and batching.
+public struct ContextStatistics: Sendable, Equatable {
+    /// Managed objects instantiated (faults included).
+    public var objectsCreated = 0
+    /// Rows read from the store into memory.
+    public var rowsLoaded = 0
+    /// Batched row reads issued.
+    public var batchLoads = 0
+    /// Single-object fault fulfilments (a fault touched outside any batch).
+    public var faultsFired = 0
+}

@@ -1,0 +1,217 @@
+extension ManagedObject {
+    // MARK: - Attributes
+
+    /// The value of the attribute `key`; derived transients are computed on each read.
+    ///
+    /// ```swift
+    /// let title = item["title"]            // Value
+    /// let done: Bool = item["done"]        // typed
+    /// ```
+    public subscript(key: String) -> Value {
+        get { value(slot: attributeSlot(key)) }
+        set { setValue(newValue, slot: attributeSlot(key)) }
+    }
+
+    /// The value of the attribute `key` as a Swift type; a value of another type reads as the type's zero.
+    public subscript<T: AttributeValue>(key: String) -> T {
+        get {
+            let v = value(slot: attributeSlot(key))
+            if let t = T(value: v) { return t }
+            return T(value: .null) ?? T.zero(for: entity.properties[attributeSlot(key)].attribute!.type)
+        }
+        set { setValue(newValue.value, slot: attributeSlot(key)) }
+    }
+
+    func value(slot: Int) -> Value {
+        if isFault { fulfill() }
+        if entity.derivedMask & (1 << UInt64(slot)) != 0 {
+            return entity.properties[slot].attribute!.derive!(self)
+        }
+        return values[slot]
+    }
+
+    func setValue(_ v: Value, slot: Int) {
+        if isFault { fulfill() }
+        guard values[slot] != v else { return }
+        if entity.storedMask & (1 << UInt64(slot)) != 0 {
+            context?.willChange(self)
+        }
+        values[slot] = v
+    }
+
+    private func attributeSlot(_ key: String) -> Int {
+        guard let slot = entity.slotByName[key], entity.properties[slot].attribute != nil else {
+            preconditionFailure("\(entity.name) has no attribute \(key)")
+        }
+        return slot
+    }
+
+    private func relationship(_ key: String) -> (slot: Int, RelationshipDescription) {
+        guard let slot = entity.slotByName[key], let r = entity.properties[slot].relationship else {
+            preconditionFailure("\(entity.name) has no relationship \(key)")
+        }
+        return (slot, r)
+    }
+
+    func fulfill() {
+        guard isFault, let context else {
+            if isFault { values = entity.defaults; isFault = false; isInaccessible = true }
+            return
+        }
+        context.fulfill(self)
+    }
+
+    // MARK: - Relationships
+
+    /// The object at the end of the to-one relationship `key`.
+    ///
+    /// ```swift
+    /// let parent = item.object("parent")
+    /// ```
+    public func object(_ key: String) -> ManagedObject? {
+        let (slot, r) = relationship(key)
+        precondition(!r.isToMany, "\(entity.name).\(key) is to-many")
+        return toOneID(slot: slot, r).flatMap { context?.object(for: ObjectID(entity: r.destination, rowID: $0)) }
+    }
+
+    /// Sets the to-one relationship `key`; the inverse is updated at once on both the old and new target.
+    ///
+    /// ```swift
+    /// milk.setObject(groceries, for: "parent")   // groceries.objects("children") now contains milk
+    /// ```
+    public func setObject(_ target: ManagedObject?, for key: String) {
+        let (slot, r) = relationship(key)
+        precondition(!r.isToMany, "\(entity.name).\(key) is to-many: add through its inverse")
+        if let target {
+            precondition(target.entity.index == r.destination, "\(entity.name).\(key) cannot point to a \(target.entity.name)")
+            precondition(target.context === context, "objects of different contexts cannot be related")
+        }
+        setToOne(slot: slot, r, target?.objectID.rowID)
+    }
+
+    /// The IDs of the objects in the relationship `key` (either cardinality), in row ID order.
+    public func objectIDs(_ key: String) -> [ObjectID] {
+        let (slot, r) = relationship(key)
+        if !r.isToMany {
+            return toOneID(slot: slot, r).map { [ObjectID(entity: r.destination, rowID: $0)] } ?? []
+        }
+        return members(slot: slot).sorted().map { ObjectID(entity: r.destination, rowID: $0) }
+    }
+
+    /// The objects of the to-many relationship `key`, in row ID order (faults until touched).
+    public func objects(_ key: String) -> [ManagedObject] {
+        guard let context else { return [] }
+        return objectIDs(key).map { context.object(for: $0) }
+    }
+
+    /// How many objects the relationship `key` holds.
+    public func count(_ key: String) -> Int {
+        let (slot, r) = relationship(key)
+        if !r.isToMany { return toOneID(slot: slot, r) == nil ? 0 : 1 }
+        return members(slot: slot).count
+    }
+
+    /// Adds `object` to the to-many relationship `key` (sets the object's to-one inverse).
+    public func add(_ object: ManagedObject, to key: String) {
+        let (_, r) = relationship(key)
+        precondition(r.isToMany, "\(entity.name).\(key) is to-one")
+        object.setToOne(slot: r.inverseSlot, object.entity.properties[r.inverseSlot].relationship!, objectID.rowID)
+    }
+
+    /// Removes `object` from the to-many relationship `key` (clears the object's to-one inverse).
+    public func remove(_ object: ManagedObject, from key: String) {
+        let (slot, r) = relationship(key)
+        precondition(r.isToMany, "\(entity.name).\(key) is to-one")
+        guard members(slot: slot).contains(object.objectID.rowID) else { return }
+        object.setToOne(slot: r.inverseSlot, object.entity.properties[r.inverseSlot].relationship!, nil)
+    }
+
+    // MARK: - Internals shared with the context
+
+    func toOneID(slot: Int, _ r: RelationshipDescription) -> Int64? {
+        if r.storesForeignKey {
+            if isFault { fulfill() }
+            if case .integer(let id) = values[slot] { return id }
+            return nil
+        }
+        return members(slot: slot).first
+    }
+
+    /// Current members of an inverse-side relationship, loading what the store holds on first use.
+    func members(slot: Int) -> Set<Int64> {
+        if relations[slot]?.stored == nil {
+            let stored = isInserted ? [] : (context?.loadRelation(of: self, slot: slot) ?? [])
+            relations[slot, default: RelationState()].stored = stored
+        }
+        return relations[slot]!.members
+    }
+
+    func setToOne(slot: Int, _ r: RelationshipDescription, _ newID: Int64?) {
+        guard let context else { return }
+        let oldID = toOneID(slot: slot, r)
+        guard oldID != newID else { return }
+        assignToOne(slot: slot, r, newID)
+        let inverse = context.model.entities[r.destination].properties[r.inverseSlot].relationship!
+        if let oldID {
+            context.object(for: ObjectID(entity: r.destination, rowID: oldID))
+                .unlink(slot: r.inverseSlot, inverse, objectID.rowID)
+        }
+        if let newID {
+            let target = context.object(for: ObjectID(entity: r.destination, rowID: newID))
+            if inverse.isToMany {
+                target.relationChanged(slot: r.inverseSlot) { $0.add(objectID.rowID) }
+            } else {
+                // One-to-one: the target's previous partner loses its pointer.
+                if let previous = target.toOneID(slot: r.inverseSlot, inverse), previous != objectID.rowID {
+                    context.object(for: ObjectID(entity: entity.index, rowID: previous)).assignToOne(slot: slot, r, nil)
+                }
+                target.assignToOne(slot: r.inverseSlot, inverse, objectID.rowID)
+            }
+        }
+    }
+
+    /// Removes `id` from this object's side of a relationship, without touching the other side.
+    func unlink(slot: Int, _ r: RelationshipDescription, _ id: Int64) {
+        if r.isToMany {
+            relationChanged(slot: slot) { $0.remove(id) }
+        } else if toOneID(slot: slot, r) == id {
+            assignToOne(slot: slot, r, nil)
+        }
+    }
+
+    /// Sets this side of a to-one only.
+    func assignToOne(slot: Int, _ r: RelationshipDescription, _ id: Int64?) {
+        if r.storesForeignKey {
+            setValue(id.map(Value.integer) ?? .null, slot: slot)
+        } else {
+            let current = members(slot: slot)
+            relationChanged(slot: slot) { state in
+                for m in current where m != id { state.remove(m) }
+                if let id { state.add(id) }
+            }
+        }
+    }
+
+    func relationChanged(slot: Int, _ change: (inout RelationState) -> Void) {
+        change(&relations[slot, default: RelationState()])
+        relationMask |= 1 << UInt64(slot)
+        context?.markUpdated(self)
+    }
+}
+
+extension AttributeValue {
+    static func zero(for type: AttributeType) -> Self {
+        let zero: Value
+        switch type {
+        case .string: zero = .string("")
+        case .integer64: zero = .integer(0)
+        case .double: zero = .double(0)
+        case .bool: zero = .bool(false)
+        case .date: zero = .date(.init(timeIntervalSince1970: 0))
+        case .binary: zero = .data(.init())
+        case .uuid: zero = .uuid(.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        }
+        guard let z = Self(value: zero) else { preconditionFailure("\(Self.self) cannot hold a \(type.rawValue)") }
+        return z
+    }
+}

@@ -1,0 +1,68 @@
+/// An object of the graph: one row of its entity's table, registered in exactly one context.
+///
+/// Subclass it to give an entity typed properties and a will-delete hook:
+/// ```swift
+/// final class Item: ManagedObject {
+///     var title: String { get { self["title"] } set { self["title"] = newValue } }
+/// }
+/// ```
+open class ManagedObject: CustomStringConvertible {
+    public let objectID: ObjectID
+    public let entity: EntityDescription
+    /// The context the object lives in; nil once the object is no longer valid (its insert was rolled back,
+    /// its deletion was saved, or the context is gone).
+    public internal(set) weak var context: Context?
+
+    /// One value per property slot; empty while the object is a fault.
+    var values: [Value] = []
+    /// The values as last saved, taken at the first change of a unit of work; nil when unchanged.
+    var committed: [Value]?
+    /// Inverse-side relationship states, by slot.
+    var relations: [Int: RelationState] = [:]
+    /// Slots of inverse-side relationships changed in this unit of work.
+    var relationMask: UInt64 = 0
+    var isFault = true
+    var isInUpdatedList = false
+    /// True once a fault could not be fulfilled because its row is gone.
+    public internal(set) var isInaccessible = false
+
+    /// Inserted in this unit of work and not yet saved.
+    public internal(set) var isInserted = false
+    /// Deleted in this unit of work and not yet saved.
+    public internal(set) var isDeleted = false
+
+    public required init(entity: EntityDescription, objectID: ObjectID) {
+        self.entity = entity
+        self.objectID = objectID
+    }
+
+    /// Called when the object is deleted, before its delete rules run; it may change other objects of the
+    /// same unit of work. `deletion.isCascade` tells whether a cascade rule reached it.
+    open func prepareForDeletion(_ deletion: Deletion) {}
+
+    /// Called once, right after the object was inserted and given its defaults.
+    open func awakeFromInsert() {}
+
+    /// True when the object has unsaved changes.
+    public var hasChanges: Bool {
+        isInserted || isDeleted || relationMask != 0 || (committed.map { $0 != values } ?? false)
+    }
+
+    /// Names of the properties changed since the last save.
+    public var changedKeys: [String] { changedMask.names(in: entity) }
+
+    /// Changed slots: attributes and keys that differ from the saved values, plus changed relationships.
+    var changedMask: PropertyMask {
+        var bits = relationMask
+        if isInserted {
+            for s in entity.storedSlots { bits |= 1 << UInt64(s) }
+        } else if let committed {
+            for s in entity.storedSlots where committed[s] != values[s] { bits |= 1 << UInt64(s) }
+        }
+        return PropertyMask(rawValue: bits)
+    }
+
+    public var description: String {
+        "\(entity.name)\(objectID)" + (isFault ? " (fault)" : "")
+    }
+}

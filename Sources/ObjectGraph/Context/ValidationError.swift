@@ -1,0 +1,43 @@
+/// One broken rule found when saving.
+public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Rule: Equatable, Sendable {
+        case required
+        case wrongType(expected: AttributeType)
+        case belowMinimum(Double)
+        case aboveMaximum(Double)
+        case tooShort(Int)
+        case tooLong(Int)
+        case patternMismatch(String)
+        /// A deny rule: the deleted object still has this many related objects.
+        case deleteDenied(count: Int)
+    }
+
+    public let object: ObjectID
+    public let entity: String
+    public let property: String
+    public let rule: Rule
+    public let value: Value
+
+    public var description: String {
+        let subject = "\(entity) \(object).\(property)"
+        switch rule {
+        case .required: return "\(subject) is required"
+        case .wrongType(let t): return "\(subject) = \(value) is not a \(t.rawValue)"
+        case .belowMinimum(let m): return "\(subject) = \(value) is below the minimum \(m)"
+        case .aboveMaximum(let m): return "\(subject) = \(value) is above the maximum \(m)"
+        case .tooShort(let n): return "\(subject) is shorter than \(n)"
+        case .tooLong(let n): return "\(subject) is longer than \(n)"
+        case .patternMismatch(let p): return "\(subject) = \(value) does not match \(p)"
+        case .deleteDenied(let n):
+            return "\(entity) \(object) cannot be deleted: its relationship \(property) still has \(n) object(s) (deny rule)"
+        }
+    }
+}
+
+/// Every rule a save broke; nothing was written and the context kept its changes.
+public struct ValidationFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public let errors: [ValidationError]
+    public var description: String {
+        "save failed validation:\n" + errors.map { "  " + $0.description }.joined(separator: "\n")
+    }
+}

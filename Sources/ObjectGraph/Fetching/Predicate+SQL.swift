@@ -1,0 +1,46 @@
+extension Predicate {
+    /// The SQL condition and its arguments. Keys must name stored attributes or foreign-key relationships.
+    func sql(for entity: EntityDescription) -> (String, [Value]) {
+        var args: [Value] = []
+        let s = build(entity, &args)
+        return (s, args)
+    }
+
+    private func build(_ e: EntityDescription, _ args: inout [Value]) -> String {
+        switch self {
+        case .true: return "1"
+        case .false: return "0"
+        case .compare(let k, let op, let v):
+            args.append(v)
+            return "\(Predicate.column(k, e)) \(op.rawValue) ?"
+        case .oneOf(let k, let vs):
+            if vs.isEmpty { return "0" }
+            args.append(contentsOf: vs)
+            return "\(Predicate.column(k, e)) IN (" + Array(repeating: "?", count: vs.count).joined(separator: ",") + ")"
+        case .text(let k, let test, let s, let ci):
+            let col = ci ? "lower(\(Predicate.column(k, e)))" : Predicate.column(k, e)
+            let arg = ci ? "lower(?)" : "?"
+            switch test {
+            case .contains:
+                args.append(.string(s))
+                return "instr(\(col), \(arg)) > 0"
+            case .beginsWith:
+                args.append(contentsOf: [.string(s), .string(s)])
+                return "substr(\(col), 1, length(\(arg))) = \(arg)"
+            case .endsWith:
+                args.append(contentsOf: [.string(s), .string(s), .string(s)])
+                return "(\(col) IS NOT NULL AND (length(\(arg)) = 0 OR substr(\(col), -length(\(arg))) = \(arg)))"
+            }
+        case .and(let ps): return ps.isEmpty ? "1" : "(" + ps.map { $0.build(e, &args) }.joined(separator: " AND ") + ")"
+        case .or(let ps): return ps.isEmpty ? "0" : "(" + ps.map { $0.build(e, &args) }.joined(separator: " OR ") + ")"
+        case .not(let p): return "NOT (" + p.build(e, &args) + ")"
+        }
+    }
+
+    static func column(_ key: String, _ e: EntityDescription) -> String {
+        guard let p = e.property(key), p.isStored else {
+            preconditionFailure("\(e.name).\(key) is not a stored attribute or to-one relationship")
+        }
+        return "\"\(key)\""
+    }
+}

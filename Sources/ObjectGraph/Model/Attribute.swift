@@ -1,0 +1,94 @@
+import Foundation
+
+/// A typed attribute of an entity, with its validation rules.
+///
+/// ```swift
+/// Attribute("red", .double, min: 0, max: 1)
+/// Attribute("name", .string, default: "Unnamed Color", indexed: true)
+/// ```
+public struct Attribute: Sendable {
+    public let name: String
+    public let type: AttributeType
+    /// Nil is allowed at save.
+    public var isOptional: Bool
+    /// Given to every new object; `.null` means none.
+    public var defaultValue: Value
+    /// Inclusive numeric bounds (integer, double, date as seconds since 1970).
+    public var minimum: Double?
+    public var maximum: Double?
+    /// Inclusive bounds on a string's length in characters, or a blob's length in bytes.
+    public var minLength: Int?
+    public var maxLength: Int?
+    /// A regular expression a string must match whole.
+    public var pattern: String?
+    public var isIndexed: Bool
+    public var isUnique: Bool
+    /// Not stored: kept in memory only, or computed by `derive` on every read.
+    public var isTransient: Bool
+    /// Computes a transient attribute from the object's other properties.
+    public var derive: (@Sendable (ManagedObject) -> Value)?
+
+    /// A stored attribute.
+    public init(
+        _ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: Value = .null,
+        min: Double? = nil, max: Double? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+        pattern: String? = nil, indexed: Bool = false, unique: Bool = false
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = optional
+        self.defaultValue = defaultValue
+        self.minimum = min
+        self.maximum = max
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.pattern = pattern
+        self.isIndexed = indexed
+        self.isUnique = unique
+        self.isTransient = false
+        self.derive = nil
+    }
+
+    /// A stored attribute with a typed default.
+    ///
+    /// ```swift
+    /// Attribute("name", default: "Unnamed Color")
+    /// ```
+    public init<T: AttributeValue & DefaultAttributeType>(
+        _ name: String, default defaultValue: T, min: Double? = nil, max: Double? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil, pattern: String? = nil, indexed: Bool = false,
+        unique: Bool = false
+    ) {
+        self.init(
+            name, T.attributeType, optional: false, default: defaultValue.value, min: min, max: max,
+            minLength: minLength, maxLength: maxLength, pattern: pattern, indexed: indexed, unique: unique)
+    }
+
+    /// A transient attribute: never stored. With `derive`, its value is computed on each read.
+    ///
+    /// ```swift
+    /// Attribute.transient("brightness", .double) { c in .double((c["red"] + c["green"] + c["blue"]) / 3) }
+    /// ```
+    public static func transient(
+        _ name: String, _ type: AttributeType, derive: (@Sendable (ManagedObject) -> Value)? = nil
+    ) -> Attribute {
+        var a = Attribute(name, type, optional: true)
+        a.isTransient = true
+        a.derive = derive
+        return a
+    }
+}
+
+/// Swift types that name their attribute type, so a default can imply it.
+public protocol DefaultAttributeType {
+    static var attributeType: AttributeType { get }
+}
+
+extension String: DefaultAttributeType { public static var attributeType: AttributeType { .string } }
+extension Int64: DefaultAttributeType { public static var attributeType: AttributeType { .integer64 } }
+extension Int: DefaultAttributeType { public static var attributeType: AttributeType { .integer64 } }
+extension Double: DefaultAttributeType { public static var attributeType: AttributeType { .double } }
+extension Bool: DefaultAttributeType { public static var attributeType: AttributeType { .bool } }
+extension Date: DefaultAttributeType { public static var attributeType: AttributeType { .date } }
+extension Data: DefaultAttributeType { public static var attributeType: AttributeType { .binary } }
+extension UUID: DefaultAttributeType { public static var attributeType: AttributeType { .uuid } }

@@ -1,0 +1,59 @@
+/// The declaration of an entity: its attributes, relationships and indexes.
+///
+/// ```swift
+/// Entity("Color") {
+///     Attribute("red", .double, min: 0, max: 1)
+///     Attribute("name", default: "Unnamed Color", indexed: true)
+/// }
+/// ```
+public struct Entity: Sendable {
+    public let name: String
+    public var attributes: [Attribute] = []
+    public var relationships: [Relationship] = []
+    public var indexes: [CompoundIndex] = []
+    /// The class instantiated for this entity's objects (a subclass of ``ManagedObject``).
+    public var objectType: ManagedObject.Type
+
+    public init(_ name: String, type: ManagedObject.Type = ManagedObject.self, @EntityBuilder _ members: () -> [EntityMember]) {
+        self.name = name
+        self.objectType = type
+        for m in members() {
+            switch m {
+            case .attribute(let a): attributes.append(a)
+            case .relationship(let r): relationships.append(r)
+            case .index(let i): indexes.append(i)
+            }
+        }
+    }
+}
+
+/// One line of an entity declaration.
+public enum EntityMember: Sendable {
+    case attribute(Attribute)
+    case relationship(Relationship)
+    case index(CompoundIndex)
+}
+
+/// Lets an entity be declared as a list of attributes, relationships and indexes.
+@resultBuilder
+public enum EntityBuilder {
+    public static func buildExpression(_ a: Attribute) -> [EntityMember] { [.attribute(a)] }
+    public static func buildExpression(_ r: Relationship) -> [EntityMember] { [.relationship(r)] }
+    public static func buildExpression(_ i: CompoundIndex) -> [EntityMember] { [.index(i)] }
+    public static func buildBlock(_ parts: [EntityMember]...) -> [EntityMember] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [EntityMember]?) -> [EntityMember] { part ?? [] }
+    public static func buildEither(first: [EntityMember]) -> [EntityMember] { first }
+    public static func buildEither(second: [EntityMember]) -> [EntityMember] { second }
+    public static func buildArray(_ parts: [[EntityMember]]) -> [EntityMember] { parts.flatMap { $0 } }
+}
+
+/// Lets a model be declared as a list of entities.
+@resultBuilder
+public enum ModelBuilder {
+    public static func buildExpression(_ e: Entity) -> [Entity] { [e] }
+    public static func buildBlock(_ parts: [Entity]...) -> [Entity] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [Entity]?) -> [Entity] { part ?? [] }
+    public static func buildEither(first: [Entity]) -> [Entity] { first }
+    public static func buildEither(second: [Entity]) -> [Entity] { second }
+    public static func buildArray(_ parts: [[Entity]]) -> [Entity] { parts.flatMap { $0 } }
+}

@@ -1,0 +1,102 @@
+/// An entity as the runtime uses it: properties resolved to slots, relationships to their destinations.
+public final class EntityDescription: Sendable, CustomStringConvertible {
+    public let name: String
+    /// Position in the model's entity list; part of every ``ObjectID``.
+    public let index: Int
+    public let objectType: ManagedObject.Type
+    /// Attributes then relationships, in declaration order; a property's position is its slot.
+    public let properties: [PropertyDescription]
+    public let indexes: [CompoundIndex]
+    let slotByName: [String: Int]
+    /// Slots stored as columns, in column order after `id`.
+    let storedSlots: [Int]
+    /// Transient slots computed by a `derive` closure.
+    let derivedSlots: [Int]
+    /// Slots of to-many relationships and of to-one relationships whose key lives on the other side.
+    let inverseSideSlots: [Int]
+    /// The SQLite type read for each stored slot, parallel to `storedSlots`.
+    let storedTypes: [AttributeType]
+    /// `"id", "col", ...` for SELECTs of whole rows.
+    let selectColumns: String
+    /// Bit per slot with a `derive` closure.
+    let derivedMask: UInt64
+    /// Bit per slot stored as a column.
+    let storedMask: UInt64
+    /// Slots holding the default of each stored or transient attribute (`.null` elsewhere).
+    let defaults: [Value]
+
+    init(entity: Entity, index: Int, resolve: (Relationship) -> RelationshipDescription) {
+        name = entity.name
+        self.index = index
+        objectType = entity.objectType
+        indexes = entity.indexes
+        var props: [PropertyDescription] = []
+        for a in entity.attributes {
+            props.append(PropertyDescription(name: a.name, slot: props.count, kind: .attribute(a)))
+        }
+        for r in entity.relationships {
+            props.append(PropertyDescription(name: r.name, slot: props.count, kind: .relationship(resolve(r))))
+        }
+        properties = props
+        slotByName = Dictionary(uniqueKeysWithValues: props.map { ($0.name, $0.slot) })
+        storedSlots = props.filter(\.isStored).map(\.slot)
+        derivedSlots = props.filter { $0.attribute?.derive != nil }.map(\.slot)
+        inverseSideSlots = props.filter { $0.relationship.map { !$0.storesForeignKey } ?? false }.map(\.slot)
+        storedTypes = storedSlots.map { props[$0].attribute?.type ?? .integer64 }
+        selectColumns = (["id"] + storedSlots.map { props[$0].name }).map { "\"\($0)\"" }.joined(separator: ", ")
+        derivedMask = derivedSlots.reduce(0) { $0 | 1 << UInt64($1) }
+        storedMask = storedSlots.reduce(0) { $0 | 1 << UInt64($1) }
+        defaults = props.map { $0.attribute?.defaultValue ?? .null }
+    }
+
+    /// The property named `name`, if any.
+    public func property(_ name: String) -> PropertyDescription? {
+        slotByName[name].map { properties[$0] }
+    }
+
+    public var description: String { name }
+}
+
+/// An attribute or relationship of an entity, with its slot.
+public struct PropertyDescription: Sendable {
+    public enum Kind: Sendable {
+        case attribute(Attribute)
+        case relationship(RelationshipDescription)
+    }
+
+    public let name: String
+    public let slot: Int
+    public let kind: Kind
+
+    public var attribute: Attribute? {
+        if case .attribute(let a) = kind { return a }
+        return nil
+    }
+
+    public var relationship: RelationshipDescription? {
+        if case .relationship(let r) = kind { return r }
+        return nil
+    }
+
+    /// Has a column in the entity's table.
+    var isStored: Bool {
+        switch kind {
+        case .attribute(let a): return !a.isTransient
+        case .relationship(let r): return r.storesForeignKey
+        }
+    }
+}
+
+/// A relationship resolved against the model.
+public struct RelationshipDescription: Sendable {
+    public let relationship: Relationship
+    /// Index of the destination entity.
+    public let destination: Int
+    /// Slot of the inverse relationship in the destination entity.
+    public let inverseSlot: Int
+    /// True for a to-one whose foreign key column lives in this entity's table.
+    public let storesForeignKey: Bool
+
+    public var isToMany: Bool { relationship.isToMany }
+    public var deleteRule: DeleteRule { relationship.deleteRule }
+}

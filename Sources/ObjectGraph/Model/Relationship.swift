@@ -1,0 +1,44 @@
+/// A relationship between two entities, always declared with its inverse.
+///
+/// ```swift
+/// Relationship.toOne("parent", "Item", inverse: "children")
+/// Relationship.toMany("children", "Item", inverse: "parent", deleteRule: .cascade)
+/// ```
+public struct Relationship: Sendable, Hashable, Codable {
+    public let name: String
+    /// The entity at the other end.
+    public let destination: String
+    /// The relationship of the destination that points back.
+    public let inverse: String
+    public let isToMany: Bool
+    public var deleteRule: DeleteRule
+    /// For a to-one: nil is allowed at save.
+    public var isOptional: Bool
+
+    public init(
+        _ name: String, _ destination: String, inverse: String, toMany: Bool,
+        deleteRule: DeleteRule = .nullify, optional: Bool = true
+    ) {
+        self.name = name
+        self.destination = destination
+        self.inverse = inverse
+        self.isToMany = toMany
+        self.deleteRule = deleteRule
+        self.isOptional = optional
+    }
+
+    /// A to-one relationship.
+    public static func toOne(
+        _ name: String, _ destination: String, inverse: String, deleteRule: DeleteRule = .nullify,
+        optional: Bool = true
+    ) -> Relationship {
+        Relationship(name, destination, inverse: inverse, toMany: false, deleteRule: deleteRule, optional: optional)
+    }
+
+    /// A to-many relationship.
+    public static func toMany(
+        _ name: String, _ destination: String, inverse: String, deleteRule: DeleteRule = .nullify
+    ) -> Relationship {
+        Relationship(name, destination, inverse: inverse, toMany: true, deleteRule: deleteRule)
+    }
+}

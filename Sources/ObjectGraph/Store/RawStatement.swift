@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The C-level view of a GRDB statement, for the hot loops (bulk insert, batch loads) where GRDB's
+/// per-call argument handling would cost more than SQLite itself.
+struct RawStatement {
+    let statement: Statement
+    var handle: OpaquePointer { statement.sqliteStatement }
+
+    init(_ db: Database, _ sql: String) throws {
+        statement = try db.cachedStatement(sql: sql)
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Binds `value` to parameter `index` (1-based), converted to the column's storage class.
+    func bind(_ value: Value, at index: Int32) {
+        let s = handle
+        switch value {
+        case .null: sqlite3_bind_null(s, index)
+        case .integer(let i): sqlite3_bind_int64(s, index, i)
+        case .bool(let b): sqlite3_bind_int64(s, index, b ? 1 : 0)
+        case .double(let d): sqlite3_bind_double(s, index, d)
+        case .date(let d): sqlite3_bind_double(s, index, d.timeIntervalSince1970)
+        case .string(var str):
+            str.withUTF8 { buf in
+                let p = UnsafeRawPointer(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+                _ = sqlite3_bind_text(s, index, p, Int32(buf.count), SQLITE_TRANSIENT)
+            }
+        case .data(let d):
+            d.withUnsafeBytes { buf in
+                _ = sqlite3_bind_blob(s, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), SQLITE_TRANSIENT)
+            }
+        case .uuid(let u):
+            withUnsafeBytes(of: u.uuid) { buf in
+                _ = sqlite3_bind_blob(s, index, buf.baseAddress, 16, SQLITE_TRANSIENT)
+            }
+        }
+    }
+
+    func bind(_ i: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, i) }
+
+    /// Runs a statement that returns no rows, then resets it.
+    func run(_ db: Database) throws {
+        let rc = sqlite3_step(handle)
+        guard rc == SQLITE_DONE else {
+            let e = error(db, rc)
+            sqlite3_reset(handle)
+            throw e
+        }
+        sqlite3_reset(handle)
+    }
+
+    /// Steps to the next row; false at the end.
+    func step(_ db: Database) throws -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE {
+            sqlite3_reset(handle)
+            return false
+        }
+        let e = error(db, rc)
+        sqlite3_reset(handle)
+        throw e
+    }
+
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
+    func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    /// Reads column `column` as a value of `type` (NULL stays `.null`).
+    func value(at column: Int32, as type: AttributeType) -> Value {
+        let s = handle
+        let kind = sqlite3_column_type(s, column)
+        if kind == SQLITE_NULL { return .null }
+        switch type {
+        case .string:
+            guard let p = sqlite3_column_text(s, column) else { return .string("") }
+            let n = Int(sqlite3_column_bytes(s, column))
+            return .string(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+        case .integer64: return .integer(sqlite3_column_int64(s, column))
+        case .bool: return .bool(sqlite3_column_int64(s, column) != 0)
+        case .double: return .double(sqlite3_column_double(s, column))
+        case .date: return .date(Date(timeIntervalSince1970: sqlite3_column_double(s, column)))
+        case .binary, .uuid:
+            let n = Int(sqlite3_column_bytes(s, column))
+            let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(s, column), count: n)
+            if type == .uuid, let u = UUID(bytes: bytes) { return .uuid(u) }
+            return .data(n == 0 ? Data() : Data(bytes))
+        }
+    }
+
+    private func error(_ db: Database, _ rc: Int32) -> DatabaseError {
+        let ext = sqlite3_extended_errcode(db.sqliteConnection)
+        let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+        return DatabaseError(resultCode: ResultCode(rawValue: ext), message: message, sql: statement.sql)
+    }
+}
+
+/// SQLite's "copy this buffer" destructor, which Swift cannot import as a macro.
+let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)

@@ -1,0 +1,45 @@
+/// The SQL that stores a model: one table per entity, an `id` primary key, one column per stored
+/// attribute and per foreign key, and the indexes the model asks for.
+enum Schema {
+    static func quote(_ name: String) -> String { "\"" + name + "\"" }
+
+    static func createTable(_ e: ModelSnapshot.EntitySnapshot, in model: ModelSnapshot) -> String {
+        var cols = [#""id" INTEGER PRIMARY KEY"#]
+        for a in e.storedAttributes { cols.append(column(a)) }
+        for r in e.relationships where e.foreignKeys.contains(r.name) { cols.append(foreignKeyColumn(r)) }
+        return "CREATE TABLE \(quote(e.name)) (\(cols.joined(separator: ", ")))"
+    }
+
+    static func column(_ a: ModelSnapshot.AttributeSnapshot, default value: Value = .null) -> String {
+        var s = "\(quote(a.name)) \(a.type.sqlType)"
+        if !value.isNull { s += " DEFAULT \(ValueCoding.sqlLiteral(value))" }
+        return s
+    }
+
+    /// Deferred, so the rows of one save can be written in any order; delete rules are the context's job.
+    static func foreignKeyColumn(_ r: Relationship) -> String {
+        "\(quote(r.name)) INTEGER REFERENCES \(quote(r.destination))(\"id\") DEFERRABLE INITIALLY DEFERRED"
+    }
+
+    /// Index name → CREATE statement, for every index the entity needs.
+    static func indexes(_ e: ModelSnapshot.EntitySnapshot) -> [String: String] {
+        var out: [String: String] = [:]
+        func add(_ columns: [String], unique: Bool) {
+            let name = "og_\(unique ? "uq" : "ix")_\(e.name)_" + columns.joined(separator: "_")
+            out[name] = "CREATE \(unique ? "UNIQUE " : "")INDEX \(quote(name)) ON \(quote(e.name))("
+                + columns.map(quote).joined(separator: ", ") + ")"
+        }
+        for a in e.storedAttributes where a.indexed || a.unique { add([a.name], unique: a.unique) }
+        for fk in e.foreignKeys { add([fk], unique: false) }
+        for i in e.indexes { add(i.properties, unique: i.isUnique) }
+        // A single-column index is redundant when a compound index starts with that column.
+        for fk in e.foreignKeys where e.indexes.contains(where: { $0.properties.first == fk && $0.properties.count > 1 }) {
+            out["og_ix_\(e.name)_\(fk)"] = nil
+        }
+        return out
+    }
+
+    static let metadataTable = """
+        CREATE TABLE og_metadata (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID
+        """
+}

@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+
+/// One SQLite file holding the objects of one model: WAL, foreign keys, a busy timeout, the schema made
+/// from the model and the model's version hash recorded in it.
+///
+/// ```swift
+/// let store = try Store(path: "outline.sqlite", model: model)
+/// let context = Context(store: store)
+/// ```
+public final class Store {
+    public let model: Model
+    /// The file, or nil for an in-memory store.
+    public let path: String?
+    let queue: DatabaseQueue
+    /// Contexts that want the change sets other contexts of this store commit.
+    var contexts: [WeakContext] = []
+
+    /// Opens the store at `path`, creating it when absent and migrating it when the model only added things.
+    ///
+    /// Throws `.newerModel` when a newer model wrote the file, `.incompatibleModel` when the change is not
+    /// additive, `.notADatabase` / `.notAStore` for other files. On every failure the file is left as it was.
+    public init(path: String, model: Model) throws(StoreError) {
+        self.model = model
+        self.path = path
+        let existing = try Store.inspect(path: path, model: model)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: Store.configuration())
+        } catch {
+            throw StoreError.wrap(error, "cannot open the store", path: path)
+        }
+        try prepare(existing: existing)
+    }
+
+    /// A store that lives in memory only, for tests and scratch work.
+    public init(inMemoryWith model: Model) throws(StoreError) {
+        self.model = model
+        self.path = nil
+        do {
+            queue = try DatabaseQueue(configuration: Store.configuration())
+        } catch {
+            throw StoreError.wrap(error, "cannot create an in-memory store")
+        }
+        try prepare(existing: nil)
+    }
+
+    static func configuration(readonly: Bool = false) -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.readonly = readonly
+        config.label = "ObjectGraph"
+        if !readonly {
+            config.journalMode = .wal
+            // NORMAL in WAL mode survives a killed process; only a power cut can lose the last commits.
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
+        return config
+    }
+
+    /// Creates the schema of a new store, or migrates an existing one, in one transaction.
+    private func prepare(existing: StoredModel?) throws(StoreError) {
+        let model = self.model
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    let current = try Store.readStoredModel(db)
+                    if let current {
+                        if current.hash != model.versionHash {
+                            // Re-check inside the write lock: another process may have migrated meanwhile.
+                            let plan = try SchemaMigration.plan(from: current, to: model)
+                            for sql in plan { try db.execute(sql: sql) }
+                            try Store.writeModel(db, model)
+                        }
+                    } else {
+                        try db.execute(sql: Schema.metadataTable)
+                        for e in model.snapshot.entities {
+                            try db.execute(sql: Schema.createTable(e, in: model.snapshot))
+                            for sql in Schema.indexes(e).values.sorted() { try db.execute(sql: sql) }
+                        }
+                        try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('format', 1), ('next_id', 1)")
+                        try Store.writeModel(db, model)
+                    }
+                    return .commit
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, existing == nil ? "cannot create the store" : "cannot migrate the store", path: path)
+        }
+    }
+
+    /// Reserves `count` fresh row IDs, never handed out before by any context or process.
+    func reserveIDs(_ count: Int) throws(StoreError) -> Range<Int64> {
+        do {
+            let end = try queue.write { db in
+                try Int64.fetchOne(
+                    db, sql: "UPDATE og_metadata SET value = value + ? WHERE key = 'next_id' RETURNING value",
+                    arguments: [count])!
+            }
+            return (end - Int64(count))..<end
+        } catch {
+            throw StoreError.wrap(error, "cannot reserve object IDs", path: path)
+        }
+    }
+
+    // MARK: - Recorded model
+
+    struct StoredModel {
+        var snapshot: ModelSnapshot
+        var hash: String
+        var version: Int
+    }
+
+    static func readStoredModel(_ db: Database) throws -> StoredModel? {
+        guard try db.tableExists("og_metadata") else { return nil }
+        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM og_metadata WHERE key IN ('model', 'model_hash', 'model_version')")
+        var dict: [String: DatabaseValue] = [:]
+        for r in rows { dict[r["key"]] = r["value"] as DatabaseValue }
+        guard let json = dict["model"].flatMap(String.fromDatabaseValue), let snapshot = ModelSnapshot.decode(Data(json.utf8)),
+            let hash = dict["model_hash"].flatMap(String.fromDatabaseValue),
+            let version = dict["model_version"].flatMap(Int.fromDatabaseValue)
+        else {
+            throw StoreError(.notAStore, "the store's model record is damaged")
+        }
+        return StoredModel(snapshot: snapshot, hash: hash, version: version)
+    }
+
+    static func writeModel(_ db: Database, _ model: Model) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('model', ?), ('model_hash', ?), ('model_version', ?)",
+            arguments: [String(decoding: model.snapshot.json, as: UTF8.self), model.versionHash, model.version])
+    }
+}
+
+/// A weak reference to a context, so the store does not keep contexts alive.
+struct WeakContext {
+    weak var context: Context?
+}
