@@ -8,7 +8,7 @@ extension Context {
         let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
         var ids: [Int64]
         if pending.isEmpty {
-            ids = try fetchRows(request, entity, windowed: true).map(\.id)
+            ids = try fetchRows(request, entity, limit: request.limit, offset: request.offset).map(\.id)
         } else {
             ids = try merged(request, entity, pending).map(\.id)
             let start = min(request.offset, ids.count)
@@ -41,7 +41,7 @@ extension Context {
     }
 
     /// Sorted (id, sort keys) pairs as stored, optionally with the request's limit and offset applied.
-    func fetchRows(_ request: FetchRequest, _ entity: EntityDescription, windowed: Bool) throws(StoreError)
+    func fetchRows(_ request: FetchRequest, _ entity: EntityDescription, limit: Int?, offset: Int) throws(StoreError)
         -> [(id: Int64, keys: [Value])]
     {
         let (condition, args) = request.predicate.sql(for: entity)
@@ -52,8 +52,8 @@ extension Context {
             + ["\"id\" ASC"]).joined(separator: ", ")
         var sql = "SELECT \"id\"" + sortKeys.map { ", " + $0.0 }.joined()
             + " FROM \"\(entity.name)\" WHERE \(condition) ORDER BY \(order)"
-        if windowed, request.limit != nil || request.offset > 0 {
-            sql += " LIMIT \(request.limit ?? -1) OFFSET \(request.offset)"
+        if limit != nil || offset > 0 {
+            sql += " LIMIT \(limit ?? -1) OFFSET \(offset)"
         }
         let types = sortKeys.map { $0.1.attribute?.type ?? .integer64 }
         var out: [(id: Int64, keys: [Value])] = []
@@ -81,7 +81,9 @@ extension Context {
         -> [(id: Int64, keys: [Value])]
     {
         let dirty = Set(pending.map(\.objectID.rowID))
-        let stored = try fetchRows(request, entity, windowed: false).filter { !dirty.contains($0.id) }
+        // At most `pending.count` stored rows can drop out, so a window needs only that many more rows.
+        let limit = request.limit.map { request.offset + $0 + pending.count }
+        let stored = try fetchRows(request, entity, limit: limit, offset: 0).filter { !dirty.contains($0.id) }
         let slots = request.sortDescriptors.map { entity.property($0.key)!.slot }
         var local: [(id: Int64, keys: [Value])] = []
         for o in pending where !o.isDeleted && request.predicate.evaluate(o) {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension Store {
     /// Reads an existing file without writing to it and decides whether it can be opened with `model`.
@@ -25,24 +26,11 @@ extension Store {
         }
         let stored: StoredModel?
         do {
-            let reader = try DatabaseQueue(path: path, configuration: configuration(readonly: true))
-            stored = try reader.read { db -> StoredModel? in
-                let stored = try readStoredModel(db)
-                if stored == nil {
-                    let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-                    if tables > 0 {
-                        throw StoreError(.notAStore, "this SQLite file was not made by ObjectGraph (no og_metadata table)")
-                    }
-                }
-                return stored
-            }
-            try reader.close()
-        } catch let e as StoreError {
-            var e = e
+            stored = try readStoredModelWithoutWriting(path: path)
+        } catch {
+            var e = error
             e.path = path
             throw e
-        } catch {
-            throw StoreError.wrap(error, "cannot read the store", path: path)
         }
         guard let stored else { return nil }
         if stored.hash == model.versionHash { return stored }
@@ -60,5 +48,62 @@ extension Store {
             throw e
         }
         return stored
+    }
+}
+
+extension Store {
+    /// Reads the model record through SQLite's C API. Without a WAL file nobody has the database open, so
+    /// it is opened `immutable`: no lock, no `-wal` or `-shm` file is created, not one byte changes.
+    static func readStoredModelWithoutWriting(path: String) throws(StoreError) -> StoredModel? {
+        let walExists = FileManager.default.fileExists(atPath: path + "-wal")
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        let uri = "file:\(escaped)" + (walExists ? "?mode=ro" : "?mode=ro&immutable=1")
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        guard sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK, let db else {
+            throw StoreError(.cannotOpen, "cannot open the store: \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")")
+        }
+        func query(_ sql: String) throws(StoreError) -> [[String?]] {
+            var stmt: OpaquePointer?
+            defer { sqlite3_finalize(stmt) }
+            guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else {
+                let code = sqlite3_extended_errcode(db)
+                let message = String(cString: sqlite3_errmsg(db))
+                if code == SQLITE_NOTADB {
+                    throw StoreError(.notADatabase, "this file is not a Burrow database (\(message))", sqliteCode: code, sqliteMessage: message)
+                }
+                throw StoreError(.cannotOpen, "cannot read the store: \(message)", sqliteCode: code, sqliteMessage: message, sql: sql)
+            }
+            var rows: [[String?]] = []
+            while true {
+                let rc = sqlite3_step(stmt)
+                if rc == SQLITE_DONE { break }
+                guard rc == SQLITE_ROW else {
+                    let message = String(cString: sqlite3_errmsg(db))
+                    throw StoreError(.cannotOpen, "cannot read the store: \(message)", sqliteCode: rc, sqliteMessage: message, sql: sql)
+                }
+                rows.append((0..<sqlite3_column_count(stmt)).map { i in
+                    sqlite3_column_text(stmt, i).map { String(cString: $0) }
+                })
+            }
+            return rows
+        }
+        let tables = try query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0] }
+        guard tables.contains("og_metadata") else {
+            if tables.isEmpty { return nil }
+            throw StoreError(.notAStore, "this SQLite file was not made by ObjectGraph (no og_metadata table)")
+        }
+        var dict: [String: String] = [:]
+        for row in try query("SELECT key, value FROM og_metadata WHERE key IN ('model', 'model_hash', 'model_version')") {
+            if let k = row[0], let v = row[1] { dict[k] = v }
+        }
+        guard let json = dict["model"], let snapshot = ModelSnapshot.decode(Data(json.utf8)), let hash = dict["model_hash"],
+            let version = dict["model_version"].flatMap({ Int($0) })
+        else {
+            throw StoreError(.notAStore, "the store's model record is damaged")
+        }
+        return StoredModel(snapshot: snapshot, hash: hash, version: version)
     }
 }

@@ -1,0 +1,278 @@
+import ObjectGraph
+
+/// The outline on an ObjectGraph context: the root item, levels in sibling order, and the edits an
+/// outliner makes (append, insert at a position or beside an item, move, delete). Edits do not save; call
+/// ``save()`` once per user action.
+///
+/// ```swift
+/// let outline = try Outline(path: "outline.sqlite")
+/// let groceries = try outline.append("Groceries", to: try outline.root())
+/// try outline.append("Milk", to: groceries)
+/// try outline.save()
+/// ```
+public final class Outline {
+    public let context: Context
+    private var cachedRoot: Item?
+
+    public init(context: Context) {
+        self.context = context
+    }
+
+    /// Opens (or creates) the outline database at `path`.
+    public convenience init(path: String) throws(StoreError) {
+        self.init(context: Context(store: try Store(path: path, model: OutlineModel.model)))
+    }
+
+    /// The top item, created (and saved) on first use; there is exactly one per database.
+    public func root() throws -> Item {
+        if let r = cachedRoot, r.context != nil, !r.isDeleted { return r }
+        if let found = try findRoot() {
+            cachedRoot = found
+            return found
+        }
+        let r = try context.insert(Item.self, entity: "Item")
+        r.title = "Burrow"
+        r["rootMarker"] = 1
+        do {
+            try context.save()
+        } catch let e as StoreError where e.code == .uniqueConstraint {
+            // Another process made the root first: use theirs.
+            context.delete(r)
+            guard let found = try findRoot() else { throw e }
+            cachedRoot = found
+            return found
+        }
+        cachedRoot = r
+        return r
+    }
+
+    private func findRoot() throws -> Item? {
+        let found = try context.fetch(FetchRequest("Item", where: Key("rootMarker") == Int64(1)))
+        return found.first as? Item
+    }
+
+    /// The request for `parent`'s sub-items in sibling order.
+    public static func level(of parent: Item) -> FetchRequest {
+        FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortDescriptor("order")])
+    }
+
+    /// `parent`'s sub-items in order (objects are made as they are read).
+    public func children(of parent: Item) throws -> [Item] {
+        try context.fetch(Outline.level(of: parent)).map { $0 as! Item }
+    }
+
+    /// The sub-item of `parent` at `index`, if any.
+    public func child(of parent: Item, at index: Int) throws -> Item? {
+        guard index >= 0 else { return nil }
+        var r = Outline.level(of: parent)
+        r.offset = index
+        r.limit = 1
+        return try context.fetch(r).first as? Item
+    }
+
+    // MARK: - Adding
+
+    /// Adds an item at the end of `parent`'s sub-items.
+    @discardableResult
+    public func append(_ title: String, to parent: Item) throws -> Item {
+        try make(title, in: parent, key: OrderKey.between(try lastKey(in: parent), nil))
+    }
+
+    /// Adds items at the end of `parent`'s sub-items, in order.
+    @discardableResult
+    public func append(titles: [String], to parent: Item) throws -> [Item] {
+        let keys = OrderKey.keys(after: try lastKey(in: parent), count: titles.count)
+        return try zip(titles, keys).map { try make($0, in: parent, key: $1) }
+    }
+
+    /// Inserts an item so that it becomes `parent`'s sub-item number `index` (clamped to the level).
+    @discardableResult
+    public func insert(_ title: String, into parent: Item, at index: Int) throws -> Item {
+        let (before, after) = try neighbours(in: parent, at: max(0, index), excluding: nil)
+        return try make(title, in: parent, key: OrderKey.between(before?.order, after?.order))
+    }
+
+    /// Inserts an item right after `sibling`, in the same level.
+    @discardableResult
+    public func insert(_ title: String, after sibling: Item) throws -> Item {
+        let parent = try parentOf(sibling)
+        let next = try self.sibling(after: sibling)
+        return try make(title, in: parent, key: try key(between: sibling, and: next))
+    }
+
+    /// Inserts an item right before `sibling`, in the same level.
+    @discardableResult
+    public func insert(_ title: String, before sibling: Item) throws -> Item {
+        let parent = try parentOf(sibling)
+        let previous = try self.sibling(before: sibling)
+        return try make(title, in: parent, key: try key(between: previous, and: sibling))
+    }
+
+    private func make(_ title: String, in parent: Item, key: String) throws -> Item {
+        let item = try context.insert(Item.self, entity: "Item")
+        item.title = title
+        item.order = key
+        item.setObject(parent, for: "parent")
+        parent.childCount += 1
+        return item
+    }
+
+    // MARK: - Moving
+
+    /// Moves `item` (with its sub-items) to become `parent`'s sub-item number `index`.
+    ///
+    /// Within the same level the index counts positions without the item; finding the item's current
+    /// position costs a count of the siblings before it, so prefer ``move(_:after:)`` in big levels.
+    public func move(_ item: Item, to parent: Item, at index: Int) throws {
+        try checkMove(item, into: parent)
+        let (before, after) = try neighbours(in: parent, at: max(0, index), excluding: item)
+        try place(item, in: parent, key: OrderKey.between(before?.order, after?.order))
+    }
+
+    /// Moves `item` right after `sibling` (into `sibling`'s level).
+    public func move(_ item: Item, after sibling: Item) throws {
+        guard item !== sibling else { return }
+        let parent = try parentOf(sibling)
+        try checkMove(item, into: parent)
+        var next = try self.sibling(after: sibling)
+        if next === item { next = try self.sibling(after: item) }
+        try place(item, in: parent, key: try key(between: sibling, and: next))
+    }
+
+    /// Moves `item` right before `sibling` (into `sibling`'s level).
+    public func move(_ item: Item, before sibling: Item) throws {
+        guard item !== sibling else { return }
+        let parent = try parentOf(sibling)
+        try checkMove(item, into: parent)
+        var previous = try self.sibling(before: sibling)
+        if previous === item { previous = try self.sibling(before: item) }
+        try place(item, in: parent, key: try key(between: previous, and: sibling))
+    }
+
+    private func place(_ item: Item, in parent: Item, key: String) throws {
+        if let old = item.parent, old !== parent {
+            old.childCount = max(0, old.childCount - 1)
+            parent.childCount += 1
+            item.setObject(parent, for: "parent")
+        }
+        item.order = key
+    }
+
+    private func checkMove(_ item: Item, into parent: Item) throws {
+        guard !item.isRoot else { throw OutlineError.cannotMoveRoot }
+        var p: Item? = parent
+        while let x = p {
+            if x === item { throw OutlineError.moveIntoItself(item.title) }
+            p = x.parent
+        }
+    }
+
+    // MARK: - Deleting
+
+    /// Deletes `item` and all its sub-items; the parent's count follows (see ``Item``).
+    public func delete(_ item: Item) throws {
+        guard !item.isRoot else { throw OutlineError.cannotDeleteRoot }
+        context.delete(item)
+    }
+
+    /// Saves the unit of work: one transaction.
+    public func save() throws {
+        try context.save()
+    }
+
+    // MARK: - Positions
+
+    /// The item's index among its siblings: siblings with a smaller key, plus equal keys with a smaller ID.
+    public func position(of item: Item) throws -> Int {
+        guard let parent = item.parent else { return 0 }
+        let level = Key("parent") == parent
+        let smaller = try context.count(FetchRequest("Item", where: level && Key("order") < item.order))
+        let ties = try context.fetch(FetchRequest("Item", where: level && Key("order") == item.order))
+        return smaller + ties.rowIDs.filter { $0 < item.objectID.rowID }.count
+    }
+
+    /// The last key of the level, read from its end through the (parent, order) index.
+    private func lastKey(in parent: Item) throws -> String? {
+        var r = FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortDescriptor("order", ascending: false)])
+        r.limit = 1
+        return (try context.fetch(r).first as? Item)?.order
+    }
+
+    /// The items that will be before and after position `index` once `excluded` has left the level.
+    private func neighbours(in parent: Item, at index: Int, excluding excluded: Item?) throws -> (Item?, Item?) {
+        var r = Outline.level(of: parent)
+        var shift = 0
+        if let excluded, excluded.parent === parent, try position(of: excluded) < index { shift = 1 }
+        r.offset = max(0, index - 1 + shift)
+        r.limit = 3
+        var window = try context.fetch(r).map { $0 as! Item }
+        if let excluded { window.removeAll { $0 === excluded } }
+        if index == 0 { return (nil, window.first) }
+        return (window.first, window.count > 1 ? window[1] : nil)
+    }
+
+    func sibling(after item: Item) throws -> Item? {
+        guard let parent = item.parent else { return nil }
+        var r = FetchRequest(
+            "Item",
+            where: Key("parent") == parent && (Key("order") > item.order || Key("order") == item.order),
+            sortedBy: [SortDescriptor("order")])
+        r.limit = 64
+        let found = try context.fetch(r)
+        // Skip ties that sort before or at the item (same key, lower or equal ID).
+        for i in 0..<found.count {
+            let id = found.rowIDs[i]
+            if (found[i] as! Item).order == item.order && id <= item.objectID.rowID { continue }
+            return found[i] as? Item
+        }
+        return nil
+    }
+
+    func sibling(before item: Item) throws -> Item? {
+        guard let parent = item.parent else { return nil }
+        var r = FetchRequest(
+            "Item",
+            where: Key("parent") == parent && (Key("order") < item.order || Key("order") == item.order),
+            sortedBy: [SortDescriptor("order", ascending: false)])
+        r.limit = 64
+        let found = try context.fetch(r)
+        for i in 0..<found.count {
+            let id = found.rowIDs[i]
+            if (found[i] as! Item).order == item.order && id >= item.objectID.rowID { continue }
+            return found[i] as? Item
+        }
+        return nil
+    }
+
+    /// A key strictly between two neighbours; when their keys are equal (two processes inserted at the
+    /// same place), the later one gets a fresh key first.
+    private func key(between a: Item?, and b: Item?) throws -> String {
+        if let a, let b, !(a.order < b.order) {
+            let next = try sibling(after: b)
+            b.order = OrderKey.between(a.order, next?.order)
+        }
+        return OrderKey.between(a?.order, b?.order)
+    }
+
+    private func parentOf(_ item: Item) throws -> Item {
+        guard let p = item.parent else { throw OutlineError.noParent }
+        return p
+    }
+}
+
+/// An edit the outline cannot make.
+public enum OutlineError: Error, Equatable, CustomStringConvertible {
+    case cannotDeleteRoot
+    case cannotMoveRoot
+    case noParent
+    case moveIntoItself(String)
+
+    public var description: String {
+        switch self {
+        case .cannotDeleteRoot: return "the top of the outline cannot be deleted"
+        case .cannotMoveRoot: return "the top of the outline cannot be moved"
+        case .noParent: return "the top of the outline has no siblings"
+        case .moveIntoItself(let t): return "“\(t)” cannot be moved into itself"
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import ObjectGraph
+
+@Suite struct StoreTests {
+    static let v1 = try! Model(version: 1) {
+        Entity("Note") {
+            Attribute("text", .string, default: "")
+        }
+    }
+
+    /// v1 plus only additive changes.
+    static let v2 = try! Model(version: 2) {
+        Entity("Note") {
+            Attribute("text", .string, default: "", indexed: true)
+            Attribute("pinned", .bool, default: false)
+            Attribute("tag", .string, optional: true)
+            Relationship.toOne("folder", "Folder", inverse: "notes")
+        }
+        Entity("Folder") {
+            Attribute("name", .string, default: "Inbox")
+            Relationship.toMany("notes", "Note", inverse: "folder")
+        }
+    }
+
+    @Test func storeUsesWALForeignKeysAndRecordsTheModel() throws {
+        let dir = TempDir()
+        let store = try Store(path: dir.path(), model: Self.v1)
+        let (mode, keys, hash) = try store.queue.read { db in
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"),
+                try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'model_hash'")
+            )
+        }
+        #expect(mode == "wal")
+        #expect(keys == 1)
+        #expect(hash == Self.v1.versionHash)
+    }
+
+    @Test func additiveChangesMigrateAndKeepData() throws {
+        let dir = TempDir()
+        var id: ObjectID!
+        do {
+            let c = Context(store: try Store(path: dir.path(), model: Self.v1))
+            let n = try c.insert("Note")
+            n["text"] = "kept"
+            id = n.objectID
+            try c.save()
+        }
+        let c = Context(store: try Store(path: dir.path(), model: Self.v2))
+        let n = try #require(try c.existingObject(for: id))
+        #expect(n["text"] == .string("kept"))
+        #expect(n["pinned"] == .bool(false))
+        #expect(n["tag"] == .null)
+        let folder = try c.insert("Folder")
+        n.setObject(folder, for: "folder")
+        try c.save()
+        #expect(folder.count("notes") == 1)
+        let indexes = try c.store.queue.read { db in try db.indexes(on: "Note").map(\.name).sorted() }
+        #expect(indexes == ["og_ix_Note_folder", "og_ix_Note_text"])
+        // Opening with v2 again is a plain open.
+        _ = try Store(path: dir.path(), model: Self.v2)
+    }
+
+    @Test func newerStoreIsRefusedAndUntouched() throws {
+        let dir = TempDir()
+        do {
+            let c = Context(store: try Store(path: dir.path(), model: Self.v2))
+            _ = try c.insert("Folder")
+            try c.save()
+        }
+        let before = fileState(dir.path())
+        let e = storeError { _ = try Store(path: dir.path(), model: Self.v1) }
+        #expect(e?.code == .newerModel)
+        #expect(e?.message.contains("newer version of the model (2, this program knows 1)") == true)
+        #expect(fileState(dir.path()) == before)
+    }
+
+    @Test(arguments: [
+        ("type change", try! Model(version: 2) { Entity("Note") { Attribute("text", .integer64, default: 0) } },
+         "attribute Note.text changed type from string to integer64"),
+        ("removed attribute", try! Model(version: 2) { Entity("Note") { Attribute("body", .string, optional: true) } },
+         "attribute Note.text was removed"),
+        ("required without default", try! Model(version: 2) {
+            Entity("Note") { Attribute("text", .string, default: ""); Attribute("must", .string) }
+        }, "new required attribute Note.must has no default for existing rows"),
+        ("removed entity", try! Model(version: 2) { Entity("Other") { Attribute("x", .string) } }, "entity Note was removed"),
+    ])
+    func incompatibleModelIsRefusedAndUntouched(name: String, model: Model, reason: String) throws {
+        let dir = TempDir()
+        do {
+            let c = Context(store: try Store(path: dir.path(), model: Self.v1))
+            _ = try c.insert("Note")
+            try c.save()
+        }
+        let before = fileState(dir.path())
+        let e = storeError { _ = try Store(path: dir.path(), model: model) }
+        #expect(e?.code == .incompatibleModel, "\(name)")
+        #expect(e?.message.contains(reason) == true, "\(name): \(e?.message ?? "")")
+        #expect(fileState(dir.path()) == before, "\(name)")
+    }
+
+    @Test func otherFilesAreRefusedAndUntouched() throws {
+        let dir = TempDir()
+        let text = dir.path("notes.txt")
+        try Data("just some text\n".utf8).write(to: URL(fileURLWithPath: text))
+        let e1 = storeError { _ = try Store(path: text, model: Self.v1) }
+        #expect(e1?.code == .notADatabase)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: text)) == Data("just some text\n".utf8))
+
+        let foreign = dir.path("foreign.sqlite")
+        let q = try DatabaseQueue(path: foreign)
+        try q.write { db in try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        try q.close()
+        let before = fileState(foreign)
+        let e2 = storeError { _ = try Store(path: foreign, model: Self.v1) }
+        #expect(e2?.code == .notAStore)
+        #expect(fileState(foreign) == before)
+
+        let e3 = storeError { _ = try Store(path: dir.path("missing/dir/x.sqlite"), model: Self.v1) }
+        #expect(e3?.code == .cannotOpen)
+        #expect(!FileManager.default.fileExists(atPath: dir.path("missing")))
+    }
+
+    @Test func idsArePermanentAcrossSaveAndRelaunch() throws {
+        let dir = TempDir()
+        var ids: [ObjectID] = []
+        do {
+            let c = Context(store: try Store(path: dir.path(), model: Self.v1))
+            for i in 0..<5 {
+                let n = try c.insert("Note")
+                n["text"] = .string("n\(i)")
+                ids.append(n.objectID)
+            }
+            let before = ids
+            try c.save()
+            #expect(ids == before)
+            #expect(Set(ids).count == 5)
+        }
+        let c = Context(store: try Store(path: dir.path(), model: Self.v1))
+        for (i, id) in ids.enumerated() {
+            let n = try #require(try c.existingObject(for: id))
+            #expect(n["text"] == .string("n\(i)"))
+        }
+        // IDs are never handed out twice, even after a delete.
+        c.delete(try #require(try c.existingObject(for: ids[4])))
+        try c.save()
+        let fresh = try c.insert("Note")
+        #expect(!ids.contains(fresh.objectID))
+        #expect(fresh.objectID.rowID > ids.map(\.rowID).max()!)
+    }
+
+    @Test func twoContextsNeverShareIDs() throws {
+        let store = try Store(inMemoryWith: Self.v1)
+        let a = Context(store: store), b = Context(store: store)
+        var seen = Set<Int64>()
+        for _ in 0..<200 {
+            #expect(seen.insert(try a.insert("Note").objectID.rowID).inserted)
+            #expect(seen.insert(try b.insert("Note").objectID.rowID).inserted)
+        }
+    }
+}
