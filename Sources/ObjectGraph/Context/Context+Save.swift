@@ -150,7 +150,7 @@ extension Context {
             for o in gone {
                 for p in o.entity.properties {
                     guard let r = p.relationship, r.deleteRule == .noAction, !r.storesForeignKey,
-                        let left = o.relations[p.slot]?.members.first
+                        let left = o.members(slot: p.slot).sorted().first
                     else { continue }
                     e.entity = o.entity.name
                     e.property = p.name

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+@Suite struct ContextTests {
+    static let model = try! Model {
+        Entity("Row") {
+            Attribute("n", .integer64, default: 0, indexed: true)
+            Attribute("label", .string, default: "", maxLength: 20)
+        }
+    }
+
+    func filled(_ count: Int) throws -> Store {
+        let store = try Store(inMemoryWith: Self.model)
+        let c = Context(store: store)
+        for i in 0..<count {
+            let r = try c.insert("Row")
+            r["n"] = .integer(Int64(i))
+            r["label"] = .string("row \(i)")
+        }
+        try c.save()
+        return store
+    }
+
+    @Test func fetchCreatesObjectsOnlyForWhatIsTouched() throws {
+        let store = try filled(10_000)
+        let c = Context(store: store)
+        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")]))
+        #expect(rows.count == 10_000)
+        #expect(c.statistics.objectsCreated == 0)
+        #expect(c.statistics.rowsLoaded == 0)
+        for i in [0, 1, 2, 5000, 9999] { _ = rows[i]["label"] }
+        #expect(c.statistics.objectsCreated == 5)
+        #expect(c.statistics.rowsLoaded <= 3 * c.batchSize)
+        #expect(c.statistics.batchLoads == 3)
+        var sum: Int64 = 0
+        for r in rows { sum += r["n"] }
+        #expect(sum == Int64(10_000 * 9_999 / 2))
+        #expect(c.statistics.objectsCreated == 10_000)
+        #expect(c.statistics.faultsFired == 0)
+        #expect(c.statistics.batchLoads <= 10_000 / c.batchSize + 4)
+    }
+
+    @Test func saveIsAtomicOnValidationFailure() throws {
+        let store = try filled(3)
+        let c = Context(store: store)
+        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")]))
+        rows[0]["label"] = "this label is far too long"
+        rows[1]["label"] = "fine"
+        let extra = try c.insert("Row")
+        extra["n"] = 5
+        extra["label"] = .string(String(repeating: "x", count: 21))
+        c.delete(rows[2])
+        let errors = validationErrors { try c.save() }
+        #expect(errors == [
+            "Row \(extra.objectID).label is longer than 20",
+            "Row \(rows[0].objectID).label is longer than 20",
+        ])
+        #expect(c.hasChanges)
+        let other = Context(store: store)
+        let stored = try other.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")])).map { $0["label"] as String }
+        #expect(stored == ["row 0", "row 1", "row 2"])
+        rows[0]["label"] = "short"
+        extra["label"] = "ok"
+        try c.save()
+        let after = try Context(store: store).fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")])).map { $0["label"] as String }
+        #expect(after == ["short", "fine", "ok"])
+    }
+
+    @Test func rollbackDiscardsEverything() throws {
+        let store = try filled(2)
+        let c = Context(store: store)
+        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")]))
+        let first = rows[0], second = rows[1]
+        first["label"] = "changed"
+        c.delete(second)
+        let added = try c.insert("Row")
+        #expect(c.hasChanges)
+        c.rollback()
+        #expect(!c.hasChanges)
+        #expect(first["label"] == .string("row 0"))
+        #expect(!second.isDeleted)
+        #expect(added.context == nil)
+        #expect(try c.count(FetchRequest("Row")) == 2)
+        try c.save()
+    }
+
+    @Test func changeSetNamesInsertedUpdatedAndDeleted() throws {
+        let store = try filled(3)
+        let c = Context(store: store)
+        var sets: [ChangeSet] = []
+        c.observeChanges { sets.append($0) }
+        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")]))
+        rows[0]["label"] = "renamed"
+        rows[1]["n"] = 1  // no real change
+        c.delete(rows[2])
+        let added = try c.insert("Row")
+        try c.save()
+        try c.save()  // nothing to save: no change set
+        #expect(sets.count == 1)
+        let e = sets[0][0]
+        #expect(e.inserted == [added.objectID])
+        #expect(e.deleted == [rows[2].objectID])
+        #expect(e.updated.count == 1)
+        #expect(e.updated[rows[0].objectID]?.names(in: c.model.entities[0]) == ["label"])
+    }
+
+    @Test func objectChangedKeysAndHasChanges() throws {
+        let store = try filled(1)
+        let c = Context(store: store)
+        let r = try c.fetch(FetchRequest("Row"))[0]
+        #expect(!r.hasChanges)
+        r["label"] = "x"
+        #expect(r.hasChanges)
+        #expect(r.changedKeys == ["label"])
+        r["label"] = "row 0"
+        #expect(r.changedKeys == [])
+        try c.save()
+        #expect(!c.hasChanges)
+    }
+
+    @Test func uniqueConstraintNamesEntityAndAttribute() throws {
+        let model = try Model { Entity("User") { Attribute("login", .string, unique: true) } }
+        let c = Context(store: try Store(inMemoryWith: model))
+        let a = try c.insert("User"), b = try c.insert("User")
+        a["login"] = "sam"
+        b["login"] = "sam"
+        let e = storeError { try c.save() }
+        #expect(e?.code == .uniqueConstraint)
+        #expect(e?.entity == "User")
+        #expect(e?.property == "login")
+        #expect(c.hasChanges)
+        b["login"] = "max"
+        try c.save()
+    }
+}

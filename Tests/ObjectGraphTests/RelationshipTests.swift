@@ -1,0 +1,89 @@
+import Testing
+
+@testable import ObjectGraph
+
+@Suite struct RelationshipTests {
+    static let tree = try! Model {
+        Entity("Node") {
+            Attribute("name", .string, default: "")
+            Relationship.toOne("parent", "Node", inverse: "children")
+            Relationship.toMany("children", "Node", inverse: "parent", deleteRule: .cascade)
+            Relationship.toOne("partner", "Node", inverse: "partnerOf")
+            Relationship.toOne("partnerOf", "Node", inverse: "partner")
+        }
+    }
+
+    func names(_ objects: [ManagedObject]) -> [String] { objects.map { $0["name"] }.sorted() }
+
+    @Test func settingToOneUpdatesTheInverseBeforeSave() throws {
+        let c = Context(store: try Store(inMemoryWith: Self.tree))
+        let a = try c.insert("Node"), b = try c.insert("Node"), d = try c.insert("Node")
+        a["name"] = "a"; b["name"] = "b"; d["name"] = "d"
+        a.setObject(b, for: "parent")
+        #expect(names(b.objects("children")) == ["a"])
+        #expect(b.count("children") == 1)
+        a.setObject(d, for: "parent")
+        #expect(b.count("children") == 0)
+        #expect(names(d.objects("children")) == ["a"])
+        d.add(b, to: "children")
+        #expect(b.object("parent") === d)
+        #expect(names(d.objects("children")) == ["a", "b"])
+        d.remove(a, from: "children")
+        #expect(a.object("parent") == nil)
+        try c.save()
+        let fresh = Context(store: c.store)
+        let d2 = try #require(try fresh.existingObject(for: d.objectID))
+        #expect(names(d2.objects("children")) == ["b"])
+    }
+
+    @Test func inverseIsMaintainedAgainstStoredState() throws {
+        let store = try Store(inMemoryWith: Self.tree)
+        let c1 = Context(store: store)
+        let p = try c1.insert("Node"), q = try c1.insert("Node")
+        p["name"] = "p"; q["name"] = "q"
+        for i in 0..<3 {
+            let k = try c1.insert("Node")
+            k["name"] = .string("k\(i)")
+            k.setObject(p, for: "parent")
+        }
+        try c1.save()
+        // A new context: p's children are only in the store; move one without loading them first.
+        let c2 = Context(store: store)
+        let p2 = c2.object(for: p.objectID), q2 = c2.object(for: q.objectID)
+        let k0 = try #require(try c2.fetch(FetchRequest("Node", where: Key("name") == "k0")).first)
+        k0.setObject(q2, for: "parent")
+        #expect(names(p2.objects("children")) == ["k1", "k2"])
+        #expect(names(q2.objects("children")) == ["k0"])
+        #expect(p2.changedKeys == ["children"])
+        #expect(k0.changedKeys == ["parent"])
+    }
+
+    @Test func oneToOneStealsThePartner() throws {
+        let c = Context(store: try Store(inMemoryWith: Self.tree))
+        let a = try c.insert("Node"), b = try c.insert("Node"), x = try c.insert("Node")
+        a.setObject(b, for: "partner")
+        #expect(b.object("partnerOf") === a)
+        x.setObject(b, for: "partner")
+        #expect(b.object("partnerOf") === x)
+        #expect(a.object("partner") == nil)
+        try c.save()
+        let fresh = Context(store: c.store)
+        #expect(try fresh.existingObject(for: b.objectID)?.object("partnerOf")?.objectID == x.objectID)
+        #expect(try fresh.existingObject(for: a.objectID)?.object("partner") == nil)
+    }
+
+    @Test func identityMapGivesOneObjectPerRow() throws {
+        let store = try Store(inMemoryWith: Self.tree)
+        let c = Context(store: store)
+        let a = try c.insert("Node")
+        a["name"] = "a"
+        try c.save()
+        let other = Context(store: store)
+        let f1 = try other.fetch(FetchRequest("Node"))[0]
+        let f2 = try other.fetch(FetchRequest("Node", where: Key("name") == "a"))[0]
+        #expect(f1 === f2)
+        #expect(other.object(for: a.objectID) === f1)
+        #expect(try other.existingObject(for: a.objectID) === f1)
+        #expect(c.object(for: a.objectID) === a)
+    }
+}
