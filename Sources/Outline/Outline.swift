@@ -53,7 +53,7 @@ public final class Outline {
 
     /// The request for `parent`'s sub-items in sibling order.
     public static func level(of parent: Item) -> FetchRequest {
-        FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortDescriptor("order")])
+        FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortKey("order")])
     }
 
     /// `parent`'s sub-items in order (objects are made as they are read).
@@ -193,7 +193,7 @@ public final class Outline {
 
     /// The last key of the level, read from its end through the (parent, order) index.
     private func lastKey(in parent: Item) throws -> String? {
-        var r = FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortDescriptor("order", ascending: false)])
+        var r = FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
         r.limit = 1
         return (try context.fetch(r).first as? Item)?.order
     }
@@ -216,7 +216,7 @@ public final class Outline {
         var r = FetchRequest(
             "Item",
             where: Key("parent") == parent && (Key("order") > item.order || Key("order") == item.order),
-            sortedBy: [SortDescriptor("order")])
+            sortedBy: [SortKey("order")])
         r.limit = 64
         let found = try context.fetch(r)
         // Skip ties that sort before or at the item (same key, lower or equal ID).
@@ -233,7 +233,7 @@ public final class Outline {
         var r = FetchRequest(
             "Item",
             where: Key("parent") == parent && (Key("order") < item.order || Key("order") == item.order),
-            sortedBy: [SortDescriptor("order", ascending: false)])
+            sortedBy: [SortKey("order", ascending: false)])
         r.limit = 64
         let found = try context.fetch(r)
         for i in 0..<found.count {

@@ -26,7 +26,7 @@ import Testing
     @Test func fetchCreatesObjectsOnlyForWhatIsTouched() throws {
         let store = try filled(10_000)
         let c = Context(store: store)
-        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")]))
+        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortKey("n")]))
         #expect(rows.count == 10_000)
         #expect(c.statistics.objectsCreated == 0)
         #expect(c.statistics.rowsLoaded == 0)
@@ -45,7 +45,7 @@ import Testing
     @Test func saveIsAtomicOnValidationFailure() throws {
         let store = try filled(3)
         let c = Context(store: store)
-        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")]))
+        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortKey("n")]))
         rows[0]["label"] = "this label is far too long"
         rows[1]["label"] = "fine"
         let extra = try c.insert("Row")
@@ -59,19 +59,19 @@ import Testing
         ])
         #expect(c.hasChanges)
         let other = Context(store: store)
-        let stored = try other.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")])).map { $0["label"] as String }
+        let stored = try other.fetch(FetchRequest("Row", sortedBy: [SortKey("n")])).map { $0["label"] as String }
         #expect(stored == ["row 0", "row 1", "row 2"])
         rows[0]["label"] = "short"
         extra["label"] = "ok"
         try c.save()
-        let after = try Context(store: store).fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")])).map { $0["label"] as String }
+        let after = try Context(store: store).fetch(FetchRequest("Row", sortedBy: [SortKey("n")])).map { $0["label"] as String }
         #expect(after == ["short", "fine", "ok"])
     }
 
     @Test func rollbackDiscardsEverything() throws {
         let store = try filled(2)
         let c = Context(store: store)
-        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")]))
+        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortKey("n")]))
         let first = rows[0], second = rows[1]
         first["label"] = "changed"
         c.delete(second)
@@ -91,7 +91,7 @@ import Testing
         let c = Context(store: store)
         var sets: [ChangeSet] = []
         c.observeChanges { sets.append($0) }
-        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortDescriptor("n")]))
+        let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortKey("n")]))
         rows[0]["label"] = "renamed"
         rows[1]["n"] = 1  // no real change
         c.delete(rows[2])

@@ -45,10 +45,10 @@ extension Context {
         -> [(id: Int64, keys: [Value])]
     {
         let (condition, args) = request.predicate.sql(for: entity)
-        let sortKeys = request.sortDescriptors.map { d in
-            (Predicate.column(d.key, entity), entity.property(d.key)!)
+        let sortKeys = request.sortKeys.map { d in
+            (ObjectPredicate.column(d.key, entity), entity.property(d.key)!)
         }
-        let order = (zip(request.sortDescriptors, sortKeys).map { d, k in "\(k.0) \(d.ascending ? "ASC" : "DESC")" }
+        let order = (zip(request.sortKeys, sortKeys).map { d, k in "\(k.0) \(d.ascending ? "ASC" : "DESC")" }
             + ["\"id\" ASC"]).joined(separator: ", ")
         var sql = "SELECT \"id\"" + sortKeys.map { ", " + $0.0 }.joined()
             + " FROM \"\(entity.name)\" WHERE \(condition) ORDER BY \(order)"
@@ -84,15 +84,15 @@ extension Context {
         // At most `pending.count` stored rows can drop out, so a window needs only that many more rows.
         let limit = request.limit.map { request.offset + $0 + pending.count }
         let stored = try fetchRows(request, entity, limit: limit, offset: 0).filter { !dirty.contains($0.id) }
-        let slots = request.sortDescriptors.map { entity.property($0.key)!.slot }
+        let slots = request.sortKeys.map { entity.property($0.key)!.slot }
         var local: [(id: Int64, keys: [Value])] = []
         for o in pending where !o.isDeleted && request.predicate.evaluate(o) {
             local.append((o.objectID.rowID, slots.map { o.value(slot: $0) }))
         }
-        let ascending = request.sortDescriptors.map(\.ascending)
+        let ascending = request.sortKeys.map(\.ascending)
         func before(_ a: (id: Int64, keys: [Value]), _ b: (id: Int64, keys: [Value])) -> Bool {
             for i in 0..<ascending.count {
-                let c = Value.compare(Predicate.normalized(a.keys[i]), Predicate.normalized(b.keys[i]))
+                let c = Value.compare(ObjectPredicate.normalized(a.keys[i]), ObjectPredicate.normalized(b.keys[i]))
                 if c != 0 { return ascending[i] ? c < 0 : c > 0 }
             }
             return a.id < b.id

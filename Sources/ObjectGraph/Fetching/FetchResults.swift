@@ -2,7 +2,7 @@
 /// rows read in batches around it).
 ///
 /// ```swift
-/// let colors = try context.fetch(FetchRequest("Color", sortedBy: [SortDescriptor("name")]))
+/// let colors = try context.fetch(FetchRequest("Color", sortedBy: [SortKey("name")]))
 /// for color in colors.prefix(20) { print(color["name"]) }
 /// ```
 public struct FetchResults: RandomAccessCollection {

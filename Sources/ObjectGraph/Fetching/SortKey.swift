@@ -1,6 +1,6 @@
 /// Orders fetched objects by an attribute or to-one relationship. Ties are always broken by object ID,
 /// so every fetch has one exact order.
-public struct SortDescriptor: Sendable, Hashable {
+public struct SortKey: Sendable, Hashable {
     public let key: String
     public let ascending: Bool
 

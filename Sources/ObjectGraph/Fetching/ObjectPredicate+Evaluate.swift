@@ -1,17 +1,17 @@
-extension Predicate {
+extension ObjectPredicate {
     /// Evaluates the predicate against an object's current (unsaved included) values, as SQL would.
     public func evaluate(_ object: ManagedObject) -> Bool {
         switch self {
         case .true: return true
         case .false: return false
         case .compare(let k, let op, let v):
-            let x = Predicate.value(k, object)
+            let x = ObjectPredicate.value(k, object)
             switch op {
-            case .equal: return Predicate.sqlEqual(x, v)
-            case .notEqual: return !Predicate.sqlEqual(x, v)
+            case .equal: return ObjectPredicate.sqlEqual(x, v)
+            case .notEqual: return !ObjectPredicate.sqlEqual(x, v)
             default:
                 if x.isNull || v.isNull { return false }
-                let c = Value.compare(Predicate.normalized(x), Predicate.normalized(v))
+                let c = Value.compare(ObjectPredicate.normalized(x), ObjectPredicate.normalized(v))
                 switch op {
                 case .less: return c < 0
                 case .lessOrEqual: return c <= 0
@@ -20,14 +20,14 @@ extension Predicate {
                 }
             }
         case .oneOf(let k, let vs):
-            let x = Predicate.value(k, object)
-            return !x.isNull && vs.contains { Predicate.sqlEqual(x, $0) }
+            let x = ObjectPredicate.value(k, object)
+            return !x.isNull && vs.contains { ObjectPredicate.sqlEqual(x, $0) }
         case .text(let k, let test, let s, let ci):
-            guard case .string(let str) = Predicate.value(k, object) else { return false }
-            let hay = ci ? Predicate.asciiLower(str) : Array(str.utf8)
-            let needle = ci ? Predicate.asciiLower(s) : Array(s.utf8)
+            guard case .string(let str) = ObjectPredicate.value(k, object) else { return false }
+            let hay = ci ? ObjectPredicate.asciiLower(str) : Array(str.utf8)
+            let needle = ci ? ObjectPredicate.asciiLower(s) : Array(s.utf8)
             switch test {
-            case .contains: return needle.isEmpty || Predicate.find(needle, in: hay)
+            case .contains: return needle.isEmpty || ObjectPredicate.find(needle, in: hay)
             case .beginsWith: return hay.starts(with: needle)
             case .endsWith: return hay.reversed().starts(with: needle.reversed())
             }

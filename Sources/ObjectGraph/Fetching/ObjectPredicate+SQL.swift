@@ -1,4 +1,4 @@
-extension Predicate {
+extension ObjectPredicate {
     /// The SQL condition and its arguments. Keys must name stored attributes or foreign-key relationships.
     func sql(for entity: EntityDescription) -> (String, [Value]) {
         var args: [Value] = []
@@ -12,13 +12,13 @@ extension Predicate {
         case .false: return "0"
         case .compare(let k, let op, let v):
             args.append(v)
-            return "\(Predicate.column(k, e)) \(op.rawValue) ?"
+            return "\(ObjectPredicate.column(k, e)) \(op.rawValue) ?"
         case .oneOf(let k, let vs):
             if vs.isEmpty { return "0" }
             args.append(contentsOf: vs)
-            return "\(Predicate.column(k, e)) IN (" + Array(repeating: "?", count: vs.count).joined(separator: ",") + ")"
+            return "\(ObjectPredicate.column(k, e)) IN (" + Array(repeating: "?", count: vs.count).joined(separator: ",") + ")"
         case .text(let k, let test, let s, let ci):
-            let col = ci ? "lower(\(Predicate.column(k, e)))" : Predicate.column(k, e)
+            let col = ci ? "lower(\(ObjectPredicate.column(k, e)))" : ObjectPredicate.column(k, e)
             let arg = ci ? "lower(?)" : "?"
             switch test {
             case .contains:

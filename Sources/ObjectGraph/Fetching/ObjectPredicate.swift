@@ -1,0 +1,69 @@
+/// A typed condition on an entity's attributes and to-one relationships. It is translated to SQL for
+/// fetches and evaluated in memory against objects, with the same meaning both ways.
+///
+/// ```swift
+/// let p = Key("red") > 0.5 && Key("name").contains("Blue")
+/// let q = Key("parent") == groceries
+/// ```
+/// Equality is null-safe (`Key("note") == nil` matches missing notes); ordering comparisons with nil are
+/// false, as in SQL. String tests compare bytes; `caseInsensitive` folds ASCII letters only.
+public indirect enum ObjectPredicate: Sendable, Hashable {
+    case `true`
+    case `false`
+    case compare(String, Comparison, Value)
+    case oneOf(String, [Value])
+    case text(String, TextTest, String, caseInsensitive: Bool)
+    case and([ObjectPredicate])
+    case or([ObjectPredicate])
+    case not(ObjectPredicate)
+
+    public enum Comparison: String, Sendable, Hashable {
+        case equal = "IS", notEqual = "IS NOT", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    }
+
+    public enum TextTest: Sendable, Hashable {
+        case contains, beginsWith, endsWith
+    }
+
+    public static func && (a: ObjectPredicate, b: ObjectPredicate) -> ObjectPredicate { .and([a, b]) }
+    public static func || (a: ObjectPredicate, b: ObjectPredicate) -> ObjectPredicate { .or([a, b]) }
+    public static prefix func ! (a: ObjectPredicate) -> ObjectPredicate { .not(a) }
+}
+
+/// Names an attribute or to-one relationship in a predicate.
+public struct Key: Sendable {
+    public let name: String
+    public init(_ name: String) { self.name = name }
+
+    public static func == <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .equal, v.value) }
+    public static func != <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .notEqual, v.value) }
+    public static func < <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .less, v.value) }
+    public static func <= <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .lessOrEqual, v.value) }
+    public static func > <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .greater, v.value) }
+    public static func >= <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .greaterOrEqual, v.value) }
+
+    /// Matches objects whose to-one relationship points to `object` (or to nothing when nil).
+    public static func == (k: Key, object: ManagedObject?) -> ObjectPredicate {
+        .compare(k.name, .equal, object.map { .integer($0.objectID.rowID) } ?? .null)
+    }
+    public static func == (k: Key, id: ObjectID?) -> ObjectPredicate {
+        .compare(k.name, .equal, id.map { .integer($0.rowID) } ?? .null)
+    }
+    public static func != (k: Key, object: ManagedObject?) -> ObjectPredicate {
+        .compare(k.name, .notEqual, object.map { .integer($0.objectID.rowID) } ?? .null)
+    }
+
+    /// Matches a missing value.
+    public var isNil: ObjectPredicate { .compare(name, .equal, .null) }
+
+    public func oneOf<T: AttributeValue>(_ values: [T]) -> ObjectPredicate { .oneOf(name, values.map(\.value)) }
+    public func contains(_ s: String, caseInsensitive: Bool = false) -> ObjectPredicate {
+        .text(name, .contains, s, caseInsensitive: caseInsensitive)
+    }
+    public func beginsWith(_ s: String, caseInsensitive: Bool = false) -> ObjectPredicate {
+        .text(name, .beginsWith, s, caseInsensitive: caseInsensitive)
+    }
+    public func endsWith(_ s: String, caseInsensitive: Bool = false) -> ObjectPredicate {
+        .text(name, .endsWith, s, caseInsensitive: caseInsensitive)
+    }
+}
