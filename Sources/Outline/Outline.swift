@@ -198,6 +198,7 @@ public final class Outline {
         return (try context.fetch(r).first as? Item)?.order
     }
 
+
     /// The items that will be before and after position `index` once `excluded` has left the level.
     private func neighbours(in parent: Item, at index: Int, excluding excluded: Item?) throws -> (Item?, Item?) {
         var r = Outline.level(of: parent)
@@ -208,6 +209,13 @@ public final class Outline {
         var window = try context.fetch(r).map { $0 as! Item }
         if let excluded { window.removeAll { $0 === excluded } }
         if index == 0 { return (nil, window.first) }
+        if window.isEmpty {
+            // Past the end: the item goes last.
+            var last = FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
+            last.limit = 2
+            let tail = try context.fetch(last).map { $0 as! Item }.filter { $0 !== excluded }
+            return (tail.first, nil)
+        }
         return (window.first, window.count > 1 ? window[1] : nil)
     }
 

@@ -49,7 +49,7 @@ extension Context {
             (ObjectPredicate.column(d.key, entity), entity.property(d.key)!)
         }
         let order = (zip(request.sortKeys, sortKeys).map { d, k in "\(k.0) \(d.ascending ? "ASC" : "DESC")" }
-            + ["\"id\" ASC"]).joined(separator: ", ")
+            + ["\"id\" \(request.idAscending ? "ASC" : "DESC")"]).joined(separator: ", ")
         var sql = "SELECT \"id\"" + sortKeys.map { ", " + $0.0 }.joined()
             + " FROM \"\(entity.name)\" WHERE \(condition) ORDER BY \(order)"
         if limit != nil || offset > 0 {
@@ -95,7 +95,7 @@ extension Context {
                 let c = Value.compare(ObjectPredicate.normalized(a.keys[i]), ObjectPredicate.normalized(b.keys[i]))
                 if c != 0 { return ascending[i] ? c < 0 : c > 0 }
             }
-            return a.id < b.id
+            return request.idAscending ? a.id < b.id : a.id > b.id
         }
         local.sort(by: before)
         var out: [(id: Int64, keys: [Value])] = []
