@@ -3,35 +3,46 @@ import ObjectGraph
 /// One entry of the outline: a title, an optional note, a done flag, its place among its siblings and
 /// its sub-items.
 public final class Item: ManagedObject {
+    /// Slots resolved once, so the accessors the UI calls per row skip the name lookup.
+    enum Slot {
+        static let entity = OutlineModel.model.entity("Item")!
+        static let title = entity.slot("title")!
+        static let note = entity.slot("note")!
+        static let done = entity.slot("done")!
+        static let order = entity.slot("order")!
+        static let childCount = entity.slot("childCount")!
+        static let rootMarker = entity.slot("rootMarker")!
+    }
+
     public var title: String {
-        get { self["title"] }
-        set { self["title"] = newValue }
+        get { self[slot: Slot.title] }
+        set { self[slot: Slot.title] = newValue }
     }
 
     public var note: String? {
-        get { self["note"] }
-        set { self["note"] = newValue }
+        get { self[slot: Slot.note] }
+        set { self[slot: Slot.note] = newValue }
     }
 
     public var isDone: Bool {
-        get { self["done"] }
-        set { self["done"] = newValue }
+        get { self[slot: Slot.done] }
+        set { self[slot: Slot.done] = newValue }
     }
 
     /// The fractional sibling-order key (see ``OrderKey``).
     public var order: String {
-        get { self["order"] }
-        set { self["order"] = newValue }
+        get { self[slot: Slot.order] }
+        set { self[slot: Slot.order] = newValue }
     }
 
     /// How many direct sub-items the item has, kept with every change so a level never counts rows.
     public var childCount: Int {
-        get { self["childCount"] }
-        set { self["childCount"] = newValue }
+        get { self[slot: Slot.childCount] }
+        set { self[slot: Slot.childCount] = newValue }
     }
 
     /// True for the one item at the top of the outline.
-    public var isRoot: Bool { self["rootMarker"] as Int64? != nil }
+    public var isRoot: Bool { (self[slot: Slot.rootMarker] as Int64?) != nil }
 
     public var parent: Item? {
         object("parent") as? Item

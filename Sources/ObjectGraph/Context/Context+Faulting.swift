@@ -1,15 +1,20 @@
 import GRDB
 
 extension Context {
-    /// Loads the row of a fault: from the read-ahead cache when a batch brought it, else on its own.
+    /// Loads the row of a fault: from the read-ahead cache when a relationship prefetch brought it, else
+    /// on its own.
     func fulfill(_ object: ManagedObject) {
         guard object.isFault else { return }
         let id = object.objectID
         var values = rowCache.removeValue(forKey: id)
         if values == nil {
             statistics.faultsFired += 1
-            values = (try? loadRows(entity: object.entity, ids: [id.rowID]))?[id.rowID]
+            values = (try? loadRows(entity: object.entity, ids: [id.rowID]))?.first ?? nil
         }
+        fill(object, values)
+    }
+
+    private func fill(_ object: ManagedObject, _ values: [Value]?) {
         if let values {
             object.values = values
         } else {
@@ -20,56 +25,69 @@ extension Context {
         object.isFault = false
     }
 
-    /// The object at `index` of a fetch result, reading its row in a batch with its neighbours.
-    func materialize(_ entity: EntityDescription, _ rowIDs: [Int64], _ index: Int) -> ManagedObject {
-        let id = ObjectID(entity: entity.index, rowID: rowIDs[index])
-        if let o = registered[id], !o.isFault { return o }
-        if rowCache[id] == nil {
-            if rowCache.count > batchSize * 8 { rowCache.removeAll(keepingCapacity: true) }
-            // Read ahead in the direction of travel: backwards when the previous row is not loaded yet
-            // but the next one is (scrolling up).
-            var range = index..<min(index + batchSize, rowIDs.count)
-            if index > 0, index + 1 < rowIDs.count, isLoaded(entity, rowIDs[index + 1]),
-                !isLoaded(entity, rowIDs[index - 1])
-            {
-                range = max(0, index - batchSize + 1)..<(index + 1)
-            }
-            let wanted = rowIDs[range].filter { !isLoaded(entity, $0) }
-            if let rows = try? loadRows(entity: entity, ids: wanted) {
-                statistics.batchLoads += 1
-                for (rowID, values) in rows { rowCache[ObjectID(entity: entity.index, rowID: rowID)] = values }
-            }
+    /// The object at `index` of a fetch result. Rows are read in batches in the direction of travel
+    /// (backwards when the reader just stepped above the batch), but an object is made only when touched.
+    func materialize(_ storage: FetchStorage, _ index: Int) -> ManagedObject {
+        let entity = storage.entity
+        let id = ObjectID(entity: entity.index, rowID: storage.rowIDs[index])
+        let existing = registered[id]
+        if let o = existing, !o.isFault { return o }
+        var k = index - storage.batchStart
+        if k < 0 || k >= storage.batchRows.count || storage.batchRows[k] == nil {
+            let n = storage.rowIDs.count
+            let backward = index > 0 && index == storage.batchStart - 1
+            let range = backward ? max(0, index - batchSize + 1)..<(index + 1) : index..<min(index + batchSize, n)
+            storage.batchRows = (try? loadRows(entity: entity, ids: Array(storage.rowIDs[range]))) ?? []
+            storage.batchStart = range.lowerBound
+            statistics.batchLoads += 1
+            k = index - range.lowerBound
         }
-        let o = object(for: id)
-        fulfill(o)
+        let values = k < storage.batchRows.count ? storage.batchRows[k] : nil
+        if k < storage.batchRows.count { storage.batchRows[k] = nil }
+        let o = existing ?? makeObject(id, entity)
+        fill(o, values)
         return o
     }
 
-    private func isLoaded(_ entity: EntityDescription, _ rowID: Int64) -> Bool {
-        let id = ObjectID(entity: entity.index, rowID: rowID)
-        return rowCache[id] != nil || registered[id].map { !$0.isFault } ?? false
+    /// A new, registered fault for `id`.
+    func makeObject(_ id: ObjectID, _ entity: EntityDescription) -> ManagedObject {
+        let object = entity.objectType.init(entity: entity, objectID: id)
+        object.context = self
+        registered[id] = object
+        statistics.objectsCreated += 1
+        return object
     }
 
-    /// Reads whole rows by ID; missing rows are absent from the result.
-    func loadRows(entity: EntityDescription, ids: [Int64]) throws(StoreError) -> [Int64: [Value]] {
-        guard !ids.isEmpty else { return [:] }
-        var out: [Int64: [Value]] = Dictionary(minimumCapacity: ids.count)
+    /// Reads whole rows by ID, in the order of `ids`; a missing row gives nil.
+    func loadRows(entity: EntityDescription, ids: [Int64]) throws(StoreError) -> [[Value]?] {
+        guard !ids.isEmpty else { return [] }
+        var out = [[Value]?](repeating: nil, count: ids.count)
+        // Rows come back in whatever order SQLite likes; find each one's position by binary search.
+        let byID = ids.indices.sorted { ids[$0] < ids[$1] }
+        var loaded = 0
         do {
-            try store.queue.read { db in
+            try store.read { db in
                 var start = 0
                 while start < ids.count {
                     // A few fixed IN-list sizes keep the statement cache small; padding uses ID 0, never a row.
                     let n = ids.count - start
                     let size = n <= 1 ? 1 : n <= 16 ? 16 : n <= 128 ? 128 : 512
                     let take = min(n, size)
-                    let stmt = try RawStatement(
-                        db, "SELECT \(entity.selectColumns) FROM \"\(entity.name)\" WHERE id IN ("
-                            + Array(repeating: "?", count: size).joined(separator: ",") + ")")
+                    let stmt = try store.statement(db, rowsByIDSQL(entity, size))
                     for k in 0..<size {
                         stmt.bind(k < take ? ids[start + k] : 0, at: Int32(k + 1))
                     }
                     while try stmt.step(db) {
-                        out[stmt.int64(at: 0)] = decodeRow(stmt, entity)
+                        let rowID = stmt.int64(at: 0)
+                        var lo = 0, hi = byID.count
+                        while lo < hi {
+                            let mid = (lo + hi) / 2
+                            if ids[byID[mid]] < rowID { lo = mid + 1 } else { hi = mid }
+                        }
+                        if lo < byID.count, ids[byID[lo]] == rowID {
+                            out[byID[lo]] = decodeRow(stmt, entity)
+                            loaded += 1
+                        }
                     }
                     start += take
                 }
@@ -77,8 +95,17 @@ extension Context {
         } catch {
             throw StoreError.wrap(error, "cannot read \(entity.name) objects", path: store.path)
         }
-        statistics.rowsLoaded += out.count
+        statistics.rowsLoaded += loaded
         return out
+    }
+
+    private func rowsByIDSQL(_ entity: EntityDescription, _ size: Int) -> String {
+        let key = entity.index << 16 | size
+        if let sql = store.rowsByIDSQL[key] { return sql }
+        let sql = "SELECT \(entity.selectColumns) FROM \"\(entity.name)\" WHERE id IN ("
+            + Array(repeating: "?", count: size).joined(separator: ",") + ")"
+        store.rowsByIDSQL[key] = sql
+        return sql
     }
 
     /// The values of the current row of a `SELECT <selectColumns>` statement.
@@ -99,14 +126,15 @@ extension Context {
         var ids = Set<Int64>()
         let columns = prefetch ? dest.selectColumns : "\"id\""
         do {
-            try store.queue.read { db in
-                let stmt = try RawStatement(db, "SELECT \(columns) FROM \"\(dest.name)\" WHERE \"\(fk)\" = ?")
+            try store.read { db in
+                let stmt = try store.statement(db, "SELECT \(columns) FROM \"\(dest.name)\" WHERE \"\(fk)\" = ?")
                 stmt.bind(object.objectID.rowID, at: 1)
                 while try stmt.step(db) {
                     let rowID = stmt.int64(at: 0)
                     ids.insert(rowID)
-                    if prefetch, !isLoaded(dest, rowID) {
-                        rowCache[ObjectID(entity: dest.index, rowID: rowID)] = decodeRow(stmt, dest)
+                    let id = ObjectID(entity: dest.index, rowID: rowID)
+                    if prefetch, registered[id].map({ $0.isFault }) ?? true {
+                        rowCache[id] = decodeRow(stmt, dest)
                     }
                 }
             }

@@ -8,7 +8,7 @@ extension Context {
         let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
         var ids: [Int64]
         if pending.isEmpty {
-            ids = try fetchRows(request, entity, limit: request.limit, offset: request.offset).map(\.id)
+            ids = try fetchIDs(request, entity)
         } else {
             ids = try merged(request, entity, pending).map(\.id)
             let start = min(request.offset, ids.count)
@@ -25,8 +25,8 @@ extension Context {
         if pending.isEmpty && request.limit == nil && request.offset == 0 {
             let (condition, args) = request.predicate.sql(for: entity)
             do {
-                return try store.queue.read { db in
-                    let stmt = try RawStatement(db, "SELECT count(*) FROM \"\(entity.name)\" WHERE \(condition)")
+                return try store.read { db in
+                    let stmt = try store.statement(db, "SELECT count(*) FROM \"\(entity.name)\" WHERE \(condition)")
                     for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
                     _ = try stmt.step(db)
                     let n = Int(stmt.int64(at: 0))
@@ -40,26 +40,48 @@ extension Context {
         return try fetch(request).count
     }
 
+    /// Sorted IDs as stored, with the request's window.
+    private func fetchIDs(_ request: FetchRequest, _ entity: EntityDescription) throws(StoreError) -> [Int64] {
+        let (sql, args) = selectSQL(request, entity, columns: "\"id\"", limit: request.limit, offset: request.offset)
+        var out: [Int64] = []
+        do {
+            try store.read { db in
+                let stmt = try store.statement(db, sql)
+                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                while try stmt.step(db) { out.append(stmt.int64(at: 0)) }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot fetch \(entity.name) objects", path: store.path)
+        }
+        return out
+    }
+
+    private func selectSQL(_ request: FetchRequest, _ entity: EntityDescription, columns: String, limit: Int?, offset: Int)
+        -> (String, [Value])
+    {
+        let (condition, args) = request.predicate.sql(for: entity)
+        let order = (request.sortKeys.map { "\(ObjectPredicate.column($0.key, entity)) \($0.ascending ? "ASC" : "DESC")" }
+            + ["\"id\" \(request.idAscending ? "ASC" : "DESC")"]).joined(separator: ", ")
+        var sql = "SELECT \(columns) FROM \"\(entity.name)\" WHERE \(condition) ORDER BY \(order)"
+        if limit != nil || offset > 0 {
+            sql += " LIMIT \(limit ?? -1) OFFSET \(offset)"
+        }
+        return (sql, args)
+    }
+
     /// Sorted (id, sort keys) pairs as stored, optionally with the request's limit and offset applied.
     func fetchRows(_ request: FetchRequest, _ entity: EntityDescription, limit: Int?, offset: Int) throws(StoreError)
         -> [(id: Int64, keys: [Value])]
     {
-        let (condition, args) = request.predicate.sql(for: entity)
-        let sortKeys = request.sortKeys.map { d in
-            (ObjectPredicate.column(d.key, entity), entity.property(d.key)!)
-        }
-        let order = (zip(request.sortKeys, sortKeys).map { d, k in "\(k.0) \(d.ascending ? "ASC" : "DESC")" }
-            + ["\"id\" \(request.idAscending ? "ASC" : "DESC")"]).joined(separator: ", ")
-        var sql = "SELECT \"id\"" + sortKeys.map { ", " + $0.0 }.joined()
-            + " FROM \"\(entity.name)\" WHERE \(condition) ORDER BY \(order)"
-        if limit != nil || offset > 0 {
-            sql += " LIMIT \(limit ?? -1) OFFSET \(offset)"
-        }
-        let types = sortKeys.map { $0.1.attribute?.type ?? .integer64 }
+        let sortKeys = request.sortKeys.map { d in entity.property(d.key)! }
+        let (sql, args) = selectSQL(
+            request, entity, columns: (["\"id\""] + request.sortKeys.map { ObjectPredicate.column($0.key, entity) }).joined(separator: ", "),
+            limit: limit, offset: offset)
+        let types = sortKeys.map { $0.attribute?.type ?? .integer64 }
         var out: [(id: Int64, keys: [Value])] = []
         do {
-            try store.queue.read { db in
-                let stmt = try RawStatement(db, sql)
+            try store.read { db in
+                let stmt = try store.statement(db, sql)
                 for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
                 while try stmt.step(db) {
                     var keys: [Value] = []

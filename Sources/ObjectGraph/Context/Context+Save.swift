@@ -81,7 +81,7 @@ extension Context {
             if let s = statements[e.index] {
                 stmt = s
             } else {
-                stmt = try RawStatement(
+                stmt = try store.statement(
                     db, "INSERT INTO \"\(e.name)\" (\(e.selectColumns)) VALUES ("
                         + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")")
                 statements[e.index] = stmt
@@ -103,7 +103,7 @@ extension Context {
             if slots.isEmpty { continue }
             let sql = "UPDATE \"\(o.entity.name)\" SET "
                 + slots.map { "\"\(o.entity.properties[$0].name)\" = ?" }.joined(separator: ", ") + " WHERE id = ?"
-            let stmt = try RawStatement(db, sql)
+            let stmt = try store.statement(db, sql)
             for (k, slot) in slots.enumerated() { stmt.bind(o.values[slot], at: Int32(k + 1)) }
             stmt.bind(o.objectID.rowID, at: Int32(slots.count + 1))
             try stmt.run(db)
@@ -112,7 +112,7 @@ extension Context {
 
     private func writeDeletes(_ db: Database, _ objects: [ManagedObject]) throws {
         for o in objects {
-            let stmt = try RawStatement(db, "DELETE FROM \"\(o.entity.name)\" WHERE id = ?")
+            let stmt = try store.statement(db, "DELETE FROM \"\(o.entity.name)\" WHERE id = ?")
             stmt.bind(o.objectID.rowID, at: 1)
             try stmt.run(db)
         }

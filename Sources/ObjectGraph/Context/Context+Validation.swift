@@ -3,18 +3,15 @@ import Foundation
 extension Context {
     /// Checks every stored attribute and required to-one of `o`.
     func validate(_ o: ManagedObject, into errors: inout [ValidationError]) {
-        for p in o.entity.properties {
-            switch p.kind {
-            case .attribute(let a) where !a.isTransient:
-                if let rule = check(o.values[p.slot], against: a, slot: p.slot, entity: o.entity) {
-                    errors.append(ValidationError(object: o.objectID, entity: o.entity.name, property: p.name, rule: rule, value: o.values[p.slot]))
-                }
-            case .relationship(let r) where !r.isToMany && !r.relationship.isOptional:
-                if o.toOneID(slot: p.slot, r) == nil {
-                    errors.append(ValidationError(object: o.objectID, entity: o.entity.name, property: p.name, rule: .required, value: .null))
-                }
-            default: break
+        let e = o.entity
+        for c in e.checks {
+            let v = o.values[c.slot]
+            if let rule = check(v, c, entity: e) {
+                errors.append(ValidationError(object: o.objectID, entity: e.name, property: e.properties[c.slot].name, rule: rule, value: v))
             }
+        }
+        for slot in e.requiredToOneSlots where o.toOneID(slot: slot, e.properties[slot].relationship!) == nil {
+            errors.append(ValidationError(object: o.objectID, entity: e.name, property: e.properties[slot].name, rule: .required, value: .null))
         }
     }
 
@@ -30,9 +27,10 @@ extension Context {
         }
     }
 
-    private func check(_ v: Value, against a: Attribute, slot: Int, entity: EntityDescription) -> ValidationError.Rule? {
+    private func check(_ v: Value, _ a: AttributeCheck, entity: EntityDescription) -> ValidationError.Rule? {
         if v.isNull { return a.isOptional ? nil : .required }
         guard v.type == a.type || (a.type == .double && v.type == .integer64) else { return .wrongType(expected: a.type) }
+        if a.isSimple { return nil }
         if let n = v.numeric, a.type != .bool {
             if let lo = a.minimum, n < lo { return .belowMinimum(lo) }
             if let hi = a.maximum, n > hi { return .aboveMaximum(hi) }
@@ -49,7 +47,7 @@ extension Context {
             if let hi = a.maxLength, length > hi { return .tooLong(hi) }
         }
         if let pattern = a.pattern, case .string(let s) = v {
-            let key = entity.index << 8 | slot
+            let key = entity.index << 8 | a.slot
             let regex: NSRegularExpression
             if let r = regexCache[key] {
                 regex = r

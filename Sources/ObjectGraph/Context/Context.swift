@@ -98,20 +98,13 @@ public final class Context {
 
     /// The object with `id`: the registered one, or a fault that loads its row when first touched.
     public func object(for id: ObjectID) -> ManagedObject {
-        if let o = registered[id] { return o }
-        let entity = model.entities[id.entity]
-        let object = entity.objectType.init(entity: entity, objectID: id)
-        object.context = self
-        registered[id] = object
-        statistics.objectsCreated += 1
-        return object
+        registered[id] ?? makeObject(id, model.entities[id.entity])
     }
 
     /// The object with `id` with its row loaded, or nil when no such row exists (or it is deleted here).
     public func existingObject(for id: ObjectID) throws(StoreError) -> ManagedObject? {
         if let o = registered[id], !o.isFault { return o.isDeleted ? nil : o }
-        let rows = try loadRows(entity: model.entities[id.entity], ids: [id.rowID])
-        guard let values = rows[id.rowID] else { return nil }
+        guard let values = try loadRows(entity: model.entities[id.entity], ids: [id.rowID]).first ?? nil else { return nil }
         let o = object(for: id)
         if o.isFault {
             o.values = values

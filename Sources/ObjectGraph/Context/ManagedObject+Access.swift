@@ -14,12 +14,26 @@ extension ManagedObject {
 
     /// The value of the attribute `key` as a Swift type; a value of another type reads as the type's zero.
     public subscript<T: AttributeValue>(key: String) -> T {
+        get { self[slot: attributeSlot(key)] }
+        set { self[slot: attributeSlot(key)] = newValue }
+    }
+
+    /// The attribute at `slot` (see ``EntityDescription/slot(_:)``), without a name lookup.
+    ///
+    /// ```swift
+    /// static let titleSlot = model.entity("Item")!.slot("title")!
+    /// let title: String = item[slot: titleSlot]
+    /// ```
+    public subscript<T: AttributeValue>(slot slot: Int) -> T {
         get {
-            let v = value(slot: attributeSlot(key))
-            if let t = T(value: v) { return t }
-            return T(value: .null) ?? T.zero(for: entity.properties[attributeSlot(key)].attribute!.type)
+            precondition(entity.attributeMask & (1 << UInt64(slot)) != 0, "slot \(slot) of \(entity.name) is not an attribute")
+            let v = value(slot: slot)
+            return T(value: v) ?? T(value: .null) ?? T.zero(for: entity.properties[slot].attribute!.type)
         }
-        set { setValue(newValue.value, slot: attributeSlot(key)) }
+        set {
+            precondition(entity.attributeMask & (1 << UInt64(slot)) != 0, "slot \(slot) of \(entity.name) is not an attribute")
+            setValue(newValue.value, slot: slot)
+        }
     }
 
     func value(slot: Int) -> Value {
@@ -40,7 +54,7 @@ extension ManagedObject {
     }
 
     private func attributeSlot(_ key: String) -> Int {
-        guard let slot = entity.slotByName[key], entity.properties[slot].attribute != nil else {
+        guard let slot = entity.slotByName[key], entity.attributeMask & (1 << UInt64(slot)) != 0 else {
             preconditionFailure("\(entity.name) has no attribute \(key)")
         }
         return slot
@@ -151,16 +165,16 @@ extension ManagedObject {
         let oldID = toOneID(slot: slot, r)
         guard oldID != newID else { return }
         assignToOne(slot: slot, r, newID)
-        let inverse = context.model.entities[r.destination].properties[r.inverseSlot].relationship!
         if let oldID {
-            context.object(for: ObjectID(entity: r.destination, rowID: oldID))
-                .unlink(slot: r.inverseSlot, inverse, objectID.rowID)
+            let old = context.object(for: ObjectID(entity: r.destination, rowID: oldID))
+            old.unlink(slot: r.inverseSlot, old.entity.properties[r.inverseSlot].relationship!, objectID.rowID)
         }
         if let newID {
             let target = context.object(for: ObjectID(entity: r.destination, rowID: newID))
-            if inverse.isToMany {
+            if r.inverseIsToMany {
                 target.relationChanged(slot: r.inverseSlot) { $0.add(objectID.rowID) }
             } else {
+                let inverse = target.entity.properties[r.inverseSlot].relationship!
                 // One-to-one: the target's previous partner loses its pointer.
                 if let previous = target.toOneID(slot: r.inverseSlot, inverse), previous != objectID.rowID {
                     context.object(for: ObjectID(entity: entity.index, rowID: previous)).assignToOne(slot: slot, r, nil)

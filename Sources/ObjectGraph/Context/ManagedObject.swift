@@ -11,25 +11,25 @@ open class ManagedObject: CustomStringConvertible {
     public let entity: EntityDescription
     /// The context the object lives in; nil once the object is no longer valid (its insert was rolled back,
     /// its deletion was saved, or the context is gone).
-    public internal(set) weak var context: Context?
+    public final internal(set) weak var context: Context?
 
     /// One value per property slot; empty while the object is a fault.
-    var values: [Value] = []
+    final var values: [Value] = []
     /// The values as last saved, taken at the first change of a unit of work; nil when unchanged.
-    var committed: [Value]?
+    final var committed: [Value]?
     /// Inverse-side relationship states, by slot.
-    var relations: [Int: RelationState] = [:]
+    final var relations: [Int: RelationState] = [:]
     /// Slots of inverse-side relationships changed in this unit of work.
-    var relationMask: UInt64 = 0
-    var isFault = true
-    var isInUpdatedList = false
+    final var relationMask: UInt64 = 0
+    final var isFault = true
+    final var isInUpdatedList = false
     /// True once a fault could not be fulfilled because its row is gone.
-    public internal(set) var isInaccessible = false
+    public final internal(set) var isInaccessible = false
 
     /// Inserted in this unit of work and not yet saved.
-    public internal(set) var isInserted = false
+    public final internal(set) var isInserted = false
     /// Deleted in this unit of work and not yet saved.
-    public internal(set) var isDeleted = false
+    public final internal(set) var isDeleted = false
 
     public required init(entity: EntityDescription, objectID: ObjectID) {
         self.entity = entity

@@ -6,16 +6,22 @@
 /// for color in colors.prefix(20) { print(color["name"]) }
 /// ```
 public struct FetchResults: RandomAccessCollection {
-    public let entity: EntityDescription
+    public var entity: EntityDescription { storage.entity }
     /// Row IDs in fetch order.
-    public let rowIDs: [Int64]
+    public var rowIDs: [Int64] { storage.rowIDs }
+    let storage: FetchStorage
     let context: Context
+
+    init(entity: EntityDescription, rowIDs: [Int64], context: Context) {
+        storage = FetchStorage(entity: entity, rowIDs: rowIDs)
+        self.context = context
+    }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { rowIDs.count }
 
     public subscript(position: Int) -> ManagedObject {
-        context.materialize(entity, rowIDs, position)
+        context.materialize(storage, position)
     }
 
     /// The ID at `position`, without making the object.
@@ -25,4 +31,17 @@ public struct FetchResults: RandomAccessCollection {
 
     /// All IDs in order.
     public var objectIDs: [ObjectID] { rowIDs.map { ObjectID(entity: entity.index, rowID: $0) } }
+}
+
+/// A fetch result's IDs and the rows of its current read-ahead batch, by position.
+final class FetchStorage {
+    let entity: EntityDescription
+    let rowIDs: [Int64]
+    var batchStart = 0
+    var batchRows: [[Value]?] = []
+
+    init(entity: EntityDescription, rowIDs: [Int64]) {
+        self.entity = entity
+        self.rowIDs = rowIDs
+    }
 }

@@ -22,6 +22,11 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let derivedMask: UInt64
     /// Bit per slot stored as a column.
     let storedMask: UInt64
+    /// Bit per attribute slot.
+    let attributeMask: UInt64
+    /// What save checks, resolved once: stored attributes and required to-ones.
+    let checks: [AttributeCheck]
+    let requiredToOneSlots: [Int]
     /// Slots holding the default of each stored or transient attribute (`.null` elsewhere).
     let defaults: [Value]
 
@@ -46,8 +51,18 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         selectColumns = (["id"] + storedSlots.map { props[$0].name }).map { "\"\($0)\"" }.joined(separator: ", ")
         derivedMask = derivedSlots.reduce(0) { $0 | 1 << UInt64($1) }
         storedMask = storedSlots.reduce(0) { $0 | 1 << UInt64($1) }
+        checks = props.compactMap { p in
+            p.attribute.flatMap { a in a.isTransient ? nil : AttributeCheck(slot: p.slot, attribute: a) }
+        }
+        requiredToOneSlots = props.filter { p in
+            p.relationship.map { !$0.isToMany && !$0.relationship.isOptional } ?? false
+        }.map(\.slot)
+        attributeMask = props.filter { $0.attribute != nil }.reduce(0) { $0 | 1 << UInt64($1.slot) }
         defaults = props.map { $0.attribute?.defaultValue ?? .null }
     }
+
+    /// The slot of the property named `name`, for ``ManagedObject/subscript(slot:)`` in hot code.
+    public func slot(_ name: String) -> Int? { slotByName[name] }
 
     /// The property named `name`, if any.
     public func property(_ name: String) -> PropertyDescription? {
@@ -96,7 +111,35 @@ public struct RelationshipDescription: Sendable {
     public let inverseSlot: Int
     /// True for a to-one whose foreign key column lives in this entity's table.
     public let storesForeignKey: Bool
+    /// True when the inverse is to-many.
+    public let inverseIsToMany: Bool
 
     public var isToMany: Bool { relationship.isToMany }
     public var deleteRule: DeleteRule { relationship.deleteRule }
+}
+
+/// One stored attribute's rules in a form that is cheap to check for every saved object.
+struct AttributeCheck: Sendable {
+    let slot: Int
+    let type: AttributeType
+    let isOptional: Bool
+    let minimum: Double?
+    let maximum: Double?
+    let minLength: Int?
+    let maxLength: Int?
+    let pattern: String?
+    /// True when only nullability and type need checking.
+    let isSimple: Bool
+
+    init(slot: Int, attribute a: Attribute) {
+        self.slot = slot
+        type = a.type
+        isOptional = a.isOptional
+        minimum = a.minimum
+        maximum = a.maximum
+        minLength = a.minLength
+        maxLength = a.maxLength
+        pattern = a.pattern
+        isSimple = a.minimum == nil && a.maximum == nil && a.minLength == nil && a.maxLength == nil && a.pattern == nil
+    }
 }

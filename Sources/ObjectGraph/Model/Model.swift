@@ -47,7 +47,8 @@ public final class Model: Sendable {
                     storesKey = (e.name, r.name) < (dest.name, inverse.name)
                 }
                 return RelationshipDescription(
-                    relationship: r, destination: destIndex, inverseSlot: inverseSlot, storesForeignKey: storesKey)
+                    relationship: r, destination: destIndex, inverseSlot: inverseSlot, storesForeignKey: storesKey,
+                    inverseIsToMany: inverse.isToMany)
             })
         }
         entities = built

@@ -8,10 +8,9 @@ struct RawStatement {
     let statement: Statement
     var handle: OpaquePointer { statement.sqliteStatement }
 
-    init(_ db: Database, _ sql: String) throws {
-        statement = try db.cachedStatement(sql: sql)
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+    init(_ statement: Statement) {
+        self.statement = statement
+        sqlite3_reset(statement.sqliteStatement)
     }
 
     /// Binds `value` to parameter `index` (1-based), converted to the column's storage class.

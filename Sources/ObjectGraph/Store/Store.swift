@@ -15,6 +15,10 @@ public final class Store {
     let queue: DatabaseQueue
     /// Contexts that want the change sets other contexts of this store commit.
     var contexts: [WeakContext] = []
+    /// Prepared statements by SQL, kept for the life of the store so hot queries are parsed once.
+    private var statements: [String: Statement] = [:]
+    /// `SELECT <row> FROM <entity> WHERE id IN (?,...)` by entity and list size.
+    var rowsByIDSQL: [Int: String] = [:]
 
     /// Opens the store at `path`, creating it when absent and migrating it when the model only added things.
     ///
@@ -87,6 +91,24 @@ public final class Store {
         } catch {
             throw StoreError.wrap(error, existing == nil ? "cannot create the store" : "cannot migrate the store", path: path)
         }
+    }
+
+    /// Runs `body` on the connection without opening a transaction (each statement is atomic).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.inDatabase(body)
+    }
+
+    /// The prepared statement for `sql`, reset and ready to bind.
+    func statement(_ db: Database, _ sql: String) throws -> RawStatement {
+        if let s = statements[sql] { return RawStatement(s) }
+        let s = try db.makeStatement(sql: sql)
+        statements[sql] = s
+        return RawStatement(s)
+    }
+
+    deinit {
+        // Statements first: they must be finalized before the connection closes.
+        statements.removeAll()
     }
 
     /// Reserves `count` fresh row IDs, never handed out before by any context or process.

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Timing and reporting for the benchmark: each figure beside its baseline from the same run.
+enum Harness {
+    /// Runs `body` `runs` times and returns the median wall time in seconds.
+    static func median(runs: Int, _ body: () throws -> Void) rethrows -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        return percentile(times, 0.5)
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let s = values.sorted()
+        guard !s.isEmpty else { return 0 }
+        return s[min(s.count - 1, Int((Double(s.count - 1) * p).rounded()))]
+    }
+
+    /// Wall time of one call, in seconds.
+    static func time(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// Peak resident memory of this process so far, in MiB.
+    static var peakRSS: Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+
+    /// Current resident memory, in MiB.
+    static var currentRSS: Double {
+        guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let pages = s.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+    }
+
+    static func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
+
+    /// Prints one result line: ours, the baseline, the ratio and the goal.
+    static func report(_ name: String, ours: Double, baseline: Double, goal: String) {
+        let ratio = baseline > 0 ? ours / baseline : 0
+        print(
+            name.padding(toLength: 46, withPad: " ", startingAt: 0)
+                + ms(ours).leftPadded(12) + ms(baseline).leftPadded(12)
+                + String(format: "%8.2fx", ratio) + "   " + goal)
+    }
+
+    static func header() {
+        print("scenario".padding(toLength: 46, withPad: " ", startingAt: 0) + "ours".leftPadded(12) + "raw SQLite".leftPadded(12) + "ratio".leftPadded(9) + "   goal")
+    }
+
+    /// A scratch folder for one scenario.
+    static func scratch(_ name: String) -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-bench-\(getpid())-\(name)")
+        try? FileManager.default.removeItem(at: dir)
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.path
+    }
+}
+
+extension String {
+    func leftPadded(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}

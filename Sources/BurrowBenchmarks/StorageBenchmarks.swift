@@ -1,0 +1,219 @@
+import Foundation
+import GRDBSQLite
+import ObjectGraph
+import Outline
+
+/// Issue 2's storage scenarios: bulk insert, fetching a level, and single edits in a huge level.
+struct StorageBenchmarks {
+    let levelSize: Int
+    let hugeLevel: Int
+    let runs: Int
+    let edits: Int
+
+    static let columns = #"id, title, note, done, "order", childCount, rootMarker, parent"#
+
+    func titles(_ n: Int) -> [String] { (0..<n).map { "L4 1.2.3.\($0) quick brown fox \($0 % 97)" } }
+
+    /// A fresh store with its schema made by ObjectGraph, so both sides write the same tables and indexes.
+    func emptyStore(_ dir: String, _ name: String) -> String {
+        let path = dir + "/" + name + ".sqlite"
+        _ = try! Store(path: path, model: OutlineModel.model)
+        return path
+    }
+
+    func run(only: Set<String>) throws {
+        Harness.header()
+        if only.isEmpty || only.contains("insert") { try insertBulk() }
+        if only.isEmpty || only.contains("fetch") { try fetchLevel() }
+        if only.isEmpty || only.contains("edits") { try editsInHugeLevel() }
+    }
+
+    // MARK: - Insert N items in one save
+
+    func insertBulk() throws {
+        let n = levelSize
+        let dir = Harness.scratch("insert")
+        let names = titles(n)
+        var k = 0
+        let ours = try Harness.median(runs: runs) {
+            k += 1
+            let outline = try Outline(path: emptyStore(dir, "ours\(k)"))
+            try insertOurs(outline, names)
+        }
+        let raw = Harness.median(runs: runs) {
+            k += 1
+            let sql = RawSQLite(path: emptyStore(dir, "raw\(k)"))
+            sql.exec("INSERT INTO Item (id, title, done, \"order\", childCount, rootMarker) VALUES (1, 'Burrow', 0, 'a0', 0, 1)")
+            insertRaw(sql, names)
+        }
+        Harness.report("insert \(n) items in one save", ours: ours, baseline: raw, goal: "ratio <= 1.5")
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    @inline(never)
+    func insertOurs(_ outline: Outline, _ names: [String]) throws {
+        let root = try outline.root()
+        try outline.append(titles: names, to: root)
+        try outline.save()
+    }
+
+    @inline(never)
+    func insertRaw(_ sql: RawSQLite, _ names: [String]) {
+            let n = names.count
+            let keys = OrderKey.keys(after: nil, count: n)
+            sql.exec("BEGIN IMMEDIATE")
+            let ins = sql.prepare("INSERT INTO Item (\(Self.columns)) VALUES (?, ?, NULL, 0, ?, 0, NULL, 1)")
+            for i in 0..<n {
+                sqlite3_bind_int64(ins, 1, Int64(i + 2))
+                sql.bind(ins, 2, names[i])
+                sql.bind(ins, 3, keys[i])
+                sql.step(ins)
+            }
+            sqlite3_finalize(ins)
+            sql.exec("UPDATE Item SET childCount = \(n) WHERE id = 1")
+            sql.exec("COMMIT")
+    }
+
+    // MARK: - Fetch a level in order and touch every title
+
+    func fetchLevel() throws {
+        let n = levelSize
+        let dir = Harness.scratch("fetch")
+        let path = emptyStore(dir, "level")
+        do {
+            let outline = try Outline(path: path)
+            try outline.append(titles: titles(n), to: try outline.root())
+            try outline.save()
+        }
+        let store = try Store(path: path, model: OutlineModel.model)
+        let ours = try Harness.median(runs: runs) { _ = try fetchOurs(store) }
+        let sql = RawSQLite(path: path)
+        let raw = Harness.median(runs: runs) { _ = fetchRaw(sql) }
+        Harness.report("fetch a level of \(n) in order, touch titles", ours: ours, baseline: raw, goal: "ratio <= 1.5")
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// Separate functions so `valgrind --toggle-collect='*fetchOurs*'` can count each side alone.
+    @inline(never)
+    func fetchOurs(_ store: Store) throws -> Int {
+        var bytes = 0
+        let outline = Outline(context: Context(store: store))
+        let root = try outline.root()
+        for item in try outline.context.fetch(Outline.level(of: root)) {
+            bytes &+= (item as! Item).title.utf8.count
+        }
+        return bytes
+    }
+
+    @inline(never)
+    func fetchRaw(_ sql: RawSQLite) -> Int {
+        var bytes = 0
+        let root = sql.scalar("SELECT id FROM Item WHERE rootMarker = 1")
+        let q = sql.prepare("SELECT title FROM Item WHERE parent = ? ORDER BY \"order\", id")
+        sqlite3_bind_int64(q, 1, root)
+        while sqlite3_step(q) == SQLITE_ROW { bytes &+= sql.text(q, 0).utf8.count }
+        sqlite3_finalize(q)
+        return bytes
+    }
+
+    // MARK: - Single edits in a level of a million siblings
+
+    func editsInHugeLevel() throws {
+        let n = hugeLevel
+        let dir = Harness.scratch("huge")
+        let oursPath = emptyStore(dir, "ours"), rawPath = emptyStore(dir, "raw")
+        for path in [oursPath, rawPath] { fill(path, n) }
+
+        let outline = try Outline(path: oursPath)
+        let root = try outline.root()
+        var rng = SystemRandomNumberGenerator()
+        var topIns: [Double] = [], firstDel: [Double] = [], moves: [Double] = []
+        for _ in 0..<edits {
+            topIns.append(try Harness.time {
+                try outline.insert("new at the top", into: root, at: 0)
+                try outline.save()
+            })
+            firstDel.append(try Harness.time {
+                try outline.delete(try outline.child(of: root, at: 0)!)
+                try outline.save()
+            })
+            let id = ObjectID(entity: 0, rowID: Int64.random(in: 2...Int64(n), using: &rng))
+            guard let item = try outline.context.existingObject(for: id) as? Item else { continue }
+            moves.append(try Harness.time {
+                try outline.move(item, before: try outline.child(of: root, at: 0)!)
+                try outline.save()
+            })
+        }
+
+        let sql = RawSQLite(path: rawPath)
+        var rTop: [Double] = [], rDel: [Double] = [], rMove: [Double] = []
+        let first = sql.prepare("SELECT id, \"order\" FROM Item WHERE parent = 1 ORDER BY \"order\", id LIMIT 1")
+        func firstRow() -> (Int64, String) {
+            _ = sqlite3_step(first)
+            defer { sqlite3_reset(first) }
+            return (sqlite3_column_int64(first, 0), sql.text(first, 1))
+        }
+        let ins = sql.prepare("INSERT INTO Item (\(Self.columns)) VALUES (?, 'new at the top', NULL, 0, ?, 0, NULL, 1)")
+        let del = sql.prepare("DELETE FROM Item WHERE id = ?")
+        let count = sql.prepare("UPDATE Item SET childCount = childCount + ? WHERE id = 1")
+        let move = sql.prepare("UPDATE Item SET \"order\" = ? WHERE id = ?")
+        var nextID = Int64(n + 1_000_000)
+        for _ in 0..<edits {
+            rTop.append(Harness.time {
+                let (_, key) = firstRow()
+                sql.exec("BEGIN IMMEDIATE")
+                nextID += 1
+                sqlite3_bind_int64(ins, 1, nextID)
+                sql.bind(ins, 2, OrderKey.between(nil, key))
+                sql.step(ins)
+                sqlite3_bind_int64(count, 1, 1)
+                sql.step(count)
+                sql.exec("COMMIT")
+            })
+            rDel.append(Harness.time {
+                let (id, _) = firstRow()
+                sql.exec("BEGIN IMMEDIATE")
+                sqlite3_bind_int64(del, 1, id)
+                sql.step(del)
+                sqlite3_bind_int64(count, 1, -1)
+                sql.step(count)
+                sql.exec("COMMIT")
+            })
+            let id = Int64.random(in: 2...Int64(n), using: &rng)
+            rMove.append(Harness.time {
+                let (_, key) = firstRow()
+                sql.exec("BEGIN IMMEDIATE")
+                sql.bind(move, 1, OrderKey.between(nil, key))
+                sqlite3_bind_int64(move, 2, id)
+                sql.step(move)
+                sql.exec("COMMIT")
+            })
+        }
+        for s in [first, ins, del, count, move] { sqlite3_finalize(s) }
+        let m = { (x: [Double]) in Harness.percentile(x, 0.5) }
+        Harness.report("\(n) siblings: insert at the top (median)", ours: m(topIns), baseline: m(rTop), goal: "<= 5 ms")
+        Harness.report("\(n) siblings: delete the first (median)", ours: m(firstDel), baseline: m(rDel), goal: "<= 5 ms")
+        Harness.report("\(n) siblings: move one item (median)", ours: m(moves), baseline: m(rMove), goal: "<= 5 ms")
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// Setup, not measured: a root with `n` children written straight through SQLite.
+    private func fill(_ path: String, _ n: Int) {
+        let sql = RawSQLite(path: path)
+        let keys = OrderKey.keys(after: nil, count: n)
+        let names = titles(min(n, 1000))
+        sql.exec("BEGIN IMMEDIATE")
+        sql.exec("INSERT INTO Item (id, title, done, \"order\", childCount, rootMarker) VALUES (1, 'Burrow', 0, 'a0', \(n), 1)")
+        let ins = sql.prepare("INSERT INTO Item (\(Self.columns)) VALUES (?, ?, NULL, 0, ?, 0, NULL, 1)")
+        for i in 0..<n {
+            sqlite3_bind_int64(ins, 1, Int64(i + 2))
+            sql.bind(ins, 2, names[i % names.count])
+            sql.bind(ins, 3, keys[i])
+            sql.step(ins)
+        }
+        sqlite3_finalize(ins)
+        // Keep ObjectGraph's ID sequence ahead of the rows written here.
+        sql.exec("UPDATE og_metadata SET value = \(n + 2) WHERE key = 'next_id'")
+        sql.exec("COMMIT")
+    }
+}
