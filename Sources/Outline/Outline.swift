@@ -223,7 +223,7 @@ public final class Outline {
         guard let parent = item.parent else { return nil }
         var r = FetchRequest(
             "Item",
-            where: Key("parent") == parent && (Key("order") > item.order || Key("order") == item.order),
+            where: Key("parent") == parent && Key("order") >= item.order,
             sortedBy: [SortKey("order")])
         r.limit = 64
         let found = try context.fetch(r)
@@ -240,7 +240,7 @@ public final class Outline {
         guard let parent = item.parent else { return nil }
         var r = FetchRequest(
             "Item",
-            where: Key("parent") == parent && (Key("order") < item.order || Key("order") == item.order),
+            where: Key("parent") == parent && Key("order") <= item.order,
             sortedBy: [SortKey("order", ascending: false)])
         r.limit = 64
         let found = try context.fetch(r)
