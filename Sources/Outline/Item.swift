@@ -15,7 +15,7 @@ public final class Item: ManagedObject {
     }
 
     public var title: String {
-        get { self[slot: Slot.title] }
+        get { string(at: Slot.title) }
         set { self[slot: Slot.title] = newValue }
     }
 
@@ -25,19 +25,19 @@ public final class Item: ManagedObject {
     }
 
     public var isDone: Bool {
-        get { self[slot: Slot.done] }
+        get { bool(at: Slot.done) }
         set { self[slot: Slot.done] = newValue }
     }
 
     /// The fractional sibling-order key (see ``OrderKey``).
     public var order: String {
-        get { self[slot: Slot.order] }
+        get { string(at: Slot.order) }
         set { self[slot: Slot.order] = newValue }
     }
 
     /// How many direct sub-items the item has, kept with every change so a level never counts rows.
     public var childCount: Int {
-        get { self[slot: Slot.childCount] }
+        get { Int(integer(at: Slot.childCount)) }
         set { self[slot: Slot.childCount] = newValue }
     }
 

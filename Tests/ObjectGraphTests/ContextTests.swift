@@ -37,9 +37,54 @@ import Testing
         var sum: Int64 = 0
         for r in rows { sum += r["n"] }
         #expect(sum == Int64(10_000 * 9_999 / 2))
+        // Reading on in order continues each batch from the last row read: one range scan, no ID lists.
+        #expect(c.statistics.rowsReadInOrder >= 10_000 - 3 * c.batchSize)
         #expect(c.statistics.objectsCreated == 10_000)
         #expect(c.statistics.faultsFired == 0)
         #expect(c.statistics.batchLoads <= 10_000 / c.batchSize + 4)
+    }
+
+    /// Batches read in order check each row's ID; when the store changed under a result, or the result
+    /// holds unsaved rows, every element still is the object its ID names.
+    @Test func batchedReadsStayCorrectWhenTheStoreChanges() throws {
+        let store = try filled(2000)
+        let reader = Context(store: store)
+        reader.batchSize = 64
+        let request = FetchRequest("Row", where: Key("n") >= Int64(10), sortedBy: [SortKey("n")])
+        let rows = try reader.fetch(request)
+        _ = rows[0]["n"]
+        // Another context deletes some rows and inserts rows that sort in the middle of the result.
+        let writer = Context(store: store)
+        for r in try writer.fetch(FetchRequest("Row", where: Key("n") < Int64(300) && Key("n") >= Int64(100))) {
+            writer.delete(r)
+        }
+        for i in 0..<50 {
+            let r = try writer.insert("Row")
+            r["n"] = .integer(Int64(500 + i))
+            r["label"] = "new"
+        }
+        try writer.save()
+        var seen: [Int64] = []
+        for (i, r) in rows.enumerated() {
+            if r.isInaccessible { continue }
+            #expect(r.objectID.rowID == rows.rowIDs[i])
+            seen.append(r["n"])
+        }
+        let survivors = [Int64](10..<100) + [Int64](300..<2000)
+        #expect(seen.count == survivors.count)
+        #expect(seen == survivors, "first difference at \((0..<min(seen.count, survivors.count)).first { seen[$0] != survivors[$0] } ?? -1)")
+        // Unsaved rows merged into a result, and a descending order, read correctly too.
+        let extra = try reader.insert("Row")
+        extra["n"] = 150
+        let merged = try reader.fetch(request)
+        let expected = ([Int64](10..<100) + [150] + [Int64](300..<2000) + [Int64](500..<550)).sorted()
+        let got = merged.map { $0["n"] as Int64 }
+        #expect(got.count == expected.count)
+        #expect(got == expected, "first difference at \((0..<min(got.count, expected.count)).first { got[$0] != expected[$0] } ?? -1)")
+        let down = try reader.fetch(FetchRequest("Row", sortedBy: [SortKey("n", ascending: false)]))
+        let values = down.map { $0["n"] as Int64 }
+        #expect(values == values.sorted(by: >))
+        #expect(values.count == 2000 - 200 + 50 + 1)
     }
 
     @Test func saveIsAtomicOnValidationFailure() throws {

@@ -34,19 +34,84 @@ extension Context {
         if let o = existing, !o.isFault { return o }
         var k = index - storage.batchStart
         if k < 0 || k >= storage.batchRows.count || storage.batchRows[k] == nil {
-            let n = storage.rowIDs.count
-            let backward = index > 0 && index == storage.batchStart - 1
-            let range = backward ? max(0, index - batchSize + 1)..<(index + 1) : index..<min(index + batchSize, n)
-            storage.batchRows = (try? loadRows(entity: entity, ids: Array(storage.rowIDs[range]))) ?? []
-            storage.batchStart = range.lowerBound
-            statistics.batchLoads += 1
-            k = index - range.lowerBound
+            loadBatch(storage, around: index)
+            k = index - storage.batchStart
         }
-        let values = k < storage.batchRows.count ? storage.batchRows[k] : nil
-        if k < storage.batchRows.count { storage.batchRows[k] = nil }
+        let values = k >= 0 && k < storage.batchRows.count ? storage.batchRows[k] : nil
+        if k >= 0 && k < storage.batchRows.count { storage.batchRows[k] = nil }
         let o = existing ?? makeObject(id, entity)
         fill(o, values)
         return o
+    }
+
+    /// Reads the batch of rows around `index` into the result's buffer. Reading on from the previous
+    /// batch (or from the start) is one ordered range scan that continues after the last row read
+    /// (keyset pagination); rows are checked against the expected IDs, and anything that does not match
+    /// (the store changed, or the result has unsaved rows) is read by ID instead.
+    private func loadBatch(_ storage: FetchStorage, around index: Int) {
+        let n = storage.rowIDs.count
+        let backward = index > 0 && index == storage.batchStart - 1
+        let range = backward ? max(0, index - batchSize + 1)..<(index + 1) : index..<min(index + batchSize, n)
+        statistics.batchLoads += 1
+        var rows = [[Value]?](repeating: nil, count: range.count)
+        var matched = 0
+        if !backward, let ordered = try? loadOrdered(storage, from: index, count: range.count) {
+            for (j, row) in ordered.enumerated() { rows[j] = row }
+            matched = ordered.count
+        }
+        if matched < range.count {
+            let rest = Array(storage.rowIDs[(range.lowerBound + matched)..<range.upperBound])
+            if let loaded = try? loadRows(entity: storage.entity, ids: rest) {
+                for (j, row) in loaded.enumerated() { rows[matched + j] = row }
+            }
+        }
+        storage.batchRows = rows
+        storage.batchStart = range.lowerBound
+        if let last = rows.last ?? nil {
+            let slots = storage.request.sortKeys.map { storage.entity.property($0.key)!.slot }
+            storage.anchor = (range.upperBound - 1, slots.map { last[$0] })
+        } else {
+            storage.anchor = nil
+        }
+    }
+
+    /// The rows at positions `from ..< from + count` read in order, as far as they match the expected IDs;
+    /// nil when an ordered read is not possible here.
+    private func loadOrdered(_ storage: FetchStorage, from: Int, count: Int) throws -> [[Value]]? {
+        let request = storage.request, entity = storage.entity
+        // Row-value comparison walks the index only when every key goes the same (ascending) way.
+        guard request.sortKeys.allSatisfy(\.ascending) else { return nil }
+        var after: [Value]? = nil
+        if from > 0 {
+            guard let anchor = storage.anchor, anchor.position == from - 1, !anchor.keys.contains(where: \.isNull) else { return nil }
+            after = anchor.keys + [.integer(storage.rowIDs[from - 1])]
+        }
+        let keyset = after.map { values -> (String, [Value]) in
+            let columns = request.sortKeys.map { ObjectPredicate.column($0.key, entity) } + ["\"id\""]
+            return ("(" + columns.joined(separator: ", ") + ") > (" + Array(repeating: "?", count: values.count).joined(separator: ", ") + ")", values)
+        }
+        let (sql, args) = selectSQL(
+            request, entity, columns: entity.selectColumns, limit: count, offset: from == 0 ? request.offset : 0, and: keyset)
+        var out: [[Value]] = []
+        out.reserveCapacity(count)
+        try store.read { db in
+            let stmt = try store.statement(db, sql)
+            for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+            while try stmt.step(db) {
+                guard stmt.int64(at: 0) == storage.rowIDs[from + out.count] else {
+                    stmt.reset()
+                    break
+                }
+                out.append(decodeRow(stmt, entity))
+                if out.count == count {
+                    stmt.reset()
+                    break
+                }
+            }
+        }
+        statistics.rowsLoaded += out.count
+        statistics.rowsReadInOrder += out.count
+        return out
     }
 
     /// A new, registered fault for `id`.
@@ -110,11 +175,15 @@ extension Context {
 
     /// The values of the current row of a `SELECT <selectColumns>` statement.
     func decodeRow(_ stmt: RawStatement, _ entity: EntityDescription) -> [Value] {
-        var values = entity.defaults
-        for (k, slot) in entity.storedSlots.enumerated() {
-            values[slot] = stmt.value(at: Int32(k + 1), as: entity.storedTypes[k])
+        let n = entity.columnOfSlot.count
+        return [Value](unsafeUninitializedCapacity: n) { buffer, initialized in
+            for slot in 0..<n {
+                let column = entity.columnOfSlot[slot]
+                (buffer.baseAddress! + slot).initialize(
+                    to: column > 0 ? stmt.value(at: column, as: entity.typeOfSlot[slot]) : entity.defaults[slot])
+            }
+            initialized = n
         }
-        return values
     }
 
     /// Row IDs of the objects on the far side of an inverse-side relationship, as the store holds them.

@@ -15,7 +15,7 @@ extension Context {
             let end = request.limit.map { min(ids.count, start + $0) } ?? ids.count
             ids = Array(ids[start..<end])
         }
-        return FetchResults(entity: entity, rowIDs: ids, context: self)
+        return FetchResults(entity: entity, rowIDs: ids, request: request, context: self)
     }
 
     /// The number of objects `request` would fetch.
@@ -56,10 +56,15 @@ extension Context {
         return out
     }
 
-    private func selectSQL(_ request: FetchRequest, _ entity: EntityDescription, columns: String, limit: Int?, offset: Int)
-        -> (String, [Value])
-    {
-        let (condition, args) = request.predicate.sql(for: entity)
+    func selectSQL(
+        _ request: FetchRequest, _ entity: EntityDescription, columns: String, limit: Int?, offset: Int,
+        and extra: (String, [Value])? = nil
+    ) -> (String, [Value]) {
+        var (condition, args) = request.predicate.sql(for: entity)
+        if let extra {
+            condition = "(\(condition)) AND \(extra.0)"
+            args += extra.1
+        }
         let order = (request.sortKeys.map { "\(ObjectPredicate.column($0.key, entity)) \($0.ascending ? "ASC" : "DESC")" }
             + ["\"id\" \(request.idAscending ? "ASC" : "DESC")"]).joined(separator: ", ")
         var sql = "SELECT \(columns) FROM \"\(entity.name)\" WHERE \(condition) ORDER BY \(order)"

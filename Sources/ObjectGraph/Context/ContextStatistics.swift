@@ -4,6 +4,8 @@ public struct ContextStatistics: Sendable, Equatable {
     public var objectsCreated = 0
     /// Rows read from the store into memory.
     public var rowsLoaded = 0
+    /// Rows read by continuing an ordered range scan (the fast path for reading a result in order).
+    public var rowsReadInOrder = 0
     /// Batched row reads issued.
     public var batchLoads = 0
     /// Single-object fault fulfilments (a fault touched outside any batch).

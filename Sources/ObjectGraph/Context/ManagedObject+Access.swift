@@ -36,6 +36,24 @@ extension ManagedObject {
         }
     }
 
+    /// The string attribute at `slot` ("" when nil or not a string): the non-generic fast path.
+    public func string(at slot: Int) -> String {
+        if case .string(let s) = value(slot: slot) { return s }
+        return ""
+    }
+
+    /// The integer attribute at `slot` (0 when nil or not an integer).
+    public func integer(at slot: Int) -> Int64 {
+        if case .integer(let i) = value(slot: slot) { return i }
+        return 0
+    }
+
+    /// The bool attribute at `slot` (false when nil or not a bool).
+    public func bool(at slot: Int) -> Bool {
+        if case .bool(let b) = value(slot: slot) { return b }
+        return false
+    }
+
     func value(slot: Int) -> Value {
         if isFault { fulfill() }
         if entity.derivedMask & (1 << UInt64(slot)) != 0 {

@@ -12,8 +12,8 @@ public struct FetchResults: RandomAccessCollection {
     let storage: FetchStorage
     let context: Context
 
-    init(entity: EntityDescription, rowIDs: [Int64], context: Context) {
-        storage = FetchStorage(entity: entity, rowIDs: rowIDs)
+    init(entity: EntityDescription, rowIDs: [Int64], request: FetchRequest, context: Context) {
+        storage = FetchStorage(entity: entity, rowIDs: rowIDs, request: request)
         self.context = context
     }
 
@@ -37,11 +37,15 @@ public struct FetchResults: RandomAccessCollection {
 final class FetchStorage {
     let entity: EntityDescription
     let rowIDs: [Int64]
+    let request: FetchRequest
     var batchStart = 0
     var batchRows: [[Value]?] = []
+    /// The last row read, as a position and its sort values: where the next ordered batch continues.
+    var anchor: (position: Int, keys: [Value])?
 
-    init(entity: EntityDescription, rowIDs: [Int64]) {
+    init(entity: EntityDescription, rowIDs: [Int64], request: FetchRequest) {
         self.entity = entity
         self.rowIDs = rowIDs
+        self.request = request
     }
 }

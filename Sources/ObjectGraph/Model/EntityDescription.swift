@@ -18,6 +18,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let storedTypes: [AttributeType]
     /// `"id", "col", ...` for SELECTs of whole rows.
     let selectColumns: String
+    /// For each slot, its column in a `selectColumns` row (0 for slots that are not stored).
+    let columnOfSlot: [Int32]
+    /// For each slot, the type to read its column as.
+    let typeOfSlot: [AttributeType]
     /// Bit per slot with a `derive` closure.
     let derivedMask: UInt64
     /// Bit per slot stored as a column.
@@ -49,6 +53,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         inverseSideSlots = props.filter { $0.relationship.map { !$0.storesForeignKey } ?? false }.map(\.slot)
         storedTypes = storedSlots.map { props[$0].attribute?.type ?? .integer64 }
         selectColumns = (["id"] + storedSlots.map { props[$0].name }).map { "\"\($0)\"" }.joined(separator: ", ")
+        var columns = [Int32](repeating: 0, count: props.count)
+        for (k, slot) in storedSlots.enumerated() { columns[slot] = Int32(k + 1) }
+        columnOfSlot = columns
+        typeOfSlot = props.map { $0.attribute?.type ?? .integer64 }
         derivedMask = derivedSlots.reduce(0) { $0 | 1 << UInt64($1) }
         storedMask = storedSlots.reduce(0) { $0 | 1 << UInt64($1) }
         checks = props.compactMap { p in
