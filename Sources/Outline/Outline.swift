@@ -34,7 +34,7 @@ public final class Outline {
         r.title = "Burrow"
         r["rootMarker"] = 1
         do {
-            try context.save()
+            try context.saveWithoutUndo()
         } catch let e as StoreError where e.code == .uniqueConstraint {
             // Another process made the root first: use theirs.
             context.delete(r)
@@ -178,6 +178,11 @@ public final class Outline {
     /// Saves the unit of work: one transaction.
     public func save() throws {
         try context.save()
+    }
+
+    /// Saves the unit of work as one undo step named `actionName`.
+    public func save(actionName: String) throws {
+        try context.save(actionName: actionName)
     }
 
     // MARK: - Positions

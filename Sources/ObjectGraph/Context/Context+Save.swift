@@ -7,6 +7,25 @@ extension Context {
     ///
     /// Throws ``ValidationFailure`` (every broken rule) or ``StoreError``.
     public func save() throws {
+        try saveChanges()
+    }
+
+    /// Saves, naming the unit of work for undo ("Add “Milk”").
+    public func save(actionName: String) throws {
+        pendingActionName = actionName
+        try saveChanges()
+    }
+
+    /// Saves without making an undo step: for set-up work the user did not ask for (creating a root
+    /// object, migrations of data).
+    public func saveWithoutUndo() throws {
+        let was = isApplyingHistory
+        isApplyingHistory = true
+        defer { isApplyingHistory = was }
+        try saveChanges()
+    }
+
+    private func saveChanges() throws {
         let live = inserted.filter { !$0.isDeleted }
         let changed = updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }
         let gone = deleted
@@ -40,6 +59,15 @@ extension Context {
         } catch {
             throw diagnose(error, live: live, changed: changed, gone: gone)
         }
+
+        if !isApplyingHistory {
+            var step = UndoRecord(name: pendingActionName ?? "")
+            for o in live { step.add(o.objectID, before: nil, after: o.values) }
+            for o in changed where o.committed != nil { step.add(o.objectID, before: o.committed, after: o.values) }
+            for o in gone { step.add(o.objectID, before: o.committed ?? o.values, after: nil) }
+            undoHistory.record(step)
+        }
+        pendingActionName = nil
 
         for o in live {
             o.isInserted = false

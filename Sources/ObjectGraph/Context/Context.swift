@@ -16,6 +16,12 @@ public final class Context {
     public var model: Model { store.model }
     /// What the context did so far (objects created, rows loaded), for tests and diagnostics.
     public internal(set) var statistics = ContextStatistics()
+    /// Undo and redo of this context's saves.
+    public let undoHistory = UndoHistory()
+    /// The name the next save records for undo.
+    var pendingActionName: String?
+    /// True while an undo or redo is being applied: that save is not a new step.
+    var isApplyingHistory = false
     /// Objects read in one batch when a fetch result or relationship is touched.
     public var batchSize = 256
 
@@ -72,6 +78,18 @@ public final class Context {
 
     /// Re-creates an object with a known ID (undo of a deletion), with the given values.
     func reinsert(_ id: ObjectID, values: [Value]) -> ManagedObject {
+        if let stale = registered[id] {
+            // Still registered (its row was deleted elsewhere): the same instance comes back.
+            stale.values = values
+            stale.isFault = false
+            stale.isDeleted = false
+            stale.isInaccessible = false
+            stale.committed = nil
+            stale.relations = [:]
+            stale.isInserted = true
+            inserted.append(stale)
+            return stale
+        }
         let entity = model.entities[id.entity]
         let object = entity.objectType.init(entity: entity, objectID: id)
         object.context = self
@@ -136,6 +154,12 @@ public final class Context {
     /// Discards every unsaved change: inserted objects become invalid, deleted ones come back, changed
     /// ones get their saved values.
     public func rollback() {
+        discardChanges()
+        undoHistory.removeAll()
+    }
+
+    /// Rollback without touching the undo history (a failed undo must leave its step in place).
+    func discardChanges() {
         for o in inserted {
             registered[o.objectID] = nil
             o.context = nil
@@ -147,7 +171,7 @@ public final class Context {
         inserted = []
         updated = []
         deleted = []
-        rollbackHook()
+        pendingActionName = nil
     }
 
     private func restore(_ o: ManagedObject) {
@@ -157,9 +181,6 @@ public final class Context {
         o.relationMask = 0
         o.isInUpdatedList = false
     }
-
-    /// Hook for undo: rollback empties both stacks.
-    func rollbackHook() {}
 
     /// Turns every object without unsaved changes back into a fault (it reloads when next touched) and
     /// drops the read-ahead cache, so the next reads see what the store holds now.

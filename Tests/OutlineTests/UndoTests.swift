@@ -1,0 +1,178 @@
+import Foundation
+@testable import ObjectGraph
+import Testing
+
+@testable import Outline
+
+/// Undo and redo restore the whole graph exactly (values, relationships, order keys, IDs).
+@Suite struct UndoTests {
+    func makeOutline(_ store: Store? = nil) throws -> Outline {
+        Outline(context: Context(store: try store ?? Store(inMemoryWith: OutlineModel.model)))
+    }
+
+    /// Every row of the store, by ID: the whole graph as the store holds it.
+    func graph(_ o: Outline) throws -> [Int64: [Value]] {
+        let fresh = Context(store: o.context.store)
+        var out: [Int64: [Value]] = [:]
+        let all = try fresh.fetch(FetchRequest("Item"))
+        for (i, item) in all.enumerated() {
+            out[all.rowIDs[i]] = item.entity.storedSlots.map { item.values[$0] }
+        }
+        return out
+    }
+
+    func titles(_ o: Outline, _ parent: Item) throws -> [String] { try o.children(of: parent).map(\.title) }
+
+    /// Each edit, undone then redone, gives back exactly the graph before and after it.
+    @Test func everyEditUndoesAndRedoesExactly() throws {
+        let o = try makeOutline()
+        let root = try o.root()
+        let items = try o.append(titles: ["a", "b", "c", "d"], to: root)
+        try o.append(titles: ["b1", "b2"], to: items[1])
+        try o.save(actionName: "Setup")
+        let edits: [(String, () throws -> Void)] = [
+            ("Add “e”", { try o.append("e", to: root) }),
+            ("Insert “top”", { try o.insert("top", into: root, at: 0) }),
+            ("Rename “a”", { items[0].title = "A!" }),
+            ("Toggle “c”", { items[2].isDone.toggle() }),
+            ("Move “d” up", { try o.move(items[3], before: items[0]) }),
+            ("Indent “c”", { try o.move(items[2], to: items[1], at: 0) }),
+            ("Move “b1” out", { try o.move(try o.child(of: items[1], at: 0)!, after: items[0]) }),
+            ("Delete “b”", { try o.delete(items[1]) }),
+        ]
+        for (name, edit) in edits {
+            let before = try graph(o)
+            try edit()
+            try o.save(actionName: name)
+            let after = try graph(o)
+            #expect(before != after, "\(name)")
+            #expect(o.context.undoHistory.undoActionName == name)
+            #expect(try o.context.undo() == name)
+            #expect(try graph(o) == before, "undo \(name)")
+            #expect(o.context.undoHistory.redoActionName == name)
+            #expect(try o.context.redo() == name)
+            #expect(try graph(o) == after, "redo \(name)")
+        }
+        // And all the way back, in order.
+        for _ in edits { try o.context.undo() }
+        #expect(try titles(o, root) == ["a", "b", "c", "d"])
+        #expect(try titles(o, items[1]) == ["b1", "b2"])
+        #expect(root.childCount == 4 && items[1].childCount == 2)
+    }
+
+    @Test func theSeedStory() throws {
+        let o = try makeOutline()
+        let root = try o.root()
+        let groceries = try o.append("Groceries", to: root)
+        try o.save(actionName: "Add “Groceries”")
+        try o.append("Milk", to: groceries)
+        try o.save(actionName: "Add “Milk”")
+        try o.append("Eggs", to: groceries)
+        try o.save(actionName: "Add “Eggs”")
+        let ids = try o.children(of: groceries).map(\.objectID)
+        try o.delete(groceries)
+        try o.save(actionName: "Delete “Groceries” and 2 sub-items")
+        #expect(try titles(o, root) == [])
+        #expect(try o.context.undo() == "Delete “Groceries” and 2 sub-items")
+        #expect(try titles(o, root) == ["Groceries"])
+        let back = try #require(try o.child(of: root, at: 0))
+        #expect(back.objectID == groceries.objectID)
+        #expect(try o.children(of: back).map(\.objectID) == ids)
+        #expect(try titles(o, back) == ["Milk", "Eggs"])
+        #expect(back.childCount == 2 && root.childCount == 1)
+        try o.context.redo()
+        #expect(try titles(o, root) == [])
+        #expect(root.childCount == 0)
+    }
+
+    @Test func undoingACascadeOfTenThousandIsOneStep() throws {
+        let o = try makeOutline()
+        let root = try o.root()
+        let top = try o.append("big", to: root)
+        for chunk in try o.append(titles: (0..<100).map { "c\($0)" }, to: top) {
+            try o.append(titles: (0..<99).map { "leaf \($0)" }, to: chunk)
+        }
+        try o.save(actionName: "Build")
+        let before = try graph(o)
+        #expect(before.count == 1 + 1 + 100 + 9900)
+        try o.delete(top)
+        try o.save(actionName: "Delete “big”")
+        #expect(try graph(o).count == 1)
+        try o.context.undo()
+        #expect(try graph(o) == before)
+        #expect(o.context.undoHistory.undoCount == 1)
+    }
+
+    @Test func stacksFollowTheRules() throws {
+        let o = try makeOutline()
+        let root = try o.root()
+        let h = o.context.undoHistory
+        try o.append("one", to: root)
+        try o.save(actionName: "one")
+        try o.append("two", to: root)
+        try o.save(actionName: "two")
+        try o.context.undo()
+        #expect(h.canRedo)
+        try o.append("three", to: root)
+        try o.save(actionName: "three")
+        #expect(!h.canRedo)  // a new change clears redo
+        // A group spans several saves and undoes as one step.
+        h.beginGroup("Paste 3 items")
+        for t in ["x", "y", "z"] {
+            try o.append(t, to: root)
+            try o.save()
+        }
+        h.endGroup()
+        #expect(h.undoActionName == "Paste 3 items")
+        try o.context.undo()
+        #expect(try titles(o, root) == ["one", "three"])
+        // A limit drops the oldest steps.
+        h.levelsLimit = 1
+        #expect(h.undoCount == 1 && h.undoActionName == "three")
+        // Rollback empties both stacks.
+        try o.append("unsaved", to: root)
+        o.context.rollback()
+        #expect(!h.canUndo && !h.canRedo)
+    }
+
+    @Test func aConflictWithAnotherContextChangesNothing() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = try makeOutline(store)
+        let root = try o.root()
+        let milk = try o.append("Milk", to: root)
+        try o.save(actionName: "Add “Milk”")
+        milk.title = "Oat milk"
+        try o.save(actionName: "Rename “Milk”")
+        // Another context deletes the item.
+        let other = try makeOutline(store)
+        try other.delete(try #require(try other.context.existingObject(for: milk.objectID) as? Item))
+        try other.save()
+        let before = try graph(o)
+        #expect(throws: UndoConflict(verb: "undo", action: "Rename “Milk”", object: milk.objectID, entity: "Item", reason: "was deleted elsewhere")) {
+            try o.context.undo()
+        }
+        #expect(try graph(o) == before)
+        #expect(o.context.undoHistory.undoActionName == "Rename “Milk”")
+        #expect(!o.context.hasChanges)
+        // The stack stays usable: new steps undo fine.
+        let bread = try o.append("Bread", to: root)
+        try o.save(actionName: "Add “Bread”")
+        #expect(try o.context.undo() == "Add “Bread”")
+        #expect(bread.isDeleted || bread.context == nil)
+    }
+
+    @Test func aChangeElsewhereToTheSamePropertyIsAConflict() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = try makeOutline(store)
+        let item = try o.append("Draft", to: try o.root())
+        try o.save()
+        item.title = "Final"
+        try o.save(actionName: "Rename")
+        let other = try makeOutline(store)
+        (try other.context.existingObject(for: item.objectID) as! Item).title = "Theirs"
+        try other.save()
+        let e = try #require(throws: UndoConflict.self) { try o.context.undo() }
+        #expect(e.reason == "was changed elsewhere (title)")
+        #expect(e.description == "cannot undo “Rename”: Item \(item.objectID) was changed elsewhere (title)")
+    }
+}
