@@ -85,6 +85,8 @@ extension Context {
         }
         clearLists()
         for block in observers.values { block(changes) }
+        notifyControllers(changes, local: true)
+        store.broadcast(changes, from: self)
     }
 
     private func clearLists() {

@@ -35,6 +35,8 @@ public final class Context {
     private var freshIDs: Range<Int64> = 0..<0
     private var idBlock = 64
     var observers: [Int: (ChangeSet) -> Void] = [:]
+    /// Results controllers on this context, told about every change set.
+    var controllers: [WeakController] = []
     var regexCache: [Int: NSRegularExpression] = [:]
     private var nextObserver = 0
 

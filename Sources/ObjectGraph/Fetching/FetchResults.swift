@@ -36,7 +36,12 @@ public struct FetchResults: RandomAccessCollection {
 /// A fetch result's IDs and the rows of its current read-ahead batch, by position.
 final class FetchStorage {
     let entity: EntityDescription
-    let rowIDs: [Int64]
+    var rowIDs: [Int64] {
+        didSet {
+            batchRows = []
+            anchor = nil
+        }
+    }
     let request: FetchRequest
     var batchStart = 0
     var batchRows: [[Value]?] = []

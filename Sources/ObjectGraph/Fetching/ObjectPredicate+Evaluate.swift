@@ -1,11 +1,26 @@
 extension ObjectPredicate {
     /// Evaluates the predicate against an object's current (unsaved included) values, as SQL would.
     public func evaluate(_ object: ManagedObject) -> Bool {
+        evaluate(object.entity) { object.value(slot: $0) }
+    }
+
+    /// Evaluates the predicate against a row's values (as read from the store).
+    func evaluate(_ entity: EntityDescription, values: [Value]) -> Bool {
+        evaluate(entity) { values[$0] }
+    }
+
+    private func evaluate(_ entity: EntityDescription, _ value: (Int) -> Value) -> Bool {
+        func read(_ key: String) -> Value {
+            guard let p = entity.property(key), p.isStored else {
+                preconditionFailure("\(entity.name).\(key) is not a stored attribute or to-one relationship")
+            }
+            return value(p.slot)
+        }
         switch self {
         case .true: return true
         case .false: return false
         case .compare(let k, let op, let v):
-            let x = ObjectPredicate.value(k, object)
+            let x = read(k)
             switch op {
             case .equal: return ObjectPredicate.sqlEqual(x, v)
             case .notEqual: return !ObjectPredicate.sqlEqual(x, v)
@@ -20,10 +35,10 @@ extension ObjectPredicate {
                 }
             }
         case .oneOf(let k, let vs):
-            let x = ObjectPredicate.value(k, object)
+            let x = read(k)
             return !x.isNull && vs.contains { ObjectPredicate.sqlEqual(x, $0) }
         case .text(let k, let test, let s, let ci):
-            guard case .string(let str) = ObjectPredicate.value(k, object) else { return false }
+            guard case .string(let str) = read(k) else { return false }
             let hay = ci ? ObjectPredicate.asciiLower(str) : Array(str.utf8)
             let needle = ci ? ObjectPredicate.asciiLower(s) : Array(s.utf8)
             switch test {
@@ -31,17 +46,32 @@ extension ObjectPredicate {
             case .beginsWith: return hay.starts(with: needle)
             case .endsWith: return hay.reversed().starts(with: needle.reversed())
             }
-        case .and(let ps): return ps.allSatisfy { $0.evaluate(object) }
-        case .or(let ps): return ps.contains { $0.evaluate(object) }
-        case .not(let p): return !p.evaluate(object)
+        case .and(let ps): return ps.allSatisfy { $0.evaluate(entity, value) }
+        case .or(let ps): return ps.contains { $0.evaluate(entity, value) }
+        case .not(let p): return !p.evaluate(entity, value)
         }
     }
 
-    static func value(_ key: String, _ object: ManagedObject) -> Value {
-        guard let p = object.entity.property(key), p.isStored else {
-            preconditionFailure("\(object.entity.name).\(key) is not a stored attribute or to-one relationship")
+    /// The keys the predicate reads.
+    var keys: Set<String> {
+        switch self {
+        case .true, .false: return []
+        case .compare(let k, _, _), .oneOf(let k, _), .text(let k, _, _, _): return [k]
+        case .and(let ps), .or(let ps): return ps.reduce(into: []) { $0.formUnion($1.keys) }
+        case .not(let p): return p.keys
         }
-        return object.value(slot: p.slot)
+    }
+
+    /// Objects the predicate names through a to-one relationship (`Key("parent") == item`): if one of
+    /// them is deleted, a result that depends on it is gone.
+    func anchors(in entity: EntityDescription) -> [ObjectID] {
+        switch self {
+        case .compare(let k, .equal, .integer(let id)):
+            guard let r = entity.property(k)?.relationship else { return [] }
+            return [ObjectID(entity: r.destination, rowID: id)]
+        case .and(let ps): return ps.flatMap { $0.anchors(in: entity) }
+        default: return []
+        }
     }
 
     /// SQL's `IS`: NULL equals NULL; numbers compare by value whatever their Swift case.

@@ -1,0 +1,52 @@
+extension Context {
+    /// Tells this context's results controllers about a change set.
+    func notifyControllers(_ changes: ChangeSet, local: Bool) {
+        controllers.removeAll { $0.controller == nil }
+        for c in controllers {
+            // A controller that cannot read the store keeps its last result; the next change retries.
+            try? c.controller?.process(changes, local: local)
+        }
+    }
+
+    /// Takes in a change set saved elsewhere (another context or process): objects it touched that have no
+    /// unsaved changes here become faults and reload on next use; deleted ones become inaccessible; then
+    /// controllers deliver their batches. Never an undo step.
+    public func merge(_ changes: ChangeSet) {
+        for (_, e) in changes.entities {
+            for id in e.deleted {
+                if let o = registered[id], !o.hasChanges {
+                    registered[id] = nil
+                    rowCache[id] = nil
+                    o.values = o.isFault ? o.entity.defaults : o.values
+                    o.isFault = false
+                    o.isInaccessible = true
+                    o.context = nil
+                }
+            }
+            for id in e.inserted + Array(e.updated.keys) {
+                rowCache[id] = nil
+                if let o = registered[id], !o.hasChanges, !o.isInUpdatedList {
+                    o.values = []
+                    o.isFault = true
+                    o.relations = [:]
+                }
+            }
+        }
+        // Relationship sets cached on objects not touched themselves (a parent whose child moved) may be stale.
+        for (_, o) in registered where !o.relations.isEmpty && o.relationMask == 0 {
+            o.relations = [:]
+        }
+        notifyControllers(changes, local: false)
+    }
+}
+
+extension Store {
+    /// Hands a saved change set to every other context on this store.
+    func broadcast(_ changes: ChangeSet, from sender: Context) {
+        contexts.removeAll { $0.context == nil }
+        for weak in contexts {
+            guard let c = weak.context, c !== sender else { continue }
+            c.merge(changes)
+        }
+    }
+}

@@ -1,0 +1,241 @@
+extension ResultsController {
+    /// The batch for a set of touched rows: where each was, where it is now, and which way it went.
+    func diff(_ touched: [Int64: PropertyMask], local: Bool) throws(StoreError) -> ResultsBatch {
+        let old = storage.rowIDs
+        let oldSections = sections
+        // The current state of every touched row: its sort keys when it matches the request now.
+        let rows = try currentRows(Array(touched.keys), local: local)
+        var keysOf: [Int64: [Value]] = [:]
+        for (id, row) in rows where request.predicate.evaluate(entity, values: row) {
+            keysOf[id] = sortSlots.map { ObjectPredicate.normalized(row[$0]) }
+        }
+        let oldPos = positions(of: Array(touched.keys), in: old)
+        let sortMask = sortSlots.reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
+        var removed: [Int64] = [], repositioned: [Int64] = [], added: [Int64] = [], stayed: [Int64] = []
+        for (id, mask) in touched {
+            switch (oldPos[id] != nil, keysOf[id] != nil) {
+            case (true, false): removed.append(id)
+            case (false, true): added.append(id)
+            case (true, true):
+                if mask.rawValue & sortMask != 0 { repositioned.append(id) } else if !mask.isEmpty { stayed.append(id) }
+            case (false, false): break
+            }
+        }
+        if removed.isEmpty && added.isEmpty && repositioned.isEmpty && stayed.isEmpty { return ResultsBatch() }
+
+        // The new list: small changes are placed by binary search, big ones re-read the IDs.
+        let incoming = repositioned + added
+        var list: [Int64]
+        if incoming.count > 64 && incoming.count * 16 > old.count {
+            list = try context.fetch(request).rowIDs
+        } else {
+            list = old
+            let out = (removed + repositioned).map { oldPos[$0]! }.sorted(by: >)
+            if out.count <= 4 {
+                for i in out { list.remove(at: i) }
+            } else {
+                let drop = Set(removed + repositioned)
+                list.removeAll { drop.contains($0) }
+            }
+            var probes: [Int64: [Value]] = keysOf
+            for id in incoming.sorted(by: { before((keysOf[$0]!, $0), (keysOf[$1]!, $1)) }) {
+                let k = keysOf[id]!
+                var lo = 0, hi = list.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    let m = list[mid]
+                    if before((try probe(m, &probes), m), (k, id)) { lo = mid + 1 } else { hi = mid }
+                }
+                list.insert(id, at: lo)
+            }
+        }
+        let newPos = positions(of: incoming + stayed, in: list)
+
+        // New sections, by key value, from the old counts.
+        var newSections = oldSections
+        if sectionKey != nil {
+            for id in removed + repositioned {
+                let s = path(oldPos[id]!, in: oldSections).section
+                let v = oldSections[s].value
+                if let k = newSections.firstIndex(where: { ObjectPredicate.sqlEqual($0.value, v) }) { newSections[k].count -= 1 }
+            }
+            for id in incoming {
+                let v = keysOf[id]![0]
+                if let k = newSections.firstIndex(where: { ObjectPredicate.sqlEqual($0.value, v) }) {
+                    newSections[k].count += 1
+                } else {
+                    let at = newSections.firstIndex { sectionBefore(v, $0.value) } ?? newSections.count
+                    newSections.insert((v, 1), at: at)
+                }
+            }
+            newSections.removeAll { $0.count == 0 }
+        } else {
+            newSections = [(.null, list.count)]
+        }
+
+        var batch = ResultsBatch()
+        func present(_ v: Value, _ layout: [(value: Value, count: Int)]) -> Bool {
+            layout.contains { ObjectPredicate.sqlEqual($0.value, v) }
+        }
+        if sectionKey != nil {
+            batch.deletedSections = oldSections.indices.filter { !present(oldSections[$0].value, newSections) }
+            batch.insertedSections = newSections.indices.filter { !present(newSections[$0].value, oldSections) }
+        }
+        let deletedSections = Set(batch.deletedSections)
+        func oldPath(_ id: Int64) -> ResultIndex { path(oldPos[id]!, in: oldSections) }
+        func newPath(_ id: Int64) -> ResultIndex { path(newPos[id]!, in: newSections) }
+
+        batch.deletes = removed.map(oldPath).filter { !deletedSections.contains($0.section) }
+        batch.inserts = added.map(newPath)
+        // Moves: a repositioned row whose place among the rows that stayed put changed.
+        let leftBefore = (removed + repositioned).map { oldPos[$0]! }.sorted()
+        let cameBefore = incoming.map { newPos[$0]! }.sorted()
+        func countBelow(_ sorted: [Int], _ x: Int) -> Int {
+            var lo = 0, hi = sorted.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if sorted[mid] < x { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        var byGap: [Int: [Int64]] = [:]
+        var moved = Set<Int64>()
+        for id in repositioned {
+            let oldRank = oldPos[id]! - countBelow(leftBefore, oldPos[id]!)
+            let newRank = newPos[id]! - countBelow(cameBefore, newPos[id]!)
+            let changedSection = sectionKey != nil
+                && !ObjectPredicate.sqlEqual(oldSections[oldPath(id).section].value, keysOf[id]![0])
+            if oldRank != newRank || changedSection { moved.insert(id) } else { byGap[oldRank, default: []].append(id) }
+        }
+        // Within one gap, rows that keep their order among themselves are updates; the others moved.
+        for (_, group) in byGap {
+            let seq = group.sorted { oldPos[$0]! < oldPos[$1]! }
+            let keep = ResultsController.longestIncreasing(seq.map { newPos[$0]! })
+            for (i, id) in seq.enumerated() where !keep.contains(i) { moved.insert(id) }
+        }
+        for id in repositioned {
+            let from = oldPath(id), to = newPath(id)
+            if moved.contains(id) {
+                if deletedSections.contains(from.section) {
+                    batch.inserts.append(to)
+                } else {
+                    batch.moves.append(ResultsBatch.Move(from, to))
+                }
+            } else {
+                batch.updates.append(ResultsBatch.Move(from, to))
+            }
+        }
+        batch.updates += stayed.map { ResultsBatch.Move(oldPath($0), newPath($0)) }
+        batch.deletes.sort()
+        batch.inserts.sort()
+        batch.moves.sort { $0.from < $1.from }
+        batch.updates.sort { $0.from < $1.from }
+
+        storage.rowIDs = list
+        sections = newSections
+        return batch
+    }
+
+    /// Rows as they are now (missing: deleted). A local save's objects are current in memory.
+    private func currentRows(_ ids: [Int64], local: Bool) throws(StoreError) -> [Int64: [Value]] {
+        var out: [Int64: [Value]] = [:]
+        var missing: [Int64] = []
+        for id in ids {
+            if local, let o = context.registered[ObjectID(entity: entity.index, rowID: id)], !o.isFault, !o.isDeleted,
+                !o.hasChanges
+            {
+                out[id] = o.values
+            } else {
+                missing.append(id)
+            }
+        }
+        if !missing.isEmpty {
+            let loaded = try context.loadRows(entity: entity, ids: missing)
+            for (k, row) in loaded.enumerated() { if let row { out[missing[k]] = row } }
+        }
+        return out
+    }
+
+    /// The current sort keys of a row already in the list.
+    private func probe(_ id: Int64, _ cache: inout [Int64: [Value]]) throws(StoreError) -> [Value] {
+        if let k = cache[id] { return k }
+        let oid = ObjectID(entity: entity.index, rowID: id)
+        let values: [Value]
+        if let o = context.registered[oid], !o.isFault, !o.isDeleted {
+            values = o.committed ?? o.values
+        } else {
+            values = try context.loadRows(entity: entity, ids: [id]).first! ?? entity.defaults
+        }
+        let k = sortSlots.map { ObjectPredicate.normalized(values[$0]) }
+        cache[id] = k
+        return k
+    }
+
+    /// Sort keys of many rows (for sections at fetch time).
+    func sortValues(_ ids: [Int64]) throws(StoreError) -> [Int64: [Value]] {
+        var out: [Int64: [Value]] = [:]
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(ids.count, start + 512)])
+            for (k, row) in try context.loadRows(entity: entity, ids: chunk).enumerated() {
+                out[chunk[k]] = sortSlots.map { ObjectPredicate.normalized(row?[$0] ?? .null) }
+            }
+            start += 512
+        }
+        return out
+    }
+
+    /// Positions of `ids` in `list`: one scan per ID for a few, one pass with a set for many.
+    private func positions(of ids: [Int64], in list: [Int64]) -> [Int64: Int] {
+        var out: [Int64: Int] = [:]
+        if ids.count <= 8 {
+            for id in ids { if let i = list.firstIndex(of: id) { out[id] = i } }
+        } else {
+            let set = Set(ids)
+            for (i, x) in list.enumerated() where set.contains(x) { out[x] = i }
+        }
+        return out
+    }
+
+    /// The request's order on (sort keys, ID).
+    private func before(_ a: ([Value], Int64), _ b: ([Value], Int64)) -> Bool {
+        for (i, key) in request.sortKeys.enumerated() {
+            let c = Value.compare(a.0[i], b.0[i])
+            if c != 0 { return key.ascending ? c < 0 : c > 0 }
+        }
+        return request.idAscending ? a.1 < b.1 : a.1 > b.1
+    }
+
+    private func sectionBefore(_ a: Value, _ b: Value) -> Bool {
+        let c = Value.compare(ObjectPredicate.normalized(a), ObjectPredicate.normalized(b))
+        return request.sortKeys[0].ascending ? c < 0 : c > 0
+    }
+
+    /// Indexes (into `values`) of one longest strictly increasing subsequence.
+    static func longestIncreasing(_ values: [Int]) -> Set<Int> {
+        var tails: [Int] = [], tailIndex: [Int] = []
+        var previous = [Int](repeating: -1, count: values.count)
+        for (i, v) in values.enumerated() {
+            var lo = 0, hi = tails.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if tails[mid] < v { lo = mid + 1 } else { hi = mid }
+            }
+            if lo > 0 { previous[i] = tailIndex[lo - 1] }
+            if lo == tails.count {
+                tails.append(v)
+                tailIndex.append(i)
+            } else {
+                tails[lo] = v
+                tailIndex[lo] = i
+            }
+        }
+        var out = Set<Int>()
+        var k = tailIndex.last ?? -1
+        while k >= 0 {
+            out.insert(k)
+            k = previous[k]
+        }
+        return out
+    }
+}

@@ -1,0 +1,185 @@
+/// A fetch request kept up to date: after each unit of work that changes its result (saved by its
+/// context, by another context on the store, or by another process), it delivers one ``ResultsBatch``.
+///
+/// It holds only the row IDs of its result; objects are made for the rows asked for.
+/// ```swift
+/// let level = ResultsController(context: context, request: Outline.level(of: groceries))
+/// level.onChange = { batch in tableView.apply(batch) }
+/// try level.performFetch()
+/// ```
+public final class ResultsController {
+    public let context: Context
+    /// The request, with the section key as its first sort key when there is one.
+    public let request: FetchRequest
+    public let sectionKey: String?
+    public let entity: EntityDescription
+    /// Called with each batch, after the controller's own state has changed.
+    public var onChange: ((ResultsBatch) -> Void)?
+    public private(set) var isPaused = false
+    /// True once the object the request depends on was deleted; the result is then empty for good.
+    public private(set) var isInvalidated = false
+    /// Batches delivered so far.
+    public private(set) var batchesDelivered = 0
+
+    var storage: FetchStorage
+    /// Sections in order: their key value and row count (one section with a nil key when unsectioned).
+    var sections: [(value: Value, count: Int)] = []
+    var fetched = false
+    /// Touched row IDs and changed properties gathered while paused.
+    var pending: [Int64: PropertyMask] = [:]
+    var pendingAnchorDeleted = false
+    let sortSlots: [Int]
+    let anchors: [ObjectID]
+
+    public init(context: Context, request: FetchRequest, sectionKey: String? = nil) {
+        guard let entity = context.model.entity(request.entity) else { preconditionFailure("no entity \(request.entity)") }
+        var request = request
+        // A controller shows what is saved; a context's unsaved edits reach it when they are saved.
+        request.includesPendingChanges = false
+        if let sectionKey, request.sortKeys.first?.key != sectionKey {
+            request.sortKeys.insert(SortKey(sectionKey), at: 0)
+        }
+        self.context = context
+        self.request = request
+        self.sectionKey = sectionKey
+        self.entity = entity
+        storage = FetchStorage(entity: entity, rowIDs: [], request: request)
+        sortSlots = request.sortKeys.map { entity.property($0.key)!.slot }
+        anchors = request.predicate.anchors(in: entity)
+        context.controllers.append(WeakController(controller: self))
+    }
+
+    /// Reads the result. Call once before reading rows; batches are delivered from then on.
+    public func performFetch() throws(StoreError) {
+        let results = try context.fetch(request)
+        storage.rowIDs = results.rowIDs
+        sections = try layout(results.rowIDs)
+        fetched = true
+        isInvalidated = false
+    }
+
+    // MARK: - Reading
+
+    /// Rows in all sections.
+    public var count: Int { storage.rowIDs.count }
+    public var numberOfSections: Int { sectionKey == nil ? 1 : sections.count }
+    public func numberOfRows(inSection section: Int) -> Int { sectionKey == nil ? count : sections[section].count }
+    /// The section key value of a section (nil without a section key).
+    public func sectionValue(_ section: Int) -> Value? { sectionKey == nil ? nil : sections[section].value }
+
+    /// The IDs in order (all sections, flattened).
+    public var objectIDs: [ObjectID] { storage.rowIDs.map { ObjectID(entity: entity.index, rowID: $0) } }
+
+    public func objectID(at row: Int) -> ObjectID { ObjectID(entity: entity.index, rowID: storage.rowIDs[row]) }
+    public func objectID(at index: ResultIndex) -> ObjectID { objectID(at: flat(index)) }
+
+    /// The object at `row` of the flattened result; rows are read in batches around it.
+    public func object(at row: Int) -> ManagedObject { context.materialize(storage, row) }
+    public func object(at index: ResultIndex) -> ManagedObject { object(at: flat(index)) }
+
+    /// Where `id` is in the result, if it is (a scan of the IDs).
+    public func index(of id: ObjectID) -> ResultIndex? {
+        guard id.entity == entity.index, let i = storage.rowIDs.firstIndex(of: id.rowID) else { return nil }
+        return path(i, in: sections)
+    }
+
+    // MARK: - Pausing
+
+    /// Stops delivering batches; changes are gathered instead.
+    public func pause() { isPaused = true }
+
+    /// Delivers one batch that takes the observer from what it last saw to now (none if nothing changed).
+    public func resume() throws(StoreError) {
+        guard isPaused else { return }
+        isPaused = false
+        let touched = pending, anchorDeleted = pendingAnchorDeleted
+        pending = [:]
+        pendingAnchorDeleted = false
+        try deliver(touched: touched, anchorDeleted: anchorDeleted, local: false)
+    }
+
+    // MARK: - Changes
+
+    /// Takes one change set (local or from elsewhere) and delivers its batch, or gathers it while paused.
+    func process(_ changes: ChangeSet, local: Bool) throws(StoreError) {
+        guard fetched, !isInvalidated else { return }
+        let mine = changes[entity.index]
+        var touched: [Int64: PropertyMask] = [:]
+        for id in mine.inserted { touched[id.rowID] = PropertyMask(rawValue: ~0) }
+        for (id, mask) in mine.updated { touched[id.rowID, default: []].formUnion(mask) }
+        for id in mine.deleted { touched[id.rowID] = PropertyMask(rawValue: ~0) }
+        let anchorDeleted = anchors.contains { a in changes[a.entity].deleted.contains(a) }
+        if isPaused {
+            for (id, mask) in touched { pending[id, default: []].formUnion(mask) }
+            pendingAnchorDeleted = pendingAnchorDeleted || anchorDeleted
+            return
+        }
+        try deliver(touched: touched, anchorDeleted: anchorDeleted, local: local)
+    }
+
+    private func deliver(touched: [Int64: PropertyMask], anchorDeleted: Bool, local: Bool) throws(StoreError) {
+        let batch: ResultsBatch
+        if anchorDeleted {
+            batch = invalidate()
+        } else {
+            guard !touched.isEmpty else { return }
+            batch = try diff(touched, local: local)
+        }
+        guard !batch.isEmpty else { return }
+        batchesDelivered += 1
+        onChange?(batch)
+    }
+
+    private func invalidate() -> ResultsBatch {
+        var batch = ResultsBatch()
+        batch.invalidated = true
+        if sectionKey != nil {
+            batch.deletedSections = Array(0..<sections.count)
+        } else {
+            batch.deletes = (0..<count).map { ResultIndex(0, $0) }
+        }
+        storage.rowIDs = []
+        sections = sectionKey == nil ? [(.null, 0)] : []
+        isInvalidated = true
+        return batch
+    }
+
+    // MARK: - Sections
+
+    func flat(_ index: ResultIndex) -> Int {
+        var base = 0
+        for s in 0..<index.section { base += sections[s].count }
+        return base + index.row
+    }
+
+    func path(_ flat: Int, in layout: [(value: Value, count: Int)]) -> ResultIndex {
+        if sectionKey == nil { return ResultIndex(0, flat) }
+        var rest = flat
+        for (s, section) in layout.enumerated() {
+            if rest < section.count { return ResultIndex(s, rest) }
+            rest -= section.count
+        }
+        return ResultIndex(layout.count, 0)
+    }
+
+    /// Section runs of an ordered ID list (reads the section key of each row from the store).
+    func layout(_ ids: [Int64]) throws(StoreError) -> [(value: Value, count: Int)] {
+        guard sectionKey != nil else { return [(.null, ids.count)] }
+        var out: [(value: Value, count: Int)] = []
+        let keys = try sortValues(ids)
+        for id in ids {
+            let v = keys[id]![0]
+            if let last = out.last, ObjectPredicate.sqlEqual(last.value, v) {
+                out[out.count - 1].count += 1
+            } else {
+                out.append((v, 1))
+            }
+        }
+        return out
+    }
+}
+
+/// A weak reference to a controller, so the context does not keep controllers alive.
+struct WeakController {
+    weak var controller: ResultsController?
+}
