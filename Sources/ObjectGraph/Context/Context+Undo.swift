@@ -76,7 +76,9 @@ extension Context {
             case (let values?, _?):
                 let o = object(for: id)
                 fulfill(o)
-                for slot in o.entity.storedSlots where o.values[slot] != values[slot] {
+                // Only what this step changed: other properties may have been changed elsewhere since.
+                let other = s[keyPath: expected] ?? values
+                for slot in o.entity.storedSlots where other[slot] != values[slot] && o.values[slot] != values[slot] {
                     if let r = o.entity.properties[slot].relationship {
                         if case .integer(let t) = values[slot] { o.setToOne(slot: slot, r, t) } else { o.setToOne(slot: slot, r, nil) }
                     } else {
