@@ -47,14 +47,21 @@ extension Context {
         }
         for o in gone { changes.delete(o.objectID) }
 
+        var seq: Int64 = 0
         do {
             try store.queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     try writeDeletes(db, gone)
                     try writeInserts(db, live)
                     try writeUpdates(db, changed)
+                    if !changes.isEmpty { seq = try store.log(changes, db) }
                     return .commit
                 }
+            }
+            if seq == store.changeCursor + 1 {
+                store.changeCursor = seq  // nobody else committed in between: nothing to skip later
+            } else if seq > 0 {
+                store.ownCommits.insert(seq)
             }
         } catch {
             throw diagnose(error, live: live, changed: changed, gone: gone)

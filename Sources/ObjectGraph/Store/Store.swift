@@ -19,6 +19,13 @@ public final class Store {
     private var statements: [String: Statement] = [:]
     /// `SELECT <row> FROM <entity> WHERE id IN (?,...)` by entity and list size.
     var rowsByIDSQL: [Int: String] = [:]
+    /// The last `PRAGMA data_version` seen: it changes when another connection commits.
+    var dataVersion: Int64 = -1
+    /// The last change-log entry taken in (ours or another's).
+    var changeCursor: Int64 = 0
+    /// Change-log entries this store wrote and has not passed yet: never delivered twice.
+    var ownCommits = Set<Int64>()
+    var savesSincePrune = 0
 
     /// Opens the store at `path`, creating it when absent and migrating it when the model only added things.
     ///
@@ -34,6 +41,7 @@ public final class Store {
             throw StoreError.wrap(error, "cannot open the store", path: path)
         }
         try prepare(existing: existing)
+        try startChangeCursor()
     }
 
     /// A store that lives in memory only, for tests and scratch work.
@@ -46,6 +54,19 @@ public final class Store {
             throw StoreError.wrap(error, "cannot create an in-memory store")
         }
         try prepare(existing: nil)
+        try startChangeCursor()
+    }
+
+    /// Changes made before this store was opened are already in what it reads.
+    private func startChangeCursor() throws(StoreError) {
+        do {
+            (changeCursor, dataVersion) = try read { db in
+                (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM og_changes") ?? 0,
+                 try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0)
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read the change log", path: path)
+        }
     }
 
     static func configuration(readonly: Bool = false) -> Configuration {
@@ -69,6 +90,7 @@ public final class Store {
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     let current = try Store.readStoredModel(db)
+                    if current != nil { try db.execute(sql: ChangeLog.createTable) }
                     if let current {
                         if current.hash != model.versionHash {
                             // Re-check inside the write lock: another process may have migrated meanwhile.
@@ -82,6 +104,7 @@ public final class Store {
                             try db.execute(sql: Schema.createTable(e, in: model.snapshot))
                             for sql in Schema.indexes(e).values.sorted() { try db.execute(sql: sql) }
                         }
+                        try db.execute(sql: ChangeLog.createTable)
                         try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('format', 1), ('next_id', 1)")
                         try Store.writeModel(db, model)
                     }

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The binary form of a change set in `og_changes`, so other processes can learn what each commit
+/// touched. Entities are named (models may differ by an additive migration); property masks are the
+/// writer's and count as "everything" for a reader whose model hash differs.
+enum ChangeLog {
+    static let createTable = """
+        CREATE TABLE IF NOT EXISTS og_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, changes BLOB NOT NULL)
+        """
+    /// How long entries are kept for readers that poll late.
+    static let retention: TimeInterval = 600
+
+    static func encode(_ changes: ChangeSet, model: Model) -> [UInt8] {
+        var out: [UInt8] = Array("OG1".utf8) + Array(model.versionHash.utf8)
+        let entities = changes.entities.keys.sorted()
+        put16(&out, entities.count)
+        for e in entities {
+            let name = Array(model.entities[e].name.utf8)
+            put16(&out, name.count)
+            out += name
+        }
+        for (ref, e) in entities.enumerated() {
+            let c = changes[e]
+            for id in c.inserted { record(&out, 0, ref, id.rowID, nil) }
+            for (id, mask) in c.updated { record(&out, 1, ref, id.rowID, mask.rawValue) }
+            for id in c.deleted { record(&out, 2, ref, id.rowID, nil) }
+        }
+        return out
+    }
+
+    /// The change set, or nil for bytes this version cannot read.
+    static func decode(_ bytes: [UInt8], model: Model) -> ChangeSet? {
+        guard bytes.count >= 21, bytes[0..<3].elementsEqual("OG1".utf8) else { return nil }
+        let sameModel = bytes[3..<19].elementsEqual(model.versionHash.utf8)
+        var i = 19
+        func get(_ n: Int) -> UInt64? {
+            guard i + n <= bytes.count else { return nil }
+            var v: UInt64 = 0
+            for k in 0..<n { v |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
+            i += n
+            return v
+        }
+        guard let count = get(2) else { return nil }
+        var entityOf: [Int?] = []
+        for _ in 0..<count {
+            guard let n = get(2), i + Int(n) <= bytes.count else { return nil }
+            let name = String(decoding: bytes[i..<(i + Int(n))], as: UTF8.self)
+            i += Int(n)
+            entityOf.append(model.entity(name)?.index)
+        }
+        var changes = ChangeSet()
+        while i < bytes.count {
+            guard let kind = get(1), let ref = get(2), let raw = get(8), Int(ref) < entityOf.count else { return nil }
+            let mask = kind == 1 ? get(8) : nil
+            guard let entity = entityOf[Int(ref)] else { continue }  // an entity this model does not know
+            let id = ObjectID(entity: entity, rowID: Int64(bitPattern: raw))
+            switch kind {
+            case 0: changes.insert(id)
+            case 1: changes.update(id, PropertyMask(rawValue: sameModel ? (mask ?? ~0) : ~0))
+            default: changes.delete(id)
+            }
+        }
+        return changes
+    }
+
+    private static func put16(_ out: inout [UInt8], _ v: Int) {
+        out.append(UInt8(v & 0xff))
+        out.append(UInt8((v >> 8) & 0xff))
+    }
+
+    private static func record(_ out: inout [UInt8], _ kind: UInt8, _ ref: Int, _ rowID: Int64, _ mask: UInt64?) {
+        out.append(kind)
+        put16(&out, ref)
+        withUnsafeBytes(of: UInt64(bitPattern: rowID).littleEndian) { out += $0 }
+        if let mask { withUnsafeBytes(of: mask.littleEndian) { out += $0 } }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+@testable import Outline
+
+/// Commits made through another connection (another process, or another `Store` on the same file, which
+/// shares no memory with this one) reach this store's controllers when it polls.
+@Suite struct CrossConnectionTests {
+    func paths() -> (URL, String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cross-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return (dir, dir.appendingPathComponent("o.sqlite").path)
+    }
+
+    @Test func foreignCommitsArriveAsBatchesAndOwnOnesNeverTwice() throws {
+        let (dir, path) = paths()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mine = try Outline(path: path)
+        let root = try mine.root()
+        try mine.append(titles: ["a", "b", "c"], to: root)
+        try mine.save()
+        let r = try ResultsRecorder(ResultsController(context: mine.context, request: Outline.level(of: root)))
+        #expect(try mine.context.store.poll() == 0)  // our own commits are not news
+
+        let theirs = try Outline(path: path)  // a second connection, nothing shared
+        let theirRoot = try theirs.root()
+        try theirs.insert("from elsewhere", into: theirRoot, at: 1)
+        try theirs.save()
+        #expect(r.take() == [])  // nothing until we look
+        #expect(try mine.context.store.poll() == 1)
+        #expect(r.take() == ["insert [0.1]"])
+        #expect((r.controller.object(at: 1) as! Item).title == "from elsewhere")
+        #expect(root.childCount == 4)  // the merged parent reloads
+
+        // Ours and theirs interleaved; each arrives once.
+        try mine.append("ours", to: root)
+        try mine.save()
+        #expect(r.take() == ["insert [0.4]"])
+        let b = try #require(try theirs.context.existingObject(for: try theirs.child(of: theirRoot, at: 2)!.objectID) as? Item)
+        b.title = "renamed elsewhere"
+        try theirs.save()
+        try theirs.delete(try #require(try theirs.child(of: theirRoot, at: 0)))
+        try theirs.save()
+        #expect(try mine.context.store.poll() == 2)
+        #expect(r.take() == ["update [0.2->0.2]", "delete [0.0]"])
+        #expect(try mine.context.store.poll() == 0)
+        try r.checkAgainstFetch(mine.context.store)
+        #expect(r.failures == [])
+        // Undo is ours only: our two saves are steps, their three commits are not.
+        #expect(mine.context.undoHistory.undoCount == 2)
+    }
+
+    @Test func missedEntriesResynchronize() throws {
+        let (dir, path) = paths()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mine = try Outline(path: path)
+        let root = try mine.root()
+        try mine.append(titles: ["a", "b"], to: root)
+        try mine.save()
+        let r = try ResultsRecorder(ResultsController(context: mine.context, request: Outline.level(of: root)))
+        let theirs = try Outline(path: path)
+        try theirs.append("c", to: try theirs.root())
+        try theirs.save()
+        try theirs.append("d", to: try theirs.root())
+        try theirs.save()
+        // The log entries we have not read are pruned before we poll.
+        try theirs.context.store.queue.write { db in try db.execute(sql: "DELETE FROM og_changes") }
+        try theirs.append("e", to: try theirs.root())
+        try theirs.save()
+        try mine.context.store.poll()
+        #expect(r.take() == ["insert [0.2, 0.3, 0.4]; update [0.0->0.0, 0.1->0.1]"])
+        try r.checkAgainstFetch(mine.context.store)
+        #expect(r.failures == [])
+    }
+}
