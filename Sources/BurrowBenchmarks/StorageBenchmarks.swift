@@ -22,7 +22,6 @@ struct StorageBenchmarks {
     }
 
     func run(only: Set<String>) throws {
-        Harness.header()
         if only.isEmpty || only.contains("insert") { try insertBulk() }
         if only.isEmpty || only.contains("fetch") { try fetchLevel() }
         if only.isEmpty || only.contains("edits") { try editsInHugeLevel() }
@@ -202,7 +201,7 @@ struct StorageBenchmarks {
     }
 
     /// Setup, not measured: a root with `n` children written straight through SQLite.
-    private func fill(_ path: String, _ n: Int) {
+    func fill(_ path: String, _ n: Int) {
         let sql = RawSQLite(path: path)
         let keys = OrderKey.keys(after: nil, count: n)
         let names = titles(min(n, 1000))

@@ -1,14 +1,24 @@
 import Foundation
 
-// Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits]
+// Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
 // Prints each scenario's figure beside the raw SQLite C API doing the same work in the same run.
+if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writer" {
+    try ObservationBenchmarks.childWriter(path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3])!)
+    exit(0)
+}
 let quick = CommandLine.arguments.contains("--quick")
 print("Burrow benchmarks\(quick ? " (quick)" : "") — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
+Harness.header()
+let only = Set(CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") })
 do {
     try StorageBenchmarks(
         levelSize: quick ? 10_000 : 100_000, hugeLevel: quick ? 20_000 : 1_000_000, runs: quick ? 2 : 5,
         edits: quick ? 5 : 30
-    ).run(only: Set(CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") }))
+    ).run(only: only)
+    try ObservationBenchmarks(
+        hugeLevel: quick ? 20_000 : 1_000_000, edits: quick ? 5 : 30, subtree: quick ? (10, 99) : (100, 99),
+        crossProcessCommits: quick ? 10 : 100
+    ).run(only: only)
     print(String(format: "peak resident memory: %.0f MiB", Harness.peakRSS))
 } catch {
     print("benchmark failed: \(error)")
