@@ -69,9 +69,9 @@ extension Context {
 
         if !isApplyingHistory {
             var step = UndoRecord(name: pendingActionName ?? "")
-            for o in live { step.add(o.objectID, before: nil, after: o.values) }
-            for o in changed where o.committed != nil { step.add(o.objectID, before: o.committed, after: o.values) }
-            for o in gone { step.add(o.objectID, before: o.committed ?? o.values, after: nil) }
+            for o in live { step.append(o.objectID, before: nil, after: o.values) }
+            for o in changed where o.committed != nil { step.append(o.objectID, before: o.committed, after: o.values) }
+            for o in gone { step.append(o.objectID, before: o.committed ?? o.values, after: nil) }
             undoHistory.record(step)
         }
         pendingActionName = nil

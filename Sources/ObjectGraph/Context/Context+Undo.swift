@@ -23,8 +23,8 @@ extension Context {
     }
 
     private func apply(
-        _ step: UndoRecord, restoring target: KeyPath<UndoRecord.State, [Value]?>,
-        expecting expected: KeyPath<UndoRecord.State, [Value]?>, verb: String
+        _ step: UndoRecord, restoring target: KeyPath<UndoRecord.Entry, [Value]?>,
+        expecting expected: KeyPath<UndoRecord.Entry, [Value]?>, verb: String
     ) throws {
         if hasChanges {
             throw UndoConflict(verb: verb, action: step.name, object: ObjectID(entity: 0, rowID: 0), entity: "context", reason: "has unsaved changes; save or roll back first")
@@ -32,13 +32,13 @@ extension Context {
         // What the store holds now, read in one batch per entity.
         var current: [ObjectID: [Value]] = [:]
         var byEntity: [Int: [Int64]] = [:]
-        for id in step.order { byEntity[id.entity, default: []].append(id.rowID) }
+        for e in step.entries { byEntity[e.id.entity, default: []].append(e.id.rowID) }
         for (e, ids) in byEntity {
             let rows = try loadRows(entity: model.entities[e], ids: ids)
             for (k, row) in rows.enumerated() { if let row { current[ObjectID(entity: e, rowID: ids[k])] = row } }
         }
-        for id in step.order {
-            let s = step.states[id]!
+        for s in step.entries {
+            let id = s.id
             let entity = model.entities[id.entity]
             func conflict(_ reason: String) -> UndoConflict {
                 UndoConflict(verb: verb, action: step.name, object: id, entity: entity.name, reason: reason)
@@ -64,8 +64,8 @@ extension Context {
         }
         isApplyingHistory = true
         defer { isApplyingHistory = false }
-        for id in step.order {
-            let s = step.states[id]!
+        for s in step.entries {
+            let id = s.id
             switch (s[keyPath: target], current[id]) {
             case (nil, _?):
                 let o = object(for: id)

@@ -12,6 +12,7 @@ enum ChangeLog {
 
     static func encode(_ changes: ChangeSet, model: Model) -> [UInt8] {
         var out: [UInt8] = Array("OG1".utf8) + Array(model.versionHash.utf8)
+        out.reserveCapacity(64 + 11 * (changes.insertedCount + changes.deletedCount) + 19 * changes.updatedCount)
         let entities = changes.entities.keys.sorted()
         put16(&out, entities.count)
         for e in entities {
@@ -71,7 +72,11 @@ enum ChangeLog {
     private static func record(_ out: inout [UInt8], _ kind: UInt8, _ ref: Int, _ rowID: Int64, _ mask: UInt64?) {
         out.append(kind)
         put16(&out, ref)
-        withUnsafeBytes(of: UInt64(bitPattern: rowID).littleEndian) { out += $0 }
-        if let mask { withUnsafeBytes(of: mask.littleEndian) { out += $0 } }
+        put64(&out, UInt64(bitPattern: rowID))
+        if let mask { put64(&out, mask) }
+    }
+
+    private static func put64(_ out: inout [UInt8], _ v: UInt64) {
+        for k in 0..<8 { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) }
     }
 }

@@ -57,10 +57,7 @@ public final class UndoHistory {
     /// Records a saved unit of work, into the open group or as a new step. A new step clears redo.
     func record(_ step: UndoRecord) {
         if openGroup != nil {
-            for id in step.order {
-                let s = step.states[id]!
-                openGroup!.add(id, before: s.before, after: s.after)
-            }
+            openGroup!.compose(step)
             if !step.name.isEmpty && openGroup!.name.isEmpty { openGroup!.name = step.name }
             return
         }
