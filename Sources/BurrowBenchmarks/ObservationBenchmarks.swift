@@ -35,7 +35,11 @@ struct ObservationBenchmarks {
                 delivered += 1
                 sizes[n] = max(sizes[n] ?? 0, batch.count)
             }
-            try level.performFetch()
+            let open = try Harness.time {
+                try level.performFetch()
+                for i in 0..<min(50, level.loadedCount) { _ = (level.object(at: i) as! Item).title }
+            }
+            print("    open a controller on \(n) siblings and read the first 50 rows: \(Harness.ms(open))")
             var times: [Double] = []
             for _ in 0..<edits {
                 times.append(try Harness.time {

@@ -74,3 +74,36 @@ import Testing
         #expect(r.failures == [])
     }
 }
+
+/// A controller on a file store reads its IDs in the background and shows its first rows at once.
+@Suite struct BackgroundLoadingTests {
+    @Test func firstWindowFirstThenTheWholeListBeforeAnyChange() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let o = try Outline(path: dir.appendingPathComponent("o.sqlite").path)
+        let root = try o.root()
+        try o.append(titles: (0..<5000).map { "item \($0)" }, to: root)
+        try o.save()
+        let c = ResultsController(context: o.context, request: Outline.level(of: root))
+        try c.performFetch(window: 16)
+        #expect(c.loadedCount >= 16)
+        #expect((c.object(at: 15) as! Item).title == "item 15")
+        let r = try ResultsRecorder(c)  // reads the whole list: waits for the scan
+        #expect(c.isComplete && c.count == 5000)
+        try o.insert("new", into: root, at: 4000)
+        try o.save()
+        #expect(r.take() == ["insert [0.4000]"])
+        try r.checkAgainstFetch(o.context.store)
+        #expect(r.failures == [])
+        // A change that arrives while the scan still runs waits for it, then diffs against the whole list.
+        let d = ResultsController(context: o.context, request: Outline.level(of: root))
+        var batches: [String] = []
+        d.onChange = { batches.append($0.description) }
+        try d.performFetch(window: 1)
+        try o.delete(try o.child(of: root, at: 4500)!)
+        try o.save()
+        #expect(batches == ["delete [0.4500]"])
+        #expect(d.count == 5000)
+    }
+}

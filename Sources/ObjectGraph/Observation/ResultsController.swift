@@ -27,6 +27,8 @@ public final class ResultsController {
     var fetched = false
     /// Touched row IDs and changed properties gathered while paused.
     var pending: [Int64: PropertyMask] = [:]
+    /// The background read of the IDs, while it runs.
+    var pendingScan: IDScan?
     var pendingAnchorDeleted = false
     let sortSlots: [Int]
     let anchors: [ObjectID]
@@ -50,35 +52,75 @@ public final class ResultsController {
     }
 
     /// Reads the result. Call once before reading rows; batches are delivered from then on.
-    public func performFetch() throws(StoreError) {
+    ///
+    /// On a file store an unsectioned result is read in the background: this returns as soon as the first
+    /// `window` rows are known, so a million-row level shows its first screen at once; anything that needs
+    /// the whole list (``count``, a row further down, the next change) waits for the rest.
+    public func performFetch(window: Int = 256) throws(StoreError) {
+        fetched = true
+        isInvalidated = false
+        if sectionKey == nil, let reader = context.store.backgroundReader() {
+            let (sql, args) = context.selectSQL(request, entity, columns: "\"id\"", limit: request.limit, offset: request.offset)
+            let scan = IDScan(reader: reader, sql: sql, arguments: args)
+            let (ids, complete) = try scan.prefix(window)
+            storage.rowIDs = ids
+            pendingScan = complete ? nil : scan
+            sections = [(.null, ids.count)]
+            return
+        }
         let results = try context.fetch(request)
         storage.rowIDs = results.rowIDs
         sections = try layout(results.rowIDs)
-        fetched = true
-        isInvalidated = false
     }
+
+    /// Waits for a background read of the IDs to finish, if one is running.
+    func completeLoading() throws(StoreError) {
+        guard let scan = pendingScan else { return }
+        pendingScan = nil
+        storage.rowIDs = try scan.all()
+        sections = [(.null, storage.rowIDs.count)]
+    }
+
+    /// True once every ID of the result is known (``loadedCount`` is then the count).
+    public var isComplete: Bool { pendingScan == nil }
+
+    /// Rows known so far without waiting (all of them once ``isComplete``).
+    public var loadedCount: Int { storage.rowIDs.count }
 
     // MARK: - Reading
 
-    /// Rows in all sections.
-    public var count: Int { storage.rowIDs.count }
+    /// Rows in all sections (waits for a background read to finish; see ``loadedCount``).
+    public var count: Int {
+        try? completeLoading()
+        return storage.rowIDs.count
+    }
     public var numberOfSections: Int { sectionKey == nil ? 1 : sections.count }
     public func numberOfRows(inSection section: Int) -> Int { sectionKey == nil ? count : sections[section].count }
     /// The section key value of a section (nil without a section key).
     public func sectionValue(_ section: Int) -> Value? { sectionKey == nil ? nil : sections[section].value }
 
     /// The IDs in order (all sections, flattened).
-    public var objectIDs: [ObjectID] { storage.rowIDs.map { ObjectID(entity: entity.index, rowID: $0) } }
+    public var objectIDs: [ObjectID] {
+        try? completeLoading()
+        return storage.rowIDs.map { ObjectID(entity: entity.index, rowID: $0) }
+    }
 
-    public func objectID(at row: Int) -> ObjectID { ObjectID(entity: entity.index, rowID: storage.rowIDs[row]) }
+    public func objectID(at row: Int) -> ObjectID {
+        if row >= storage.rowIDs.count { try? completeLoading() }
+        return ObjectID(entity: entity.index, rowID: storage.rowIDs[row])
+    }
     public func objectID(at index: ResultIndex) -> ObjectID { objectID(at: flat(index)) }
 
     /// The object at `row` of the flattened result; rows are read in batches around it.
-    public func object(at row: Int) -> ManagedObject { context.materialize(storage, row) }
+    public func object(at row: Int) -> ManagedObject {
+        if row >= storage.rowIDs.count { try? completeLoading() }
+        return context.materialize(storage, row)
+    }
     public func object(at index: ResultIndex) -> ManagedObject { object(at: flat(index)) }
 
     /// Where `id` is in the result, if it is (a scan of the IDs).
     public func index(of id: ObjectID) -> ResultIndex? {
+        try? completeLoading()
         guard id.entity == entity.index, let i = storage.rowIDs.firstIndex(of: id.rowID) else { return nil }
         return path(i, in: sections)
     }
@@ -91,6 +133,7 @@ public final class ResultsController {
     /// Delivers one batch that takes the observer from what it last saw to now (none if nothing changed).
     public func resume() throws(StoreError) {
         guard isPaused else { return }
+        try completeLoading()
         isPaused = false
         let touched = pending, anchorDeleted = pendingAnchorDeleted
         pending = [:]
@@ -103,6 +146,7 @@ public final class ResultsController {
     /// Takes one change set (local or from elsewhere) and delivers its batch, or gathers it while paused.
     func process(_ changes: ChangeSet, local: Bool) throws(StoreError) {
         guard fetched, !isInvalidated else { return }
+        try completeLoading()
         let mine = changes[entity.index]
         var touched: [Int64: PropertyMask] = [:]
         for id in mine.inserted { touched[id.rowID] = PropertyMask(rawValue: ~0) }

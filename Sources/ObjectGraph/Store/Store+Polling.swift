@@ -83,6 +83,7 @@ extension ResultsController {
     /// Re-reads the result and delivers the difference from what the observer last saw.
     func reloadAll() throws(StoreError) {
         guard fetched, !isInvalidated else { return }
+        try completeLoading()
         let fresh = try context.fetch(request).rowIDs
         var touched: [Int64: PropertyMask] = [:]
         for id in storage.rowIDs { touched[id] = PropertyMask(rawValue: ~0) }

@@ -26,6 +26,16 @@ public final class Store {
     /// Change-log entries this store wrote and has not passed yet: never delivered twice.
     var ownCommits = Set<Int64>()
     var savesSincePrune = 0
+    /// A read-only connection for background scans (file stores only), opened on first use.
+    private var backgroundReaderStorage: DatabaseQueue?
+
+    /// The connection background scans read through; nil for an in-memory store.
+    func backgroundReader() -> DatabaseQueue? {
+        if let r = backgroundReaderStorage { return r }
+        guard let path else { return nil }
+        backgroundReaderStorage = try? DatabaseQueue(path: path, configuration: Store.configuration(readonly: true))
+        return backgroundReaderStorage
+    }
 
     /// Opens the store at `path`, creating it when absent and migrating it when the model only added things.
     ///
