@@ -1,0 +1,51 @@
+/// Indented plain text: one item per line, a tab (or a consistent number of spaces) per level. It holds
+/// titles and structure only: no notes, no done flags, no line breaks or leading blanks in titles.
+public enum IndentedText {
+    public static func write(_ nodes: [OutlineNode]) -> String {
+        var out = ""
+        forEachInOrder(nodes) { node, depth in
+            var title = node.title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
+                .replacingOccurrences(of: "\r", with: " ")
+            title = String(title.drop { $0 == " " || $0 == "\t" })
+            out += String(repeating: "\t", count: depth) + title + "\n"
+        }
+        return out
+    }
+
+    public static func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {
+        var builder = OutlineBuilder()
+        var unit: Int?
+        var usesTabs: Bool?
+        for (n, raw) in lines(text).enumerated() {
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            let tabs = line.prefix { $0 == "\t" }.count
+            let spaces = line.dropFirst(tabs).prefix { $0 == " " }.count
+            let title = line.dropFirst(tabs + spaces)
+            if title.first == "\t" || (tabs > 0 && spaces > 0) {
+                throw InterchangeError(format: "text", line: n + 1, column: tabs + spaces + 1, message: "indentation mixes tabs and spaces")
+            }
+            var depth = 0
+            if tabs > 0 {
+                if usesTabs == false { throw InterchangeError(format: "text", line: n + 1, column: 1, message: "tabs after indenting with spaces") }
+                usesTabs = true
+                depth = tabs
+            } else if spaces > 0 {
+                if usesTabs == true { throw InterchangeError(format: "text", line: n + 1, column: 1, message: "spaces after indenting with tabs") }
+                usesTabs = false
+                if unit == nil { unit = spaces }
+                guard spaces % unit! == 0 else {
+                    throw InterchangeError(format: "text", line: n + 1, column: spaces + 1,
+                        message: "indentation of \(spaces) spaces is not a multiple of \(unit!)")
+                }
+                depth = spaces / unit!
+            }
+            guard depth <= builder.depth + 1 else {
+                throw InterchangeError(format: "text", line: n + 1, column: tabs + spaces + 1,
+                    message: "line is indented \(depth - builder.depth) levels deeper than the one above")
+            }
+            builder.add(OutlineNode(String(title)), depth: depth)
+        }
+        return builder.finish()
+    }
+}

@@ -1,0 +1,324 @@
+/// Burrow's own JSON format, lossless (see docs/FORMATS.md):
+/// `{"format": "burrow-outline", "version": 1, "items": [{"title": "…", "note": "…", "done": true, "children": […]}]}`.
+/// Read and written without recursion, so any depth of nesting works.
+public enum JSONOutline {
+    public static func write(_ nodes: [OutlineNode]) -> String {
+        var out = "{\"format\": \"burrow-outline\", \"version\": 1, \"items\": ["
+        // Each entry either opens a node or closes a list of children.
+        var stack: [(OutlineNode?, Bool)] = nodes.reversed().enumerated().map { ($1, $0 == nodes.count - 1) }
+        while let (node, first) = stack.popLast() {
+            guard let node else {
+                out += "]}"
+                continue
+            }
+            if !first { out += "," }
+            out += "\n{\"title\": " + quote(node.title)
+            if let note = node.note { out += ", \"note\": " + quote(note) }
+            if node.done { out += ", \"done\": true" }
+            if node.children.isEmpty {
+                out += "}"
+            } else {
+                out += ", \"children\": ["
+                stack.append((nil, false))
+                stack += node.children.reversed().enumerated().map { ($1, $0 == node.children.count - 1) }
+            }
+        }
+        return out + "]}\n"
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    public static func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {
+        var p = JSONReader(text)
+        let items = try p.document()
+        return items
+    }
+}
+
+/// A JSON value with the position of objects, for error messages.
+indirect enum JSONValue {
+    case object([(String, JSONValue)], line: Int, column: Int)
+    case array([JSONValue])
+    case string(String)
+    /// A number, `true`, `false` or `null`, as written.
+    case scalar(String)
+}
+
+/// A small JSON reader: objects, arrays, strings, numbers, booleans and null, with line and column in
+/// errors, and an explicit stack instead of recursion.
+struct JSONReader {
+    private let bytes: [UInt8]
+    private var i = 0
+    private var line = 1
+    private var lineStart = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    private func fail(_ message: String) -> InterchangeError {
+        InterchangeError(format: "JSON", line: line, column: i - lineStart + 1, message: message)
+    }
+
+    private static func fail(_ message: String, _ line: Int, _ column: Int) -> InterchangeError {
+        InterchangeError(format: "JSON", line: line, column: column, message: message)
+    }
+
+    /// `{"format": …, "version": 1, "items": [...]}`, or a bare array of items.
+    mutating func document() throws(InterchangeError) -> [OutlineNode] {
+        let root = try value()
+        skipSpace()
+        guard i == bytes.count else { throw fail("unexpected text after the document") }
+        switch root {
+        case .array: return try JSONReader.nodes(root)
+        case .object(let members, let l, let c):
+            var items: JSONValue?
+            for (key, v) in members {
+                switch (key, v) {
+                case ("format", .string(let f)) where f != "burrow-outline":
+                    throw JSONReader.fail("format is \"\(f)\", expected \"burrow-outline\"", l, c)
+                case ("version", .scalar(let n)) where n != "1":
+                    throw JSONReader.fail("version \(n) is not supported (this Burrow reads version 1)", l, c)
+                case ("items", _): items = v
+                default: break
+                }
+            }
+            guard let items else { throw JSONReader.fail("no \"items\" array", l, c) }
+            return try JSONReader.nodes(items)
+        default:
+            throw JSONReader.fail("expected an object or an array", 1, 1)
+        }
+    }
+
+    /// Outline nodes from an array of item objects, without recursion.
+    static func nodes(_ array: JSONValue) throws(InterchangeError) -> [OutlineNode] {
+        guard case .array(let top) = array else { throw fail("\"items\" must be an array", 1, 1) }
+        struct Frame {
+            let items: [JSONValue]
+            var next = 0
+            var built: [OutlineNode] = []
+            var owner: OutlineNode?
+        }
+        var stack = [Frame(items: top)]
+        while true {
+            let f = stack.count - 1
+            if stack[f].next < stack[f].items.count {
+                let v = stack[f].items[stack[f].next]
+                stack[f].next += 1
+                guard case .object(let members, let l, let c) = v else { throw fail("an item must be an object", 1, 1) }
+                var node = OutlineNode("")
+                var sawTitle = false
+                var children: [JSONValue] = []
+                for (key, value) in members {
+                    switch (key, value) {
+                    case ("title", .string(let t)): node.title = t; sawTitle = true
+                    case ("note", .string(let n)): node.note = n
+                    case ("note", .scalar("null")): node.note = nil
+                    case ("done", .scalar(let b)) where b == "true" || b == "false": node.done = b == "true"
+                    case ("children", .array(let a)): children = a
+                    case ("title", _), ("note", _), ("done", _), ("children", _):
+                        throw fail("\"\(key)\" has the wrong type", l, c)
+                    default: break
+                    }
+                }
+                guard sawTitle else { throw fail("an item without \"title\"", l, c) }
+                if children.isEmpty {
+                    stack[f].built.append(node)
+                } else {
+                    stack.append(Frame(items: children, owner: node))
+                }
+            } else {
+                let done = stack.removeLast()
+                guard var owner = done.owner else { return done.built }
+                owner.children = done.built
+                stack[stack.count - 1].built.append(owner)
+            }
+        }
+    }
+
+    /// One value, read with an explicit stack of open containers.
+    mutating func value() throws(InterchangeError) -> JSONValue {
+        struct Open {
+            var isObject: Bool
+            var members: [(String, JSONValue)] = []
+            var values: [JSONValue] = []
+            var key = ""
+            var line = 0, column = 0
+        }
+        var stack: [Open] = []
+        var current: JSONValue?
+        while true {
+            skipSpace()
+            if current == nil {
+                guard let c = peek() else { throw fail("unexpected end of input") }
+                switch c {
+                case UInt8(ascii: "{"):
+                    let (l, col) = (line, i - lineStart + 1)
+                    i += 1
+                    skipSpace()
+                    if peek() == UInt8(ascii: "}") {
+                        i += 1
+                        current = .object([], line: l, column: col)
+                    } else {
+                        var open = Open(isObject: true)
+                        open.line = l
+                        open.column = col
+                        open.key = try key()
+                        stack.append(open)
+                        continue
+                    }
+                case UInt8(ascii: "["):
+                    i += 1
+                    skipSpace()
+                    if peek() == UInt8(ascii: "]") {
+                        i += 1
+                        current = .array([])
+                    } else {
+                        stack.append(Open(isObject: false))
+                        continue
+                    }
+                case UInt8(ascii: "\""): current = .string(try string())
+                default: current = .scalar(try scalar())
+                }
+            }
+            guard !stack.isEmpty else { return current! }
+            let t = stack.count - 1
+            skipSpace()
+            if stack[t].isObject {
+                stack[t].members.append((stack[t].key, current!))
+                current = nil
+                if peek() == UInt8(ascii: ",") {
+                    i += 1
+                    stack[t].key = try key()
+                } else if peek() == UInt8(ascii: "}") {
+                    i += 1
+                    let done = stack.removeLast()
+                    current = .object(done.members, line: done.line, column: done.column)
+                } else {
+                    throw fail("expected “,” or “}”" + (peek() == nil ? " but the input ended" : ""))
+                }
+            } else {
+                stack[t].values.append(current!)
+                current = nil
+                if peek() == UInt8(ascii: ",") {
+                    i += 1
+                } else if peek() == UInt8(ascii: "]") {
+                    i += 1
+                    current = .array(stack.removeLast().values)
+                } else {
+                    throw fail("expected “,” or “]”" + (peek() == nil ? " but the input ended" : ""))
+                }
+            }
+        }
+    }
+
+    private mutating func key() throws(InterchangeError) -> String {
+        skipSpace()
+        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
+        let k = try string()
+        try expect(UInt8(ascii: ":"))
+        return k
+    }
+
+    /// A number, `true`, `false` or `null`, as its text.
+    private mutating func scalar() throws(InterchangeError) -> String {
+        let start = i
+        while let c = peek(), c != UInt8(ascii: ","), c != UInt8(ascii: "}"), c != UInt8(ascii: "]"), c > 0x20 { i += 1 }
+        let s = String(decoding: bytes[start..<i], as: UTF8.self)
+        let ok = s == "true" || s == "false" || s == "null" || Double(s) != nil
+        guard ok else {
+            i = start
+            throw fail("unexpected \(s.isEmpty ? "character" : "“\(s.prefix(20))”")")
+        }
+        return s
+    }
+
+    private mutating func string() throws(InterchangeError) -> String {
+        try expect(UInt8(ascii: "\""))
+        var out: [UInt8] = []
+        while true {
+            guard let c = peek() else { throw fail("unterminated string") }
+            i += 1
+            switch c {
+            case UInt8(ascii: "\""):
+                guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
+                return s
+            case UInt8(ascii: "\\"):
+                guard let e = peek() else { throw fail("unterminated string") }
+                i += 1
+                switch e {
+                case UInt8(ascii: "n"): out.append(10)
+                case UInt8(ascii: "r"): out.append(13)
+                case UInt8(ascii: "t"): out.append(9)
+                case UInt8(ascii: "b"): out.append(8)
+                case UInt8(ascii: "f"): out.append(12)
+                case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "\""): out.append(e)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard peek() == UInt8(ascii: "\\") else { throw fail("unpaired surrogate") }
+                        i += 1
+                        guard peek() == UInt8(ascii: "u") else { throw fail("unpaired surrogate") }
+                        i += 1
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let u = Unicode.Scalar(scalar) else { throw fail("invalid \\u escape") }
+                    out += Array(String(Character(u)).utf8)
+                default: throw fail("invalid escape \\\(Character(Unicode.Scalar(e)))")
+                }
+            case 0..<0x20: throw fail("control character in a string")
+            default: out.append(c)
+            }
+        }
+    }
+
+    private mutating func hex4() throws(InterchangeError) -> UInt32 {
+        guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16) else {
+            throw fail("invalid \\u escape")
+        }
+        i += 4
+        return v
+    }
+
+    private mutating func expect(_ c: UInt8) throws(InterchangeError) {
+        skipSpace()
+        guard peek() == c else {
+            throw fail("expected “\(Character(Unicode.Scalar(c)))”" + (peek() == nil ? " but the input ended" : ""))
+        }
+        i += 1
+    }
+
+    private func peek() -> UInt8? { i < bytes.count ? bytes[i] : nil }
+
+    private mutating func skipSpace() {
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 10 {
+                line += 1
+                lineStart = i + 1
+            } else if c != 32 && c != 9 && c != 13 {
+                return
+            }
+            i += 1
+        }
+    }
+}

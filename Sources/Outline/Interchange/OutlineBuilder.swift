@@ -1,0 +1,46 @@
+/// Builds a tree from items given in document order with their depth, for the line-based formats.
+struct OutlineBuilder {
+    private var roots: [OutlineNode] = []
+    /// The open path: the last node at each depth, not yet attached to its parent.
+    private var path: [OutlineNode] = []
+
+    /// Depth of the last item, or -1 before the first.
+    var depth: Int { path.count - 1 }
+
+    /// Adds an item at `depth` (at most one deeper than the last item).
+    mutating func add(_ node: OutlineNode, depth: Int) {
+        precondition(depth <= path.count)
+        close(to: depth)
+        path.append(node)
+    }
+
+    /// Appends a line to the note of the last item.
+    mutating func appendNoteLine(_ line: String) {
+        guard !path.isEmpty else { return }
+        let n = path.count - 1
+        path[n].note = path[n].note.map { $0 + "\n" + line } ?? line
+    }
+
+    var hasItem: Bool { !path.isEmpty }
+
+    mutating func finish() -> [OutlineNode] {
+        close(to: 0)
+        return roots
+    }
+
+    private mutating func close(to depth: Int) {
+        while path.count > depth {
+            let node = path.removeLast()
+            if path.isEmpty { roots.append(node) } else { path[path.count - 1].children.append(node) }
+        }
+    }
+}
+
+/// Walks a tree in document order without recursion.
+func forEachInOrder(_ nodes: [OutlineNode], _ body: (OutlineNode, Int) -> Void) {
+    var stack: [(OutlineNode, Int)] = nodes.reversed().map { ($0, 0) }
+    while let (node, depth) = stack.popLast() {
+        body(node, depth)
+        stack += node.children.reversed().map { ($0, depth + 1) }
+    }
+}

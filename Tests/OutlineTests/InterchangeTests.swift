@@ -1,0 +1,98 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@testable import Outline
+
+@Suite struct InterchangeTests {
+    /// A tree with Unicode, empty and very long titles, notes with blank and list-like lines, done flags.
+    static func sample() -> [OutlineNode] {
+        [
+            OutlineNode("Groceries 🛒", children: [
+                OutlineNode("Milk", note: "2 litres\n\n- not a sub-item\n  indented line", done: true),
+                OutlineNode("Eggs & <bacon> \"quoted\" 'single'"),
+                OutlineNode("", note: "an empty title"),
+            ]),
+            OutlineNode("漢字 · naïve · e\u{301} · 👩‍👩‍👧", children: [OutlineNode("[ ] looks like a box"), OutlineNode("1. looks numbered")]),
+            OutlineNode(String(repeating: "long ", count: 2000)),
+            OutlineNode("  leading and trailing spaces  ", done: true),
+            OutlineNode("escape \u{1B}[31mred\u{1B}[0m and bell \u{07} and tab\tinside"),
+        ]
+    }
+
+    /// What each format can hold.
+    static func holdable(_ nodes: [OutlineNode], in format: OutlineFormat) -> [OutlineNode] {
+        nodes.map { n in
+            var m = n
+            switch format {
+            case .opml, .json: break
+            case .markdown:
+                m.title = m.title.replacingOccurrences(of: "\n", with: " ")
+            case .text:
+                m.note = nil
+                m.done = false
+                m.title = String(m.title.drop { $0 == " " || $0 == "\t" })
+            }
+            m.children = holdable(n.children, in: format)
+            return m
+        }.filter { format != .text || !$0.title.isEmpty }
+    }
+
+    @Test(arguments: OutlineFormat.allCases)
+    func exactRoundTrip(format: OutlineFormat) throws {
+        let x = Self.holdable(Self.sample(), in: format)
+        let text = format.write(x)
+        #expect(try format.read(text) == x)
+    }
+
+    @Test(arguments: OutlineFormat.allCases)
+    func deepAndWide(format: OutlineFormat) throws {
+        var deep = OutlineNode("level 1000")
+        for d in stride(from: 999, through: 1, by: -1) { deep = OutlineNode("level \(d)", children: [deep]) }
+        let wide = OutlineNode("wide", children: (0..<100_000).map { OutlineNode("item \($0)") })
+        let x = [deep, wide]
+        #expect(try format.read(format.write(x)) == x)
+    }
+
+    @Test func throughTheStore() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let root = try o.root()
+        var deep = OutlineNode("bottom")
+        for d in 0..<1000 { deep = OutlineNode("d\(d)", children: [deep]) }
+        let x = Self.sample() + [deep]
+        try o.add(x, under: root)
+        try o.save()
+        let fresh = Outline(context: Context(store: o.context.store))
+        #expect(try fresh.nodes(under: try fresh.root()) == x)
+        #expect(try fresh.root().childCount == x.count)
+    }
+
+    /// Bad files: a clear error with line and column.
+    @Test(arguments: [
+        (OutlineFormat.opml, "<?xml version=\"1.0\"?>\n<opml><body>\n<outline text=\"a\">\n</body></opml>", "OPML line 4"),
+        (.opml, "<?xml version=\"1.0\"?>\n<notopml/>", "OPML line 1, column 1: no <opml> element"),
+        (.json, "{\"format\": \"burrow-outline\", \"version\": 1, \"items\": [\n{\"title\": \"a\",}\n]}", "JSON line 2, column 15: expected a member name in quotes"),
+        (.json, "{\"items\": [{\"note\": \"no title\"}]}", "JSON line 1, column 12: an item without \"title\""),
+        (.json, "{\"version\": 2, \"items\": []}", "JSON line 1, column 1: version 2 is not supported"),
+        (.markdown, "- a\n      - too deep\n", "Markdown line 2, column 7: item is indented 3 levels deeper than the one above"),
+        (.markdown, "- a\n - odd\n   - x\n", "Markdown line 3, column 4: item is indented 2 levels deeper than the one above"),
+        (.text, "a\n\tb\n  c\n", "text line 3, column 1: spaces after indenting with tabs"),
+        (.text, "a\n    b\n      c\n", "text line 3, column 7: indentation of 6 spaces is not a multiple of 4"),
+    ])
+    func badInputIsAClearError(format: OutlineFormat, text: String, message: String) {
+        do {
+            _ = try format.read(text)
+            Issue.record("\(format) read a bad file")
+        } catch {
+            #expect(error.description.hasPrefix(message), "\(error.description)")
+        }
+    }
+
+    @Test func formatGuessing() {
+        #expect(OutlineFormat.guess(fileName: "x.OPML") == .opml)
+        #expect(OutlineFormat.guess(fileName: "notes.md") == .markdown)
+        #expect(OutlineFormat.sniff("  <?xml version") == .opml)
+        #expect(OutlineFormat.sniff("{\"items\": []}") == .json)
+        #expect(OutlineFormat.sniff("- a") == .markdown)
+    }
+}
