@@ -29,15 +29,17 @@ let package = Package(
         ),
         // The outliner's domain on ObjectGraph: items, sibling order, moves.
         .target(name: "Outline", dependencies: ["ObjectGraph"], swiftSettings: strict),
-        // The `burrow` executable: argument parsing and wiring only.
-        .executableTarget(
-            name: "BurrowCLI",
+        // The `burrow` subcommands as a library, so tests run them in-process.
+        .target(
+            name: "BurrowCommands",
             dependencies: [
-                "Outline",
+                "Outline", "ObjectGraph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
+        // The `burrow` executable: only `main`.
+        .executableTarget(name: "BurrowCLI", dependencies: ["BurrowCommands"], swiftSettings: strict),
         // Benchmarks: each figure beside a raw-SQLite baseline measured in the same run.
         .executableTarget(
             name: "BurrowBenchmarks",
@@ -49,6 +51,7 @@ let package = Package(
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph"], swiftSettings: strict),
+        .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

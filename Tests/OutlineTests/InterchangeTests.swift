@@ -88,6 +88,11 @@ import Testing
         }
     }
 
+    @Test func windowsLineEndings() throws {
+        #expect(try MarkdownOutline.read("- [x] a\r\n  - b\r\n  note\r\n") == [OutlineNode("a", done: true, children: [OutlineNode("b", note: "note")])])
+        #expect(try IndentedText.read("a\r\n\tb\r\n") == [OutlineNode("a", children: [OutlineNode("b")])])
+    }
+
     @Test func formatGuessing() {
         #expect(OutlineFormat.guess(fileName: "x.OPML") == .opml)
         #expect(OutlineFormat.guess(fileName: "notes.md") == .markdown)

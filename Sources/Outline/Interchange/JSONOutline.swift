@@ -26,7 +26,8 @@ public enum JSONOutline {
         return out + "]}\n"
     }
 
-    static func quote(_ s: String) -> String {
+    /// `s` as a JSON string literal (control characters escaped).
+    public static func quote(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

@@ -1,0 +1,4 @@
+import BurrowCommands
+import Foundation
+
+exit(BurrowMain.run(Array(CommandLine.arguments.dropFirst())))

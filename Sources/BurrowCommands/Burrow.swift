@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Outline
+
+/// The `burrow` command: with no subcommand, the outliner; subcommands for scripting.
+public struct Burrow: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "burrow",
+        abstract: "A terminal outliner.",
+        discussion: """
+            With no subcommand, burrow shows your outline. Subcommands add, list, change, import and export \
+            items from scripts. A PATH names an item by the titles on the way down (Groceries/Dairy; write \\/ \
+            for a slash in a title) or by the ID that `burrow ls --ids` shows (#42).
+            """,
+        version: "0.1.0",
+        subcommands: [Add.self, Ls.self, Rm.self, Done.self, Mv.self, Rename.self, Export.self, Import.self])
+
+    @OptionGroup public var database: DatabaseOptions
+
+    public init() {}
+
+    public func run() throws {
+        // The full-screen outliner replaces this listing when it lands (issue 5).
+        let o = try database.open()
+        var ls = Ls()
+        ls.database = database
+        ls.tree = true
+        ls.depth = 3
+        try ls.list(o)
+    }
+}
+
+/// Runs `burrow` with `arguments` and returns its exit status: 0 success, 1 a user error (one line on
+/// stderr), 2 a usage error.
+public enum BurrowMain {
+    public static func run(_ arguments: [String]) -> Int32 {
+        do {
+            var command = try Burrow.parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch let e as UserError {
+            return fail(e.message)
+        } catch let e as PathError {
+            return fail(e.message)
+        } catch let e as InterchangeError {
+            return fail(e.description)
+        } catch let e as OutlineError {
+            return fail(e.description)
+        } catch let e as ObjectGraphFailure {
+            return fail(e.message)
+        } catch {
+            let code = Burrow.exitCode(for: error)
+            let message = Burrow.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { Console.current.out(message + "\n") }
+                return 0
+            }
+            if let failure = ObjectGraphFailure(error) { return fail(failure.message) }
+            Console.current.err(message + "\n")
+            return code == .validationFailure ? 2 : code.rawValue
+        }
+    }
+
+    private static func fail(_ message: String) -> Int32 {
+        Console.current.err("burrow: " + Visible.text(message) + "\n")
+        return 1
+    }
+}

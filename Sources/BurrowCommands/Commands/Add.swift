@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Outline
+
+/// `burrow add TEXT… [--under PATH] [--top]`
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add items: one per argument, or one per line from standard input with -.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "The item to add under (a path or #ID; default: the top level).")
+    var under: String?
+
+    @Flag(help: "Add at the top of the level instead of at the end.")
+    var top = false
+
+    @Argument(help: "The titles; - reads one title per line from standard input.")
+    var texts: [String]
+
+    func validate() throws {
+        if texts.isEmpty { throw ValidationError("give at least one title, or - to read them from standard input") }
+    }
+
+    func run() throws {
+        var titles: [String] = []
+        for t in texts {
+            if t == "-" {
+                // `\r\n` is one Character: split on any line break, not on "\n".
+                titles += String(decoding: Console.current.input(), as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+            } else {
+                titles.append(t)
+            }
+        }
+        guard !titles.isEmpty else { throw UserError("nothing to add: standard input was empty") }
+        let o = try database.open()
+        let parent = try o.item(at: under ?? "")
+        var added: [Item] = []
+        if top {
+            for (i, t) in titles.enumerated() { added.append(try o.insert(t, into: parent, at: i)) }
+        } else {
+            added = try o.append(titles: titles, to: parent)
+        }
+        try o.commit(added.count == 1 ? "Add “\(titles[0])”" : "Add \(added.count) items")
+        for item in added { say("Added \(o.quoted(item)) #\(item.objectID.rowID) under \(o.quoted(parent))") }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Outline
+
+/// `burrow done PATH [--undo]`
+struct Done: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark an item done (or not done with --undo).")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: "The item.")
+    var path: String
+
+    @Flag(help: "Mark it not done.")
+    var undo = false
+
+    func run() throws {
+        let o = try database.open()
+        let item = try o.item(at: path)
+        guard !item.isRoot else { throw UserError("the top of the outline cannot be marked done") }
+        item.isDone = !undo
+        try o.commit((undo ? "Mark not done " : "Mark done ") + o.quoted(item))
+        say((undo ? "Not done: " : "Done: ") + o.quoted(item))
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Outline
+
+/// `burrow import FILE|- [--format auto|opml|markdown|text|json] [--under PATH]`
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case auto, opml, markdown, text, json
+    }
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: "The file to read; - reads standard input.")
+    var file: String
+
+    @Option(help: "auto (from the file name, else the content), opml, markdown, text or json.")
+    var format: Format = .auto
+
+    @Option(help: "The item to add under (default: the top level).")
+    var under: String?
+
+    func run() throws {
+        let data: Data
+        if file == "-" {
+            data = Console.current.input()
+        } else {
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw UserError("cannot read \(file): \((error as NSError).localizedDescription)")
+            }
+        }
+        let name = file == "-" ? "standard input" : file
+        let text = try Import.utf8(data, name: name)
+        let fmt: OutlineFormat
+        if let f = OutlineFormat(rawValue: format.rawValue) {
+            fmt = f
+        } else {
+            fmt = (file == "-" ? nil : OutlineFormat.guess(fileName: file)) ?? OutlineFormat.sniff(text) ?? .text
+        }
+        let nodes: [OutlineNode]
+        do {
+            nodes = try fmt.read(text)
+        } catch {
+            throw UserError("\(name): \(error.description)")
+        }
+        let o = try database.open()
+        let parent = try o.item(at: under ?? "")
+        let total = nodes.reduce(0) { $0 + $1.count }
+        var progress = Progress("importing", total: total)
+        try o.add(nodes, under: parent) { progress.update($0) }
+        try o.commit("Import \(total) items")
+        progress.finish()
+        say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")
+    }
+
+    /// The text of a file that must be UTF-8 (a byte-order mark is dropped); otherwise an error that
+    /// says where the first bad byte is.
+    static func utf8(_ data: Data, name: String) throws -> String {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if let s = String(validating: bytes, as: UTF8.self) { return s }
+        // Walk the sequences by their lead byte until one does not decode.
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
+            if length == 0 || i + length > bytes.count || String(validating: bytes[i..<(i + length)], as: UTF8.self) == nil {
+                let lineStart = (bytes[..<i].lastIndex(of: 0x0A) ?? -1) + 1
+                let line = bytes[..<i].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+                let column = String(decoding: bytes[lineStart..<i], as: UTF8.self).count + 1
+                throw UserError("\(name) line \(line), column \(column): not UTF-8 (byte 0x\(String(b, radix: 16, uppercase: true))); convert the file to UTF-8")
+            }
+            i += length
+        }
+        throw UserError("\(name) is not UTF-8")
+    }
+}

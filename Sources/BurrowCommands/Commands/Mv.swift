@@ -1,0 +1,32 @@
+import ArgumentParser
+import Outline
+
+/// `burrow mv PATH --to PATH [--position N]`
+struct Mv: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Move an item (with its sub-items) under another item.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: "The item to move.")
+    var path: String
+
+    @Option(help: "The new parent.")
+    var to: String
+
+    @Option(help: "Its position among the new parent's sub-items, from 1 (default: last).")
+    var position: Int?
+
+    func validate() throws {
+        if let position, position < 1 { throw ValidationError("--position counts from 1") }
+    }
+
+    func run() throws {
+        let o = try database.open()
+        let item = try o.item(at: path)
+        let parent = try o.item(at: to)
+        let index = (position.map { $0 - 1 }) ?? Int.max
+        try o.move(item, to: parent, at: min(index, parent.childCount))
+        try o.commit("Move \(o.quoted(item))")
+        say("Moved \(o.quoted(item)) under \(o.quoted(parent)) at position \(try o.position(of: item) + 1)")
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Outline
+
+/// `burrow rename PATH NEW`
+struct Rename: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Give an item a new title.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Argument(help: "The item.")
+    var path: String
+
+    @Argument(help: "Its new title.")
+    var title: String
+
+    func run() throws {
+        let o = try database.open()
+        let item = try o.item(at: path)
+        guard !item.isRoot else { throw UserError("the top of the outline cannot be renamed") }
+        let old = o.quoted(item)
+        item.title = title
+        try o.commit("Rename \(old)")
+        say("Renamed \(old) to \(o.quoted(item))")
+    }
+}

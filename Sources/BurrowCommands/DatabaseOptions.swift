@@ -1,0 +1,34 @@
+import ArgumentParser
+import ObjectGraph
+import Outline
+
+/// `--db PATH`, shared by every command.
+public struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The outline database.", discussion: "Default: $BURROW_DB, else $XDG_DATA_HOME/burrow/outline.sqlite (~/.local/share/burrow/outline.sqlite)."))
+    public var db: String?
+
+    public init() {}
+
+    /// The outline, or a user error that says why it cannot be opened.
+    func open() throws -> Outline {
+        do {
+            return try Outline(path: try OutlineLocation.resolve(explicit: db))
+        } catch let e as StoreError {
+            throw UserError(e.description)
+        } catch {
+            throw UserError("cannot open the outline: \(error)")
+        }
+    }
+}
+
+extension Outline {
+    /// Saves a command's work as one transaction and one named step.
+    func commit(_ name: String) throws {
+        try save(actionName: name)
+    }
+
+    /// “Title” for messages, control characters made visible.
+    func quoted(_ item: Item) -> String {
+        item.isRoot ? "the top level" : "“" + Visible.text(item.title) + "”"
+    }
+}

@@ -1,0 +1,80 @@
+import ObjectGraph
+
+/// Why a path names no single item.
+public struct PathError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+extension Outline {
+    /// The item a path names: titles from the top joined by `/` (`Groceries/Dairy`; write `\/` for a
+    /// slash and `\\` for a backslash inside a title), or `#ID` as `ls --ids` shows. An empty path or `/`
+    /// is the top of the outline.
+    ///
+    /// ```swift
+    /// let dairy = try outline.item(at: "Groceries/Dairy")
+    /// ```
+    public func item(at path: String) throws -> Item {
+        let root = try root()
+        if path.hasPrefix("#"), let id = Int64(path.dropFirst()) {
+            guard let item = try context.existingObject(for: ObjectID(entity: Item.Slot.entity.index, rowID: id)) as? Item else {
+                throw PathError(message: "no item has the ID #\(id)")
+            }
+            return item
+        }
+        var current = root
+        var walked: [String] = []
+        for segment in Outline.segments(path) {
+            let kids = try children(of: current)
+            let matches = kids.filter { $0.title == segment }
+            let here = walked.isEmpty ? "the top level" : "“\(walked.joined(separator: "/"))”"
+            switch matches.count {
+            case 1:
+                current = matches[0]
+            case 0:
+                let list = kids.prefix(12).map { "“\($0.title)”" }.joined(separator: ", ")
+                throw PathError(message: "no item “\(segment)” in \(here)"
+                    + (kids.isEmpty ? " (it has no items)" : "; it has \(list)\(kids.count > 12 ? ", …" : "")"))
+            default:
+                let list = matches.prefix(12).map { "#\($0.objectID.rowID)" }.joined(separator: ", ")
+                throw PathError(message: "“\(segment)” is ambiguous in \(here): \(matches.count) items have that title (\(list)); use an ID")
+            }
+            walked.append(segment)
+        }
+        return current
+    }
+
+    /// The path of titles from the top to `item`, escaped so that `item(at:)` reads it back.
+    public func path(of item: Item) -> String {
+        var parts: [String] = []
+        var x: Item? = item
+        while let i = x, !i.isRoot {
+            parts.append(i.title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "/", with: "\\/"))
+            x = i.parent
+        }
+        return parts.reversed().joined(separator: "/")
+    }
+
+    /// Splits a path on unescaped slashes.
+    static func segments(_ path: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var escaped = false
+        for c in path {
+            if escaped {
+                current.append(c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if c == "/" {
+                if !current.isEmpty { out.append(current) }
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        if escaped { current.append("\\") }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+}

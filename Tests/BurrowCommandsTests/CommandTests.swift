@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+@testable import BurrowCommands
+
+/// Runs `burrow` in-process against a temporary database, capturing its output.
+final class Shell: @unchecked Sendable {
+    let dir: URL
+    var db: String { dir.appendingPathComponent("outline.sqlite").path }
+    private let lock = NSLock()
+    private var outText = "", errText = ""
+
+    init() {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-cli-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    /// Exit status, stdout and stderr of `burrow ARGS --db <temp>`.
+    @discardableResult
+    func run(_ args: String..., stdin: String = "") -> (Int32, String, String) {
+        lock.lock()
+        outText = ""
+        errText = ""
+        lock.unlock()
+        let console = Console(
+            out: { s in self.lock.lock(); self.outText += s; self.lock.unlock() },
+            err: { s in self.lock.lock(); self.errText += s; self.lock.unlock() },
+            input: { Data(stdin.utf8) }, errIsTerminal: false)
+        let code = Console.$current.withValue(console) {
+            BurrowMain.run(args + (args.first.map { ["--help", "--version"].contains($0) } == true ? [] : ["--db", db]))
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        return (code, outText, errText)
+    }
+
+    func file(_ name: String) -> String { dir.appendingPathComponent(name).path }
+}
+
+@Suite struct CommandTests {
+    @Test func addListAndPaths() {
+        let sh = Shell()
+        #expect(sh.run("add", "Groceries", "Work").0 == 0)
+        let (code, out, _) = sh.run("add", "Milk", "Eggs", "--under", "Groceries")
+        #expect(code == 0)
+        #expect(out.contains("Added “Milk”") && out.contains("under “Groceries”"))
+        sh.run("add", "Cheese", "--under", "Groceries", "--top")
+        sh.run("add", "a/b slash", "--under", "Work")
+        sh.run("add", "deep", "--under", "Work/a\\/b slash")
+        #expect(sh.run("ls").1 == "[ ] Groceries (3)\n[ ] Work (1)\n")
+        #expect(sh.run("ls", "Groceries").1 == "[ ] Cheese\n[ ] Milk\n[ ] Eggs\n")
+        #expect(sh.run("ls", "--tree").1 == """
+            [ ] Groceries (3)
+              [ ] Cheese
+              [ ] Milk
+              [ ] Eggs
+            [ ] Work (1)
+              [ ] a/b slash (1)
+                [ ] deep
+
+            """)
+        #expect(sh.run("ls", "--tree", "--depth", "2").1.contains("    [ ] deep") == false)
+        let ids = sh.run("ls", "--ids").1
+        let id = ids.split(separator: " ").first.map(String.init)!
+        #expect(id.hasPrefix("#"))
+        #expect(sh.run("ls", id).1 == "[ ] Cheese\n[ ] Milk\n[ ] Eggs\n")
+        #expect(sh.run("ls", "--json", "Work").1.contains("\"title\": \"a/b slash\""))
+    }
+
+    @Test func editsAndTheirMessages() {
+        let sh = Shell()
+        sh.run("add", "Groceries", "Errands")
+        sh.run("add", "Milk", "Eggs", "Bread", "--under", "Groceries")
+        #expect(sh.run("done", "Groceries/Milk").1 == "Done: “Milk”\n")
+        #expect(sh.run("done", "Groceries/Milk", "--undo").1 == "Not done: “Milk”\n")
+        sh.run("done", "Groceries/Eggs")
+        #expect(sh.run("rename", "Groceries/Bread", "Sourdough").1 == "Renamed “Bread” to “Sourdough”\n")
+        #expect(sh.run("mv", "Groceries/Sourdough", "--to", "Errands", "--position", "1").1 == "Moved “Sourdough” under “Errands” at position 1\n")
+        #expect(sh.run("mv", "Groceries/Eggs", "--to", "Groceries", "--position", "1").0 == 0)
+        #expect(sh.run("ls", "--tree").1 == "[ ] Groceries (2)\n  [x] Eggs\n  [ ] Milk\n[ ] Errands (1)\n  [ ] Sourdough\n")
+        #expect(sh.run("rm", "Groceries").1 == "Deleted “Groceries” and 2 sub-items\n")
+        #expect(sh.run("ls").1 == "[ ] Errands (1)\n")
+    }
+
+    @Test func exitCodesAndErrors() {
+        let sh = Shell()
+        sh.run("add", "Groceries", "Work", "Work")
+        let missing = sh.run("ls", "Grocerie")
+        #expect(missing.0 == 1)
+        #expect(missing.2 == "burrow: no item “Grocerie” in the top level; it has “Groceries”, “Work”, “Work”\n")
+        let ambiguous = sh.run("rm", "Work")
+        #expect(ambiguous.0 == 1)
+        #expect(ambiguous.2.hasPrefix("burrow: “Work” is ambiguous in the top level: 2 items have that title (#"))
+        #expect(sh.run("ls", "#999999").2 == "burrow: no item has the ID #999999\n")
+        #expect(sh.run("ls", "--no-such-option").0 == 2)
+        #expect(sh.run("mv", "Work").0 == 2)  // --to is required
+        #expect(sh.run("ls", "--depth", "0").0 == 2)
+        #expect(sh.run("--version").1 == "0.1.0\n")
+        let help = sh.run("--help")
+        #expect(help.0 == 0 && help.1.contains("SUBCOMMANDS") && help.1.contains("import"))
+        #expect(sh.run("add", "--help").1.contains("--under"))
+        let text = sh.file("not-a-db.sqlite")
+        try? Data("hello".utf8).write(to: URL(fileURLWithPath: text))
+        let bad = Console.$current.withValue(Console(out: { _ in }, err: { _ in }, input: { Data() }, errIsTerminal: false)) {
+            BurrowMain.run(["ls", "--db", text])
+        }
+        #expect(bad == 1)
+        #expect(try! String(contentsOfFile: text, encoding: .utf8) == "hello")
+    }
+
+    @Test func addFromStandardInputAndHostileTitles() {
+        let sh = Shell()
+        #expect(sh.run("add", "-", stdin: "one\ntwo\r\n\nthree\n").0 == 0)
+        #expect(sh.run("ls").1 == "[ ] one\n[ ] two\n[ ] three\n")
+        sh.run("add", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title")
+        #expect(sh.run("ls").1.contains("evil ^[]0;pwned^G ^[[2J title"))
+        #expect(!sh.run("ls").1.contains("\u{1B}"))
+    }
+
+    @Test(arguments: ["opml", "markdown", "text", "json"])
+    func exportImportRoundTrip(format: String) throws {
+        let sh = Shell()
+        sh.run("add", "Groceries 🛒", "Work")
+        sh.run("add", "Milk", "Eggs & <bacon>", "--under", "Groceries 🛒")
+        sh.run("add", "Deep", "--under", "Groceries 🛒/Milk")
+        let file = sh.file("out.\(format == "markdown" ? "md" : format == "text" ? "txt" : format)")
+        #expect(sh.run("export", "-o", file).0 == 0)
+        let other = Shell()
+        let (code, out, err) = other.run("import", file)
+        #expect(code == 0, "\(err)")
+        #expect(out.hasPrefix("Imported 5 items from \(file) (\(format))"))
+        #expect(other.run("ls", "--tree").1 == sh.run("ls", "--tree").1)
+        // Exporting to stdout gives the same text.
+        #expect(sh.run("export", "--format", format).1 == (try String(contentsOfFile: file, encoding: .utf8)))
+    }
+
+    @Test func badFilesImportNothing() throws {
+        let sh = Shell()
+        sh.run("add", "Keep me")
+        let before = sh.run("ls", "--tree").1
+        let broken = sh.file("broken.opml")
+        try Data("<?xml version=\"1.0\"?>\n<opml><body>\n<outline text=\"a\">\n</body></opml>\n".utf8).write(to: URL(fileURLWithPath: broken))
+        let r1 = sh.run("import", broken)
+        #expect(r1.0 == 1)
+        #expect(r1.2.hasPrefix("burrow: \(broken): OPML line 4"))
+        let latin1 = sh.file("latin1.txt")
+        try Data([0x61, 0x0A, 0x09, 0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: latin1))
+        let r2 = sh.run("import", latin1)
+        #expect(r2.0 == 1)
+        #expect(r2.2 == "burrow: \(latin1) line 2, column 5: not UTF-8 (byte 0xE9); convert the file to UTF-8\n")
+        let badIndent = sh.run("import", "-", "--format", "markdown", stdin: "- a\n      - b\n")
+        #expect(badIndent.0 == 1)
+        #expect(badIndent.2.contains("Markdown line 2"))
+        #expect(sh.run("ls", "--tree").1 == before)
+    }
+}
