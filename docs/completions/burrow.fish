@@ -1,0 +1,145 @@
+function __burrow_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __burrow_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __burrow_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __burrow_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __burrow_parse_tokens -S
+    set -l unparsed_tokens (__burrow_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'burrow'
+        __burrow_parse_subcommand 0 'db=' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'add'
+            __burrow_parse_subcommand -r 1 'db=' 'under=' 'top' 'version' 'h/help'
+        case 'ls'
+            __burrow_parse_subcommand 1 'db=' 'tree' 'depth=' 'ids' 'json' 'version' 'h/help'
+        case 'rm'
+            __burrow_parse_subcommand 1 'db=' 'version' 'h/help'
+        case 'done'
+            __burrow_parse_subcommand 1 'db=' 'undo' 'version' 'h/help'
+        case 'mv'
+            __burrow_parse_subcommand 1 'db=' 'to=' 'position=' 'version' 'h/help'
+        case 'rename'
+            __burrow_parse_subcommand 2 'db=' 'version' 'h/help'
+        case 'export'
+            __burrow_parse_subcommand 1 'db=' 'format=' 'o/output=' 'version' 'h/help'
+        case 'import'
+            __burrow_parse_subcommand 1 'db=' 'format=' 'under=' 'version' 'h/help'
+        case 'help'
+            __burrow_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __burrow_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __burrow_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __burrow_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __burrow_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__burrow_tokens -p)
+    if test -z "$(__burrow_tokens -t)"
+        set -l index (count (__burrow_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'burrow' -f
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'add' -d 'Add items: one per argument, or one per line from standard input with -.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'ls' -d 'List a level, or a subtree with --tree.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'rm' -d 'Delete an item with all its sub-items.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'done' -d 'Mark an item done (or not done with --undo).'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'mv' -d 'Move an item (with its sub-items) under another item.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'rename' -d 'Give an item a new title.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'export' -d 'Write the outline, or one item with its sub-items, as OPML, Markdown, text or JSON.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'import' -d 'Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow add" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow add" under' -l 'under' -d 'The item to add under (a path or #ID; default: the top level).' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow add" top' -l 'top' -d 'Add at the top of the level instead of at the end.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow add" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow add" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow ls" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow ls" tree' -l 'tree' -d 'List the whole subtree, indented.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow ls" depth' -l 'depth' -d 'How many levels to list (default: 1, or all with --tree).' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow ls" ids' -l 'ids' -d 'Show each item\'s ID (#42), which any PATH accepts.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow ls" json' -l 'json' -d 'Print JSON: id, title, note, done and children.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow ls" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow ls" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow rm" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow rm" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow rm" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow done" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow done" undo' -l 'undo' -d 'Mark it not done.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow done" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow done" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow mv" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow mv" to' -l 'to' -d 'The new parent.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow mv" position' -l 'position' -d 'Its position among the new parent\'s sub-items, from 1 (default: last).' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow mv" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow mv" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow rename" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow rename" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow rename" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow export" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow export" format' -l 'format' -d 'opml, markdown, text or json (default: from the -o file name, else opml).' -rfka 'opml markdown text json'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow export" o output' -l 'output' -s 'o' -d 'The file to write (default: standard output).' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow export" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow export" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow import" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow import" format' -l 'format' -d 'auto (from the file name, else the content), opml, markdown, text or json.' -rfka 'auto opml markdown text json'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow import" under' -l 'under' -d 'The item to add under (default: the top level).' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow import" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow import" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow help" version' -l 'version' -d 'Show the version.'

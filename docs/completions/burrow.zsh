@@ -1,0 +1,213 @@
+#compdef burrow
+
+__burrow_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__burrow_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __burrow_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__burrow_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_burrow() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Add items: one per argument, or one per line from standard input with -.'
+            'ls:List a level, or a subtree with --tree.'
+            'rm:Delete an item with all its sub-items.'
+            'done:Mark an item done (or not done with --undo).'
+            'mv:Move an item (with its sub-items) under another item.'
+            'rename:Give an item a new title.'
+            'export:Write the outline, or one item with its sub-items, as OPML, Markdown, text or JSON.'
+            'import:Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|ls|rm|done|mv|rename|export|import|help)
+            "_burrow_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_burrow_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        '--under[The item to add under (a path or #ID; default\: the top level).]:under:'
+        '--top[Add at the top of the level instead of at the end.]'
+        '*:texts:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_ls() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        '--tree[List the whole subtree, indented.]'
+        '--depth[How many levels to list (default\: 1, or all with --tree).]:depth:'
+        '--ids[Show each item'\''s ID (#42), which any PATH accepts.]'
+        '--json[Print JSON\: id, title, note, done and children.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_rm() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_done() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        '--undo[Mark it not done.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_mv() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        '--to[The new parent.]:to:'
+        '--position[Its position among the new parent'\''s sub-items, from 1 (default\: last).]:position:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_rename() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        ':title:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_export() {
+    local -i ret=1
+    local -ar ___format=('opml' 'markdown' 'text' 'json')
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        '--format[opml, markdown, text or json (default\: from the -o file name, else opml).]:format:{__burrow_complete "${___format[@]}"}'
+        '(--output -o)'{--output,-o}'[The file to write (default\: standard output).]:output:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_import() {
+    local -i ret=1
+    local -ar ___format=('auto' 'opml' 'markdown' 'text' 'json')
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':file:'
+        '--format[auto (from the file name, else the content), opml, markdown, text or json.]:format:{__burrow_complete "${___format[@]}"}'
+        '--under[The item to add under (default\: the top level).]:under:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _burrow ]]; then
+    _burrow "${@}"
+else
+    compdef _burrow burrow
+fi
