@@ -1,6 +1,6 @@
 import Foundation
 
-// Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
+// Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess] [interchange]
 // Prints each scenario's figure beside the raw SQLite C API doing the same work in the same run.
 if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writer" {
     try ObservationBenchmarks.childWriter(path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3])!)
@@ -19,6 +19,7 @@ do {
         hugeLevel: quick ? 20_000 : 1_000_000, edits: quick ? 5 : 30, subtree: quick ? (10, 99) : (100, 99),
         crossProcessCommits: quick ? 10 : 100
     ).run(only: only)
+    try InterchangeBenchmarks(size: quick ? 10_000 : 100_000, runs: quick ? 2 : 5).run(only: only)
     print(String(format: "peak resident memory: %.0f MiB", Harness.peakRSS))
 } catch {
     print("benchmark failed: \(error)")

@@ -29,54 +29,70 @@ public enum OPML {
     }
 
     public static func write(_ nodes: [OutlineNode], title: String) -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n    <title>"
-        out += escape(title) + "</title>\n  </head>\n  <body>\n"
+        var out: [UInt8] = []
+        out.reserveCapacity(64 * 1024)
+        func put(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
+        put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n    <title>")
+        escape(title, into: &out)
+        put("</title>\n  </head>\n  <body>\n")
         // Iterative, so a thousand levels of nesting cannot exhaust a thread's stack.
         var stack: [(node: OutlineNode, depth: Int, closing: Bool)] = nodes.reversed().map { ($0, 2, false) }
         while let (node, depth, closing) = stack.popLast() {
-            let pad = String(repeating: "  ", count: depth)
+            for _ in 0..<depth { put("  ") }
             if closing {
-                out += pad + "</outline>\n"
+                put("</outline>\n")
                 continue
             }
-            out += pad + "<outline text=\"" + escape(node.title) + "\""
-            if let note = node.note { out += " _note=\"" + escape(note) + "\"" }
-            if node.done { out += " _complete=\"true\"" }
+            put("<outline text=\"")
+            escape(node.title, into: &out)
+            put("\"")
+            if let note = node.note {
+                put(" _note=\"")
+                escape(note, into: &out)
+                put("\"")
+            }
+            if node.done { put(" _complete=\"true\"") }
             if node.children.isEmpty {
-                out += "/>\n"
+                put("/>\n")
             } else {
-                out += ">\n"
+                put(">\n")
                 stack.append((node, depth, true))
                 stack += node.children.reversed().map { ($0, depth + 1, false) }
             }
         }
-        return out + "  </body>\n</opml>\n"
+        put("  </body>\n</opml>\n")
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Escapes text for an attribute: also line breaks and tabs, so they survive attribute normalisation,
-    /// and characters XML 1.0 cannot hold at all as a private-use escape (see `unescapeControls`).
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count + 8)
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
-            default:
-                if u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF || (0xE000...0xE01F).contains(u.value) {
-                    // XML 1.0 forbids C0 controls even as references: keep them as private-use scalars.
-                    out.unicodeScalars.append(Unicode.Scalar(0xF0000 + u.value)!)
-                } else {
-                    out.unicodeScalars.append(u)
+    /// and characters XML 1.0 cannot hold at all as a private-use scalar (see `unescapeControls`).
+    static func escape(_ s: String, into out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { bytes in
+            // Most titles need no escaping: copy them whole.
+            if !bytes.contains(where: { $0 < 0x20 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 >= 0xEE }) {
+                out.append(contentsOf: bytes)
+                return
+            }
+            for u in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                switch u {
+                case "&": out += Array("&amp;".utf8)
+                case "<": out += Array("&lt;".utf8)
+                case ">": out += Array("&gt;".utf8)
+                case "\"": out += Array("&quot;".utf8)
+                case "\n": out += Array("&#10;".utf8)
+                case "\r": out += Array("&#13;".utf8)
+                case "\t": out += Array("&#9;".utf8)
+                default:
+                    if u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF {
+                        // XML 1.0 forbids C0 controls even as references: keep them as private-use scalars.
+                        out += Array(String(Unicode.Scalar(0xF0000 + u.value)!).utf8)
+                    } else {
+                        out += Array(String(u).utf8)
+                    }
                 }
             }
         }
-        return out
     }
 
     static func unescapeControls(_ s: String) -> String {
@@ -85,7 +101,7 @@ public enum OPML {
         for u in s.unicodeScalars {
             let v = u.value
             if v >= 0xF0000, let original = Unicode.Scalar(v - 0xF0000),
-                original.value < 0x20 || original.value == 0xFFFE || original.value == 0xFFFF || (0xE000...0xE01F).contains(original.value)
+                original.value < 0x20 || original.value == 0xFFFE || original.value == 0xFFFF
             {
                 out.append(original)
             } else {

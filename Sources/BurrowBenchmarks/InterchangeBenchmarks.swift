@@ -1,0 +1,63 @@
+import Foundation
+import ObjectGraph
+import Outline
+
+/// Issue 6's scenarios: import and export of the generator's 100,000-item OPML, against hnb's load time
+/// of the same outline (0.34 s, the issue's figure).
+struct InterchangeBenchmarks {
+    let size: Int
+    let runs: Int
+
+    func run(only: Set<String>) throws {
+        guard only.isEmpty || only.contains("interchange") else { return }
+        let dir = Harness.scratch("interchange")
+        guard let opml = generate(dir) else {
+            print("import/export: skipped (python3 or ../shared/tools/gen_outline.py not found)")
+            return
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: opml))
+        var parse = 0.0, add = 0.0, save = 0.0, total = 0.0
+        var k = 0
+        var store = ""
+        total = try Harness.median(runs: runs) {
+            k += 1
+            store = dir + "/import\(k).sqlite"
+            let outline = try Outline(path: store)
+            let root = try outline.root()
+            var nodes: [OutlineNode] = []
+            parse = try Harness.time { nodes = try OutlineFormat.opml.read(String(decoding: data, as: UTF8.self)) }
+            add = try Harness.time { try outline.add(nodes, under: root) }
+            save = try Harness.time { try outline.save() }
+        }
+        Harness.report("import \(size)-item OPML (baseline: hnb)", ours: total, baseline: 0.34, goal: "<= hnb's 0.34 s")
+        print("    last run: parse \(Harness.ms(parse)), add \(Harness.ms(add)), save \(Harness.ms(save))")
+        var read = 0.0, write = 0.0
+        let exportTotal = try Harness.median(runs: runs) {
+            let outline = try Outline(path: store)
+            var nodes: [OutlineNode] = []
+            read = try Harness.time { nodes = try outline.nodes(under: try outline.root()) }
+            write = try Harness.time {
+                try Data(OutlineFormat.opml.write(nodes).utf8).write(to: URL(fileURLWithPath: dir + "/export.opml"))
+            }
+        }
+        Harness.report("export \(size) items as OPML (vs the goal)", ours: exportTotal, baseline: 0.3, goal: "<= 0.3 s")
+        print("    last run: read \(Harness.ms(read)), write \(Harness.ms(write))")
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    /// The shared generator's big.opml, made in `dir`.
+    private func generate(_ dir: String) -> String? {
+        let candidates = [
+            ProcessInfo.processInfo.environment["BURROW_GEN_OUTLINE"],
+            FileManager.default.currentDirectoryPath + "/../shared/tools/gen_outline.py",
+        ].compactMap { $0 }
+        guard let script = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", script, String(size), dir]
+        p.standardOutput = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return nil }
+        p.waitUntilExit()
+        return p.terminationStatus == 0 ? dir + "/big.opml" : nil
+    }
+}
