@@ -29,7 +29,7 @@ extension Context {
         let live = inserted.filter { !$0.isDeleted }
         let changed = updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }
         let gone = deleted
-        if live.isEmpty && changed.isEmpty && gone.isEmpty {
+        if live.isEmpty && changed.isEmpty && gone.isEmpty && pendingRows.isEmpty {
             clearLists()
             return
         }
@@ -37,10 +37,12 @@ extension Context {
         for o in live { validate(o, into: &errors) }
         for o in changed where o.committed != nil { validate(o, into: &errors) }
         for o in gone { validateDelete(o, into: &errors) }
+        validateRows(into: &errors)
         if !errors.isEmpty { throw ValidationFailure(errors: errors) }
 
         var changes = ChangeSet()
         for o in live { changes.insert(o.objectID) }
+        for (_, ids, _) in pendingRows { for id in ids { changes.insert(id) } }
         for o in changed {
             let mask = o.changedMask
             if !mask.isEmpty { changes.update(o.objectID, mask) }
@@ -53,6 +55,7 @@ extension Context {
                 try db.inTransaction(.immediate) {
                     try writeDeletes(db, gone)
                     try writeInserts(db, live)
+                    try writeRows(db)
                     try writeUpdates(db, changed)
                     if !changes.isEmpty { seq = try store.log(changes, db) }
                     return .commit
@@ -70,6 +73,7 @@ extension Context {
         if !isApplyingHistory {
             var step = UndoRecord(name: pendingActionName ?? "")
             for o in live { step.append(o.objectID, before: nil, after: o.values) }
+            for (_, ids, rows) in pendingRows { for (id, row) in zip(ids, rows) { step.append(id, before: nil, after: row) } }
             for o in changed where o.committed != nil { step.append(o.objectID, before: o.committed, after: o.values) }
             for o in gone { step.append(o.objectID, before: o.committed ?? o.values, after: nil) }
             undoHistory.record(step)
@@ -85,6 +89,7 @@ extension Context {
             commitRelations(o)
             o.isInUpdatedList = false
         }
+        forgetRelationsTouchedByRows()
         for o in gone {
             registered[o.objectID] = nil
             rowCache[o.objectID] = nil
@@ -130,6 +135,23 @@ extension Context {
                 k += 1
             }
             try stmt.run(db)
+        }
+    }
+
+    private func writeRows(_ db: Database) throws {
+        for (e, ids, rows) in pendingRows {
+            let stmt = try store.statement(
+                db, "INSERT INTO \"\(e.name)\" (\(e.selectColumns)) VALUES ("
+                    + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")")
+            for (id, row) in zip(ids, rows) {
+                stmt.bind(id.rowID, at: 1)
+                var k: Int32 = 2
+                for slot in e.storedSlots {
+                    stmt.bind(row[slot], at: k)
+                    k += 1
+                }
+                try stmt.run(db)
+            }
         }
     }
 

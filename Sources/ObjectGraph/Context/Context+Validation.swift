@@ -4,14 +4,19 @@ extension Context {
     /// Checks every stored attribute and required to-one of `o`.
     func validate(_ o: ManagedObject, into errors: inout [ValidationError]) {
         let e = o.entity
-        for c in e.checks {
-            let v = o.values[c.slot]
-            if let rule = check(v, c, entity: e) {
-                errors.append(ValidationError(object: o.objectID, entity: e.name, property: e.properties[c.slot].name, rule: rule, value: v))
-            }
-        }
+        validate(values: o.values, id: o.objectID, entity: e, into: &errors)
         for slot in e.requiredToOneSlots where o.toOneID(slot: slot, e.properties[slot].relationship!) == nil {
             errors.append(ValidationError(object: o.objectID, entity: e.name, property: e.properties[slot].name, rule: .required, value: .null))
+        }
+    }
+
+    /// Checks the stored attributes of one row.
+    func validate(values: [Value], id: ObjectID, entity e: EntityDescription, into errors: inout [ValidationError]) {
+        for c in e.checks {
+            let v = values[c.slot]
+            if let rule = check(v, c, entity: e) {
+                errors.append(ValidationError(object: id, entity: e.name, property: e.properties[c.slot].name, rule: rule, value: v))
+            }
         }
     }
 

@@ -28,6 +28,8 @@ public final class Context {
     /// The identity map: at most one object per row.
     var registered: [ObjectID: ManagedObject] = [:]
     var inserted: [ManagedObject] = []
+    /// Whole rows added without objects (see `insertRows`), written at the next save.
+    var pendingRows: [(EntityDescription, [ObjectID], [[Value]])] = []
     var updated: [ManagedObject] = []
     var deleted: [ManagedObject] = []
     /// Rows read ahead by a batch, waiting for their object to be touched.
@@ -47,7 +49,7 @@ public final class Context {
 
     /// True when there are unsaved inserts, updates or deletes.
     public var hasChanges: Bool {
-        !inserted.isEmpty || !deleted.isEmpty || updated.contains { $0.hasChanges }
+        !inserted.isEmpty || !deleted.isEmpty || !pendingRows.isEmpty || updated.contains { $0.hasChanges }
     }
 
     // MARK: - Inserting
@@ -173,6 +175,7 @@ public final class Context {
         inserted = []
         updated = []
         deleted = []
+        pendingRows = []
         pendingActionName = nil
     }
 

@@ -32,7 +32,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let checks: [AttributeCheck]
     let requiredToOneSlots: [Int]
     /// Slots holding the default of each stored or transient attribute (`.null` elsewhere).
-    let defaults: [Value]
+    public let defaults: [Value]
 
     init(entity: Entity, index: Int, resolve: (Relationship) -> RelationshipDescription) {
         name = entity.name
