@@ -94,11 +94,12 @@ extension Context {
             request, entity, columns: entity.selectColumns, limit: count, offset: from == 0 ? request.offset : 0, and: keyset)
         var out: [[Value]] = []
         out.reserveCapacity(count)
+        let expected = storage.rowIDs
         try store.read { db in
             let stmt = try store.statement(db, sql)
             for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
             while try stmt.step(db) {
-                guard stmt.int64(at: 0) == storage.rowIDs[from + out.count] else {
+                guard stmt.int64(at: 0) == expected[from + out.count] else {
                     stmt.reset()
                     break
                 }
@@ -176,14 +177,15 @@ extension Context {
     /// The values of the current row of a `SELECT <selectColumns>` statement.
     func decodeRow(_ stmt: RawStatement, _ entity: EntityDescription) -> [Value] {
         let n = entity.columnOfSlot.count
-        return [Value](unsafeUninitializedCapacity: n) { buffer, initialized in
-            for slot in 0..<n {
-                let column = entity.columnOfSlot[slot]
-                (buffer.baseAddress! + slot).initialize(
-                    to: column > 0 ? stmt.value(at: column, as: entity.typeOfSlot[slot]) : entity.defaults[slot])
-            }
-            initialized = n
+        // reserveCapacity + append is specialized for `Value`; `Array(unsafeUninitializedCapacity:)` goes
+        // through the generic stdlib allocator, which looks the array's metadata up on every call.
+        var row: [Value] = []
+        row.reserveCapacity(n)
+        for slot in 0..<n {
+            let column = entity.columnOfSlot[slot]
+            row.append(column > 0 ? stmt.value(at: column, as: entity.typeOfSlot[slot]) : entity.defaults[slot])
         }
+        return row
     }
 
     /// Row IDs of the objects on the far side of an inverse-side relationship, as the store holds them.

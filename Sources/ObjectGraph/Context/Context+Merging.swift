@@ -33,7 +33,7 @@ extension Context {
             }
         }
         // Relationship sets cached on objects not touched themselves (a parent whose child moved) may be stale.
-        for (_, o) in registered where !o.relations.isEmpty && o.relationMask == 0 {
+        for o in registered.values where !o.relations.isEmpty && o.relationMask == 0 {
             o.relations = [:]
         }
         notifyControllers(changes, local: false)

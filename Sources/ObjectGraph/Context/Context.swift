@@ -26,7 +26,7 @@ public final class Context {
     public var batchSize = 256
 
     /// The identity map: at most one object per row.
-    var registered: [ObjectID: ManagedObject] = [:]
+    let registered = IdentityMap()
     var inserted: [ManagedObject] = []
     /// Whole rows added without objects (see `insertRows`), written at the next save.
     var pendingRows: [(EntityDescription, [ObjectID], [[Value]])] = []

@@ -1,0 +1,124 @@
+/// A context's identity map: at most one object per ID.
+///
+/// An open-addressing table keyed by the row ID (unique across entities, so the entity only breaks ties
+/// between IDs nobody should make): a multiply-shift hash instead of `Hasher`'s SipHash, and a class
+/// over a raw buffer so the hot lookups of a fetch pay neither hashing rounds nor exclusivity checks.
+final class IdentityMap {
+    private struct Entry {
+        var rowID: Int64
+        var object: ManagedObject?
+    }
+
+    private var table: UnsafeMutablePointer<Entry>
+    private var capacity: Int
+    private var shift: UInt64
+    /// Registered objects.
+    private(set) var count = 0
+
+    init() {
+        capacity = 64
+        shift = 64 - 6
+        table = .allocate(capacity: capacity)
+        table.initialize(repeating: Entry(rowID: 0, object: nil), count: capacity)
+    }
+
+    deinit {
+        table.deinitialize(count: capacity)
+        table.deallocate()
+    }
+
+    /// Fibonacci hashing: consecutive row IDs (the common case) spread evenly over the table.
+    @inline(__always)
+    private func home(_ rowID: Int64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: rowID) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// The slot holding `id`, or the empty slot where it would go.
+    @inline(__always)
+    private func find(_ id: ObjectID) -> (slot: Int, found: Bool) {
+        let mask = capacity - 1
+        var i = home(id.rowID)
+        while let o = table[i].object {
+            if table[i].rowID == id.rowID && o.objectID.entity == id.entity { return (i, true) }
+            i = (i + 1) & mask
+        }
+        return (i, false)
+    }
+
+    subscript(id: ObjectID) -> ManagedObject? {
+        get {
+            let (slot, found) = find(id)
+            return found ? table[slot].object : nil
+        }
+        set {
+            if let newValue { insert(newValue, for: id) } else { remove(id) }
+        }
+    }
+
+    private func insert(_ object: ManagedObject, for id: ObjectID) {
+        var (slot, found) = find(id)
+        if !found {
+            // At most half full keeps probe sequences short.
+            if (count + 1) * 2 > capacity {
+                grow(to: capacity * 2)
+                slot = find(id).slot
+            }
+            count += 1
+            table[slot].rowID = id.rowID
+        }
+        table[slot].object = object
+    }
+
+    private func remove(_ id: ObjectID) {
+        var (hole, found) = find(id)
+        guard found else { return }
+        table[hole].object = nil
+        count -= 1
+        // Backward-shift deletion: move later members of the run into the hole so that every entry
+        // stays reachable from its home slot without tombstones.
+        let mask = capacity - 1
+        var i = (hole + 1) & mask
+        while table[i].object != nil {
+            let h = home(table[i].rowID)
+            // Move the entry when its home is not in the cyclic range (hole, i].
+            if (i > hole && (h <= hole || h > i)) || (i < hole && h <= hole && h > i) {
+                table[hole] = table[i]
+                table[i].object = nil
+                hole = i
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Makes room for `n` objects in all, so a batch of inserts does not rehash on the way.
+    func reserveCapacity(_ n: Int) {
+        var c = capacity
+        while n * 2 > c { c *= 2 }
+        if c > capacity { grow(to: c) }
+    }
+
+    private func grow(to newCapacity: Int) {
+        let old = table, oldCapacity = capacity
+        capacity = newCapacity
+        shift = UInt64(64 - newCapacity.trailingZeroBitCount)
+        table = .allocate(capacity: newCapacity)
+        table.initialize(repeating: Entry(rowID: 0, object: nil), count: newCapacity)
+        let mask = newCapacity - 1
+        for k in 0..<oldCapacity where old[k].object != nil {
+            var i = home(old[k].rowID)
+            while table[i].object != nil { i = (i + 1) & mask }
+            // Moves the reference: the old slot is deallocated without releasing it.
+            table[i] = (old + k).move()
+        }
+        // Every occupied old slot was moved out; the rest hold nil and need no deinitialization.
+        old.deallocate()
+    }
+
+    /// The registered objects, in no particular order.
+    var values: [ManagedObject] {
+        var out: [ManagedObject] = []
+        out.reserveCapacity(count)
+        for k in 0..<capacity { if let o = table[k].object { out.append(o) } }
+        return out
+    }
+}
