@@ -109,13 +109,16 @@ public final class Outline {
     }
 
     private func make(_ title: String, in parent: Item, key: String) throws -> Item {
-        let item = try context.insert(Item.self, entity: "Item")
+        // By entity and slot, not by name: bulk appends make one of these per item.
+        guard let item = try context.insert(Item.Slot.entity) as? Item else { preconditionFailure("Item objects are Items") }
         item.title = title
         item.order = key
-        item.setObject(parent, for: "parent")
+        item.setObject(parent, slot: Outline.parentSlot)
         parent.childCount += 1
         return item
     }
+
+    private static let parentSlot = Item.Slot.entity.slot("parent")!
 
     // MARK: - Moving
 

@@ -24,6 +24,19 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     public var deletedCount: Int { entities.values.reduce(0) { $0 + $1.deleted.count } }
 
     mutating func insert(_ id: ObjectID) { entities[id.entity, default: EntityChanges()].inserted.append(id) }
+
+    /// Inserts many IDs with one dictionary access per run of the same entity, not one per ID.
+    mutating func insert<S: Sequence<ObjectID>>(contentsOf ids: S) {
+        var run: [ObjectID] = []
+        for id in ids {
+            if let first = run.first, first.entity != id.entity {
+                entities[first.entity, default: EntityChanges()].inserted += run
+                run.removeAll(keepingCapacity: true)
+            }
+            run.append(id)
+        }
+        if let first = run.first { entities[first.entity, default: EntityChanges()].inserted += run }
+    }
     mutating func delete(_ id: ObjectID) { entities[id.entity, default: EntityChanges()].deleted.append(id) }
     mutating func update(_ id: ObjectID, _ mask: PropertyMask) {
         entities[id.entity, default: EntityChanges()].updated[id, default: []].formUnion(mask)

@@ -41,8 +41,8 @@ extension Context {
         if !errors.isEmpty { throw ValidationFailure(errors: errors) }
 
         var changes = ChangeSet()
-        for o in live { changes.insert(o.objectID) }
-        for (_, ids, _) in pendingRows { for id in ids { changes.insert(id) } }
+        changes.insert(contentsOf: live.lazy.map(\.objectID))
+        for (_, ids, _) in pendingRows { changes.insert(contentsOf: ids) }
         for o in changed {
             let mask = o.changedMask
             if !mask.isEmpty { changes.update(o.objectID, mask) }
@@ -117,10 +117,14 @@ extension Context {
 
     private func writeInserts(_ db: Database, _ objects: [ManagedObject]) throws {
         var statements: [Int: RawStatement] = [:]
+        // Inserts come in runs of one entity: the run's statement skips the dictionary.
+        var current: (entity: EntityDescription, stmt: RawStatement)?
         for o in objects {
             let e = o.entity
             let stmt: RawStatement
-            if let s = statements[e.index] {
+            if let c = current, c.entity === e {
+                stmt = c.stmt
+            } else if let s = statements[e.index] {
                 stmt = s
             } else {
                 stmt = try store.statement(
@@ -128,10 +132,12 @@ extension Context {
                         + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")")
                 statements[e.index] = stmt
             }
+            current = (e, stmt)
             stmt.bind(o.objectID.rowID, at: 1)
+            let values = o.values
             var k: Int32 = 2
             for slot in e.storedSlots {
-                stmt.bind(o.values[slot], at: k)
+                stmt.bind(values[slot], at: k)
                 k += 1
             }
             try stmt.run(db)

@@ -80,7 +80,7 @@ extension Context {
                 let other = s[keyPath: expected] ?? values
                 for slot in o.entity.storedSlots where other[slot] != values[slot] && o.values[slot] != values[slot] {
                     if let r = o.entity.properties[slot].relationship {
-                        if case .integer(let t) = values[slot] { o.setToOne(slot: slot, r, t) } else { o.setToOne(slot: slot, r, nil) }
+                        if case .integer(let t) = values[slot] { o.setToOne(slot: slot, r, t, in: self) } else { o.setToOne(slot: slot, r, nil, in: self) }
                     } else {
                         o.setValue(values[slot], slot: slot)
                     }

@@ -12,11 +12,33 @@ extension Context {
 
     /// Checks the stored attributes of one row.
     func validate(values: [Value], id: ObjectID, entity e: EntityDescription, into errors: inout [ValidationError]) {
-        for c in e.checks {
-            let v = values[c.slot]
-            if let rule = check(v, c, entity: e) {
-                errors.append(ValidationError(object: id, entity: e.name, property: e.properties[c.slot].name, rule: rule, value: v))
+        e.checks.withUnsafeBufferPointer { checks in
+            values.withUnsafeBufferPointer { values in
+                for i in checks.indices {
+                    // Fields read through the pointer: copying a whole check retains its pattern string.
+                    let slot = checks[i].slot
+                    if checks[i].isSimple && Self.fits(values[slot], checks[i].type, optional: checks[i].isOptional) { continue }
+                    if let rule = check(values[slot], checks[i], entity: e) {
+                        errors.append(
+                            ValidationError(object: id, entity: e.name, property: e.properties[slot].name, rule: rule, value: values[slot]))
+                    }
+                }
             }
+        }
+    }
+
+    /// The type and nullability rules, which are all most attributes have.
+    @inline(__always)
+    private static func fits(_ v: Value, _ type: AttributeType, optional: Bool) -> Bool {
+        switch v {
+        case .null: return optional
+        case .string: return type == .string
+        case .integer: return type == .integer64 || type == .double
+        case .double: return type == .double
+        case .bool: return type == .bool
+        case .date: return type == .date
+        case .data: return type == .binary
+        case .uuid: return type == .uuid
         }
     }
 

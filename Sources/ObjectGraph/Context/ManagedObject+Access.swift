@@ -65,7 +65,9 @@ extension ManagedObject {
     func setValue(_ v: Value, slot: Int) {
         if isFault { fulfill() }
         guard values[slot] != v else { return }
-        if entity.storedMask & (1 << UInt64(slot)) != 0 {
+        // An inserted object has no saved values to keep and is in the insert list already, so it skips
+        // the context (a weak load) altogether.
+        if !isInserted && entity.storedMask & (1 << UInt64(slot)) != 0 {
             context?.willChange(self)
         }
         values[slot] = v
@@ -112,13 +114,22 @@ extension ManagedObject {
     /// milk.setObject(groceries, for: "parent")   // groceries.objects("children") now contains milk
     /// ```
     public func setObject(_ target: ManagedObject?, for key: String) {
-        let (slot, r) = relationship(key)
-        precondition(!r.isToMany, "\(entity.name).\(key) is to-many: add through its inverse")
+        setObject(target, slot: relationship(key).slot)
+    }
+
+    /// Sets the to-one relationship at `slot` (see ``EntityDescription/slot(_:)``), without a name lookup.
+    public func setObject(_ target: ManagedObject?, slot: Int) {
+        guard let r = entity.properties[slot].relationship else {
+            preconditionFailure("slot \(slot) of \(entity.name) is not a relationship")
+        }
+        precondition(!r.isToMany, "\(entity.name).\(entity.properties[slot].name) is to-many: add through its inverse")
+        let context = self.context
         if let target {
-            precondition(target.entity.index == r.destination, "\(entity.name).\(key) cannot point to a \(target.entity.name)")
+            precondition(target.entity.index == r.destination, "\(entity.name).\(entity.properties[slot].name) cannot point to a \(target.entity.name)")
             precondition(target.context === context, "objects of different contexts cannot be related")
         }
-        setToOne(slot: slot, r, target?.objectID.rowID)
+        guard let context else { return }
+        setToOne(slot: slot, r, target?.objectID.rowID, in: context)
     }
 
     /// The IDs of the objects in the relationship `key` (either cardinality), in row ID order.
@@ -147,15 +158,16 @@ extension ManagedObject {
     public func add(_ object: ManagedObject, to key: String) {
         let (_, r) = relationship(key)
         precondition(r.isToMany, "\(entity.name).\(key) is to-one")
-        object.setToOne(slot: r.inverseSlot, object.entity.properties[r.inverseSlot].relationship!, objectID.rowID)
+        guard let context = object.context else { return }
+        object.setToOne(slot: r.inverseSlot, object.entity.properties[r.inverseSlot].relationship!, objectID.rowID, in: context)
     }
 
     /// Removes `object` from the to-many relationship `key` (clears the object's to-one inverse).
     public func remove(_ object: ManagedObject, from key: String) {
         let (slot, r) = relationship(key)
         precondition(r.isToMany, "\(entity.name).\(key) is to-one")
-        guard members(slot: slot).contains(object.objectID.rowID) else { return }
-        object.setToOne(slot: r.inverseSlot, object.entity.properties[r.inverseSlot].relationship!, nil)
+        guard members(slot: slot).contains(object.objectID.rowID), let context = object.context else { return }
+        object.setToOne(slot: r.inverseSlot, object.entity.properties[r.inverseSlot].relationship!, nil, in: context)
     }
 
     // MARK: - Internals shared with the context
@@ -178,8 +190,8 @@ extension ManagedObject {
         return relations[slot]!.members
     }
 
-    func setToOne(slot: Int, _ r: RelationshipDescription, _ newID: Int64?) {
-        guard let context else { return }
+    /// `context` is the object's own, passed in so the caller's weak load is not repeated.
+    func setToOne(slot: Int, _ r: RelationshipDescription, _ newID: Int64?, in context: Context) {
         let oldID = toOneID(slot: slot, r)
         guard oldID != newID else { return }
         assignToOne(slot: slot, r, newID)
