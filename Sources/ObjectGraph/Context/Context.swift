@@ -70,7 +70,12 @@ public final class Context {
         let id = ObjectID(entity: entity.index, rowID: try nextRowID())
         let object = entity.objectType.init(entity: entity, objectID: id)
         object.context = self
-        object.values = entity.defaults
+        // A buffer of its own now: sharing the defaults would make the first set copy them through the
+        // generic copy-on-write path, which costs twice as much.
+        var values: [Value] = []
+        values.reserveCapacity(entity.defaults.count)
+        values.append(contentsOf: entity.defaults)
+        object.values = values
         object.isFault = false
         object.isInserted = true
         registered[id] = object

@@ -65,9 +65,9 @@ extension ManagedObject {
     func setValue(_ v: Value, slot: Int) {
         if isFault { fulfill() }
         guard values[slot] != v else { return }
-        // An inserted object has no saved values to keep and is in the insert list already, so it skips
-        // the context (a weak load) altogether.
-        if !isInserted && entity.storedMask & (1 << UInt64(slot)) != 0 {
+        // The context (a weak load) is needed only for the first change of a unit of work: an inserted
+        // object has no saved values to keep, a changed one has kept them and is listed already.
+        if !isInserted && (committed == nil || !isInUpdatedList) && entity.storedMask & (1 << UInt64(slot)) != 0 {
             context?.willChange(self)
         }
         values[slot] = v
@@ -239,7 +239,7 @@ extension ManagedObject {
     func relationChanged(slot: Int, _ change: (inout RelationState) -> Void) {
         change(&relations[slot, default: RelationState()])
         relationMask |= 1 << UInt64(slot)
-        context?.markUpdated(self)
+        if !isInUpdatedList && !isInserted { context?.markUpdated(self) }
     }
 }
 

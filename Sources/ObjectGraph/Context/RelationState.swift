@@ -9,12 +9,13 @@ struct RelationState {
     var hasChanges: Bool { !added.isEmpty || !removed.isEmpty }
 
     mutating func add(_ id: Int64) {
-        removed.remove(id)
+        // Hashing is most of the cost of a bulk add: skip the lookup in an empty set.
+        if !removed.isEmpty { removed.remove(id) }
         if stored?.contains(id) != true { added.insert(id) }
     }
 
     mutating func remove(_ id: Int64) {
-        added.remove(id)
+        if !added.isEmpty { added.remove(id) }
         if stored?.contains(id) != false { removed.insert(id) }
     }
 
