@@ -13,23 +13,28 @@ open class ManagedObject: CustomStringConvertible {
     /// its deletion was saved, or the context is gone).
     public final internal(set) weak var context: Context?
 
+    // The row and the flags below are read on every property access. Their dynamic exclusivity checks
+    // cost more than the accesses themselves, and none of these is ever passed inout or held across a
+    // call (each access is a plain load, store or element assignment), so the checks are turned off.
+    // `relations` keeps them: it is changed through closures.
+
     /// One value per property slot; empty while the object is a fault.
-    final var values: [Value] = []
+    @exclusivity(unchecked) final var values: [Value] = []
     /// The values as last saved, taken at the first change of a unit of work; nil when unchanged.
-    final var committed: [Value]?
+    @exclusivity(unchecked) final var committed: [Value]?
     /// Inverse-side relationship states, by slot.
     final var relations: [Int: RelationState] = [:]
     /// Slots of inverse-side relationships changed in this unit of work.
-    final var relationMask: UInt64 = 0
-    final var isFault = true
-    final var isInUpdatedList = false
+    @exclusivity(unchecked) final var relationMask: UInt64 = 0
+    @exclusivity(unchecked) final var isFault = true
+    @exclusivity(unchecked) final var isInUpdatedList = false
     /// True once a fault could not be fulfilled because its row is gone.
-    public final internal(set) var isInaccessible = false
+    @exclusivity(unchecked) public final internal(set) var isInaccessible = false
 
     /// Inserted in this unit of work and not yet saved.
-    public final internal(set) var isInserted = false
+    @exclusivity(unchecked) public final internal(set) var isInserted = false
     /// Deleted in this unit of work and not yet saved.
-    public final internal(set) var isDeleted = false
+    @exclusivity(unchecked) public final internal(set) var isDeleted = false
 
     public required init(entity: EntityDescription, objectID: ObjectID) {
         self.entity = entity

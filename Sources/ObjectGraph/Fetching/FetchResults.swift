@@ -35,16 +35,17 @@ public struct FetchResults: RandomAccessCollection {
 
 /// A fetch result's IDs and the rows of its current read-ahead batch, by position.
 final class FetchStorage {
+    // Read for every element touched; plain loads and stores only (see ManagedObject on exclusivity).
     let entity: EntityDescription
-    var rowIDs: [Int64] {
+    @exclusivity(unchecked) var rowIDs: [Int64] {
         didSet {
             batchRows = []
             anchor = nil
         }
     }
     let request: FetchRequest
-    var batchStart = 0
-    var batchRows: [[Value]?] = []
+    @exclusivity(unchecked) var batchStart = 0
+    @exclusivity(unchecked) var batchRows: [[Value]?] = []
     /// The last row read, as a position and its sort values: where the next ordered batch continues.
     var anchor: (position: Int, keys: [Value])?
 
