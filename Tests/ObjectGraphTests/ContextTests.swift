@@ -87,6 +87,34 @@ import Testing
         #expect(values.count == 2000 - 200 + 50 + 1)
     }
 
+    /// Ordered batches seek on the first sort key and skip the anchor's ties by ID: with a few ties, many
+    /// ties (more than a batch), and none, every element is the right object and is read in order.
+    @Test func orderedBatchesHandleTiedSortKeys() throws {
+        for groups in [1, 7, 1000] {
+            let store = try Store(inMemoryWith: Self.model)
+            let w = Context(store: store)
+            for i in 0..<1000 {
+                let r = try w.insert("Row")
+                r["n"] = .integer(Int64((i * 7919) % groups))
+                r["label"] = .string("row \(i)")
+            }
+            try w.save()
+            let c = Context(store: store)
+            c.batchSize = 16
+            let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortKey("n")]))
+            var previous: (Int64, Int64) = (.min, .min)
+            for (i, r) in rows.enumerated() {
+                #expect(r.objectID.rowID == rows.rowIDs[i])
+                let key = (r["n"] as Int64, r.objectID.rowID)
+                #expect(key > previous)
+                previous = key
+                #expect(r["label"] as String == (w.registered[r.objectID]!["label"] as String))
+            }
+            #expect(c.statistics.rowsReadInOrder >= 1000 - c.batchSize, "groups: \(groups)")
+            #expect(c.statistics.faultsFired == 0)
+        }
+    }
+
     @Test func saveIsAtomicOnValidationFailure() throws {
         let store = try filled(3)
         let c = Context(store: store)

@@ -81,25 +81,68 @@ extension Context {
         let request = storage.request, entity = storage.entity
         // Row-value comparison walks the index only when every key goes the same (ascending) way.
         guard request.sortKeys.allSatisfy(\.ascending) else { return nil }
-        var after: [Value]? = nil
-        if from > 0 {
-            guard let anchor = storage.anchor, anchor.position == from - 1, !anchor.keys.contains(where: \.isNull) else { return nil }
-            after = anchor.keys + [.integer(storage.rowIDs[from - 1])]
+        guard from > 0 else { return try readOrdered(storage, from: 0, count: count, keyset: nil, ties: 0) }
+        guard let anchor = storage.anchor, anchor.position == from - 1, !anchor.keys.contains(where: \.isNull) else { return nil }
+        let columns = request.sortKeys.map { ObjectPredicate.column($0.key, entity) }
+        if let first = anchor.keys.first {
+            // SQLite seeks with the first column of a row-value condition but then tests the whole condition
+            // on every row, which costs about as much as reading three more columns. `first >= ?` is a plain
+            // seek that costs nothing per row; the rows it adds (the anchor and its ties, which come before
+            // it) are skipped by their expected IDs. Many ties fall back to the exact condition.
+            let seek = (columns[0] + " >= ?", [first])
+            if let rows = try readOrdered(storage, from: from, count: count, keyset: seek, ties: Self.maxTies) { return rows }
         }
-        let keyset = after.map { values -> (String, [Value]) in
-            let columns = request.sortKeys.map { ObjectPredicate.column($0.key, entity) } + ["\"id\""]
-            return ("(" + columns.joined(separator: ", ") + ") > (" + Array(repeating: "?", count: values.count).joined(separator: ", ") + ")", values)
-        }
+        let after = anchor.keys + [.integer(storage.rowIDs[from - 1])]
+        let keyset = (
+            "(" + (columns + ["\"id\""]).joined(separator: ", ") + ") > ("
+                + Array(repeating: "?", count: after.count).joined(separator: ", ") + ")", after
+        )
+        return try readOrdered(storage, from: from, count: count, keyset: keyset, ties: 0)
+    }
+
+    /// Rows before the anchor that an ordered read skips at most before it gives up on its seek.
+    private static let maxTies = 32
+
+    /// One ordered read: up to `ties` rows just before position `from` may come first and are skipped (nil
+    /// when other rows come first), then rows are kept while they are the expected ones.
+    private func readOrdered(
+        _ storage: FetchStorage, from: Int, count: Int, keyset: (String, [Value])?, ties: Int
+    ) throws -> [[Value]]? {
+        let request = storage.request, entity = storage.entity
         let (sql, args) = selectSQL(
-            request, entity, columns: entity.selectColumns, limit: count, offset: from == 0 ? request.offset : 0, and: keyset)
+            request, entity, columns: entity.selectColumns, limit: count + ties, offset: from == 0 ? request.offset : 0,
+            and: keyset)
         var out: [[Value]] = []
         out.reserveCapacity(count)
         let expected = storage.rowIDs
+        var skipped = true
         try store.read { db in
             let stmt = try store.statement(db, sql)
             for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+            // Position of the next row to skip, once the first skipped row was found.
+            var tie = -1
             while try stmt.step(db) {
-                guard stmt.int64(at: 0) == expected[from + out.count] else {
+                let id = stmt.int64(at: 0)
+                if ties > 0 && out.isEmpty && id != expected[from] {
+                    if tie < 0 {
+                        let window = max(0, from - ties)..<from
+                        guard let j = expected[window].lastIndex(of: id) else {
+                            skipped = false
+                            stmt.reset()
+                            break
+                        }
+                        tie = j + 1
+                        continue
+                    }
+                    guard tie < from, expected[tie] == id else {
+                        skipped = false
+                        stmt.reset()
+                        break
+                    }
+                    tie += 1
+                    continue
+                }
+                guard id == expected[from + out.count], tie < 0 || tie == from || !out.isEmpty else {
                     stmt.reset()
                     break
                 }
@@ -110,6 +153,7 @@ extension Context {
                 }
             }
         }
+        guard skipped else { return nil }
         statistics.rowsLoaded += out.count
         statistics.rowsReadInOrder += out.count
         return out
