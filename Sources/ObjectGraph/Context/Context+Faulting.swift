@@ -37,8 +37,8 @@ extension Context {
             loadBatch(storage, around: index)
             k = index - storage.batchStart
         }
-        let values = k >= 0 && k < storage.batchRows.count ? storage.batchRows[k] : nil
-        if k >= 0 && k < storage.batchRows.count { storage.batchRows[k] = nil }
+        // Moved out of the buffer, not copied: the object becomes the row's only owner.
+        let values = k >= 0 && k < storage.batchRows.count ? storage.batchRows[k].take() : nil
         let o = existing ?? makeObject(id, entity)
         fill(o, values)
         return o
