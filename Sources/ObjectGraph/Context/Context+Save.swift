@@ -109,7 +109,9 @@ extension Context {
     }
 
     private func commitRelations(_ o: ManagedObject) {
-        for slot in o.relations.keys { o.relations[slot]!.commit() }
+        if !o.relations.isEmpty {
+            for slot in o.relations.keys { o.relations[slot]!.commit() }
+        }
         o.relationMask = 0
     }
 

@@ -14,8 +14,10 @@ import GRDB
 public final class Context {
     public let store: Store
     public var model: Model { store.model }
+    // The counters and the change lists are touched once per object made or changed: plain loads,
+    // stores and appends only, so they skip dynamic exclusivity checks (see ManagedObject).
     /// What the context did so far (objects created, rows loaded), for tests and diagnostics.
-    public internal(set) var statistics = ContextStatistics()
+    @exclusivity(unchecked) public internal(set) var statistics = ContextStatistics()
     /// Undo and redo of this context's saves.
     public let undoHistory = UndoHistory()
     /// The name the next save records for undo.
@@ -27,10 +29,10 @@ public final class Context {
 
     /// The identity map: at most one object per row.
     let registered = IdentityMap()
-    var inserted: [ManagedObject] = []
+    @exclusivity(unchecked) var inserted: [ManagedObject] = []
     /// Whole rows added without objects (see `insertRows`), written at the next save.
     var pendingRows: [(EntityDescription, [ObjectID], [[Value]])] = []
-    var updated: [ManagedObject] = []
+    @exclusivity(unchecked) var updated: [ManagedObject] = []
     var deleted: [ManagedObject] = []
     /// Rows read ahead by a batch, waiting for their object to be touched.
     var rowCache: [ObjectID: [Value]] = [:]
@@ -71,10 +73,11 @@ public final class Context {
         let object = entity.objectType.init(entity: entity, objectID: id)
         object.context = self
         // A buffer of its own now: sharing the defaults would make the first set copy them through the
-        // generic copy-on-write path, which costs twice as much.
+        // generic copy-on-write path, and `append(contentsOf:)` copies through the generic runtime too;
+        // element by element is specialized for `Value`.
         var values: [Value] = []
         values.reserveCapacity(entity.defaults.count)
-        values.append(contentsOf: entity.defaults)
+        for v in entity.defaults { values.append(v) }
         object.values = values
         object.isFault = false
         object.isInserted = true

@@ -11,9 +11,9 @@ open class ManagedObject: CustomStringConvertible {
     public let entity: EntityDescription
     /// The context the object lives in; nil once the object is no longer valid (its insert was rolled back,
     /// its deletion was saved, or the context is gone).
-    public final internal(set) weak var context: Context?
+    @exclusivity(unchecked) public final internal(set) weak var context: Context?
 
-    // The row and the flags below are read on every property access. Their dynamic exclusivity checks
+    // The context above, the row and the flags below are read on every property access. Their dynamic exclusivity checks
     // cost more than the accesses themselves, and none of these is ever passed inout or held across a
     // call (each access is a plain load, store or element assignment), so the checks are turned off.
     // `relations` keeps them: it is changed through closures.
