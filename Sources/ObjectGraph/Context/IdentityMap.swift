@@ -11,13 +11,14 @@ final class IdentityMap {
 
     private var table: UnsafeMutablePointer<Entry>
     private var capacity: Int
+    /// 64 minus the number of bits of a block number.
     private var shift: UInt64
     /// Registered objects.
     private(set) var count = 0
 
     init() {
         capacity = 64
-        shift = 64 - 6
+        shift = UInt64(64 - 6 + IdentityMap.blockBits)
         table = .allocate(capacity: capacity)
         table.initialize(repeating: Entry(rowID: 0, object: nil), count: capacity)
     }
@@ -27,10 +28,18 @@ final class IdentityMap {
         table.deallocate()
     }
 
-    /// Fibonacci hashing: consecutive row IDs (the common case) spread evenly over the table.
+    /// Row IDs are placed in blocks of 16 consecutive IDs: a block's slot is a Fibonacci hash of the block
+    /// number, which spreads blocks evenly whatever the stride between IDs, and within a block IDs keep
+    /// their order. Objects made one after another (a bulk insert, a fetch in ID order) then sit side by
+    /// side in the table and in memory, so filling the map and releasing it at the end walk memory in
+    /// order instead of missing the cache once per object (that made freeing 100,000 objects 2.5 times
+    /// slower).
+    private static let blockBits = 4
+
     @inline(__always)
     private func home(_ rowID: Int64) -> Int {
-        Int(truncatingIfNeeded: (UInt64(bitPattern: rowID) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        let block = (UInt64(bitPattern: rowID >> Int64(Self.blockBits)) &* 0x9E37_79B9_7F4A_7C15) >> shift
+        return Int(truncatingIfNeeded: block) << Self.blockBits | Int(truncatingIfNeeded: rowID) & (1 << Self.blockBits - 1)
     }
 
     /// The slot holding `id`, or the empty slot where it would go.
@@ -100,7 +109,7 @@ final class IdentityMap {
     private func grow(to newCapacity: Int) {
         let old = table, oldCapacity = capacity
         capacity = newCapacity
-        shift = UInt64(64 - newCapacity.trailingZeroBitCount)
+        shift = UInt64(64 - newCapacity.trailingZeroBitCount + Self.blockBits)
         table = .allocate(capacity: newCapacity)
         table.initialize(repeating: Entry(rowID: 0, object: nil), count: newCapacity)
         let mask = newCapacity - 1
