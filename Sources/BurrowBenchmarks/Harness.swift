@@ -13,6 +13,18 @@ enum Harness {
         return percentile(times, 0.5)
     }
 
+    /// Runs `ours` and `baseline` alternately, `runs` times each, and returns both median wall times in
+    /// seconds. On a shared machine whose speed drifts, alternating puts both sides in the same conditions;
+    /// running one side's runs first and the other's after does not.
+    static func interleaved(runs: Int, ours: () throws -> Void, baseline: () throws -> Void) rethrows -> (ours: Double, baseline: Double) {
+        var a: [Double] = [], b: [Double] = []
+        for _ in 0..<runs {
+            a.append(try time(ours))
+            b.append(try time(baseline))
+        }
+        return (percentile(a, 0.5), percentile(b, 0.5))
+    }
+
     static func percentile(_ values: [Double], _ p: Double) -> Double {
         let s = values.sorted()
         guard !s.isEmpty else { return 0 }

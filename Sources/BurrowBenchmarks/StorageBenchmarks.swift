@@ -34,12 +34,11 @@ struct StorageBenchmarks {
         let dir = Harness.scratch("insert")
         let names = titles(n)
         var k = 0
-        let ours = try Harness.median(runs: runs) {
+        let (ours, raw) = try Harness.interleaved(runs: runs) {
             k += 1
             let outline = try Outline(path: emptyStore(dir, "ours\(k)"))
             try insertOurs(outline, names)
-        }
-        let raw = Harness.median(runs: runs) {
+        } baseline: {
             k += 1
             let sql = RawSQLite(path: emptyStore(dir, "raw\(k)"))
             sql.exec("INSERT INTO Item (id, title, done, \"order\", childCount, rootMarker) VALUES (1, 'Burrow', 0, 'a0', 0, 1)")
@@ -87,10 +86,13 @@ struct StorageBenchmarks {
         let store = try Store(path: path, model: OutlineModel.model)
         // Contexts are released after the clock stops: the identity map is a cache that outlives a fetch.
         var keep: [Outline] = []
-        let ours = try Harness.median(runs: runs) { keep.append(try fetchOurs(store)) }
-        keep.removeAll()
         let sql = RawSQLite(path: path)
-        let raw = Harness.median(runs: runs) { _ = fetchRaw(sql) }
+        let (ours, raw) = try Harness.interleaved(runs: runs) {
+            keep.append(try fetchOurs(store))
+        } baseline: {
+            _ = fetchRaw(sql)
+        }
+        keep.removeAll()
         Harness.report("fetch a level of \(n) in order, touch titles", ours: ours, baseline: raw, goal: "ratio <= 1.5")
         try? FileManager.default.removeItem(atPath: dir)
     }
