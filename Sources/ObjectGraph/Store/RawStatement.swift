@@ -72,21 +72,22 @@ struct RawStatement {
 
     /// Reads column `column` as a value of `type` (NULL stays `.null`).
     func value(at column: Int32, as type: AttributeType) -> Value {
-        let s = handle
-        let kind = sqlite3_column_type(s, column)
-        if kind == SQLITE_NULL { return .null }
+        // One `sqlite3_column_value` per column, then the value's own accessors: each `sqlite3_column_*`
+        // call takes and releases the connection's mutex, which the queue that owns the connection makes
+        // redundant (the unprotected value is used on that queue only, before the next step).
+        guard let v = sqlite3_column_value(handle, column), sqlite3_value_type(v) != SQLITE_NULL else { return .null }
         switch type {
         case .string:
-            guard let p = sqlite3_column_text(s, column) else { return .string("") }
-            let n = Int(sqlite3_column_bytes(s, column))
+            guard let p = sqlite3_value_text(v) else { return .string("") }
+            let n = Int(sqlite3_value_bytes(v))
             return .string(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
-        case .integer64: return .integer(sqlite3_column_int64(s, column))
-        case .bool: return .bool(sqlite3_column_int64(s, column) != 0)
-        case .double: return .double(sqlite3_column_double(s, column))
-        case .date: return .date(Date(timeIntervalSince1970: sqlite3_column_double(s, column)))
+        case .integer64: return .integer(sqlite3_value_int64(v))
+        case .bool: return .bool(sqlite3_value_int64(v) != 0)
+        case .double: return .double(sqlite3_value_double(v))
+        case .date: return .date(Date(timeIntervalSince1970: sqlite3_value_double(v)))
         case .binary, .uuid:
-            let n = Int(sqlite3_column_bytes(s, column))
-            let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(s, column), count: n)
+            let n = Int(sqlite3_value_bytes(v))
+            let bytes = UnsafeRawBufferPointer(start: sqlite3_value_blob(v), count: n)
             if type == .uuid, let u = UUID(bytes: bytes) { return .uuid(u) }
             return .data(n == 0 ? Data() : Data(bytes))
         }
