@@ -53,13 +53,12 @@ extension Context {
         let backward = index > 0 && index == storage.batchStart - 1
         let range = backward ? max(0, index - batchSize + 1)..<(index + 1) : index..<min(index + batchSize, n)
         statistics.batchLoads += 1
-        var rows = [[Value]?](repeating: nil, count: range.count)
-        var matched = 0
-        if !backward, let ordered = try? loadOrdered(storage, from: index, count: range.count) {
-            for (j, row) in ordered.enumerated() { rows[j] = row }
-            matched = ordered.count
-        }
+        // The ordered read's buffer becomes the batch as it is; rows it did not match are read by ID.
+        var rows: [[Value]?] = []
+        if !backward, let ordered = try? loadOrdered(storage, from: index, count: range.count) { rows = ordered }
+        let matched = rows.count
         if matched < range.count {
+            rows.append(contentsOf: repeatElement(nil, count: range.count - matched))
             let rest = Array(storage.rowIDs[(range.lowerBound + matched)..<range.upperBound])
             if let loaded = try? loadRows(entity: storage.entity, ids: rest) {
                 for (j, row) in loaded.enumerated() { rows[matched + j] = row }
@@ -77,11 +76,11 @@ extension Context {
 
     /// The rows at positions `from ..< from + count` read in order, as far as they match the expected IDs;
     /// nil when an ordered read is not possible here.
-    private func loadOrdered(_ storage: FetchStorage, from: Int, count: Int) throws -> [[Value]]? {
+    private func loadOrdered(_ storage: FetchStorage, from: Int, count: Int) throws -> [[Value]?]? {
         let request = storage.request, entity = storage.entity
         // Row-value comparison walks the index only when every key goes the same (ascending) way.
         guard request.sortKeys.allSatisfy(\.ascending) else { return nil }
-        guard from > 0 else { return try readOrdered(storage, from: 0, count: count, keyset: nil, ties: 0) }
+        guard from > 0 else { return try readOrdered(storage, from: 0, count: count, keyset: (.none, []), ties: 0) }
         guard let anchor = storage.anchor, anchor.position == from - 1, !anchor.keys.contains(where: \.isNull) else { return nil }
         let columns = request.sortKeys.map { ObjectPredicate.column($0.key, entity) }
         if let first = anchor.keys.first {
@@ -89,15 +88,36 @@ extension Context {
             // on every row, which costs about as much as reading three more columns. `first >= ?` is a plain
             // seek that costs nothing per row; the rows it adds (the anchor and its ties, which come before
             // it) are skipped by their expected IDs. Many ties fall back to the exact condition.
-            let seek = (columns[0] + " >= ?", [first])
+            let seek = (OrderedForm.seek(columns[0] + " >= ?"), [first])
             if let rows = try readOrdered(storage, from: from, count: count, keyset: seek, ties: Self.maxTies) { return rows }
         }
         let after = anchor.keys + [.integer(storage.rowIDs[from - 1])]
-        let keyset = (
-            "(" + (columns + ["\"id\""]).joined(separator: ", ") + ") > ("
-                + Array(repeating: "?", count: after.count).joined(separator: ", ") + ")", after
-        )
-        return try readOrdered(storage, from: from, count: count, keyset: keyset, ties: 0)
+        let condition = "(" + (columns + ["\"id\""]).joined(separator: ", ") + ") > ("
+            + Array(repeating: "?", count: after.count).joined(separator: ", ") + ")"
+        return try readOrdered(storage, from: from, count: count, keyset: (.after(condition), after), ties: 0)
+    }
+
+    /// Where an ordered read starts: at the start of the result, or after the anchor by a seek on the first
+    /// sort key or by the exact row-value condition.
+    private enum OrderedForm {
+        case none
+        case seek(String)
+        case after(String)
+
+        var key: Int {
+            switch self {
+            case .none: return 0
+            case .seek: return 1
+            case .after: return 2
+            }
+        }
+
+        var condition: String? {
+            switch self {
+            case .none: return nil
+            case .seek(let c), .after(let c): return c
+            }
+        }
     }
 
     /// Rows before the anchor that an ordered read skips at most before it gives up on its seek.
@@ -106,13 +126,23 @@ extension Context {
     /// One ordered read: up to `ties` rows just before position `from` may come first and are skipped (nil
     /// when other rows come first), then rows are kept while they are the expected ones.
     private func readOrdered(
-        _ storage: FetchStorage, from: Int, count: Int, keyset: (String, [Value])?, ties: Int
-    ) throws -> [[Value]]? {
+        _ storage: FetchStorage, from: Int, count: Int, keyset: (form: OrderedForm, values: [Value]), ties: Int
+    ) throws -> [[Value]?]? {
         let request = storage.request, entity = storage.entity
-        let (sql, args) = selectSQL(
-            request, entity, columns: entity.selectColumns, limit: count + ties, offset: from == 0 ? request.offset : 0,
-            and: keyset)
-        var out: [[Value]] = []
+        // The SQL of a result's batches differs only by form and limit: built once, not once per batch.
+        let key = (count + ties) << 2 | keyset.form.key
+        let sql: String
+        if let cached = storage.batchSQL[key] {
+            sql = cached
+        } else {
+            sql = selectSQL(
+                request, entity, columns: entity.selectColumns, limit: count + ties, offset: from == 0 ? request.offset : 0,
+                and: keyset.form.condition.map { ($0, []) }
+            ).0
+            storage.batchSQL[key] = sql
+        }
+        let args = storage.predicateArguments + keyset.values
+        var out: [[Value]?] = []
         out.reserveCapacity(count)
         let expected = storage.rowIDs
         var skipped = true
