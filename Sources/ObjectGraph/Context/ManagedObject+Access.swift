@@ -81,7 +81,7 @@ extension ManagedObject {
     }
 
     private func relationship(_ key: String) -> (slot: Int, RelationshipDescription) {
-        guard let slot = entity.slotByName[key], let r = entity.properties[slot].relationship else {
+        guard let slot = entity.slotByName[key], let r = entity.relationshipOfSlot[slot] else {
             preconditionFailure("\(entity.name) has no relationship \(key)")
         }
         return (slot, r)
@@ -119,7 +119,7 @@ extension ManagedObject {
 
     /// Sets the to-one relationship at `slot` (see ``EntityDescription/slot(_:)``), without a name lookup.
     public func setObject(_ target: ManagedObject?, slot: Int) {
-        guard let r = entity.properties[slot].relationship else {
+        guard let r = entity.relationshipOfSlot[slot] else {
             preconditionFailure("slot \(slot) of \(entity.name) is not a relationship")
         }
         precondition(!r.isToMany, "\(entity.name).\(entity.properties[slot].name) is to-many: add through its inverse")
@@ -159,7 +159,7 @@ extension ManagedObject {
         let (_, r) = relationship(key)
         precondition(r.isToMany, "\(entity.name).\(key) is to-one")
         guard let context = object.context else { return }
-        object.setToOne(slot: r.inverseSlot, object.entity.properties[r.inverseSlot].relationship!, objectID.rowID, in: context)
+        object.setToOne(slot: r.inverseSlot, object.entity.relationshipOfSlot[r.inverseSlot]!, objectID.rowID, in: context)
     }
 
     /// Removes `object` from the to-many relationship `key` (clears the object's to-one inverse).
@@ -167,7 +167,7 @@ extension ManagedObject {
         let (slot, r) = relationship(key)
         precondition(r.isToMany, "\(entity.name).\(key) is to-one")
         guard members(slot: slot).contains(object.objectID.rowID), let context = object.context else { return }
-        object.setToOne(slot: r.inverseSlot, object.entity.properties[r.inverseSlot].relationship!, nil, in: context)
+        object.setToOne(slot: r.inverseSlot, object.entity.relationshipOfSlot[r.inverseSlot]!, nil, in: context)
     }
 
     // MARK: - Internals shared with the context
@@ -197,14 +197,14 @@ extension ManagedObject {
         assignToOne(slot: slot, r, newID)
         if let oldID {
             let old = context.object(for: ObjectID(entity: r.destination, rowID: oldID))
-            old.unlink(slot: r.inverseSlot, old.entity.properties[r.inverseSlot].relationship!, objectID.rowID)
+            old.unlink(slot: r.inverseSlot, old.entity.relationshipOfSlot[r.inverseSlot]!, objectID.rowID)
         }
         if let newID {
             let target = context.object(for: ObjectID(entity: r.destination, rowID: newID))
             if r.inverseIsToMany {
                 target.relationChanged(slot: r.inverseSlot) { $0.add(objectID.rowID) }
             } else {
-                let inverse = target.entity.properties[r.inverseSlot].relationship!
+                let inverse = target.entity.relationshipOfSlot[r.inverseSlot]!
                 // One-to-one: the target's previous partner loses its pointer.
                 if let previous = target.toOneID(slot: r.inverseSlot, inverse), previous != objectID.rowID {
                     context.object(for: ObjectID(entity: entity.index, rowID: previous)).assignToOne(slot: slot, r, nil)

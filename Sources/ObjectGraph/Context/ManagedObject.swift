@@ -23,7 +23,7 @@ open class ManagedObject: CustomStringConvertible {
     /// The values as last saved, taken at the first change of a unit of work; nil when unchanged.
     @exclusivity(unchecked) final var committed: [Value]?
     /// Inverse-side relationship states, by slot.
-    final var relations: [Int: RelationState] = [:]
+    final var relations: RelationStates = [:]
     /// Slots of inverse-side relationships changed in this unit of work.
     @exclusivity(unchecked) final var relationMask: UInt64 = 0
     @exclusivity(unchecked) final var isFault = true

@@ -14,6 +14,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let derivedSlots: [Int]
     /// Slots of to-many relationships and of to-one relationships whose key lives on the other side.
     let inverseSideSlots: [Int]
+    /// For each slot, its relationship (nil for attributes): reading one from `properties` copies the
+    /// whole property description, which the relationship setters would pay on every change.
+    let relationshipOfSlot: [RelationshipDescription?]
     /// The SQLite type read for each stored slot, parallel to `storedSlots`.
     let storedTypes: [AttributeType]
     /// `"id", "col", ...` for SELECTs of whole rows.
@@ -51,6 +54,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         storedSlots = props.filter(\.isStored).map(\.slot)
         derivedSlots = props.filter { $0.attribute?.derive != nil }.map(\.slot)
         inverseSideSlots = props.filter { $0.relationship.map { !$0.storesForeignKey } ?? false }.map(\.slot)
+        relationshipOfSlot = props.map(\.relationship)
         storedTypes = storedSlots.map { props[$0].attribute?.type ?? .integer64 }
         selectColumns = (["id"] + storedSlots.map { props[$0].name }).map { "\"\($0)\"" }.joined(separator: ", ")
         var columns = [Int32](repeating: 0, count: props.count)
@@ -112,7 +116,8 @@ public struct PropertyDescription: Sendable {
 
 /// A relationship resolved against the model.
 public struct RelationshipDescription: Sendable {
-    public let relationship: Relationship
+    /// The relationship as declared.
+    public var relationship: Relationship { declaration.relationship }
     /// Index of the destination entity.
     public let destination: Int
     /// Slot of the inverse relationship in the destination entity.
@@ -121,9 +126,28 @@ public struct RelationshipDescription: Sendable {
     public let storesForeignKey: Bool
     /// True when the inverse is to-many.
     public let inverseIsToMany: Bool
+    /// True for a to-many relationship.
+    public let isToMany: Bool
+    /// What deleting an object does to the objects at the other end.
+    public let deleteRule: DeleteRule
+    // A description is copied on every relationship change, and a declaration holds three strings: one
+    // reference is cheaper to copy than three.
+    private let declaration: Declaration
 
-    public var isToMany: Bool { relationship.isToMany }
-    public var deleteRule: DeleteRule { relationship.deleteRule }
+    private final class Declaration: Sendable {
+        let relationship: Relationship
+        init(_ relationship: Relationship) { self.relationship = relationship }
+    }
+
+    init(relationship: Relationship, destination: Int, inverseSlot: Int, storesForeignKey: Bool, inverseIsToMany: Bool) {
+        declaration = Declaration(relationship)
+        self.destination = destination
+        self.inverseSlot = inverseSlot
+        self.storesForeignKey = storesForeignKey
+        self.inverseIsToMany = inverseIsToMany
+        isToMany = relationship.isToMany
+        deleteRule = relationship.deleteRule
+    }
 }
 
 /// One stored attribute's rules in a form that is cheap to check for every saved object.
