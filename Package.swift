@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "BurrowCommands",
             dependencies: [
-                "Outline", "ObjectGraph",
+                "Outline", "ObjectGraph", "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
