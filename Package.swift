@@ -29,11 +29,23 @@ let package = Package(
         ),
         // The outliner's domain on ObjectGraph: items, sibling order, moves.
         .target(name: "Outline", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        // The terminal layer: cells, buffer diffing, display width, sanitising, keys, widgets, the test backend.
+        // Knows nothing of the store or of outlines, and nothing of ncurses.
+        .target(name: "TerminalKit", swiftSettings: strict),
+        // ncursesw as Swift sees it (module map and inline helpers); only CursesBackend imports it.
+        // (No pkgConfig: Debian's ncursesw.pc adds -D flags SwiftPM refuses with a warning; the module map links.)
+        .systemLibrary(name: "CNCursesW", providers: [.apt(["libncurses-dev"])]),
+        // Restores the terminal from signal handlers and at exit (async-signal-safe C).
+        .target(name: "CTerminalGuard"),
+        // The real terminal: TerminalKit's backend and input source on ncursesw.
+        .target(name: "CursesBackend", dependencies: ["TerminalKit", "CNCursesW", "CTerminalGuard"], swiftSettings: strict),
+        // A tiny full-screen program for the terminal layer's end-to-end test in tmux (not a product).
+        .executableTarget(name: "TerminalDemo", dependencies: ["TerminalKit", "CursesBackend"], swiftSettings: strict),
         // The `burrow` subcommands as a library, so tests run them in-process.
         .target(
             name: "BurrowCommands",
             dependencies: [
-                "Outline", "ObjectGraph",
+                "Outline", "ObjectGraph", "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -49,6 +61,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"], swiftSettings: strict),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit"], swiftSettings: strict),
+        // Real binaries in a real terminal (tmux); depending on the executables makes `swift test` build them.
+        .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo"], swiftSettings: strict),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph"], swiftSettings: strict),
         .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph"], swiftSettings: strict),

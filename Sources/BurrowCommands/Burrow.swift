@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Outline
+import TerminalKit
 
 /// The `burrow` command: with no subcommand, the outliner; subcommands for scripting.
 public struct Burrow: ParsableCommand {
@@ -62,7 +63,7 @@ public enum BurrowMain {
     }
 
     private static func fail(_ message: String) -> Int32 {
-        Console.current.err("burrow: " + Visible.text(message) + "\n")
+        Console.current.err("burrow: " + Sanitizer.visible(message) + "\n")
         return 1
     }
 }

@@ -54,19 +54,3 @@ struct Progress {
         Console.current.err("\r\u{1B}[K")
     }
 }
-
-/// Titles are untrusted: control characters are printed visibly, never sent raw to a terminal.
-enum Visible {
-    static func text(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u.value {
-            case 0x00...0x1F: out += "^" + String(UnicodeScalar(u.value + 0x40)!)
-            case 0x7F: out += "^?"
-            case 0x80...0x9F: out += "<U+\(String(u.value, radix: 16, uppercase: true))>"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
-}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ObjectGraph
 import Outline
+import TerminalKit
 
 /// `--db PATH`, shared by every command.
 public struct DatabaseOptions: ParsableArguments {
@@ -29,6 +30,6 @@ extension Outline {
 
     /// “Title” for messages, control characters made visible.
     func quoted(_ item: Item) -> String {
-        item.isRoot ? "the top level" : "“" + Visible.text(item.title) + "”"
+        item.isRoot ? "the top level" : "“" + Sanitizer.visible(item.title) + "”"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Outline
+import TerminalKit
 
 /// `burrow ls [PATH] [--tree] [--depth N] [--ids] [--json]`
 struct Ls: ParsableCommand {
@@ -43,7 +44,7 @@ struct Ls: ParsableCommand {
             let box = item.isDone ? "[x]" : "[ ]"
             let count = item.childCount > 0 ? " (\(item.childCount))" : ""
             let id = ids ? "#\(item.objectID.rowID) " : ""
-            say(String(repeating: "  ", count: level) + id + box + " " + Visible.text(item.title) + count)
+            say(String(repeating: "  ", count: level) + id + box + " " + Sanitizer.visible(item.title) + count)
             if level + 1 < levels && item.childCount > 0 {
                 stack += try o.children(of: item).reversed().map { ($0, level + 1) }
             }

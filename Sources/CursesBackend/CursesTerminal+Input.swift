@@ -1,0 +1,141 @@
+import CNCursesW
+import CTerminalGuard
+import Foundation
+import TerminalKit
+
+extension CursesTerminal {
+    /// Waits in slices of at most this long, so a signal's flag is seen promptly even if a read is restarted.
+    private static let slice = 100
+
+    public func nextEvent(timeout: Duration?) -> InputEvent? {
+        var remaining = timeout.map { Self.milliseconds($0) }
+        while true {
+            if let event = signalEvent() { return event }
+            let wait = min(remaining ?? Self.slice, Self.slice)
+            switch read(timeoutMilliseconds: wait) {
+            case .none:
+                if let event = signalEvent() { return event }
+                if let r = remaining {
+                    remaining = r - wait
+                    if r - wait <= 0 { return nil }
+                }
+            case .character(let scalar):
+                if scalar.value == 0x1B {
+                    if let event = escapeEvent() { return event }
+                } else {
+                    return .key(KeyDecoder.scalar(scalar))
+                }
+            case .code(let code):
+                if let event = event(forCode: code) { return event }
+            }
+        }
+    }
+
+    private enum Read {
+        case none
+        case character(Unicode.Scalar)
+        case code(Int32)
+    }
+
+    private func read(timeoutMilliseconds: Int) -> Read {
+        wtimeout(stdscr, Int32(timeoutMilliseconds))
+        var value: wint_t = 0
+        switch wget_wch(stdscr, &value) {
+        case KEY_CODE_YES: return .code(Int32(bitPattern: value))
+        case OK: return Unicode.Scalar(value).map { .character($0) } ?? .none
+        default: return .none
+        }
+    }
+
+    private func signalEvent() -> InputEvent? {
+        let signal = terminal_guard_take_signal()
+        switch signal {
+        case 0: return nil
+        case SIGTSTP:
+            suspend()
+            return .resumed
+        default:
+            return .terminate(signal: signal)
+        }
+    }
+
+    private func event(forCode code: Int32) -> InputEvent? {
+        switch code {
+        case KEY_RESIZE:
+            updateSize()
+            return .resize(size)
+        case KEY_MOUSE:
+            var m = MEVENT()
+            guard getmouse(&m) == OK else { return nil }
+            let position = Position(x: Int(m.x), y: Int(m.y))
+            let modifiers = Key.Modifiers(rawValue: UInt8(burrow_mouse_modifiers(m.bstate)))
+            switch burrow_mouse_button(m.bstate) {
+            case 4: return .mouse(MouseEvent(kind: .wheelUp, position: position, modifiers: modifiers))
+            case 5: return .mouse(MouseEvent(kind: .wheelDown, position: position, modifiers: modifiers))
+            case let b where b > 0: return .mouse(MouseEvent(kind: .press(button: Int(b)), position: position, modifiers: modifiers))
+            default: return nil
+            }
+        case Self.pasteStart:
+            return .paste(readPaste())
+        case Self.pasteEnd:
+            return nil
+        default:
+            return keyTable.key(for: code).map { .key($0) }
+        }
+    }
+
+    /// Reads pasted text up to the end marker (or until the terminal goes quiet, if the marker never comes).
+    private func readPaste() -> String {
+        var text = ""
+        while true {
+            switch read(timeoutMilliseconds: 500) {
+            case .none: return text
+            case .code(Self.pasteEnd): return text
+            case .code: continue
+            case .character(let scalar):
+                // Terminals send line breaks in a paste as carriage returns.
+                text.unicodeScalars.append(scalar.value == 0x0D ? "\n" : scalar)
+            }
+        }
+    }
+
+    /// After ESC: Esc alone, Alt and a key, or an escape sequence the terminal description does not list.
+    private func escapeEvent() -> InputEvent? {
+        switch read(timeoutMilliseconds: Int(Self.escapeDelay)) {
+        case .none:
+            return .key(.escape)
+        case .code(let code):
+            guard var key = keyTable.key(for: code) else { return event(forCode: code) }
+            key.modifiers.insert(.alt)
+            return .key(key)
+        case .character(let scalar) where scalar == "[" || scalar == "O":
+            return sequenceEvent(introducer: scalar)
+        case .character(let scalar):
+            return .key(KeyDecoder.alt(scalar))
+        }
+    }
+
+    /// Reads the rest of `ESC [ …` or `ESC O x`; unknown sequences are dropped rather than typed.
+    private func sequenceEvent(introducer: Unicode.Scalar) -> InputEvent? {
+        var parameters = ""
+        while true {
+            guard case .character(let scalar) = read(timeoutMilliseconds: Int(Self.escapeDelay)) else {
+                // Nothing followed: it was Alt-[ or Alt-O typed by the user.
+                return parameters.isEmpty ? .key(KeyDecoder.alt(introducer)) : nil
+            }
+            let v = scalar.value
+            if introducer == "O" { return KeyDecoder.ss3(final: Character(scalar)).map { .key($0) } }
+            if v >= 0x40 && v <= 0x7E {
+                if parameters == "200" && scalar == "~" { return .paste(readPaste()) }
+                return KeyDecoder.csi(parameters: parameters, final: Character(scalar)).map { .key($0) }
+            }
+            guard parameters.count < 32 else { return nil }
+            parameters.unicodeScalars.append(scalar)
+        }
+    }
+
+    private static func milliseconds(_ d: Duration) -> Int {
+        let (seconds, attoseconds) = d.components
+        return max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}

@@ -1,0 +1,217 @@
+import CNCursesW
+import CTerminalGuard
+import Foundation
+import TerminalKit
+
+/// The real terminal, through ncursesw: a `TerminalBackend` for output and an `InputSource` for keys, mouse,
+/// paste, resize and signals.
+///
+/// Raw mode with flow control off (Ctrl-S, Ctrl-Q, Ctrl-Z and Ctrl-C arrive as keys), no echo, keypad, a 25 ms
+/// Esc delay, default colours (none under `NO_COLOR`), mouse and bracketed paste when available. The terminal
+/// is restored by `stop()`, on SIGINT, SIGTERM and SIGHUP (delivered as `.terminate` events), on a crash and
+/// at `exit()`; SIGTSTP restores it, suspends, and delivers `.resumed` when continued.
+///
+/// For example:
+/// ```swift
+/// let curses = try CursesTerminal.start()
+/// defer { curses.stop() }
+/// let terminal = Terminal(backend: curses)
+/// ```
+public final class CursesTerminal: TerminalBackend, InputSource {
+    /// Choices made at start.
+    public struct Options: Sendable {
+        /// Report mouse clicks and wheel turns (the terminal's own text selection then needs Shift).
+        public var mouse: Bool
+        /// Ask for bracketed paste, so a paste arrives as one `.paste` event rather than as typed keys.
+        public var bracketedPaste: Bool
+
+        public init(mouse: Bool = true, bracketedPaste: Bool = true) {
+            self.mouse = mouse
+            self.bracketedPaste = bracketedPaste
+        }
+    }
+
+    static let pasteStart: Int32 = 0x1001
+    static let pasteEnd: Int32 = 0x1002
+    static let escapeDelay: Int32 = 25
+
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private let options: Options
+    private let colors: CursesColors
+    let keyTable: CursesKeyTable
+    private var cursorVisible: Bool?
+    private var running = true
+    public private(set) var size: Size
+
+    private init(screen: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, options: Options, colors: CursesColors, keyTable: CursesKeyTable) {
+        self.screen = screen
+        self.window = window
+        self.options = options
+        self.colors = colors
+        self.keyTable = keyTable
+        self.size = Size(width: Int(burrow_cols()), height: Int(burrow_lines()))
+    }
+
+    /// Takes over the terminal, or throws without touching it when standard input or output is not a terminal
+    /// or the terminal type is unknown.
+    public static func start(options: Options = Options()) throws(CursesError) -> CursesTerminal {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        guard !term.isEmpty else { throw .unknownTerminal("") }
+        useUTF8Locale()
+        set_escdelay(escapeDelay)
+        guard let screen = burrow_newterm() else { throw .unknownTerminal(term) }
+        set_term(screen)
+        guard let window = burrow_stdscr() else {
+            delscreen(screen)
+            throw .cannotStart("no standard screen")
+        }
+        // The guard must save the modes before raw() changes them: they are what a crash restores.
+        guard terminal_guard_install(STDIN_FILENO, resetSequence(options: options)) == 0 else {
+            endwin()
+            delscreen(screen)
+            throw .cannotStart("cannot read the terminal's modes")
+        }
+        raw()
+        noecho()
+        nonl()
+        keypad(window, true)
+        meta(window, true)
+        intrflush(window, false)
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let colors = CursesColors(noColor: noColor)
+        let keyTable = CursesKeyTable.fromTerminfo()
+        if options.mouse {
+            mousemask(burrow_mouse_events(), nil)
+            mouseinterval(0)
+        }
+        if options.bracketedPaste {
+            define_key("\u{1B}[200~", pasteStart)
+            define_key("\u{1B}[201~", pasteEnd)
+        }
+        let terminal = CursesTerminal(screen: screen, window: window, options: options, colors: colors, keyTable: keyTable)
+        terminal.enterProgramModes()
+        terminal.setCursor(nil)
+        werase(window)
+        wrefresh(window)
+        return terminal
+    }
+
+    /// Gives the terminal back as it was: modes, cursor, main screen. Safe to call more than once.
+    public func stop() {
+        guard running else { return }
+        running = false
+        leaveProgramModes()
+        curs_set(1)
+        endwin()
+        delscreen(screen)
+        terminal_guard_uninstall()
+    }
+
+    /// Restores the terminal, then ends the process by `signal` as if the program had not caught it.
+    public func stop(reraising signal: Int32) -> Never {
+        stop()
+        terminal_guard_reraise(signal)
+        exit(128 + signal)
+    }
+
+    deinit { stop() }
+
+    // MARK: TerminalBackend
+
+    public func draw(_ changes: [CellChange]) {
+        for change in changes {
+            let cell = change.cell
+            var attributes: attr_t = 0
+            if cell.style.attributes.contains(.bold) { attributes |= burrow_attr_bold() }
+            if cell.style.attributes.contains(.dim) { attributes |= burrow_attr_dim() }
+            if cell.style.attributes.contains(.reverse) { attributes |= burrow_attr_reverse() }
+            if cell.style.attributes.contains(.underline) { attributes |= burrow_attr_underline() }
+            let pair = colors.pair(for: cell.style)
+            let (y, x) = (Int32(change.position.y), Int32(change.position.x))
+            // ncurses places characters by the C library's widths; where those disagree with our tables (an
+            // emoji newer than the C library), draw a stand-in of our width so the grid stays aligned.
+            var scalars = Array(cell.symbol.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) })
+            let libcWidth = scalars.first.map { Int(burrow_wcwidth($0)) } ?? -1
+            if libcWidth < 1 || libcWidth > Int(cell.width) { scalars = [0xFFFD] }
+            if !put(y, x, scalars, attributes, pair), scalars.count > 1 {
+                // setcchar takes one spacing character plus combining ones; a ZWJ sequence keeps its first.
+                _ = put(y, x, [scalars[0]], attributes, pair)
+            }
+            if cell.width == 2, libcWidth != 2 { _ = put(y, x + 1, [0x20], attributes, pair) }
+        }
+    }
+
+    private func put(_ y: Int32, _ x: Int32, _ scalars: [wchar_t], _ attributes: attr_t, _ pair: Int16) -> Bool {
+        (scalars + [0]).withUnsafeBufferPointer { burrow_put_cell(y, x, $0.baseAddress, attributes, pair) != ERR }
+    }
+
+    public func setCursor(_ position: Position?) {
+        let visible = position != nil
+        if cursorVisible != visible {
+            curs_set(visible ? 1 : 0)
+            cursorVisible = visible
+        }
+        if let position { wmove(window, Int32(position.y), Int32(position.x)) }
+        leaveok(window, !visible)
+    }
+
+    public func clear() {
+        werase(window)
+        clearok(window, true)
+    }
+
+    public func flush() {
+        wrefresh(window)
+    }
+
+    // MARK: Modes
+
+    private func enterProgramModes() {
+        if options.bracketedPaste { burrow_write_raw("\u{1B}[?2004h") }
+    }
+
+    private func leaveProgramModes() {
+        if options.bracketedPaste { burrow_write_raw("\u{1B}[?2004l") }
+        if options.mouse { mousemask(0, nil) }
+    }
+
+    /// Restores the terminal and stops the process (SIGTSTP); on continuing, takes it over again.
+    func suspend() {
+        leaveProgramModes()
+        endwin()
+        terminal_guard_suspend()
+        // Continued: refresh() returns ncurses to program mode; the app redraws everything.
+        if options.mouse { mousemask(burrow_mouse_events(), nil) }
+        enterProgramModes()
+        clear()
+        wrefresh(window)
+        updateSize()
+    }
+
+    func updateSize() {
+        size = Size(width: Int(burrow_cols()), height: Int(burrow_lines()))
+    }
+
+    var stdscr: UnsafeMutablePointer<WINDOW> { window }
+
+    /// What a crash or `exit()` writes to undo our modes: paste and mouse reporting off, keypad transmit off,
+    /// attributes reset, cursor shown, main screen back.
+    private static func resetSequence(options: Options) -> String {
+        var s = ""
+        if options.bracketedPaste { s += "\u{1B}[?2004l" }
+        if options.mouse { s += "\u{1B}[?1000l\u{1B}[?1002l\u{1B}[?1006l" }
+        for cap in ["rmkx", "sgr0", "cnorm", "rmcup"] {
+            if let v = burrow_tigetstr(cap) { s += String(cString: v) }
+        }
+        return s
+    }
+
+    /// Wide characters need a UTF-8 locale: the user's, or C.UTF-8 when theirs is not UTF-8.
+    private static func useUTF8Locale() {
+        setlocale(LC_ALL, "")
+        if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) == "UTF-8" { return }
+        if setlocale(LC_CTYPE, "C.UTF-8") == nil { _ = setlocale(LC_CTYPE, "C.utf8") }
+    }
+}

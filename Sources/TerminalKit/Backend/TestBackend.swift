@@ -1,0 +1,97 @@
+/// An in-memory terminal of a fixed size for tests: it applies the changed cells it is sent to its own screen,
+/// and hands out scripted input events one at a time.
+///
+/// Because it only ever sees what `Terminal` sends, a screen test also checks the diffing.
+///
+/// For example:
+/// ```swift
+/// let backend = TestBackend(width: 20, height: 3)
+/// try backend.type("j j <Enter>")
+/// #expect(backend.difference(from: "…") == nil)
+/// ```
+public final class TestBackend: TerminalBackend, InputSource {
+    public private(set) var size: Size
+    /// What the screen shows now.
+    public private(set) var screen: Buffer
+    /// Where the cursor is shown, nil when hidden.
+    public private(set) var cursor: Position?
+    /// Cells sent by the last `draw` and since the start.
+    public private(set) var lastDrawCount = 0
+    public private(set) var totalDrawCount = 0
+    public private(set) var flushCount = 0
+    /// Cells received holding a code point a terminal would act on (must stay 0: drawing sanitises).
+    public private(set) var unsafeCellsReceived = 0
+    /// Events still to be delivered.
+    public private(set) var pendingEvents: [InputEvent] = []
+
+    public init(width: Int, height: Int) {
+        size = Size(width: width, height: height)
+        screen = Buffer(size: size)
+    }
+
+    // MARK: TerminalBackend
+
+    public func draw(_ changes: [CellChange]) {
+        lastDrawCount = changes.count
+        totalDrawCount += changes.count
+        for change in changes {
+            if !Sanitizer.isSafe(change.cell.symbol) { unsafeCellsReceived += 1 }
+            screen.set(change.position, change.cell)
+        }
+    }
+
+    public func setCursor(_ position: Position?) { cursor = position }
+
+    public func clear() { screen = Buffer(size: size) }
+
+    public func flush() { flushCount += 1 }
+
+    // MARK: InputSource
+
+    public func nextEvent(timeout: Duration?) -> InputEvent? {
+        pendingEvents.isEmpty ? nil : pendingEvents.removeFirst()
+    }
+
+    // MARK: Scripting
+
+    /// Queues an event.
+    public func send(_ event: InputEvent) { pendingEvents.append(event) }
+
+    /// Queues key presses written in key notation: `"j j <Enter> <C-z>"`.
+    public func type(_ notation: String) throws(Key.NotationError) {
+        pendingEvents += try Key.parseSequence(notation).map { .key($0) }
+    }
+
+    /// Changes the screen size (the screen is cleared, as a real terminal's would be) and queues the resize event.
+    public func resize(width: Int, height: Int) {
+        size = Size(width: width, height: height)
+        screen = Buffer(size: size)
+        pendingEvents.append(.resize(size))
+    }
+
+    // MARK: Reading the screen
+
+    /// The screen's rows as text, trailing spaces removed.
+    public var lines: [String] { screen.lines.map { $0.trimmingTrailingSpaces() } }
+
+    /// The whole screen as text, one row per line, trailing spaces removed.
+    public var text: String { lines.joined(separator: "\n") }
+
+    /// The cell at column `x`, row `y`.
+    public func cell(x: Int, y: Int) -> Cell { screen[x, y] }
+
+    /// Nil when the screen shows exactly `expected` (rows separated by newlines, trailing spaces ignored, every
+    /// row present); otherwise a line-by-line difference that is readable in a test failure.
+    public func difference(from expected: String) -> String? {
+        ScreenDifference(expected: expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
+                         actual: lines, size: size).report
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = Substring(self)
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

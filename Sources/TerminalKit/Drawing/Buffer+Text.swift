@@ -1,0 +1,44 @@
+extension Buffer {
+    /// Writes `text` from `position` rightwards in `style`, at most `maxWidth` cells and never past the right
+    /// edge; returns the number of cells used.
+    ///
+    /// The text is untrusted: control characters are drawn as their visible stand-ins (see `Sanitizer`),
+    /// combining marks join the cell before them, and a wide character that does not fit becomes a space.
+    @discardableResult
+    public mutating func write(
+        _ text: some StringProtocol, at position: Position, style: Style = .plain, maxWidth: Int? = nil
+    ) -> Int {
+        guard position.y >= 0, position.y < size.height, position.x < size.width else { return 0 }
+        let limit = min(size.width, position.x + (maxWidth ?? size.width))
+        var x = position.x
+        var lastCell: Int? = nil
+        func put(_ symbol: String, _ w: Int) -> Bool {
+            if w == 0 {
+                // A combining mark with nothing of this write before it is dropped rather than drawn alone.
+                if let i = lastCell { cells[i].symbol += symbol }
+                return true
+            }
+            if x + w > limit {
+                if x < limit, x >= 0 { set(Position(x: x, y: position.y), .blank(style)); x += 1 }
+                return false
+            }
+            if x >= 0 {
+                set(Position(x: x, y: position.y), Cell(symbol, style: style, width: UInt8(w)))
+                lastCell = position.y * size.width + x
+            }
+            x += w
+            return true
+        }
+        for character in text {
+            if character.unicodeScalars.contains(where: { Sanitizer.replacement(for: $0) != nil }) {
+                for scalar in character.unicodeScalars {
+                    let visible = Sanitizer.replacement(for: scalar) ?? String(Character(scalar))
+                    for c in visible where !put(String(c), DisplayWidth.of(c)) { return x - position.x }
+                }
+            } else if !put(String(character), DisplayWidth.of(character)) {
+                break
+            }
+        }
+        return max(0, x - max(0, position.x))
+    }
+}

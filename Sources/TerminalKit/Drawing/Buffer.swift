@@ -1,0 +1,82 @@
+/// A grid of cells the size of the screen (or of an area): each frame is drawn whole into one, then compared
+/// with the previous frame so only changed cells reach the terminal.
+///
+/// Writing keeps wide characters whole: overwriting either half of a wide character blanks the other half,
+/// and a wide character that does not fit at the right edge becomes a space.
+///
+/// For example: `var b = Buffer(size: Size(width: 20, height: 1)); b.write("日本 ok", at: .zero)`.
+public struct Buffer: Equatable, Sendable {
+    public let size: Size
+    public internal(set) var cells: [Cell]
+
+    public init(size: Size, fill: Cell = .blank) {
+        self.size = size
+        self.cells = Array(repeating: fill, count: size.area)
+    }
+
+    public var area: Rect { Rect(size: size) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        cells[y * size.width + x]
+    }
+
+    public subscript(position: Position) -> Cell {
+        self[position.x, position.y]
+    }
+
+    /// Puts `cell` at `position`, keeping wide characters whole; positions outside the buffer are ignored.
+    public mutating func set(_ position: Position, _ cell: Cell) {
+        let (x, y) = (position.x, position.y)
+        guard x >= 0, y >= 0, x < size.width, y < size.height else { return }
+        let i = y * size.width + x
+        let old = cells[i]
+        if old.isContinuation, x > 0 {
+            cells[i - 1] = .blank(cells[i - 1].style)
+        } else if old.width == 2, x + 1 < size.width {
+            cells[i + 1] = .blank(cells[i + 1].style)
+        }
+        guard cell.width == 2 else {
+            cells[i] = cell.isContinuation ? .blank(cell.style) : cell
+            return
+        }
+        guard x + 1 < size.width else {
+            cells[i] = .blank(cell.style)
+            return
+        }
+        if cells[i + 1].width == 2, x + 2 < size.width {
+            cells[i + 2] = .blank(cells[i + 2].style)
+        }
+        cells[i] = cell
+        cells[i + 1] = .continuation(cell.style)
+    }
+
+    /// Fills `rect` (clipped to the buffer) with `cell`, which must be one cell wide.
+    public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
+        let r = rect.intersection(area)
+        guard !r.isEmpty else { return }
+        for y in r.y..<r.maxY {
+            if r.x > 0 { set(Position(x: r.x, y: y), cell) }
+            if r.maxX < size.width { set(Position(x: r.maxX - 1, y: y), cell) }
+            let base = y * size.width
+            for x in r.x..<r.maxX { cells[base + x] = cell }
+        }
+    }
+
+    /// Changes the style of every cell in `rect`, e.g. to highlight a selected row.
+    public mutating func updateStyle(in rect: Rect, _ change: (inout Style) -> Void) {
+        let r = rect.intersection(area)
+        guard !r.isEmpty else { return }
+        for y in r.y..<r.maxY {
+            for x in r.x..<r.maxX { change(&cells[y * size.width + x].style) }
+        }
+    }
+
+    /// The text of each row, wide characters once, trailing spaces kept.
+    public var lines: [String] {
+        (0..<size.height).map { y in
+            var line = ""
+            for x in 0..<size.width where !self[x, y].isContinuation { line += self[x, y].symbol }
+            return line
+        }
+    }
+}

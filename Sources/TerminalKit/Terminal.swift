@@ -1,0 +1,45 @@
+/// Draws frames on a backend, sending only the cells that changed since the previous frame.
+///
+/// For example:
+/// ```swift
+/// let terminal = Terminal(backend: backend)
+/// terminal.draw { frame in frame.buffer.write("Hello", at: .zero) }
+/// ```
+public final class Terminal {
+    public let backend: any TerminalBackend
+    private var previous: Buffer?
+    /// How many cells the last `draw` sent to the backend.
+    public private(set) var lastChangeCount = 0
+
+    public init(backend: any TerminalBackend) {
+        self.backend = backend
+    }
+
+    public var size: Size { backend.size }
+
+    /// Makes the next frame send every cell (after a resize, a resume, or anything that garbled the screen).
+    public func invalidate() {
+        previous = nil
+        backend.clear()
+    }
+
+    /// Renders a frame at the backend's current size and sends what changed.
+    @discardableResult
+    public func draw(_ render: (inout Frame) -> Void) -> Frame {
+        var frame = Frame(size: backend.size)
+        render(&frame)
+        present(frame)
+        return frame
+    }
+
+    /// Sends a frame rendered elsewhere (e.g. by the app's view code) and what changed in it.
+    public func present(_ frame: Frame) {
+        if let p = previous, p.size != frame.size { invalidate() }
+        let changes = frame.buffer.changes(from: previous)
+        lastChangeCount = changes.count
+        if !changes.isEmpty { backend.draw(changes) }
+        backend.setCursor(frame.cursor.flatMap { frame.area.contains($0) ? $0 : nil })
+        backend.flush()
+        previous = frame.buffer
+    }
+}

@@ -1,0 +1,148 @@
+/// A single-line text field: the text, a cursor, and horizontal scrolling when the text is wider than the field.
+///
+/// Keys: printable characters insert; Backspace and Delete; ←/→, Home/End, Ctrl-A/Ctrl-E; Alt-B/Alt-F and
+/// Ctrl-←/→ by word; Ctrl-W deletes the word before the cursor, Ctrl-U everything before it, Ctrl-K everything
+/// after it. Enter, Esc and the rest are left to the caller.
+///
+/// For example:
+/// ```swift
+/// var field = TextField()
+/// _ = field.handle(.character("a"))
+/// frame.cursor = field.render(into: &frame.buffer, area: row, focused: true)
+/// ```
+public struct TextField: Sendable {
+    public private(set) var characters: [Character]
+    /// The cursor, as an index into `characters` (0…count).
+    public private(set) var cursor: Int
+    /// The first cell column shown (horizontal scroll), kept by `render`.
+    public private(set) var scroll = 0
+
+    public init(text: String = "") {
+        characters = Array(text)
+        cursor = characters.count
+    }
+
+    public var text: String { String(characters) }
+    public var isEmpty: Bool { characters.isEmpty }
+
+    /// What a key did to the field.
+    public enum Outcome: Equatable, Sendable {
+        /// The text changed.
+        case edited
+        /// Only the cursor moved (or the key was an edit with nothing to do).
+        case moved
+        /// Not a field key: the caller handles it (Enter, Esc, Tab, …).
+        case ignored
+    }
+
+    /// Replaces the text and puts the cursor at its end.
+    public mutating func setText(_ text: String) {
+        characters = Array(text)
+        cursor = characters.count
+        scroll = 0
+    }
+
+    /// Inserts text at the cursor (typed or pasted); line breaks become spaces in a single-line field.
+    public mutating func insert(_ text: String) {
+        let cleaned = text.map { $0.isNewline ? " " : $0 }
+        characters.insert(contentsOf: cleaned, at: cursor)
+        cursor += cleaned.count
+    }
+
+    /// Applies an editing key.
+    public mutating func handle(_ key: Key) -> Outcome {
+        if let c = key.text {
+            insert(String(c))
+            return .edited
+        }
+        let word: Key.Modifiers = [.control]
+        switch (key.code, key.modifiers) {
+        case (.backspace, []), (.character("h"), .control):
+            guard cursor > 0 else { return .moved }
+            cursor -= 1
+            characters.remove(at: cursor)
+            return .edited
+        case (.delete, []), (.character("d"), .control):
+            guard cursor < characters.count else { return .moved }
+            characters.remove(at: cursor)
+            return .edited
+        case (.left, []), (.character("b"), .control): cursor = max(0, cursor - 1)
+        case (.right, []), (.character("f"), .control): cursor = min(characters.count, cursor + 1)
+        case (.home, []), (.character("a"), .control): cursor = 0
+        case (.end, []), (.character("e"), .control): cursor = characters.count
+        case (.left, word), (.character("b"), .alt): cursor = wordStart(before: cursor)
+        case (.right, word), (.character("f"), .alt): cursor = wordEnd(after: cursor)
+        case (.character("w"), .control), (.backspace, .alt):
+            let start = wordStart(before: cursor)
+            guard start < cursor else { return .moved }
+            characters.removeSubrange(start..<cursor)
+            cursor = start
+            return .edited
+        case (.character("u"), .control):
+            guard cursor > 0 else { return .moved }
+            characters.removeSubrange(0..<cursor)
+            cursor = 0
+            return .edited
+        case (.character("k"), .control):
+            guard cursor < characters.count else { return .moved }
+            characters.removeSubrange(cursor...)
+            return .edited
+        default:
+            return .ignored
+        }
+        return .moved
+    }
+
+    private func wordStart(before i: Int) -> Int {
+        var j = i
+        while j > 0, characters[j - 1].isWhitespace { j -= 1 }
+        while j > 0, !characters[j - 1].isWhitespace { j -= 1 }
+        return j
+    }
+
+    private func wordEnd(after i: Int) -> Int {
+        var j = i
+        while j < characters.count, characters[j].isWhitespace { j += 1 }
+        while j < characters.count, !characters[j].isWhitespace { j += 1 }
+        return j
+    }
+
+    /// Draws the field in the first row of `area` and returns where the cursor goes when focused.
+    ///
+    /// An empty, unfocused field shows `placeholder`. The view scrolls so the cursor stays visible; a wide
+    /// character cut by the left edge shows as a space.
+    public mutating func render(
+        into buffer: inout Buffer, area: Rect, style: Style = .plain, focused: Bool,
+        placeholder: String = "", placeholderStyle: Style = Style(attributes: .dim)
+    ) -> Position? {
+        let row = area.row(0).intersection(buffer.area)
+        guard !row.isEmpty else { return nil }
+        buffer.fill(row, with: .blank(style))
+        if characters.isEmpty && !focused {
+            buffer.write(DisplayWidth.truncate(placeholder, to: row.width), at: row.origin, style: placeholderStyle, maxWidth: row.width)
+            return nil
+        }
+        let widths = characters.map { DisplayWidth.of($0) }
+        var cursorColumn = 0
+        for w in widths[..<cursor] { cursorColumn += w }
+        let total = cursorColumn + widths[cursor...].reduce(0, +)
+        // Keep the cursor inside the field, and do not leave empty room on the right when the text would fill it.
+        if cursorColumn < scroll { scroll = cursorColumn }
+        if cursorColumn >= scroll + row.width { scroll = cursorColumn - row.width + 1 }
+        scroll = max(0, min(scroll, max(0, total + 1 - row.width)))
+        var column = 0
+        for (c, w) in zip(characters, widths) {
+            defer { column += w }
+            if column + w <= scroll { continue }
+            if column >= scroll + row.width { break }
+            let x = row.x + column - scroll
+            if column < scroll || column + w > scroll + row.width {
+                // Half of a wide character is outside the field.
+                buffer.write(" ", at: Position(x: max(row.x, x), y: row.y), style: style, maxWidth: 1)
+            } else {
+                buffer.write(String(c), at: Position(x: x, y: row.y), style: style, maxWidth: w)
+            }
+        }
+        return focused ? Position(x: row.x + cursorColumn - scroll, y: row.y) : nil
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// The terminal layer in a real terminal: the demo program in tmux, driven by keys, resized, signalled.
+@Suite(.serialized)
+struct TerminalDemoTests {
+    /// Runs the demo, then prints its exit status and saves the terminal's modes, so a test can check both.
+    private func startDemo(width: Int = 60, height: Int = 10, environment: [String: String] = [:]) throws -> Tmux {
+        var env = ""
+        for (k, v) in environment { env += "\(k)=\(Tmux.quote(v)) " }
+        let demo = "echo $$ > \"$TEST_DIR/pid\"; exec env \(env)\(Binaries.path("TerminalDemo"))"
+        return try Tmux(width: width, height: height, shellCommand:
+            "sh -c \(Tmux.quote(demo)); echo \"exit=$?\"; stty -a > \"$TEST_DIR/stty.txt\"; sleep 60")
+    }
+
+    private func demoPID(_ tmux: Tmux) throws -> pid_t {
+        let path = tmux.directory.appendingPathComponent("pid").path
+        for _ in 0..<500 {
+            if let s = try? String(contentsOfFile: path, encoding: .utf8), let p = pid_t(s.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                return p
+            }
+            usleep(10_000)
+        }
+        throw TmuxError(arguments: ["pid"], status: -1)
+    }
+
+    /// The terminal is back to how the shell left it: main screen, cursor shown, no keypad or mouse mode, and
+    /// cooked mode with echo and flow control.
+    private func expectRestored(_ tmux: Tmux, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0",
+                sourceLocation: sourceLocation)
+        let sttyPath = tmux.directory.appendingPathComponent("stty.txt").path
+        var modes = ""
+        for _ in 0..<500 where modes.isEmpty {
+            modes = (try? String(contentsOfFile: sttyPath, encoding: .utf8)) ?? ""
+            if modes.isEmpty { usleep(10_000) }
+        }
+        let words = Set(modes.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        for mode in ["icanon", "echo", "ixon", "isig", "icrnl", "opost"] {
+            #expect(words.contains(mode), "terminal mode \(mode) not restored: \(modes)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func drawsTypesResizesAndRestoresTheTerminal() throws {
+        let tmux = try startDemo()
+        let first = try #require(tmux.waitFor(text: "last: none"))
+        #expect(first == [
+            "",
+            "1. plain item",
+            "2. 日本語のテキスト",
+            "3. evil ^[]0;pwned^G ^[[2J title",
+            "4. café ☕ done",
+            "", "", "", "",
+            "last: none                                             60x10",
+        ])
+        // The escape sequences in item 3 were shown, not obeyed: the window title is unchanged.
+        #expect(try !tmux.display("#{pane_title}").contains("pwned"))
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "1 1")
+
+        try tmux.type("hi 日本")
+        try tmux.send("Left", "BSpace")
+        #expect(tmux.waitFor(text: "last: <BS>")?.first == "hi 本")
+        // Flow control and job control keys reach the program in raw mode.
+        for (key, shown) in [("C-s", "<C-s>"), ("C-q", nil), ("C-z", "<C-z>"), ("C-c", "<C-c>"), ("S-Up", "<S-Up>"),
+                             ("M-Up", "<A-Up>"), ("M-x", "<A-x>"), ("BTab", "<S-Tab>"), ("F5", "<F5>"), ("Escape", "<Esc>")] {
+            guard let shown else { continue }
+            try tmux.send(key)
+            #expect(tmux.waitFor(text: "last: \(shown)") != nil, "key \(key) did not arrive as \(shown)")
+        }
+        try tmux.send("End", "Enter")
+        #expect(tmux.waitFor(text: "5. hi 本") != nil)
+
+        try tmux.paste("one\ntwo")
+        #expect(tmux.waitFor(text: "last: paste(7)")?.first == "one two")
+
+        try tmux.resize(width: 40, height: 6)
+        let resized = try #require(tmux.waitFor(text: "last: resize(40x6)"))
+        #expect(resized == [
+            "one two",
+            "2. 日本語のテキスト",
+            "3. evil ^[]0;pwned^G ^[[2J title",
+            "4. café ☕ done",
+            "5. hi 本",
+            "last: resize(40x6)                  40x6",
+        ])
+
+        try tmux.send("C-q")
+        #expect(tmux.waitFor(text: "exit=0") != nil)
+        #expect(tmux.screen().contains("terminal-demo: bye"))
+        try expectRestored(tmux)
+    }
+
+    @Test(arguments: [(SIGTERM, "TERM"), (SIGHUP, "HUP"), (SIGINT, "INT")])
+    func aTerminationSignalRestoresTheTerminal(signal: Int32, name: String) throws {
+        let tmux = try startDemo()
+        try #require(tmux.waitFor(text: "last: none") != nil)
+        kill(try demoPID(tmux), signal)
+        // The demo re-raises the signal after restoring, so the shell sees 128 + signal.
+        #expect(tmux.waitFor(text: "exit=\(128 + signal)") != nil, "no exit after SIG\(name)")
+        try expectRestored(tmux)
+    }
+
+    /// Suspending needs a shell with job control (a process group that is not orphaned), as a user has.
+    @Test func suspendRestoresTheTerminalAndResumeRedraws() throws {
+        let tmux = try Tmux(width: 60, height: 10, shellCommand: "PS1='$ ' exec bash --norc --noprofile -i")
+        try #require(tmux.waitFor(text: "$") != nil)
+        try tmux.type("sh -c 'echo $$ > \"$TEST_DIR/pid\"; exec \(Binaries.path("TerminalDemo"))'")
+        try tmux.send("Enter")
+        try #require(tmux.waitFor(text: "last: none") != nil)
+        let pid = try demoPID(tmux)
+        kill(pid, SIGTSTP)
+        #expect(tmux.waitFor { _ in (try? tmux.display("#{alternate_on}")) == "0" } != nil, "suspend left the alternate screen on")
+        #expect(try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8).split(separator: " ")[2] == "T")
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0")
+        try tmux.type("fg")
+        try tmux.send("Enter")
+        let back = tmux.waitFor(text: "last: resumed")
+        #expect(back?.contains("1. plain item") == true)
+        #expect(try tmux.display("#{alternate_on}") == "1")
+        try tmux.send("C-q")
+        #expect(tmux.waitFor(text: "terminal-demo: bye") != nil)
+        try tmux.type("stty -a > \"$TEST_DIR/stty.txt\"")
+        try tmux.send("Enter")
+        try expectRestored(tmux)
+    }
+
+    @Test func refusesAnUnknownTerminalTypeLeavingTheTerminalAlone() throws {
+        let tmux = try startDemo(environment: ["TERM": "no-such-terminal"])
+        let screen = try #require(tmux.waitFor(text: "exit="))
+        #expect(screen.joined(separator: " ").contains("unknown terminal type “no-such-terminal”"))
+        #expect(screen.contains("exit=1"))
+        try expectRestored(tmux)
+    }
+
+    @Test func refusesWhenNotATerminal() throws {
+        let (status, out, err) = try Binaries.run("TerminalDemo")
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(err.contains("must be a terminal"))
+    }
+}
