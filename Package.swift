@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // The object graph: model, SQLite store, context. Knows nothing of outlines or terminals.
@@ -41,6 +42,13 @@ let package = Package(
         .target(name: "CursesBackend", dependencies: ["TerminalKit", "CNCursesW", "CTerminalGuard"], swiftSettings: strict),
         // A tiny full-screen program for the terminal layer's end-to-end test in tmux (not a product).
         .executableTarget(name: "TerminalDemo", dependencies: ["TerminalKit", "CursesBackend"], swiftSettings: strict),
+        // The full-screen outliner as a library: levels, quick capture, keymap, undo, live updates, views.
+        // Draws through TerminalKit only, so it runs on the test backend in tests.
+        .target(
+            name: "BurrowApp",
+            dependencies: ["Outline", "ObjectGraph", "TerminalKit", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         // The `burrow` subcommands as a library, so tests run them in-process.
         .target(
             name: "BurrowCommands",
@@ -51,7 +59,14 @@ let package = Package(
             swiftSettings: strict
         ),
         // The `burrow` executable: only `main`.
-        .executableTarget(name: "BurrowCLI", dependencies: ["BurrowCommands"], swiftSettings: strict),
+        .executableTarget(
+            name: "BurrowCLI",
+            dependencies: [
+                "BurrowCommands", "BurrowApp", "CursesBackend", "TerminalKit", "Outline",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // Benchmarks: each figure beside a raw-SQLite baseline measured in the same run.
         .executableTarget(
             name: "BurrowBenchmarks",
@@ -62,9 +77,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"], swiftSettings: strict),
+        .testTarget(name: "BurrowAppTests", dependencies: ["BurrowApp", "Outline", "ObjectGraph", "TerminalKit"], swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit"], swiftSettings: strict),
         // Real binaries in a real terminal (tmux); depending on the executables makes `swift test` build them.
-        .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo", "BurrowCLI"], swiftSettings: strict),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph"], swiftSettings: strict),
         .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph"], swiftSettings: strict),

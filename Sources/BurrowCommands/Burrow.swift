@@ -20,8 +20,8 @@ public struct Burrow: ParsableCommand {
 
     public init() {}
 
+    /// Without the full-screen outliner (in-process tests): the outline as a tree.
     public func run() throws {
-        // The full-screen outliner replaces this listing when it lands (issue 5).
         let o = try database.open()
         var ls = Ls()
         ls.database = database
@@ -34,9 +34,14 @@ public struct Burrow: ParsableCommand {
 /// Runs `burrow` with `arguments` and returns its exit status: 0 success, 1 a user error (one line on
 /// stderr), 2 a usage error.
 public enum BurrowMain {
-    public static func run(_ arguments: [String]) -> Int32 {
+    /// `outliner` runs the full-screen outliner when no subcommand is given; it gets the database path and
+    /// returns the exit status.
+    public static func run(_ arguments: [String], outliner: ((String) throws -> Int32)? = nil) -> Int32 {
         do {
             var command = try Burrow.parseAsRoot(arguments)
+            if let root = command as? Burrow, let outliner {
+                return try outliner(try root.database.path())
+            }
             try command.run()
             return 0
         } catch let e as UserError {

@@ -10,10 +10,19 @@ public struct DatabaseOptions: ParsableArguments {
 
     public init() {}
 
-    /// The outline, or a user error that says why it cannot be opened.
-    func open() throws -> Outline {
+    /// The database path: `--db`, `$BURROW_DB`, or the default one (its folder created).
+    public func path() throws -> String {
         do {
-            return try Outline(path: try OutlineLocation.resolve(explicit: db))
+            return try OutlineLocation.resolve(explicit: db)
+        } catch {
+            throw UserError("cannot create the folder for the outline: \(error)")
+        }
+    }
+
+    /// The outline, or a user error that says why it cannot be opened.
+    public func open() throws -> Outline {
+        do {
+            return try Outline(path: try path())
         } catch let e as StoreError {
             throw UserError(e.description)
         } catch {
@@ -30,6 +39,6 @@ extension Outline {
 
     /// “Title” for messages, control characters made visible.
     func quoted(_ item: Item) -> String {
-        item.isRoot ? "the top level" : "“" + Sanitizer.visible(item.title) + "”"
+        Sanitizer.visible(quotedTitle(item))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Outline
+import TerminalKit
 
 /// `burrow rm PATH`
 struct Rm: ParsableCommand {
@@ -13,11 +14,9 @@ struct Rm: ParsableCommand {
     func run() throws {
         let o = try database.open()
         let item = try o.item(at: path)
-        let below = try o.nodes(under: item).reduce(0) { $0 + $1.count }
-        let name = o.quoted(item)
+        let what = try o.deletionDescription(of: item)
         try o.delete(item)
-        let what = below == 0 ? name : "\(name) and \(below) sub-item\(below == 1 ? "" : "s")"
         try o.commit("Delete \(what)")
-        say("Deleted \(what)")
+        say("Deleted \(Sanitizer.visible(what))")
     }
 }

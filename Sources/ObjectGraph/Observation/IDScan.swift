@@ -58,6 +58,13 @@ final class IDScan: @unchecked Sendable {
         return (ids, finished)
     }
 
+    /// True once the scan has read every ID (or failed); never waits.
+    var isFinished: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return finished
+    }
+
     /// Every ID, once the scan is done.
     func all() throws(StoreError) -> [Int64] {
         try prefix(Int.max).ids

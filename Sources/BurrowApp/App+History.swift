@@ -1,0 +1,60 @@
+import ObjectGraph
+import Outline
+
+extension App {
+    /// Undoes the last action wherever it happened; the status line names it, and where it was when that is
+    /// not the level on screen.
+    func undo() {
+        step(undoing: true)
+    }
+
+    func redo() {
+        step(undoing: false)
+    }
+
+    private func step(undoing: Bool) {
+        let context = outline.context
+        let verb = undoing ? "Undid" : "Redid"
+        guard let place = undoing ? undoPlaces.last : redoPlaces.last,
+              undoing ? context.undoHistory.canUndo : context.undoHistory.canRedo
+        else {
+            status = .info(undoing ? "Nothing to undo" : "Nothing to redo")
+            return
+        }
+        let level = top
+        let here = level.parentID == place.parentID
+        let previous = level.list.selected
+        if here, let id = place.itemID { level.select(id: id) }
+        cause = undoing ? "by undo" : "by redo"
+        do {
+            let name = (undoing ? try context.undo() : try context.redo()) ?? ""
+            if undoing {
+                undoPlaces.removeLast()
+                redoPlaces.append(place)
+            } else {
+                redoPlaces.removeLast()
+                undoPlaces.append(place)
+            }
+            var text = "\(verb): \(name)"
+            if !here { text += " (in \(location(of: place.parentID)))" }
+            status = .info(text)
+            logger.info("\(verb.lowercased()) \(name)")
+        } catch {
+            // A conflict with another process's change: nothing changed, the step stays on its stack.
+            level.select(previous ?? 0)
+            logger.notice("\(undoing ? "undo" : "redo") failed: \(error)")
+            status = .error("\(error)")
+        }
+    }
+
+    /// "Burrow › Groceries": the path of titles down to an item.
+    func location(of id: ObjectID) -> String {
+        var titles: [String] = []
+        var item: Item? = self.item(id)
+        while let i = item, !i.isInaccessible {
+            titles.append(i.title)
+            item = i.parent
+        }
+        return titles.isEmpty ? "a deleted item" : titles.reversed().joined(separator: " › ")
+    }
+}

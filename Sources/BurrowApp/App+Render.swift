@@ -1,0 +1,133 @@
+import ObjectGraph
+import Outline
+import TerminalKit
+
+extension App {
+    /// Draws the whole screen: breadcrumbs, the quick-capture line, the level (or help), the status line.
+    public func render(into frame: inout Frame) {
+        let area = frame.area
+        guard area.width >= Theme.minimumSize.width, area.height >= Theme.minimumSize.height else {
+            renderTooSmall(into: &frame)
+            return
+        }
+        let (header, rest) = area.splitTop(2)
+        let (body, footer) = rest.splitBottom(1)
+        listHeight = body.height
+        renderBreadcrumbs(into: &frame.buffer, area: header.row(0))
+        if case .help(let offset) = mode {
+            HelpView(keymap: keymap).render(into: &frame.buffer, area: Rect(x: 0, y: 1, width: area.width, height: body.height + 1), offset: offset)
+        } else {
+            frame.cursor = renderCapture(into: &frame.buffer, area: header.row(1))
+            if let cursor = renderLevel(into: &frame.buffer, area: body) { frame.cursor = cursor }
+        }
+        renderStatus(into: &frame.buffer, area: footer)
+    }
+
+    private func renderTooSmall(into frame: inout Frame) {
+        let lines = ["Terminal too small", "(\(Theme.minimumSize.width)×\(Theme.minimumSize.height) needed)"]
+        for (i, line) in lines.enumerated() where i < frame.size.height {
+            let text = DisplayWidth.truncate(line, to: frame.size.width)
+            let x = max(0, (frame.size.width - DisplayWidth.of(text)) / 2)
+            let y = max(0, frame.size.height / 2 - 1) + i
+            frame.buffer.write(text, at: Position(x: x, y: min(y, frame.size.height - 1)), style: Theme.hint)
+        }
+    }
+
+    private func renderBreadcrumbs(into buffer: inout Buffer, area: Rect) {
+        let path = breadcrumbs.map { Sanitizer.visible($0) }.joined(separator: " › ")
+        buffer.write(DisplayWidth.truncateLeading(path, to: area.width), at: area.origin, style: Theme.breadcrumbs, maxWidth: area.width)
+    }
+
+    private func renderCapture(into buffer: inout Buffer, area: Rect) -> Position? {
+        let fieldArea = Rect(x: area.x + 2, y: area.y, width: area.width - 2, height: 1)
+        switch mode {
+        case .capture(var field):
+            buffer.write("›", at: area.origin, style: Theme.prompt)
+            let cursor = field.render(into: &buffer, area: fieldArea, focused: true)
+            mode = .capture(field)
+            return cursor
+        default:
+            buffer.write("+", at: area.origin, style: Theme.placeholder)
+            let name = Sanitizer.visible(breadcrumbs.last ?? "")
+            let hint = "Add to \(name)…"
+            buffer.write(DisplayWidth.truncate(hint, to: fieldArea.width), at: fieldArea.origin, style: Theme.placeholder, maxWidth: fieldArea.width)
+            return nil
+        }
+    }
+
+    /// The level's rows (with an editor row while inserting), or the empty-level hint; returns the cursor
+    /// when an editor is open.
+    private func renderLevel(into buffer: inout Buffer, area: Rect) -> Position? {
+        let level = top
+        let count = level.count
+        var editorRow: Int? = nil
+        var cursor: Position? = nil
+        var state = level.list
+        if case .insert(_, let placement) = mode {
+            switch placement {
+            case .below: editorRow = (level.list.selected ?? -1) + 1
+            case .above: editorRow = level.list.selected ?? 0
+            case .end: editorRow = count
+            }
+            state.selected = editorRow
+        }
+        if count == 0 && editorRow == nil {
+            let hint = stack.count == 1
+                ? "\(keymap.label(for: .capture) ?? "a"): add an item · \(keymap.label(for: .help) ?? "?"): help"
+                : "No sub-items yet · \(keymap.label(for: .capture) ?? "a"): add one · \(keymap.label(for: .back) ?? "h"): back"
+            buffer.write(DisplayWidth.truncate(hint, to: area.width - 2), at: Position(x: area.x + 2, y: area.y), style: Theme.hint)
+            return nil
+        }
+        let rows = count + (editorRow == nil ? 0 : 1)
+        ListView(count: rows).render(into: &buffer, area: area, state: &state) { row, buffer in
+            var index = row.index
+            if let e = editorRow {
+                if index == e {
+                    cursor = renderEditorRow(into: &buffer, area: row.area)
+                    return
+                }
+                if index > e { index -= 1 }
+            }
+            let item = level.item(at: index)
+            if case .rename(var field, let id) = mode, id == item.objectID {
+                buffer.write(item.isDone ? " [x] " : " [ ] ", at: row.area.origin)
+                cursor = field.render(into: &buffer, area: Rect(x: row.area.x + 5, y: row.area.y, width: row.area.width - 5, height: 1), focused: true)
+                mode = .rename(field, item: id)
+            } else {
+                RowView(title: item.title, isDone: item.isDone, childCount: item.childCount).render(into: &buffer, area: row.area)
+            }
+        }
+        if editorRow == nil { level.list.offset = state.offset } else { level.list.offset = min(level.list.offset, max(0, count - 1)) }
+        return cursor
+    }
+
+    private func renderEditorRow(into buffer: inout Buffer, area: Rect) -> Position? {
+        guard case .insert(var field, let placement) = mode else { return nil }
+        buffer.write(" [ ] ", at: area.origin)
+        let cursor = field.render(into: &buffer, area: Rect(x: area.x + 5, y: area.y, width: area.width - 5, height: 1), focused: true)
+        mode = .insert(field, placement)
+        return cursor
+    }
+
+    private func renderStatus(into buffer: inout Buffer, area: Rect) {
+        var right: [String] = []
+        switch mode {
+        case .browse:
+            let level = top
+            let count = level.count
+            if count > listHeight, let selected = level.list.selected {
+                right.append("\(selected + 1)/\(level.knownCount.map(String.init) ?? "\(count)+")")
+            }
+            if cut != nil { right.append("p: paste") }
+            right.append("\(keymap.label(for: .help) ?? "?"): help")
+        case .capture: right.append("Enter: add · Esc: done")
+        case .rename: right.append("Enter: keep · Esc: cancel")
+        case .insert: right.append("Enter: add · Esc: cancel")
+        case .help: right.append("Esc: close")
+        }
+        let message = status.map { Sanitizer.visible($0.text) } ?? ""
+        let style = status?.isError == true ? Theme.error : Theme.status
+        StatusBar(left: message, right: right.joined(separator: " · "), style: style, rightStyle: Theme.status)
+            .render(into: &buffer, area: area)
+    }
+}

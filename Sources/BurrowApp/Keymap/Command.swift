@@ -1,0 +1,8 @@
+/// Everything a key can ask the outliner to do.
+public enum Command: String, CaseIterable, Sendable {
+    case moveDown, moveUp, first, last, pageDown, pageUp, halfPageDown, halfPageUp
+    case drillIn, back, backToTop
+    case capture, insertBelow, insertAbove, rename, delete
+    case moveItemUp, moveItemDown, indent, outdent, cut, paste, toggleDone
+    case undo, redo, help, quit
+}

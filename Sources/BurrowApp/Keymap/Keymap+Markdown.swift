@@ -1,0 +1,25 @@
+extension Keymap {
+    /// The keymap as a Markdown document: `docs/KEYMAP.md` is this text (a test fails when it is stale).
+    public var markdown: String {
+        var out = """
+            # Keys
+
+            Generated from `Keymap.default` (`Sources/BurrowApp/Keymap/Keymap+Default.swift`) by
+            `docs/regenerate.sh`; the help overlay (`?`) shows the same table. Every change is saved at once, so
+            quitting never asks anything.
+
+            In the quick-capture line and while renaming or inserting, keys edit the text: ←/→, Home/End,
+            Ctrl-A/Ctrl-E, Backspace/Delete, Ctrl-W (word), Ctrl-U (to the start), Ctrl-K (to the end); Enter
+            confirms and Esc leaves. Pasting several lines into the capture line adds one item per line.
+
+            """
+        for section in sections {
+            out += "\n## \(section.title)\n\n| Keys | Command |\n| --- | --- |\n"
+            for b in section.bindings {
+                let keys = b.keys.map { "`\($0.label.replacingOccurrences(of: "|", with: "\\|"))`" }.joined(separator: " ")
+                out += "| \(keys) | \(b.help) |\n"
+            }
+        }
+        return out
+    }
+}

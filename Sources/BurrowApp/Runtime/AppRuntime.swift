@@ -1,0 +1,32 @@
+import TerminalKit
+
+/// The outliner's event loop: draw a frame, wait for an event or the poll interval, handle it, and on idle
+/// ticks look for other processes' commits, so a change made elsewhere appears without a key press.
+///
+/// For example: `let signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses)`.
+public enum AppRuntime {
+    /// Runs until the user quits or a termination signal arrives; returns that signal, if one ended it.
+    public static func run(
+        _ app: App, terminal: Terminal, input: any InputSource, pollInterval: Duration = .milliseconds(100)
+    ) -> Int32? {
+        let clock = ContinuousClock()
+        var lastPoll = clock.now
+        var signal: Int32? = nil
+        while app.isRunning {
+            terminal.draw { app.render(into: &$0) }
+            if let event = input.nextEvent(timeout: pollInterval) {
+                switch event {
+                case .resize, .resumed: terminal.invalidate()
+                case .terminate(let s): signal = s
+                default: break
+                }
+                app.handle(event)
+            }
+            if clock.now - lastPoll >= pollInterval {
+                app.poll()
+                lastPoll = clock.now
+            }
+        }
+        return signal
+    }
+}

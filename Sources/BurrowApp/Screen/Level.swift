@@ -1,0 +1,115 @@
+import ObjectGraph
+import Outline
+import TerminalKit
+
+/// One list level on the navigation stack: the sub-items of one item, kept up to date by a results
+/// controller, with a selection that follows the same item (not the same index) through every change.
+final class Level {
+    /// The item whose sub-items this level shows.
+    let parentID: ObjectID
+    let controller: ResultsController
+    /// The selected row and the scroll offset.
+    var list = ListState()
+    /// The selected item; the row in `list` is kept pointing at it.
+    private(set) var selectedID: ObjectID?
+    /// The parent's title when the level was last drawn, for messages after it is gone.
+    var lastKnownTitle: String
+    /// Called after a batch changed the level (invalidation included).
+    var onBatch: ((Level, ResultsBatch) -> Void)?
+
+    init(parent: Item, outline: Outline) throws {
+        parentID = parent.objectID
+        lastKnownTitle = parent.title
+        controller = ResultsController(context: outline.context, request: Outline.level(of: parent))
+        controller.onChange = { [unowned self] batch in
+            self.follow(batch)
+            self.onBatch?(self, batch)
+        }
+        try controller.performFetch()
+        if controller.loadedCount > 0 { select(0) }
+    }
+
+    /// Rows known without waiting for the background read: all of them once it has finished.
+    var count: Int { controller.isComplete ? controller.count : controller.loadedCount }
+
+    /// The count if known, for "12/340".
+    var knownCount: Int? { controller.loadIfReady() ? controller.count : nil }
+
+    var isGone: Bool { controller.isInvalidated }
+
+    func item(at row: Int) -> Item { controller.object(at: row) as! Item }
+
+    var selectedItem: Item? {
+        guard let row = list.selected, row < count else { return nil }
+        return item(at: row)
+    }
+
+    /// Selects a row (clamped); the selection then follows the item there.
+    func select(_ row: Int) {
+        list.select(row, count: count)
+        selectedID = list.selected.map { controller.objectID(at: $0) }
+    }
+
+    /// Makes `id` the selected item; if it is not in the level yet (about to be saved into it), the next
+    /// batch finds it among its inserts.
+    func select(id: ObjectID) {
+        selectedID = id
+        if let row = list.selected, row < count, controller.objectID(at: row) == id { return }
+        if let index = controller.index(of: id) { list.selected = index.row }
+    }
+
+    /// Moves the selection by `delta` rows.
+    func move(by delta: Int) {
+        list.move(by: delta, count: count)
+        selectedID = list.selected.map { controller.objectID(at: $0) }
+    }
+
+    /// Keeps the selection on the same item through a batch: the item's new row, or, when it left the level,
+    /// the row that took its place.
+    private func follow(_ batch: ResultsBatch) {
+        let n = controller.count
+        if batch.invalidated || n == 0 {
+            list = ListState()
+            selectedID = nil
+            return
+        }
+        guard let old = list.selected, let id = selectedID else {
+            // The level was empty: select what arrived (the item just added, if it is among the inserts).
+            let arrived = batch.inserts.first { i in i.row < n && controller.objectID(at: i.row) == selectedID }
+            select(arrived?.row ?? 0)
+            return
+        }
+        var row: Int? = nil
+        // Moved, or arrived (an item selected before it was saved, or brought back by undo).
+        for m in batch.moves where controller.objectID(at: m.to.row) == id { row = m.to.row }
+        if row == nil {
+            for i in batch.inserts where i.row < n && controller.objectID(at: i.row) == id { row = i.row }
+        }
+        if row == nil {
+            // Where the old row lands once removals and insertions before it are counted (UIKit's rules).
+            let removed = batch.deletes.map(\.row) + batch.moves.map(\.from.row)
+            var r = old - removed.filter { $0 < old }.count
+            let wasRemoved = removed.contains(old)
+            for added in (batch.inserts.map(\.row) + batch.moves.map(\.to.row)).sorted() {
+                if wasRemoved ? added < r : added <= r { r += 1 }
+            }
+            if !wasRemoved, r < n, controller.objectID(at: r) == id {
+                row = r
+            } else if !wasRemoved, let found = controller.index(of: id) {
+                row = found.row
+            } else if n > 0 {
+                // The item left the level: select the one that took its place.
+                row = min(max(0, r), n - 1)
+                selectedID = controller.objectID(at: row!)
+            }
+        }
+        guard let new = row else { return }
+        // Keep the selected row on the same screen line when rows came or went above it.
+        list.offset = max(0, list.offset + new - old)
+        list.selected = new
+    }
+
+    func pause() { controller.pause() }
+
+    func resume() throws { try controller.resume() }
+}

@@ -1,0 +1,58 @@
+import BurrowApp
+import BurrowCommands
+import CursesBackend
+import Foundation
+import Logging
+import ObjectGraph
+import Outline
+import TerminalKit
+
+/// Wires the full-screen outliner: logging to a file, the outline, the ncurses terminal, the run loop.
+enum Outliner {
+    /// Runs the outliner on the database at `path` and returns the exit status; a failure before the screen
+    /// is taken over (a bad database, not a terminal) is one line on stderr and status 1.
+    static func run(databasePath path: String) throws -> Int32 {
+        let logger = bootstrapLogging()
+        let outline: Outline
+        do {
+            outline = try Outline(path: path)
+        } catch {
+            throw UserError(error.description)
+        }
+        let curses: CursesTerminal
+        do {
+            curses = try CursesTerminal.start()
+        } catch {
+            throw UserError(error.description)
+        }
+        logger.info("started on \(path)")
+        let signal: Int32?
+        do {
+            let app = try App(outline: outline, logger: logger)
+            signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses)
+        } catch {
+            curses.stop()
+            logger.error("stopped by \(error)")
+            throw UserError("\(error)")
+        }
+        if let signal {
+            logger.info("ended by signal \(signal)")
+            curses.stop(reraising: signal)
+        }
+        curses.stop()
+        logger.info("quit")
+        return 0
+    }
+
+    /// Log lines go to a file (never to the terminal ncurses owns); without a writable log file, nowhere.
+    private static func bootstrapLogging() -> Logger {
+        let sink = try? FileLogHandler.Sink(path: FileLogHandler.defaultPath())
+        LoggingSystem.bootstrap { label in
+            guard let sink else { return SwiftLogNoOpLogHandler() }
+            var handler = FileLogHandler(label: label, sink: sink)
+            handler.logLevel = ProcessInfo.processInfo.environment["BURROW_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+            return handler
+        }
+        return Logger(label: "burrow")
+    }
+}
