@@ -23,10 +23,13 @@ extension App {
             logger.debug("did \(name)")
             return true
         } catch {
-            // Nothing half-done stays: the store is unchanged, and rollback empties the undo stacks.
-            outline.context.rollback()
-            undoPlaces.removeAll()
-            redoPlaces.removeAll()
+            // Nothing half-done stays. An edit refused before it changed anything (moving an item into itself)
+            // leaves nothing to undo; otherwise the context rolls back, which also empties the undo stacks.
+            if outline.context.hasChanges {
+                outline.context.rollback()
+                undoPlaces.removeAll()
+                redoPlaces.removeAll()
+            }
             level.select(level.list.selected ?? 0)
             fail("Cannot \(name.prefix(1).lowercased() + name.dropFirst())", error)
             return false

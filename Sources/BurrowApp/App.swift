@@ -32,8 +32,11 @@ public final class App {
     var listHeight = 10
     public private(set) var isRunning = true
 
-    /// Opens the outliner on the top level of `outline`.
-    public init(outline: Outline, keymap: Keymap = .default, logger: Logger = Logger(label: "burrow")) throws {
+    /// Opens the outliner on the top level of `outline`; without a logger it logs nothing.
+    public init(
+        outline: Outline, keymap: Keymap = .default,
+        logger: Logger = Logger(label: "burrow", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
         self.outline = outline
         self.keymap = keymap
         self.logger = logger
