@@ -246,8 +246,8 @@ public final class App {
             stack.removeLast()
             do { try top.resume() } catch { fail("Cannot refresh the level", error) }
         }
-        guard let first = gone.last else { return }
-        status = .info("\(quoted(first)) was deleted \(cause): back in \(quoted(breadcrumbs.last ?? ""))")
+        guard let outermost = gone.last else { return }
+        status = .info("\(quoted(outermost)) was deleted \(cause): back in \(quoted(breadcrumbs.last ?? ""))")
     }
 
     // MARK: Messages
