@@ -13,8 +13,13 @@ enum Binaries {
 
     /// Runs `name` with `arguments`, stdin from /dev/null and output captured: (status, stdout, stderr).
     static func run(_ name: String, _ arguments: [String] = [], environment: [String: String]? = nil) throws -> (Int32, String, String) {
+        try runTool(path(name), arguments, environment: environment)
+    }
+
+    /// Runs the program at `executable` the same way.
+    static func runTool(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil) throws -> (Int32, String, String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(name))
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// The real `burrow` in a real terminal (tmux): the seed story, relaunch, live updates from another process,
+/// resize, and SIGTERM.
+@Suite(.serialized)
+struct OutlinerTests {
+    /// Starts `burrow` on a fresh database in `$TEST_DIR`, printing its exit status when it ends.
+    private func start(width: Int = 60, height: Int = 12) throws -> (Tmux, String) {
+        let tmux = try Tmux(width: width, height: height, shellCommand: """
+            export BURROW_DB="$TEST_DIR/outline.sqlite" BURROW_LOG="$TEST_DIR/burrow.log"
+            echo $$ > "$TEST_DIR/pid"
+            while :; do \(Binaries.path("burrow")); echo "exit=$?"; stty -a > "$TEST_DIR/stty.txt"; read line; done
+            """)
+        return (tmux, tmux.directory.appendingPathComponent("outline.sqlite").path)
+    }
+
+    /// Runs `burrow` as another process on the same database.
+    private func burrow(_ db: String, _ arguments: String...) throws -> (Int32, String) {
+        let (status, out, err) = try Binaries.run("burrow", arguments + ["--db", db])
+        return (status, out + err)
+    }
+
+    @Test func theStorySurvivesARelaunch() throws {
+        let (tmux, db) = try start()
+        try #require(tmux.waitFor(text: "a: add an item · ?: help") != nil)
+        // Esc followed at once by another key reads as Alt and that key, as in every terminal program: wait
+        // for each Esc to be taken before the next key.
+        try tmux.send("a")
+        try tmux.type("Groceries")
+        try tmux.send("Enter", "Escape")
+        try #require(tmux.waitFor(text: "+ Add to Burrow…") != nil)
+        try tmux.send("Enter")
+        try #require(tmux.waitFor(text: "+ Add to Groceries…") != nil)
+        try tmux.send("a")
+        try tmux.type("Milk")
+        try tmux.send("Enter")
+        try tmux.type("Eggs")
+        try tmux.send("Enter", "Escape")
+        let inside = try #require(tmux.waitFor(text: "+ Add to Groceries…"))
+        #expect(inside.prefix(4) == ["Burrow › Groceries", "+ Add to Groceries…", " [ ] Milk", " [ ] Eggs"])
+        try tmux.send("h")
+        #expect(tmux.waitFor { $0.count > 2 && $0[2].hasSuffix("2 ›") } != nil)
+        try tmux.send("d")
+        #expect(tmux.waitFor(text: "Deleted “Groceries” and 2 sub-items") != nil)
+        try tmux.send("u")
+        #expect(tmux.waitFor(text: "Undid: Delete “Groceries” and 2 sub-items") != nil)
+        try tmux.send("C-r")
+        #expect(tmux.waitFor(text: "Redid: Delete “Groceries” and 2 sub-items") != nil)
+        try tmux.send("u", "q")
+        #expect(tmux.waitFor(text: "exit=0") != nil)
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+        // Relaunch: the same outline.
+        try tmux.send("Enter")
+        let again = try #require(tmux.waitFor { $0.count > 2 && $0[2].contains("Groceries") })
+        #expect(again[2] == " [ ] Groceries" + String(repeating: " ", count: 42) + "2 ›")
+        try tmux.send("Enter")
+        #expect(tmux.waitFor { $0.prefix(4) == ["Burrow › Groceries", "+ Add to Groceries…", " [ ] Milk", " [ ] Eggs"] } != nil)
+        #expect(try burrow(db, "ls", "Groceries").1 == "[ ] Milk\n[ ] Eggs\n")
+        try tmux.send("q")
+    }
+
+    @Test func anotherProcessesChangeAppearsWithoutAKeyPress() throws {
+        let (tmux, db) = try start()
+        try #require(tmux.waitFor(text: "a: add an item") != nil)
+        #expect(try burrow(db, "add", "Groceries").0 == 0)
+        try #require(tmux.waitFor(text: "[ ] Groceries", timeout: .seconds(2)) != nil)
+        try tmux.send("Enter")
+        try #require(tmux.waitFor(text: "Add to Groceries…") != nil)
+        // The outliner is open on Groceries; a script adds under it.
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(try burrow(db, "add", "Milk", "--under", "Groceries").0 == 0)
+        let seen = tmux.waitFor(text: "[ ] Milk", timeout: .seconds(2))
+        let latency = clock.now - started
+        #expect(seen != nil)
+        #expect(latency < .milliseconds(500), "the item appeared after \(latency)")
+        // The selection stays on its item when another process inserts above it.
+        #expect(try burrow(db, "add", "Butter", "--under", "Groceries").0 == 0)
+        try #require(tmux.waitFor(text: "[ ] Butter", timeout: .seconds(2)) != nil)
+        try tmux.send("j")
+        #expect(try burrow(db, "add", "Bread", "--under", "Groceries", "--top").0 == 0)
+        let screen = try #require(tmux.waitFor(text: "[ ] Bread", timeout: .seconds(2)))
+        #expect(Array(screen[2...4]) == [" [ ] Bread", " [ ] Milk", " [ ] Butter"])
+        try tmux.send("x")
+        #expect(tmux.waitFor(text: "Deleted “Butter”") != nil)
+        try tmux.send("q")
+    }
+
+    @Test func resizingRedrawsAtOnce() throws {
+        let (tmux, db) = try start(width: 60, height: 12)
+        #expect(try burrow(db, "add", "A title long enough to be cut when the window gets narrow").0 == 0)
+        try #require(tmux.waitFor(text: " [ ] A title long enough to be cut when the window gets nar…") != nil, "\(tmux.screen())")
+        try tmux.resize(width: 30, height: 6)
+        let small = try #require(tmux.waitFor { $0.count > 2 && $0[2] == " [ ] A title long enough to b…" })
+        #expect(small.count == 6)
+        try tmux.resize(width: 16, height: 4)
+        #expect(tmux.waitFor(text: "Terminal too") != nil)
+        try tmux.resize(width: 40, height: 8)
+        #expect(tmux.waitFor { $0.count > 2 && $0[2] == " [ ] A title long enough to be cut when…" } != nil)
+        try tmux.send("q")
+    }
+
+    @Test func sigtermRestoresTheTerminalAndLosesNothing() throws {
+        let (tmux, db) = try start()
+        try #require(tmux.waitFor(text: "a: add an item") != nil)
+        try tmux.send("a")
+        try tmux.type("Saved at once")
+        try tmux.send("Enter")
+        try #require(tmux.waitFor(text: "Added “Saved at once”") != nil)
+        let shell = try String(contentsOfFile: tmux.directory.appendingPathComponent("pid").path, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let (_, children, _) = try Binaries.runTool("/usr/bin/pgrep", ["-P", shell])
+        let pid = try #require(pid_t(children.split(separator: "\n").first ?? ""))
+        kill(pid, SIGTERM)
+        #expect(tmux.waitFor(text: "exit=143") != nil)
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0")
+        let modes = try String(contentsOfFile: tmux.directory.appendingPathComponent("stty.txt").path, encoding: .utf8)
+        for mode in [" icanon", " echo ", " ixon"] { #expect(modes.contains(mode), "\(mode) not restored") }
+        #expect(try burrow(db, "ls").1 == "[ ] Saved at once\n")
+    }
+
+    @Test func refusesWithoutATerminalAndOnABadDatabase() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("o.sqlite").path
+        let (status, out, err) = try Binaries.run("burrow", ["--db", db])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(err.contains("must be a terminal"))
+        let junk = dir.appendingPathComponent("junk.sqlite").path
+        try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: junk))
+        let (status2, _, err2) = try Binaries.run("burrow", ["--db", junk])
+        #expect(status2 == 1)
+        #expect(err2.hasPrefix("burrow: "))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: junk)) == Data("not a database at all".utf8))
+    }
+}
