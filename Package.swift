@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "BurrowBenchmarks",
             dependencies: [
-                "ObjectGraph", "Outline",
+                "ObjectGraph", "Outline", "BurrowApp", "TerminalKit",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict

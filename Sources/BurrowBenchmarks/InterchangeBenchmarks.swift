@@ -11,7 +11,7 @@ struct InterchangeBenchmarks {
     func run(only: Set<String>) throws {
         guard only.isEmpty || only.contains("interchange") else { return }
         let dir = Harness.scratch("interchange")
-        guard let opml = generate(dir) else {
+        guard let opml = GeneratedOutline.make(size: size, in: dir).map({ $0 + "/big.opml" }) else {
             print("import/export: skipped (python3 or ../shared/tools/gen_outline.py not found)")
             return
         }
@@ -29,7 +29,12 @@ struct InterchangeBenchmarks {
             add = try Harness.time { try outline.add(nodes, under: root) }
             save = try Harness.time { try outline.save() }
         }
-        Harness.report("import \(size)-item OPML (baseline: hnb)", ours: total, baseline: 0.34, goal: "<= hnb's 0.34 s")
+        // hnb loading the same outline, measured now when it is installed; else the figure.
+        if let hnb = GeneratedOutline.hnbStartup(dir + "/big.hnb", runs: runs) {
+            Harness.report("import \(size)-item OPML (baseline: hnb loading it, measured)", ours: total, baseline: hnb, goal: "<= hnb")
+        } else {
+            Harness.report("import \(size)-item OPML (baseline: hnb, the issue's 0.34 s)", ours: total, baseline: 0.34, goal: "<= hnb's 0.34 s")
+        }
         print("    last run: parse \(Harness.ms(parse)), add \(Harness.ms(add)), save \(Harness.ms(save))")
         var read = 0.0, write = 0.0
         let exportTotal = try Harness.median(runs: runs) {
@@ -43,21 +48,5 @@ struct InterchangeBenchmarks {
         Harness.report("export \(size) items as OPML (vs the goal)", ours: exportTotal, baseline: 0.3, goal: "<= 0.3 s")
         print("    last run: read \(Harness.ms(read)), write \(Harness.ms(write))")
         try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    /// The shared generator's big.opml, made in `dir`.
-    private func generate(_ dir: String) -> String? {
-        let candidates = [
-            ProcessInfo.processInfo.environment["BURROW_GEN_OUTLINE"],
-            FileManager.default.currentDirectoryPath + "/../shared/tools/gen_outline.py",
-        ].compactMap { $0 }
-        guard let script = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", script, String(size), dir]
-        p.standardOutput = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return nil }
-        p.waitUntilExit()
-        return p.terminationStatus == 0 ? dir + "/big.opml" : nil
     }
 }

@@ -1,9 +1,14 @@
 import Foundation
 
-// Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess] [interchange]
+// Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
+//        [interchange] [startup] [keys] [memory]   (startup needs `swift build -c release` for the burrow binary)
 // Prints each scenario's figure beside the raw SQLite C API doing the same work in the same run.
 if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writer" {
     try ObservationBenchmarks.childWriter(path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3])!)
+    exit(0)
+}
+if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--child-memory" {
+    try AppBenchmarks.childMemory(path: CommandLine.arguments[2])
     exit(0)
 }
 let quick = CommandLine.arguments.contains("--quick")
@@ -20,6 +25,10 @@ do {
         crossProcessCommits: quick ? 10 : 100
     ).run(only: only)
     try InterchangeBenchmarks(size: quick ? 10_000 : 100_000, runs: quick ? 2 : 5).run(only: only)
+    try AppBenchmarks(
+        sizes: quick ? [10_000, 20_000] : [10_000, 100_000, 1_000_000], keysLevel: quick ? 10_000 : 100_000,
+        memoryLevel: quick ? 20_000 : 1_000_000, runs: quick ? 2 : 5, keyPresses: quick ? 500 : 5_000
+    ).run(only: only)
     print(String(format: "peak resident memory: %.0f MiB", Harness.peakRSS))
 } catch {
     print("benchmark failed: \(error)")

@@ -1,0 +1,213 @@
+import BurrowApp
+import Foundation
+import ObjectGraph
+import Outline
+import TerminalKit
+
+/// Issue 5's scenarios: process start to first frame (against hnb on the same outline), key press to frame
+/// on a level of 100,000 items (against the same frame drawn from an array), and resident memory with a
+/// level of 1,000,000 items open.
+struct AppBenchmarks {
+    let sizes: [Int]
+    let keysLevel: Int
+    let memoryLevel: Int
+    let runs: Int
+    let keyPresses: Int
+
+    func run(only: Set<String>) throws {
+        if only.isEmpty || only.contains("startup") { try startup() }
+        if only.isEmpty || only.contains("keys") { try keys() }
+        if only.isEmpty || only.contains("memory") { try memory() }
+    }
+
+    /// The benchmark's sibling executable (built by `swift build -c release`).
+    private func sibling(_ name: String) -> String? {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name).path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    // MARK: - Start to first frame
+
+    func startup() throws {
+        guard let burrow = sibling("burrow") else {
+            print("startup: skipped (build the outliner beside the benchmark: swift build -c release)")
+            return
+        }
+        let dir = Harness.scratch("startup")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var figures: [Int: Double] = [:]
+        for n in sizes {
+            guard let generated = GeneratedOutline.make(size: n, in: dir + "/gen\(n)") else {
+                print("startup: skipped (python3 or ../shared/tools/gen_outline.py not found)")
+                return
+            }
+            // Setup: the generator's outline imported through the object graph.
+            let store = dir + "/outline\(n).sqlite"
+            do {
+                let outline = try Outline(path: store)
+                let text = try String(contentsOfFile: generated + "/big.opml", encoding: .utf8)
+                try outline.add(try OutlineFormat.opml.read(text), under: try outline.root())
+                try outline.save()
+            }
+            var times: [Double] = []
+            for _ in 0..<runs {
+                let pty = try PseudoTerminal(burrow, ["--db", store], environment: ["BURROW_LOG": dir + "/burrow.log"])
+                defer { pty.stop() }
+                // The status line is drawn last.
+                guard let t = pty.time(until: "?: help") else { throw PseudoTerminal.Failure("burrow drew no frame") }
+                times.append(t)
+            }
+            let ours = Harness.percentile(times, 0.5)
+            figures[n] = ours
+            let goal = n == 100_000 ? "<= 40 ms (a tenth of hnb's 0.41 s)" : "1M: <= 1.5x the 10k figure"
+            if let hnb = GeneratedOutline.hnbStartup(generated + "/big.hnb", runs: runs) {
+                Harness.report("\(n) items: start to first frame (vs hnb)", ours: ours, baseline: hnb, goal: goal)
+            } else {
+                Harness.report("\(n) items: start to first frame (no hnb)", ours: ours, baseline: 0, goal: goal)
+            }
+        }
+        if let small = figures[sizes.first ?? 0], let large = figures[sizes.last ?? 0], sizes.count > 1 {
+            print(String(format: "    %d items vs %d items: %.2fx (goal <= 1.5x)", sizes.last!, sizes.first!, large / small))
+        }
+        // Where the time goes, in-process, on the largest outline (process start-up itself is the rest).
+        let store = dir + "/outline\(sizes.last ?? 0).sqlite"
+        var open = 0.0, make = 0.0, draw = 0.0
+        let backend = NullBackend(width: 80, height: 24)
+        let total = try Harness.median(runs: runs) {
+            var outline: Outline!
+            var app: App!
+            open = try Harness.time { outline = try Outline(path: store) }
+            make = try Harness.time { app = try App(outline: outline) }
+            draw = Harness.time { Terminal(backend: backend).draw { app.render(into: &$0) } }
+        }
+        print("    in-process, \(sizes.last ?? 0) items: \(Harness.ms(total)) = open the store \(Harness.ms(open)) + root level \(Harness.ms(make)) + first frame \(Harness.ms(draw))")
+    }
+
+    // MARK: - Key press to frame
+
+    /// The keys pressed: mostly j and k, with page and jump keys mixed in.
+    private var keySequence: [TerminalKit.Key] {
+        var keys: [TerminalKit.Key] = []
+        while keys.count < keyPresses {
+            keys += Array(repeating: .character("j"), count: 20) + [.pageDown, .pageDown, .ctrl("d")]
+                + Array(repeating: .character("k"), count: 10) + [.pageUp, .character("G"), .character("k"), .character("g")]
+        }
+        return Array(keys.prefix(keyPresses))
+    }
+
+    func keys() throws {
+        let storage = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0)
+        let dir = Harness.scratch("keys")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = storage.emptyStore(dir, "keys")
+        storage.fill(path, keysLevel)
+        let outline = try Outline(path: path)
+        let app = try App(outline: outline)
+        let terminal = Terminal(backend: NullBackend(width: 80, height: 24))
+        terminal.draw { app.render(into: &$0) }
+        // Warm up: the whole level's IDs are read in the background; the first jump to the end waits for them.
+        for key in [TerminalKit.Key.character("G"), .character("g")] {
+            app.handle(.key(key))
+            terminal.draw { app.render(into: &$0) }
+        }
+        let keys = keySequence
+        var ours: [Double] = []
+        for key in keys {
+            ours.append(Harness.time {
+                app.handle(.key(key))
+                terminal.draw { app.render(into: &$0) }
+            })
+        }
+        // Baseline: the same keys on the same list held as an array of titles, drawn with the same widgets.
+        let titles = storage.titles(keysLevel)
+        var state = ListState(selected: 0)
+        let baselineTerminal = Terminal(backend: NullBackend(width: 80, height: 24))
+        var base: [Double] = []
+        for key in keys {
+            base.append(Harness.time {
+                switch key {
+                case .character("j"): state.move(by: 1, count: titles.count)
+                case .character("k"): state.move(by: -1, count: titles.count)
+                case .pageDown: state.move(by: 21, count: titles.count)
+                case .pageUp: state.move(by: -21, count: titles.count)
+                case .ctrl("d"): state.move(by: 11, count: titles.count)
+                case .character("G"): state.select(titles.count - 1, count: titles.count)
+                default: state.select(0, count: titles.count)
+                }
+                baselineTerminal.draw { frame in
+                    ListView(count: titles.count).render(into: &frame.buffer, area: Rect(x: 0, y: 2, width: 80, height: 21), state: &state) { row, buffer in
+                        buffer.write(" [ ] " + titles[row.index], at: row.area.origin, maxWidth: row.area.width)
+                    }
+                    StatusBar(left: "", right: "\((state.selected ?? 0) + 1)/\(titles.count) · ?: help").render(into: &frame.buffer, area: Rect(x: 0, y: 23, width: 80, height: 1))
+                }
+            })
+        }
+        for (name, p) in [("median", 0.5), ("p99", 0.99)] {
+            Harness.report("\(keysLevel) items: key to frame, \(name) (vs array)",
+                           ours: Harness.percentile(ours, p), baseline: Harness.percentile(base, p), goal: "p99 <= 1 ms")
+        }
+        print("    \(keys.count) keys; slowest: \(Harness.ms(ours.max() ?? 0))")
+        // Edits commit a transaction each: toggling done on the selected item, there and back.
+        var edits: [Double] = []
+        for _ in 0..<max(10, keyPresses / 100) {
+            edits.append(Harness.time {
+                app.handle(.key(.character(" ")))
+                terminal.draw { app.render(into: &$0) }
+            })
+        }
+        print("    an edit (toggle done, one commit) to frame: median \(Harness.ms(Harness.percentile(edits, 0.5))), p99 \(Harness.ms(Harness.percentile(edits, 0.99)))")
+    }
+
+    // MARK: - Memory
+
+    func memory() throws {
+        let storage = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0)
+        let dir = Harness.scratch("memory")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = storage.emptyStore(dir, "memory")
+        storage.fill(path, memoryLevel)
+        // A fresh process, so nothing of this one's setup counts.
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: me)
+        p.arguments = ["--child-memory", path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard fields.count == 3 else {
+            print("memory: the child process failed")
+            return
+        }
+        print(String(format: "  %-72@ %9.1f MiB   (process before opening: %.1f MiB; peak %.1f MiB)   goal <= 100 MB",
+                     "resident memory with a level of \(memoryLevel) items open" as NSString, fields[1], fields[0], fields[2]))
+    }
+
+    /// The child of `memory()`: opens the outliner on a huge level, draws, jumps to the end and back, and
+    /// prints its resident memory before, after, and at peak (MiB).
+    static func childMemory(path: String) throws {
+        let before = Harness.currentRSS
+        let outline = try Outline(path: path)
+        let app = try App(outline: outline)
+        let terminal = Terminal(backend: NullBackend(width: 80, height: 24))
+        for key in [TerminalKit.Key.character("G"), .character("g"), .pageDown] {
+            terminal.draw { app.render(into: &$0) }
+            app.handle(.key(key))
+        }
+        terminal.draw { app.render(into: &$0) }
+        print(String(format: "%.1f %.1f %.1f", before, Harness.currentRSS, Harness.peakRSS))
+    }
+}
+
+/// A terminal that throws frames away: "frame computed", without the cost of any output.
+final class NullBackend: TerminalBackend {
+    let size: Size
+    init(width: Int, height: Int) { size = Size(width: width, height: height) }
+    func draw(_ changes: [CellChange]) {}
+    func setCursor(_ position: Position?) {}
+    func clear() {}
+    func flush() {}
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Runs a program on a fresh pseudo-terminal and reads what it draws, to time "process start to first full
+/// frame" as a user sees it, for Burrow and for hnb alike.
+final class PseudoTerminal {
+    let master: Int32
+    let pid: pid_t
+    let started: UInt64
+    /// What was drawn, with escape sequences taken out (attribute changes split words otherwise).
+    private var visible = [UInt8]()
+    private var state = EscapeState.text
+
+    private enum EscapeState { case text, escape, intermediate, csi }
+
+    /// Starts `executable` as the session leader of a new `rows`×`columns` terminal (TERM=xterm-256color).
+    init(_ executable: String, _ arguments: [String], rows: Int = 24, columns: Int = 80, environment: [String: String] = [:]) throws {
+        // posix_openpt and friends are hidden from Swift's Glibc module (they need _XOPEN_SOURCE); on Linux they
+        // are /dev/ptmx plus two ioctls: unlock the pair (TIOCSPTLCK) and get its number (TIOCGPTN).
+        let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard fd >= 0, ioctl(fd, 0x4004_5431, &unlock) == 0, ioctl(fd, 0x8004_5430, &number) == 0 else {
+            throw Failure("no pseudo-terminal")
+        }
+        let name = "/dev/pts/\(number)"
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(fd, UInt(TIOCSWINSZ), &size)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // A new session whose first opened terminal becomes its controlling terminal.
+        posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
+        posix_spawn_file_actions_adddup2(&actions, 0, 1)
+        posix_spawn_file_actions_adddup2(&actions, 0, 2)
+        posix_spawn_file_actions_addclose(&actions, fd)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        // POSIX_SPAWN_SETSID (glibc's 0x80) is not visible from Swift either.
+        posix_spawnattr_setflags(&attributes, Int16(0x80 | POSIX_SPAWN_SETSIGMASK))
+        var env = ProcessInfo.processInfo.environment
+        env["TERM"] = "xterm-256color"
+        for (k, v) in environment { env[k] = v }
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { (envp + argv).forEach { free($0) } }
+        var child: pid_t = 0
+        started = DispatchTime.now().uptimeNanoseconds
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            close(fd)
+            throw Failure("cannot start \(executable): error \(status)")
+        }
+        master = fd
+        pid = child
+    }
+
+    /// Seconds from the start until `marker` has been drawn (appears in the output), or nil after `timeout`.
+    func time(until marker: String, timeout: Double = 30) -> Double? {
+        let needle = Array(marker.utf8)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = started + UInt64(timeout * 1e9)
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 50) > 0 else { continue }
+            let n = read(master, &buffer, buffer.count)
+            guard n > 0 else { return nil }
+            let from = max(0, visible.count - needle.count)
+            for b in buffer[..<n] { take(b) }
+            if visible[from...].firstRange(of: needle) != nil {
+                return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            }
+        }
+        return nil
+    }
+
+    /// Keeps printable bytes; drops `ESC [ … final`, `ESC ( B`-style and `ESC x` sequences and control bytes.
+    private func take(_ b: UInt8) {
+        switch state {
+        case .text:
+            if b == 0x1B { state = .escape } else if b >= 0x20 { visible.append(b) }
+        case .escape:
+            state = b == UInt8(ascii: "[") ? .csi : (0x20...0x2F).contains(b) ? .intermediate : .text
+        case .intermediate:
+            if !(0x20...0x2F).contains(b) { state = .text }
+        case .csi:
+            if b >= 0x40 && b <= 0x7E { state = .text }
+        }
+    }
+
+    /// Kills the program and waits for it.
+    func stop() {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        close(master)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ d: String) { description = d }
+    }
+}
