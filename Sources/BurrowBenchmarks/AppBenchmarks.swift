@@ -42,12 +42,12 @@ struct AppBenchmarks {
                 print("startup: skipped (python3 or ../shared/tools/gen_outline.py not found)")
                 return
             }
-            // Setup: the generator's outline imported through the object graph.
+            // Setup: the generator's outline (its indented-text form) imported through the object graph.
             let store = dir + "/outline\(n).sqlite"
             do {
                 let outline = try Outline(path: store)
-                let text = try String(contentsOfFile: generated + "/big.opml", encoding: .utf8)
-                try outline.add(try OutlineFormat.opml.read(text), under: try outline.root())
+                let text = try String(contentsOfFile: generated + "/big.txt", encoding: .utf8)
+                try outline.add(try OutlineFormat.text.read(text), under: try outline.root())
                 try outline.save()
             }
             var times: [Double] = []
