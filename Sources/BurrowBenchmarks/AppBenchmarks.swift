@@ -198,7 +198,17 @@ struct AppBenchmarks {
             app.handle(.key(key))
         }
         terminal.draw { app.render(into: &$0) }
-        print(String(format: "%.1f %.1f %.1f", before, Harness.currentRSS, Harness.peakRSS))
+        print(String(format: "%.1f %.1f %.1f", before, Harness.currentRSS, highWaterMark))
+    }
+
+    /// This process's peak resident memory in MiB, from /proc (getrusage's figure survives `execve`, so a
+    /// child started by a big parent would report the parent's peak).
+    private static var highWaterMark: Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kb / 1024
     }
 }
 
