@@ -32,12 +32,7 @@ void terminal_guard_restore(void) {
 
 static void on_fatal(int signal) {
     terminal_guard_restore();
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = SIG_DFL;
-    sigemptyset(&action.sa_mask);
-    sigaction(signal, &action, NULL);
-    raise(signal);
+    terminal_guard_reraise(signal);
 }
 
 static void at_exit(void) { terminal_guard_restore(); }
