@@ -11,11 +11,14 @@ extension App {
     func perform(_ name: String, _ edit: () throws -> ObjectID?) -> Bool {
         let level = top
         let history = outline.context.undoHistory
+        defer { level.expectedID = nil }
         do {
             let selected = try edit()
-            if let selected { level.select(id: selected) }
+            level.expectedID = selected
             let before = history.undoCount
             try outline.save(actionName: name)
+            // The edit may not have touched this level's rows (the item already selected, a rename): select it.
+            if let selected { level.select(id: selected) }
             if history.undoCount > before {
                 undoPlaces.append(UndoPlace(parentID: level.parentID, itemID: selected))
                 redoPlaces.removeAll()
@@ -30,7 +33,6 @@ extension App {
                 undoPlaces.removeAll()
                 redoPlaces.removeAll()
             }
-            level.select(level.list.selected ?? 0)
             fail("Cannot \(name.prefix(1).lowercased() + name.dropFirst())", error)
             return false
         }

@@ -23,8 +23,8 @@ extension App {
         }
         let level = top
         let here = level.parentID == place.parentID
-        let previous = level.list.selected
-        if here, let id = place.itemID { level.select(id: id) }
+        if here { level.expectedID = place.itemID }
+        defer { level.expectedID = nil }
         cause = undoing ? "by undo" : "by redo"
         do {
             let name = (undoing ? try context.undo() : try context.redo()) ?? ""
@@ -35,13 +35,13 @@ extension App {
                 redoPlaces.removeLast()
                 undoPlaces.append(place)
             }
+            if here, let id = place.itemID, !level.isGone { level.select(id: id) }
             var text = "\(verb): \(name)"
             if !here { text += " (in \(location(of: place.parentID)))" }
             status = .info(text)
             logger.info("\(verb.lowercased()) \(name)")
         } catch {
             // A conflict with another process's change: nothing changed, the step stays on its stack.
-            level.select(previous ?? 0)
             logger.notice("\(undoing ? "undo" : "redo") failed: \(error)")
             status = .error("\(error)")
         }

@@ -10,8 +10,10 @@ final class Level {
     let controller: ResultsController
     /// The selected row and the scroll offset.
     var list = ListState()
-    /// The selected item; the row in `list` is kept pointing at it.
+    /// The selected item: always the item at the selected row.
     private(set) var selectedID: ObjectID?
+    /// An item to select when a batch brings it into the level (one just added, or brought back by undo).
+    var expectedID: ObjectID?
     /// The parent's title when the level was last drawn, for messages after it is gone.
     var lastKnownTitle: String
     /// Called after a batch changed the level (invalidation included).
@@ -50,12 +52,10 @@ final class Level {
         selectedID = list.selected.map { controller.objectID(at: $0) }
     }
 
-    /// Makes `id` the selected item; if it is not in the level yet (about to be saved into it), the next
-    /// batch finds it among its inserts.
+    /// Selects the item `id` if the level has it (a scan of the IDs); otherwise the selection stays.
     func select(id: ObjectID) {
-        selectedID = id
         if let row = list.selected, row < count, controller.objectID(at: row) == id { return }
-        if let index = controller.index(of: id) { list.selected = index.row }
+        if let index = controller.index(of: id) { select(index.row) }
     }
 
     /// Moves the selection by `delta` rows.
@@ -73,18 +73,23 @@ final class Level {
             selectedID = nil
             return
         }
+        // The item the user just added (or undo brought back) takes the selection when it arrives.
+        if let expected = expectedID {
+            let arrived = (batch.inserts + batch.moves.map(\.to)).first { $0.row < n && controller.objectID(at: $0.row) == expected }
+            if let arrived {
+                expectedID = nil
+                let old = list.selected ?? arrived.row
+                select(arrived.row)
+                list.offset = max(0, list.offset + arrived.row - old)
+                return
+            }
+        }
         guard let old = list.selected, let id = selectedID else {
-            // The level was empty: select what arrived (the item just added, if it is among the inserts).
-            let arrived = batch.inserts.first { i in i.row < n && controller.objectID(at: i.row) == selectedID }
-            select(arrived?.row ?? 0)
+            select(0)
             return
         }
         var row: Int? = nil
-        // Moved, or arrived (an item selected before it was saved, or brought back by undo).
         for m in batch.moves where controller.objectID(at: m.to.row) == id { row = m.to.row }
-        if row == nil {
-            for i in batch.inserts where i.row < n && controller.objectID(at: i.row) == id { row = i.row }
-        }
         if row == nil {
             // Where the old row lands once removals and insertions before it are counted (UIKit's rules).
             let removed = batch.deletes.map(\.row) + batch.moves.map(\.from.row)

@@ -1,0 +1,94 @@
+import ObjectGraph
+import Outline
+import Testing
+import TerminalKit
+@testable import BurrowApp
+
+/// Thousands of random key presses, pastes, clicks and resizes, with another context changing the outline
+/// in between: the outliner must never crash, and after every event its state must hold together.
+struct RandomInputTests {
+    /// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let keys: [TerminalKit.Key] = Keymap.default.bindings.flatMap(\.keys).filter { $0 != .ctrl("c") && $0 != .character("q") }
+        + ["x", "é", "日", " ", "\u{1B}", "\t"].map { TerminalKit.Key.character(Character($0)) }
+        + [.enter, .escape, .backspace, .ctrl("w"), .ctrl("u"), .left, .right, .home, .end, Key.alt("b")]
+
+    @Test(arguments: [1, 2, 3, 4])
+    func randomSessionsNeverBreakTheOutliner(seed: UInt64) throws {
+        var rng = Generator(state: seed)
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let outline = Outline(context: Context(store: store))
+        try outline.append(titles: (0..<30).map { "Item \($0)" }, to: try outline.root())
+        try outline.save()
+        let other = Outline(context: Context(store: store))
+        let h = try AppHarness(width: 40, height: 10, outline: outline)
+        for step in 0..<1500 {
+            let roll = Int.random(in: 0..<100, using: &rng)
+            switch roll {
+            case 0..<85:
+                h.send(.key(Self.keys.randomElement(using: &rng)!))
+            case 85..<88:
+                h.send(.paste(["one\ntwo", "x", "a\u{1B}[2Jb", ""].randomElement(using: &rng)!))
+            case 88..<90:
+                h.send(.mouse(MouseEvent(kind: [.press(button: 1), .wheelUp, .wheelDown].randomElement(using: &rng)!,
+                                         position: Position(x: Int.random(in: 0..<40, using: &rng), y: Int.random(in: 0..<10, using: &rng)))))
+            case 90..<92:
+                let w = Int.random(in: 1..<60, using: &rng), ht = Int.random(in: 1..<16, using: &rng)
+                h.backend.resize(width: w, height: ht)
+                h.send(.resize(Size(width: w, height: ht)))
+            default:
+                try otherEdit(other, &rng)
+                h.tick()
+            }
+            try check(h, "seed \(seed), step \(step)")
+        }
+    }
+
+    /// A random change saved by the other context: add, delete, move or rename somewhere in the outline.
+    private func otherEdit(_ o: Outline, _ rng: inout Generator) throws {
+        var level = try o.root()
+        while level.childCount > 0, Bool.random(using: &rng) {
+            guard let next = try o.child(of: level, at: Int.random(in: 0..<level.childCount, using: &rng)) else { break }
+            level = next
+        }
+        let n = level.childCount
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: try o.insert("Other \(Int.random(in: 0..<1000, using: &rng))", into: level, at: Int.random(in: 0...n, using: &rng))
+        case 1: if n > 0, let c = try o.child(of: level, at: Int.random(in: 0..<n, using: &rng)) { try o.delete(c) }
+        case 2: if n > 1, let c = try o.child(of: level, at: 0) { try o.move(c, to: level, at: n - 1) }
+        default: if !level.isRoot { level.title = "Renamed \(Int.random(in: 0..<1000, using: &rng))" }
+        }
+        try o.save()
+    }
+
+    /// What must hold after every event.
+    private func check(_ h: AppHarness, _ at: String) throws {
+        let app = h.app
+        #expect(app.isRunning, "\(at): stopped")
+        #expect(h.backend.unsafeCellsReceived == 0, "\(at): a control character reached the terminal")
+        let rootID = try h.outline.root().objectID
+        #expect(!app.stack.isEmpty && app.stack[0].parentID == rootID, "\(at): lost the top level")
+        let top = app.top
+        #expect(!top.isGone, "\(at): the level on screen is gone")
+        // The level shows exactly what the store holds, and the selection is on the row of its item.
+        let stored = try h.outline.children(of: app.parentItem(of: top)).map(\.objectID)
+        #expect(top.controller.objectIDs == stored, "\(at): the level differs from the store")
+        if let row = top.list.selected {
+            #expect(row < top.count, "\(at): selection past the end")
+            #expect(top.selectedID == top.controller.objectID(at: row), "\(at): selection off its item")
+        } else {
+            #expect(top.count == 0 || top.selectedID == nil, "\(at): nothing selected in a non-empty level")
+        }
+        if let cursor = h.backend.cursor { #expect(h.backend.size.width > cursor.x && h.backend.size.height > cursor.y, "\(at)") }
+    }
+}
