@@ -13,11 +13,12 @@ extension App {
         let (header, rest) = area.splitTop(2)
         let (body, footer) = rest.splitBottom(1)
         listHeight = body.height
-        renderBreadcrumbs(into: &frame.buffer, area: header.row(0))
+        let crumbs = breadcrumbs.map { Sanitizer.visible($0) }
+        renderBreadcrumbs(crumbs, into: &frame.buffer, area: header.row(0))
         if case .help(let offset) = mode {
             HelpView(keymap: keymap).render(into: &frame.buffer, area: Rect(x: 0, y: 1, width: area.width, height: body.height + 1), offset: offset)
         } else {
-            frame.cursor = renderCapture(into: &frame.buffer, area: header.row(1))
+            frame.cursor = renderCapture(into: &frame.buffer, area: header.row(1), levelTitle: crumbs.last ?? "")
             if let cursor = renderLevel(into: &frame.buffer, area: body) { frame.cursor = cursor }
         }
         renderStatus(into: &frame.buffer, area: footer)
@@ -33,12 +34,12 @@ extension App {
         }
     }
 
-    private func renderBreadcrumbs(into buffer: inout Buffer, area: Rect) {
-        let path = breadcrumbs.map { Sanitizer.visible($0) }.joined(separator: " › ")
+    private func renderBreadcrumbs(_ crumbs: [String], into buffer: inout Buffer, area: Rect) {
+        let path = crumbs.joined(separator: " › ")
         buffer.write(DisplayWidth.truncateLeading(path, to: area.width), at: area.origin, style: Theme.breadcrumbs, maxWidth: area.width)
     }
 
-    private func renderCapture(into buffer: inout Buffer, area: Rect) -> Position? {
+    private func renderCapture(into buffer: inout Buffer, area: Rect, levelTitle: String) -> Position? {
         let fieldArea = Rect(x: area.x + 2, y: area.y, width: area.width - 2, height: 1)
         switch mode {
         case .capture(var field):
@@ -48,8 +49,7 @@ extension App {
             return cursor
         default:
             buffer.write("+", at: area.origin, style: Theme.placeholder)
-            let name = Sanitizer.visible(breadcrumbs.last ?? "")
-            let hint = "Add to \(name)…"
+            let hint = "Add to \(levelTitle)…"
             buffer.write(DisplayWidth.truncate(hint, to: fieldArea.width), at: fieldArea.origin, style: Theme.placeholder, maxWidth: fieldArea.width)
             return nil
         }

@@ -102,10 +102,11 @@ final class Level {
                 row = r
             } else if !wasRemoved, let found = controller.index(of: id) {
                 row = found.row
-            } else if n > 0 {
+            } else {
                 // The item left the level: select the one that took its place.
-                row = min(max(0, r), n - 1)
-                selectedID = controller.objectID(at: row!)
+                let landing = min(max(0, r), n - 1)
+                row = landing
+                selectedID = controller.objectID(at: landing)
             }
         }
         guard let new = row else { return }
