@@ -104,11 +104,14 @@ public final class App {
                 status = .info("\(key.label) does nothing here · ?: help")
             }
         case .help(let offset):
+            // The overlay covers the list and the capture line; it scrolls no further than its last line.
+            let last = max(0, HelpView(keymap: keymap).lines.count - (listHeight + 1))
+            let page = max(1, listHeight - 1)
             switch key {
-            case .character("j"), .down: mode = .help(offset: offset + 1)
+            case .character("j"), .down: mode = .help(offset: min(last, offset + 1))
             case .character("k"), .up: mode = .help(offset: max(0, offset - 1))
-            case .pageDown, .character(" "): mode = .help(offset: offset + max(1, listHeight - 1))
-            case .pageUp: mode = .help(offset: max(0, offset - max(1, listHeight - 1)))
+            case .pageDown, .character(" "): mode = .help(offset: min(last, offset + page))
+            case .pageUp: mode = .help(offset: max(0, offset - page))
             default: mode = .browse
             }
         case .capture(var field):
