@@ -87,6 +87,7 @@ struct OutlinerTests {
         try tmux.send("q")
     }
 
+    /// The item is added while the outliner starts (both may be creating the database): neither may fail.
     @Test func resizingRedrawsAtOnce() throws {
         let (tmux, db) = try start(width: 60, height: 12)
         #expect(try burrow(db, "add", "A title long enough to be cut when the window gets narrow").0 == 0)

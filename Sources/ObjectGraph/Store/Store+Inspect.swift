@@ -65,6 +65,9 @@ extension Store {
         guard sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK, let db else {
             throw StoreError(.cannotOpen, "cannot open the store: \(db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory")")
         }
+        // Another process may be creating or checkpointing the file right now (a script's `burrow add` while
+        // the outliner starts): wait for its lock as the store's own connection does, rather than fail.
+        sqlite3_busy_timeout(db, 5000)
         func query(_ sql: String) throws(StoreError) -> [[String?]] {
             var stmt: OpaquePointer?
             defer { sqlite3_finalize(stmt) }
