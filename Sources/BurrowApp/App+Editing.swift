@@ -71,6 +71,9 @@ extension App {
             case .insert(_, let placement): mode = .insert(field, placement)
             default: break
             }
+        case .search(var field):
+            field.insert(text)
+            mode = .search(field)
         case .browse:
             mode = .capture(TextField())
             paste(text)

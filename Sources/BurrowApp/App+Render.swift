@@ -47,6 +47,11 @@ extension App {
             let cursor = field.render(into: &buffer, area: fieldArea, focused: true)
             mode = .capture(field)
             return cursor
+        case .search(var field):
+            buffer.write("/", at: area.origin, style: Theme.prompt)
+            let cursor = field.render(into: &buffer, area: fieldArea, focused: true, placeholder: "")
+            mode = .search(field)
+            return cursor
         default:
             buffer.write("+", at: area.origin, style: Theme.placeholder)
             let hint = "Add to \(levelTitle)…"
@@ -121,6 +126,7 @@ extension App {
             if cut != nil { right.append("p: paste") }
             right.append("\(keymap.label(for: .help) ?? "?"): help")
         case .capture: right.append("Enter: add · Esc: done")
+        case .search: right.append("Enter: search · Esc: cancel")
         case .rename: right.append("Enter: keep · Esc: cancel")
         case .insert: right.append("Enter: add · Esc: cancel")
         case .help: right.append("Esc: close")

@@ -26,6 +26,10 @@ public final class App {
     var cut: (id: ObjectID, title: String)?
     var undoPlaces: [UndoPlace] = []
     var redoPlaces: [UndoPlace] = []
+    /// The last search: its text, its matches in outline order, and the one shown.
+    var searchQuery: String?
+    var searchMatches: [ObjectID] = []
+    var searchIndex = 0
     /// What deleted the levels that disappear next: "by undo", "by redo", or another process.
     var cause = "elsewhere"
     /// Rows of the list on the last frame, for page keys.
@@ -126,6 +130,16 @@ public final class App {
                 _ = field.handle(key)
                 mode = .capture(field)
             }
+        case .search(var field):
+            switch key {
+            case .enter:
+                mode = .browse
+                search(field.text)
+            case .escape: mode = .browse
+            default:
+                _ = field.handle(key)
+                mode = .search(field)
+            }
         case .rename(var field, let id):
             switch key {
             case .enter:
@@ -206,6 +220,9 @@ public final class App {
             cut = (item.objectID, item.title)
             status = .info("Cut \(quoted(item.title)): open another level and press p to move it there")
         case .paste: pasteCut()
+        case .search: mode = .search(TextField(text: searchQuery ?? ""))
+        case .nextMatch: stepMatch(by: 1)
+        case .previousMatch: stepMatch(by: -1)
         case .undo: undo()
         case .redo: redo()
         case .help: mode = .help(offset: 0)

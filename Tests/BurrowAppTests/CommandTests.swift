@@ -353,8 +353,8 @@ struct CommandTests {
         try h.press("<PgDn> <PgDn> <PgDn> <PgDn> <PgDn>")
         h.expect("""
             Burrow
-               m                     Cut the item, to move it to anothe…
-               p                     Paste the cut item below the selec…
+               n                     Next match
+               N                     Previous match
 
              History
                u Ctrl-Z              Undo

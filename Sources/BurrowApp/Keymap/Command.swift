@@ -4,5 +4,6 @@ public enum Command: String, CaseIterable, Sendable {
     case drillIn, back, backToTop
     case capture, insertBelow, insertAbove, rename, delete
     case moveItemUp, moveItemDown, indent, outdent, cut, paste, toggleDone
+    case search, nextMatch, previousMatch
     case undo, redo, help, quit
 }

@@ -30,6 +30,11 @@ extension Keymap {
             KeyBinding("m", .cut, "Cut the item, to move it to another level"),
             KeyBinding("p", .paste, "Paste the cut item below the selection"),
         ]),
+        Section("Search", [
+            KeyBinding("/", .search, "Search the whole outline (Enter goes to the first match)"),
+            KeyBinding("n", .nextMatch, "Next match"),
+            KeyBinding("N", .previousMatch, "Previous match"),
+        ]),
         Section("History", [
             KeyBinding("u <C-z>", .undo, "Undo"),
             KeyBinding("<C-r> <C-y>", .redo, "Redo"),

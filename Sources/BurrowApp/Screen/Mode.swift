@@ -10,6 +10,8 @@ enum Mode {
     case rename(TextField, item: ObjectID)
     /// A new item is being typed in a row below or above an item (or in an empty level).
     case insert(TextField, Placement)
+    /// The search line is focused (`/`).
+    case search(TextField)
     /// The help overlay, scrolled to `offset`.
     case help(offset: Int)
 
