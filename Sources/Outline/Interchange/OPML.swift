@@ -1,31 +1,54 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// OPML 2.0 as Workflowy, Dynalist and OmniOutliner write it: nested `outline` elements with `text`,
 /// `_note` and `_complete="true"`; entities and CDATA are understood; other attributes are ignored.
 public enum OPML {
+    /// Reads OPML text. The text is decoded already, so the encoding its XML declaration names is not
+    /// checked (read a file's bytes with ``read(bytes:)`` to have it honoured).
     public static func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {
-        let reader = Reader()
-        let parser = XMLParser(data: Data(text.utf8))
-        parser.delegate = reader
-        parser.shouldProcessNamespaces = false
-        if !parser.parse() || reader.failure != nil {
-            throw reader.failure
-                ?? InterchangeError(
-                    format: "OPML", line: parser.lineNumber, column: parser.columnNumber,
-                    message: "not well-formed XML (\(parser.parserError.map { ($0 as NSError).localizedDescription } ?? "parse error"))")
+        var text = text
+        return try text.withUTF8 { utf8 in
+            Result { () throws(InterchangeError) -> [OutlineNode] in
+                var reader = OPMLReader(utf8)
+                _ = try reader.readDeclaration()
+                return try reader.readElements()
+            }
+        }.get()
+    }
+
+    /// Reads an OPML file's bytes: UTF-8 (a byte-order mark is skipped) or US-ASCII, or ISO-8859-1 when its
+    /// XML declaration says so. Other encodings and bytes that are not UTF-8 are errors with their position.
+    public static func read(bytes: some ContiguousBytes) throws(InterchangeError) -> [OutlineNode] {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(InterchangeError) -> [OutlineNode] in try readFile(raw.assumingMemoryBound(to: UInt8.self)) }
+        }.get()
+    }
+
+    private static func readFile(_ file: UnsafeBufferPointer<UInt8>) throws(InterchangeError) -> [OutlineNode] {
+        // UTF-16 and UTF-32 start with their byte-order mark, or with zero bytes beside the first '<'.
+        if file.starts(with: [0xFF, 0xFE]) || file.starts(with: [0xFE, 0xFF]) || (file.count >= 2 && (file[0] == 0 || file[1] == 0)) {
+            throw InterchangeError(format: "OPML", line: 1, column: 1, message: "the file is UTF-16 or UTF-32; convert it to UTF-8")
         }
-        if let open = reader.open.last {
-            throw InterchangeError(format: "OPML", line: parser.lineNumber, column: parser.columnNumber,
-                message: "<\(open.name)> opened on line \(open.line) is never closed")
+        var reader = OPMLReader(file)
+        guard let encoding = try reader.readDeclaration() else { return try reader.readElements() }
+        switch OPMLReader.support(of: encoding.name) {
+        case .utf8:
+            return try reader.readElements()
+        case .latin1:
+            guard reader.lineOneStart == 0 else {
+                throw reader.fail(encoding.offset, "the file starts with a UTF-8 byte-order mark but declares encoding \(encoding.name)")
+            }
+            return try OPMLReader.utf8(fromLatin1: file).withUnsafeBufferPointer { utf8 in
+                Result { () throws(InterchangeError) -> [OutlineNode] in
+                    var transcoded = OPMLReader(utf8)
+                    _ = try transcoded.readDeclaration()
+                    return try transcoded.readElements()
+                }
+            }.get()
+        case .unsupported:
+            throw reader.fail(encoding.offset,
+                "encoding \(encoding.name) is not supported: convert the file to UTF-8 and declare encoding=\"UTF-8\"")
         }
-        guard reader.sawOPML else {
-            throw InterchangeError(format: "OPML", line: 1, column: 1, message: "no <opml> element")
-        }
-        return reader.roots
     }
 
     public static func write(_ nodes: [OutlineNode], title: String) -> String {
@@ -109,55 +132,5 @@ public enum OPML {
             }
         }
         return String(out)
-    }
-
-    private final class Reader: NSObject, XMLParserDelegate {
-        var roots: [OutlineNode] = []
-        var stack: [OutlineNode] = []
-        var sawOPML = false
-        var inBody = false
-        var failure: InterchangeError?
-        /// Elements open now, checked by hand: the Linux parser recovers from mismatched tags silently.
-        var open: [(name: String, line: Int)] = []
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-            open.append((name, parser.lineNumber))
-            switch name {
-            case "opml": sawOPML = true
-            case "body": inBody = true
-            case "outline":
-                guard inBody else {
-                    fail(parser, "an <outline> outside <body>")
-                    return
-                }
-                let title = unescapeControls(attributes["text"] ?? attributes["title"] ?? "")
-                let note = attributes["_note"].map(unescapeControls)
-                let done = (attributes["_complete"] ?? "").lowercased() == "true"
-                stack.append(OutlineNode(title, note: note, done: done))
-            default: break
-            }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            guard let top = open.popLast(), top.name == name else {
-                let expected = open.last.map { "</\($0.name)> for the <\($0.name)> of line \($0.line)" } ?? "nothing"
-                fail(parser, "</\(name)> does not close what is open (expected \(expected))")
-                return
-            }
-            switch name {
-            case "body": inBody = false
-            case "outline":
-                guard let node = stack.popLast() else { return }
-                if stack.isEmpty { roots.append(node) } else { stack[stack.count - 1].children.append(node) }
-            default: break
-            }
-        }
-
-        private func fail(_ parser: XMLParser, _ message: String) {
-            if failure == nil {
-                failure = InterchangeError(format: "OPML", line: parser.lineNumber, column: parser.columnNumber, message: message)
-            }
-            parser.abortParsing()
-        }
     }
 }
