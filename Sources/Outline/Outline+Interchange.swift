@@ -42,29 +42,47 @@ extension Outline {
     @discardableResult
     public func add(_ nodes: [OutlineNode], under parent: Item, progress: ((Int) -> Void)? = nil) throws -> [ObjectID] {
         let entity = Item.Slot.entity
-        let total = nodes.reduce(0) { $0 + $1.count }
+        // One pass for the number of rows and the longest sub-level, reading children in place.
+        var total = nodes.count
+        var longest = 0
+        var pending = [nodes]
+        while let level = pending.popLast() {
+            for k in level.indices where !level[k].children.isEmpty {
+                total += level[k].children.count
+                longest = max(longest, level[k].children.count)
+                pending.append(level[k].children)
+            }
+        }
         let ids = try context.reserveObjectIDs(entity, count: total)
         var rows: [[Value]] = []
         rows.reserveCapacity(total)
         var top: [ObjectID] = []
         let template = entity.defaults
         let parentSlot = entity.slot("parent")!
+        // Sub-levels are new, so any increasing keys do: they share prefixes of one run, made once, instead
+        // of making (and storing) keys level by level. Only the top level follows what `parent` holds.
+        let subKeys = OrderKey.keys(after: nil, count: longest)
+        let topKeys = OrderKey.keys(after: try lastKeyInStore(parent), count: nodes.count)
+        // Breadth-first: parents get their IDs in the order their levels are written, so rows arrive in
+        // (parent, order) order and SQLite appends to the table and to its (parent, order) index alike.
         var work: [([OutlineNode], Int64)] = [(nodes, parent.objectID.rowID)]
-        let firstKey = try lastKeyInStore(parent)
-        while let (level, owner) = work.popLast() {
-            let keys = OrderKey.keys(after: owner == parent.objectID.rowID ? firstKey : nil, count: level.count)
-            for (node, key) in zip(level, keys) {
+        var next = 0
+        while next < work.count {
+            let (level, owner) = work[next]
+            let keys = next == 0 ? topKeys : subKeys
+            next += 1
+            for k in level.indices {
                 let id = ids[rows.count]
                 var row = template
-                row[Item.Slot.title] = .string(node.title)
-                if let note = node.note { row[Item.Slot.note] = .string(note) }
-                row[Item.Slot.done] = .bool(node.done)
-                row[Item.Slot.order] = .string(key)
-                row[Item.Slot.childCount] = .integer(Int64(node.children.count))
+                row[Item.Slot.title] = .string(level[k].title)
+                if let note = level[k].note { row[Item.Slot.note] = .string(note) }
+                row[Item.Slot.done] = .bool(level[k].done)
+                row[Item.Slot.order] = .string(keys[k])
+                row[Item.Slot.childCount] = .integer(Int64(level[k].children.count))
                 row[parentSlot] = .integer(owner)
                 rows.append(row)
-                if owner == parent.objectID.rowID { top.append(id) }
-                if !node.children.isEmpty { work.append((node.children, id.rowID)) }
+                if next == 1 { top.append(id) }
+                if !level[k].children.isEmpty { work.append((level[k].children, id.rowID)) }
                 if rows.count % 4096 == 0 { progress?(rows.count) }
             }
         }

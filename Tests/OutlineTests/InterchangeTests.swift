@@ -67,6 +67,25 @@ import Testing
         #expect(try fresh.root().childCount == x.count)
     }
 
+    /// A second import goes after what the parent holds, at every level; sub-levels of all lengths keep order.
+    @Test func addingAgainAppends() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let root = try o.root()
+        let first = Self.sample()
+        let second = [
+            OutlineNode("wide", children: (0..<300).map { OutlineNode("w\($0)", children: (0..<($0 % 7)).map { OutlineNode("c\($0)") }) }),
+            OutlineNode("last"),
+        ]
+        try o.add(first, under: root)
+        try o.save()
+        let ids = try o.add(second, under: root)
+        try o.save()
+        let fresh = Outline(context: Context(store: o.context.store))
+        #expect(try fresh.nodes(under: try fresh.root()) == first + second)
+        #expect(ids.count == second.count)
+        #expect(try fresh.root().childCount == first.count + second.count)
+    }
+
     /// Bad files: a clear error with line and column.
     @Test(arguments: [
         (OutlineFormat.opml, "<?xml version=\"1.0\"?>\n<opml><body>\n<outline text=\"a\">\n</body></opml>", "OPML line 4"),
