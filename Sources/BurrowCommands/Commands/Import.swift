@@ -34,17 +34,20 @@ struct Import: ParsableCommand {
             }
         }
         let name = file == "-" ? "standard input" : file
-        let text = try Import.utf8(data, name: name)
+        let named = OutlineFormat(rawValue: format.rawValue) ?? (file == "-" ? nil : OutlineFormat.guess(fileName: file))
         let fmt: OutlineFormat
-        if let f = OutlineFormat(rawValue: format.rawValue) {
-            fmt = f
-        } else {
-            fmt = (file == "-" ? nil : OutlineFormat.guess(fileName: file)) ?? OutlineFormat.sniff(text) ?? .text
-        }
         let nodes: [OutlineNode]
         do {
-            nodes = try fmt.read(text)
-        } catch {
+            if named == .opml {
+                // OPML is read from its bytes: no copies into a String, and its declared encoding is honoured.
+                fmt = .opml
+                nodes = try OPML.read(bytes: data)
+            } else {
+                let text = try Import.utf8(data, name: name)
+                fmt = named ?? OutlineFormat.sniff(text) ?? .text
+                nodes = try fmt.read(text)
+            }
+        } catch let error as InterchangeError {
             throw UserError("\(name): \(error.description)")
         }
         let o = try database.open()
