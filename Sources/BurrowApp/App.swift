@@ -61,9 +61,7 @@ public final class App {
         }
     }
 
-    func parentItem(of level: Level) -> Item {
-        outline.context.object(for: level.parentID) as! Item
-    }
+    func parentItem(of level: Level) -> Item { item(level.parentID) }
 
     // MARK: Events
 

@@ -20,11 +20,24 @@ struct AppBenchmarks {
         if only.isEmpty || only.contains("memory") { try memory() }
     }
 
+    /// This benchmark executable's path.
+    private static var me: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
     /// The benchmark's sibling executable (built by `swift build -c release`).
     private func sibling(_ name: String) -> String? {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name).path
+        let path = URL(fileURLWithPath: Self.me).deletingLastPathComponent().appendingPathComponent(name).path
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    /// A new store in a scratch folder whose top level holds `n` items (written by raw SQL), and the folder.
+    private func levelStore(_ name: String, _ n: Int) -> (dir: String, path: String) {
+        let storage = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0)
+        let dir = Harness.scratch(name)
+        let path = storage.emptyStore(dir, name)
+        storage.fill(path, n)
+        return (dir, path)
     }
 
     // MARK: - Start to first frame
@@ -97,11 +110,8 @@ struct AppBenchmarks {
     }
 
     func keys() throws {
-        let storage = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0)
-        let dir = Harness.scratch("keys")
+        let (dir, path) = levelStore("keys", keysLevel)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = storage.emptyStore(dir, "keys")
-        storage.fill(path, keysLevel)
         let outline = try Outline(path: path)
         let app = try App(outline: outline)
         let terminal = Terminal(backend: NullBackend(width: 80, height: 24))
@@ -120,7 +130,7 @@ struct AppBenchmarks {
             })
         }
         // Baseline: the same keys on the same list held as an array of titles, drawn with the same widgets.
-        let titles = storage.titles(keysLevel)
+        let titles = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0).titles(keysLevel)
         var state = ListState(selected: 0)
         let baselineTerminal = Terminal(backend: NullBackend(width: 80, height: 24))
         var base: [Double] = []
@@ -162,15 +172,11 @@ struct AppBenchmarks {
     // MARK: - Memory
 
     func memory() throws {
-        let storage = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0)
-        let dir = Harness.scratch("memory")
+        let (dir, path) = levelStore("memory", memoryLevel)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = storage.emptyStore(dir, "memory")
-        storage.fill(path, memoryLevel)
         // A fresh process, so nothing of this one's setup counts.
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: me)
+        p.executableURL = URL(fileURLWithPath: Self.me)
         p.arguments = ["--child-memory", path]
         let out = Pipe()
         p.standardOutput = out

@@ -25,8 +25,8 @@ struct CommandTests {
              [ ] Item 3
              [ ] Item 4
              [ ] Item 5
-            3/12 · ?: help
-            """.replacingOccurrences(of: "3/12 · ?: help", with: String(repeating: " ", count: 26) + "3/12 · ?: help"))
+                                      3/12 · ?: help
+            """)
         #expect(h.backend.cell(x: 2, y: 4).style.attributes == .reverse)
         try h.press("G")
         h.expect("""

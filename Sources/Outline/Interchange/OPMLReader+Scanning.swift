@@ -107,21 +107,25 @@ extension OPMLReader {
         return start..<i
     }
 
+    /// Steps over the character at `i` (a whole UTF-8 sequence), refusing the raw control characters XML forbids.
+    mutating func stepCharacter() throws(InterchangeError) {
+        let b = bytes[i]
+        if b >= 0x80 {
+            i = try characterEnd(i)
+        } else if b < 0x20 && !isSpace(b) {
+            throw controlCharacter(i)
+        } else {
+            i += 1
+        }
+    }
+
     /// Skips text between tags up to the next '<', checking its references and characters.
     mutating func skipText() throws(InterchangeError) {
         let p = bytes
         while i < p.count {
             let b = p[i]
             if b == UInt8(ascii: "<") { return }
-            if b >= 0x80 {
-                i = try characterEnd(i)
-            } else if b == UInt8(ascii: "&") {
-                _ = try readReference()
-            } else if b < 0x20 && !isSpace(b) {
-                throw controlCharacter(i)
-            } else {
-                i += 1
-            }
+            if b == UInt8(ascii: "&") { _ = try readReference() } else { try stepCharacter() }
         }
     }
 
@@ -137,13 +141,7 @@ extension OPMLReader {
                 i += terminator.utf8CodeUnitCount
                 return
             }
-            if b >= 0x80 {
-                i = try characterEnd(i)
-            } else if b < 0x20 && !isSpace(b) {
-                throw controlCharacter(i)
-            } else {
-                i += 1
-            }
+            try stepCharacter()
         }
         throw fail(start, "\(what) that is never closed (no '\(terminator)')")
     }
@@ -178,13 +176,7 @@ extension OPMLReader {
                 i += 1
                 return
             default:
-                if b >= 0x80 {
-                    i = try characterEnd(i)
-                } else if b < 0x20 && !isSpace(b) {
-                    throw controlCharacter(i)
-                } else {
-                    i += 1
-                }
+                try stepCharacter()
             }
         }
         throw fail(start, "a <!DOCTYPE that is never closed")
