@@ -39,6 +39,14 @@ import Testing
         let zero: ObjectPredicate = Key("n") == Int64(0)
         add("or", zero || Key("name").isNil)
         add("date", Key("when") > Date(timeIntervalSince1970: 50))
+        // Negations over columns that can be NULL: SQL's NULL must read as false under NOT too.
+        add("not name == b", !(Key("name") == "b"))
+        add("not n > 2", !(Key("n") > Int64(2)))
+        add("not n in", !Key("n").oneOf([Int64(1), 3]))
+        add("not contains", !Key("name").contains("a"))
+        add("not ends", !Key("name").endsWith("c"))
+        add("not (n == 1 or x < 0.5)", !(Key("n") == Int64(1) || Key("x") < 0.5))
+        add("not not n == 1", !(!(Key("n") == Int64(1))))
         return out
     }()
 

@@ -12,7 +12,10 @@ extension ObjectPredicate {
         case .false: return "0"
         case .compare(let k, let op, let v):
             args.append(v)
-            return "\(ObjectPredicate.column(k, e)) \(op.rawValue) ?"
+            // `=` and `IS` agree on a non-NULL value wherever NULL reads as false (see `.not`), and only
+            // `=` lets SQLite use a partial index `WHERE x IS NOT NULL`.
+            let sqlOperator = op == .equal && !v.isNull ? "=" : op.rawValue
+            return "\(ObjectPredicate.column(k, e)) \(sqlOperator) ?"
         case .oneOf(let k, let vs):
             if vs.isEmpty { return "0" }
             args.append(contentsOf: vs)
@@ -33,7 +36,9 @@ extension ObjectPredicate {
             }
         case .and(let ps): return ps.isEmpty ? "1" : "(" + ps.map { $0.build(e, &args) }.joined(separator: " AND ") + ")"
         case .or(let ps): return ps.isEmpty ? "0" : "(" + ps.map { $0.build(e, &args) }.joined(separator: " OR ") + ")"
-        case .not(let p): return "NOT (" + p.build(e, &args) + ")"
+        // SQL's NULL (a comparison with a missing value) is false in memory, so it must be false under NOT
+        // too: NOT NULL would be NULL and drop the row.
+        case .not(let p): return "NOT ifnull(" + p.build(e, &args) + ", 0)"
         }
     }
 
