@@ -161,4 +161,60 @@ import Testing
             #expect(seen.insert(try b.insert("Note").objectID.rowID).inserted)
         }
     }
+
+    static let badges = try! Model(version: 1) {
+        Entity("Badge") {
+            Attribute("code", .integer64, optional: true, unique: true)
+        }
+    }
+
+    /// A unique optional attribute is indexed only where set: many rows without it, one row per value, and
+    /// a lookup by value reads the index.
+    @Test func uniqueOptionalAttributeHasAPartialIndex() throws {
+        let store = try Store(inMemoryWith: Self.badges)
+        let c = Context(store: store)
+        for _ in 0..<3 { _ = try c.insert("Badge") }
+        try c.insert("Badge")["code"] = Int64(7)
+        try c.save()
+        try c.insert("Badge")["code"] = Int64(7)
+        #expect(throws: StoreError.self) { try c.save() }
+        c.rollback()
+        #expect(try c.fetch(FetchRequest("Badge", where: Key("code") == Int64(7))).count == 1)
+        let (sql, plan) = try store.queue.read { db in
+            (
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'og_uq_Badge_code'"),
+                try Row.fetchAll(db, sql: #"EXPLAIN QUERY PLAN SELECT "id" FROM "Badge" WHERE "code" = ?"#, arguments: [7])
+                    .map { $0["detail"] as String }
+            )
+        }
+        #expect(sql == #"CREATE UNIQUE INDEX "og_uq_Badge_code" ON "Badge"("code") WHERE "code" IS NOT NULL"#)
+        #expect(plan.joined().contains("og_uq_Badge_code"), "\(plan)")
+    }
+
+    /// A store written before partial indexes (format 1, a full unique index) is brought up to date when
+    /// opened, keeping its rows.
+    @Test func formatOneStoreGetsItsPartialIndexOnOpen() throws {
+        let dir = TempDir()
+        do {
+            let store = try Store(path: dir.path(), model: Self.badges)
+            let c = Context(store: store)
+            try c.insert("Badge")["code"] = Int64(1)
+            try c.save()
+            try store.queue.write { db in
+                try db.execute(sql: #"DROP INDEX "og_uq_Badge_code""#)
+                try db.execute(sql: #"CREATE UNIQUE INDEX "og_uq_Badge_code" ON "Badge"("code")"#)
+                try db.execute(sql: "UPDATE og_metadata SET value = 1 WHERE key = 'format'")
+            }
+        }
+        let store = try Store(path: dir.path(), model: Self.badges)
+        let (sql, format) = try store.queue.read { db in
+            (
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'og_uq_Badge_code'"),
+                try Int.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'format'")
+            )
+        }
+        #expect(sql?.hasSuffix(#"WHERE "code" IS NOT NULL"#) == true)
+        #expect(format == 2)
+        #expect(try Context(store: store).fetch(FetchRequest("Badge", where: Key("code") == Int64(1))).count == 1)
+    }
 }

@@ -24,12 +24,18 @@ enum Schema {
     /// Index name → CREATE statement, for every index the entity needs.
     static func indexes(_ e: ModelSnapshot.EntitySnapshot) -> [String: String] {
         var out: [String: String] = [:]
-        func add(_ columns: [String], unique: Bool) {
+        func add(_ columns: [String], unique: Bool, partial: Bool = false) {
             let name = "og_\(unique ? "uq" : "ix")_\(e.name)_" + columns.joined(separator: "_")
             out[name] = "CREATE \(unique ? "UNIQUE " : "")INDEX \(quote(name)) ON \(quote(e.name))("
                 + columns.map(quote).joined(separator: ", ") + ")"
+                + (partial ? " WHERE \(quote(columns[0])) IS NOT NULL" : "")
         }
-        for a in e.storedAttributes where a.indexed || a.unique { add([a.name], unique: a.unique) }
+        // A unique optional attribute is indexed only where it has a value: SQLite's UNIQUE lets NULLs repeat
+        // anyway, so the guarantee is the same, and rows without a value (usually nearly all of them) cost
+        // nothing to insert. Lookups by value (`=`) still use the index.
+        for a in e.storedAttributes where a.indexed || a.unique {
+            add([a.name], unique: a.unique, partial: a.unique && a.optional)
+        }
         for fk in e.foreignKeys { add([fk], unique: false) }
         for i in e.indexes { add(i.properties, unique: i.isUnique) }
         // A single-column index is redundant when a compound index starts with that column.

@@ -108,6 +108,7 @@ public final class Store {
                             for sql in plan { try db.execute(sql: sql) }
                             try Store.writeModel(db, model)
                         }
+                        try Store.upgradeFormat(db, model)
                     } else {
                         try db.execute(sql: Schema.metadataTable)
                         for e in model.snapshot.entities {
@@ -115,7 +116,7 @@ public final class Store {
                             for sql in Schema.indexes(e).values.sorted() { try db.execute(sql: sql) }
                         }
                         try db.execute(sql: ChangeLog.createTable)
-                        try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('format', 1), ('next_id', 1)")
+                        try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('format', \(Store.format)), ('next_id', 1)")
                         try Store.writeModel(db, model)
                     }
                     return .commit
@@ -124,6 +125,27 @@ public final class Store {
         } catch {
             throw StoreError.wrap(error, existing == nil ? "cannot create the store" : "cannot migrate the store", path: path)
         }
+    }
+
+    /// The layout ObjectGraph writes, beside the model's own version. 2: unique optional attributes have
+    /// partial indexes (`WHERE x IS NOT NULL`).
+    static let format = 2
+
+    /// Brings a store written by an earlier ObjectGraph to the current layout: indexes whose definition
+    /// changed are made again, in the open's transaction. Earlier code reads the result as before (the
+    /// index names are the same).
+    static func upgradeFormat(_ db: Database, _ model: Model) throws {
+        let stored = try Int.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'format'") ?? 1
+        guard stored < format else { return }
+        for e in model.snapshot.entities {
+            for (name, sql) in Schema.indexes(e).sorted(by: { $0.key < $1.key }) {
+                let existing = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name])
+                guard existing != sql else { continue }
+                try db.execute(sql: "DROP INDEX IF EXISTS \(Schema.quote(name))")
+                try db.execute(sql: sql)
+            }
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('format', ?)", arguments: [format])
     }
 
     /// Runs `body` on the connection without opening a transaction (each statement is atomic).
