@@ -20,17 +20,6 @@ struct AppBenchmarks {
         if only.isEmpty || only.contains("memory") { try memory() }
     }
 
-    /// This benchmark executable's path.
-    private static var me: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-
-    /// The benchmark's sibling executable (built by `swift build -c release`).
-    private func sibling(_ name: String) -> String? {
-        let path = URL(fileURLWithPath: Self.me).deletingLastPathComponent().appendingPathComponent(name).path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-    }
-
     /// A new store in a scratch folder whose top level holds `n` items (written by raw SQL), and the folder.
     private func levelStore(_ name: String, _ n: Int) -> (dir: String, path: String) {
         let storage = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0)
@@ -43,7 +32,7 @@ struct AppBenchmarks {
     // MARK: - Start to first frame
 
     func startup() throws {
-        guard let burrow = sibling("burrow") else {
+        guard let burrow = Harness.sibling("burrow") else {
             print("startup: skipped (build the outliner beside the benchmark: swift build -c release)")
             return
         }
@@ -176,7 +165,7 @@ struct AppBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A fresh process, so nothing of this one's setup counts.
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.me)
+        p.executableURL = URL(fileURLWithPath: Harness.me)
         p.arguments = ["--child-memory", path]
         let out = Pipe()
         p.standardOutput = out

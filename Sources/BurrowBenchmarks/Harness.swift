@@ -52,6 +52,35 @@ enum Harness {
         return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
     }
 
+    /// This benchmark's path (`/proc/self/exe`).
+    static var me: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// The benchmark's sibling executable (built by `swift build -c release`), if it is there.
+    static func sibling(_ name: String) -> String? {
+        let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name).path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    /// Seconds from starting `executable` (output discarded) until it exits; nil when it cannot start or
+    /// fails.
+    static func runProcess(_ executable: String, _ arguments: [String]) -> Double? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard posix_spawn(&child, executable, &actions, nil, argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        guard status == 0 else { return nil }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
     static func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }
 
     /// Prints one result line: ours, the baseline, the ratio and the goal.

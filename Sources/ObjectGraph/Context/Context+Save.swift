@@ -117,50 +117,69 @@ extension Context {
 
     // MARK: - Writing
 
+    /// Inserts go several rows to a statement (`rowsPerInsert`): in a transaction of many statements,
+    /// SQLite opens a statement journal for each run of an INSERT that can fail a constraint, and with the
+    /// stepping in, halting and resetting that was most of the cost of a small row.
     private func writeInserts(_ db: Database, _ objects: [ManagedObject]) throws {
-        var statements: [Int: RawStatement] = [:]
-        // Inserts come in runs of one entity: the run's statement skips the dictionary.
-        var current: (entity: EntityDescription, stmt: RawStatement)?
-        for o in objects {
-            let e = o.entity
-            let stmt: RawStatement
-            if let c = current, c.entity === e {
-                stmt = c.stmt
-            } else if let s = statements[e.index] {
-                stmt = s
-            } else {
-                stmt = try store.statement(
-                    db, "INSERT INTO \"\(e.name)\" (\(e.selectColumns)) VALUES ("
-                        + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")")
-                statements[e.index] = stmt
+        var start = 0
+        while start < objects.count {
+            // A run of one entity (objects are inserted in runs, e.g. an import's items).
+            let e = objects[start].entity
+            var end = start + 1
+            while end < objects.count && objects[end].entity === e { end += 1 }
+            try writeRun(db, e, count: end - start) { i, stmt, k in
+                let o = objects[start + i]
+                stmt.bind(o.objectID.rowID, at: k)
+                let values = o.values
+                var column = k + 1
+                for slot in e.storedSlots {
+                    stmt.bind(values[slot], at: column)
+                    column += 1
+                }
             }
-            current = (e, stmt)
-            stmt.bind(o.objectID.rowID, at: 1)
-            let values = o.values
-            var k: Int32 = 2
-            for slot in e.storedSlots {
-                stmt.bind(values[slot], at: k)
-                k += 1
-            }
-            try stmt.run(db)
+            start = end
         }
     }
 
     private func writeRows(_ db: Database) throws {
         for (e, ids, rows) in pendingRows {
-            let stmt = try store.statement(
-                db, "INSERT INTO \"\(e.name)\" (\(e.selectColumns)) VALUES ("
-                    + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")")
-            for (id, row) in zip(ids, rows) {
-                stmt.bind(id.rowID, at: 1)
-                var k: Int32 = 2
+            try writeRun(db, e, count: rows.count) { i, stmt, k in
+                stmt.bind(ids[i].rowID, at: k)
+                let row = rows[i]
+                var column = k + 1
                 for slot in e.storedSlots {
-                    stmt.bind(row[slot], at: k)
-                    k += 1
+                    stmt.bind(row[slot], at: column)
+                    column += 1
                 }
-                try stmt.run(db)
             }
         }
+    }
+
+    /// Rows of one INSERT statement, when there are that many left; the rest go one by one.
+    static let rowsPerInsert = 32
+
+    /// Writes `count` rows of `e`; `bind(i, statement, k)` binds row `i`'s ID and stored values from
+    /// parameter `k` on.
+    private func writeRun(_ db: Database, _ e: EntityDescription, count: Int, _ bind: (Int, RawStatement, Int32) -> Void) throws {
+        let width = Int32(e.storedSlots.count + 1)
+        var start = 0
+        while start < count {
+            let n = count - start >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
+            let stmt = try store.statement(db, insertSQL(e, rows: n))
+            for i in 0..<n { bind(start + i, stmt, 1 + Int32(i) * width) }
+            try stmt.run(db)
+            start += n
+        }
+    }
+
+    /// `INSERT INTO <entity> (<columns>) VALUES (?, …), …` for `rows` rows, built once per store.
+    private func insertSQL(_ e: EntityDescription, rows: Int) -> String {
+        let key = e.index << 16 | rows
+        if let sql = store.insertSQL[key] { return sql }
+        let row = "(" + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")"
+        let sql = "INSERT INTO \"\(e.name)\" (\(e.selectColumns)) VALUES " + Array(repeating: row, count: rows).joined(separator: ",")
+        store.insertSQL[key] = sql
+        return sql
     }
 
     private func writeUpdates(_ db: Database, _ objects: [ManagedObject]) throws {

@@ -19,6 +19,8 @@ public final class Store {
     private var statements: [String: Statement] = [:]
     /// `SELECT <row> FROM <entity> WHERE id IN (?,...)` by entity and list size.
     var rowsByIDSQL: [Int: String] = [:]
+    /// `INSERT` of one or several rows, by entity and row count.
+    var insertSQL: [Int: String] = [:]
     /// The last `PRAGMA data_version` seen: it changes when another connection commits.
     var dataVersion: Int64 = -1
     /// The last change-log entry taken in (ours or another's).
