@@ -3,6 +3,65 @@ import ObjectGraph
 extension Outline {
     /// The sub-items of `parent`, with their whole subtrees, as plain nodes (for export).
     public func nodes(under parent: Item, progress: ((Int) -> Void)? = nil) throws -> [OutlineNode] {
+        // Stored values are read without objects; unsaved changes only live in objects.
+        if context.hasChanges || parent.isInserted { return try nodesOfObjects(under: parent, progress: progress) }
+        return try nodesOfRows(under: parent, progress: progress)
+    }
+
+    /// Reads the subtree level by level, each level in a few queries on the (parent, order) index (the
+    /// parents of one query in one `IN` list), as values instead of objects; then nests the levels from the
+    /// deepest up.
+    private func nodesOfRows(under parent: Item, progress: ((Int) -> Void)?) throws -> [OutlineNode] {
+        struct Row {
+            var parent: Int64
+            var node: OutlineNode
+        }
+        let keys = ["parent", "title", "note", "done", "childCount"]
+        var levels: [(ids: [Int64], rows: [Row])] = []
+        var parents = [parent.objectID.rowID]
+        var done = 0
+        while !parents.isEmpty {
+            var level: (ids: [Int64], rows: [Row]) = ([], [])
+            var next: [Int64] = []
+            var start = 0
+            while start < parents.count {
+                // Well under SQLite's 32,766 parameters per statement.
+                let chunk = Array(parents[start..<min(parents.count, start + 8192)])
+                start += chunk.count
+                let request = FetchRequest(
+                    "Item", where: Key("parent").oneOf(chunk), sortedBy: [SortKey("parent"), SortKey("order")])
+                for (id, v) in try context.fetchValues(request, keys: keys) {
+                    guard case .integer(let owner) = v[0] else { continue }
+                    let title: String = if case .string(let t) = v[1] { t } else { "" }
+                    let note: String? = if case .string(let n) = v[2] { n } else { nil }
+                    let isDone = if case .bool(let b) = v[3] { b } else { false }
+                    level.ids.append(id.rowID)
+                    level.rows.append(Row(parent: owner, node: OutlineNode(title, note: note, done: isDone)))
+                    if case .integer(let c) = v[4], c > 0 { next.append(id.rowID) }
+                    done += 1
+                    if done % 4096 == 0 { progress?(done) }
+                }
+            }
+            levels.append(level)
+            parents = next
+        }
+        // Deepest level first: each node joins its parent, in the order read (the parent's order).
+        for depth in stride(from: levels.count - 1, to: 0, by: -1) {
+            var position: [Int64: Int] = [:]
+            position.reserveCapacity(levels[depth - 1].ids.count)
+            for (k, id) in levels[depth - 1].ids.enumerated() { position[id] = k }
+            let rows = levels[depth].rows
+            levels[depth].rows = []
+            for row in rows {
+                if let k = position[row.parent] { levels[depth - 1].rows[k].node.children.append(row.node) }
+            }
+        }
+        progress?(done)
+        return levels.first?.rows.map(\.node) ?? []
+    }
+
+    /// The same, through objects: includes this context's unsaved changes.
+    private func nodesOfObjects(under parent: Item, progress: ((Int) -> Void)?) throws -> [OutlineNode] {
         // Depth-first with an explicit stack: a frame is an item whose children are being collected.
         struct Frame {
             var node: OutlineNode

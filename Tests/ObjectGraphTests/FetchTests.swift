@@ -114,6 +114,29 @@ import Testing
         }
     }
 
+    /// Values without objects: the same rows, order and values as a fetch of objects, and no object made.
+    @Test func fetchValuesMatchesObjects() throws {
+        let store = try Store(inMemoryWith: Self.model)
+        let c = Context(store: store)
+        _ = try populate(c, count: 80, seed: 3)
+        try c.save()
+        let reader = Context(store: store)
+        let keys = ["name", "n", "x", "flag", "when"]
+        for (name, p) in Self.predicates {
+            for (k, sort) in Self.sorts.enumerated() {
+                var r = FetchRequest("P", where: p, sortedBy: sort)
+                r.offset = k
+                r.limit = k == 0 ? nil : 20
+                let rows = try reader.fetchValues(r, keys: keys)
+                #expect(reader.statistics.objectsCreated == 0)
+                let objects = try c.fetch(r)
+                #expect(rows.map(\.id) == objects.objectIDs, "\(name)/\(k)")
+                #expect(rows.map(\.values) == objects.map { o in keys.map { o[$0] } }, "\(name)/\(k)")
+            }
+        }
+        #expect(throws: StoreError.self) { try reader.fetchValues(FetchRequest("P"), keys: ["nope"]) }
+    }
+
     @Test func sortLimitOffset() throws {
         let c = Context(store: try Store(inMemoryWith: Self.model))
         for (i, name) in ["delta", "alpha", "charlie", "bravo", "echo"].enumerated() {

@@ -67,6 +67,27 @@ import Testing
         #expect(try fresh.root().childCount == x.count)
     }
 
+    /// Export reads saved items as values and, while the context has unsaved changes, through objects:
+    /// both give the same subtree, and the second includes the changes.
+    @Test func exportReadsSavedRowsAndUnsavedChanges() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let root = try o.root()
+        let wide = OutlineNode("wide", children: (0..<40).map { OutlineNode("w\($0)", note: $0 % 3 == 0 ? "n\($0)" : nil, done: $0 % 2 == 0, children: (0..<($0 % 4)).map { OutlineNode("c\($0)") }) })
+        let x = Self.sample() + [wide]
+        try o.add(x, under: root)
+        try o.save()
+        let fresh = Outline(context: Context(store: o.context.store))
+        let item = try #require(try fresh.children(of: try fresh.root()).last)
+        #expect(try fresh.nodes(under: item) == wide.children)
+        item.title = "renamed"
+        let first = try #require(try fresh.children(of: item).first)
+        first.title = "changed, not saved"
+        var expected = wide.children
+        expected[0].title = "changed, not saved"
+        #expect(try fresh.nodes(under: item) == expected)
+        #expect(try fresh.nodes(under: try fresh.root()).last?.title == "renamed")
+    }
+
     /// A second import goes after what the parent holds, at every level; sub-levels of all lengths keep order.
     @Test func addingAgainAppends() throws {
         let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))

@@ -18,6 +18,43 @@ extension Context {
         return FetchResults(entity: entity, rowIDs: ids, request: request, context: self)
     }
 
+    /// The stored values of `keys` (attributes or to-one relationships, as row IDs) for every object
+    /// `request` matches, in order, without making objects — like Core Data's dictionary results, for
+    /// reading a lot once (an export). It reads the store as saved: this context's unsaved changes are
+    /// not in it.
+    ///
+    /// ```swift
+    /// for row in try context.fetchValues(FetchRequest("Color"), keys: ["name"]) { print(row.values[0]) }
+    /// ```
+    public func fetchValues(_ request: FetchRequest, keys: [String]) throws(StoreError) -> [(id: ObjectID, values: [Value])] {
+        let entity = try entityOf(request)
+        var types: [AttributeType] = []
+        for key in keys {
+            guard let p = entity.property(key), p.isStored else {
+                throw StoreError(.sqlite, "\(entity.name).\(key) is not a stored attribute or to-one relationship", entity: entity.name, property: key)
+            }
+            types.append(p.attribute?.type ?? .integer64)
+        }
+        let columns = (["\"id\""] + keys.map { ObjectPredicate.column($0, entity) }).joined(separator: ", ")
+        let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset)
+        var out: [(id: ObjectID, values: [Value])] = []
+        do {
+            try store.read { db in
+                let stmt = try store.statement(db, sql)
+                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                while try stmt.step(db) {
+                    var values: [Value] = []
+                    values.reserveCapacity(types.count)
+                    for (k, t) in types.enumerated() { values.append(stmt.value(at: Int32(k + 1), as: t)) }
+                    out.append((ObjectID(entity: entity.index, rowID: stmt.int64(at: 0)), values))
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot fetch \(entity.name) values", path: store.path)
+        }
+        return out
+    }
+
     /// The number of objects `request` would fetch.
     public func count(_ request: FetchRequest) throws(StoreError) -> Int {
         let entity = try entityOf(request)
