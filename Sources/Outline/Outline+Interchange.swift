@@ -4,7 +4,7 @@ extension Outline {
     /// The sub-items of `parent`, with their whole subtrees, as plain nodes (for export).
     public func nodes(under parent: Item, progress: ((Int) -> Void)? = nil) throws -> [OutlineNode] {
         // Stored values are read without objects; unsaved changes only live in objects.
-        if context.hasChanges || parent.isInserted { return try nodesOfObjects(under: parent, progress: progress) }
+        if context.hasChanges { return try nodesOfObjects(under: parent, progress: progress) }
         return try nodesOfRows(under: parent, progress: progress)
     }
 
