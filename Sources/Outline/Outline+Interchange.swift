@@ -13,15 +13,16 @@ extension Outline {
     /// deepest up.
     private func nodesOfRows(under parent: Item, progress: ((Int) -> Void)?) throws -> [OutlineNode] {
         struct Row {
+            var id: Int64
             var parent: Int64
             var node: OutlineNode
         }
         let keys = ["parent", "title", "note", "done", "childCount"]
-        var levels: [(ids: [Int64], rows: [Row])] = []
+        var levels: [[Row]] = []
         var parents = [parent.objectID.rowID]
         var done = 0
         while !parents.isEmpty {
-            var level: (ids: [Int64], rows: [Row]) = ([], [])
+            var level: [Row] = []
             var next: [Int64] = []
             var start = 0
             while start < parents.count {
@@ -35,8 +36,7 @@ extension Outline {
                     let title: String = if case .string(let t) = v[1] { t } else { "" }
                     let note: String? = if case .string(let n) = v[2] { n } else { nil }
                     let isDone = if case .bool(let b) = v[3] { b } else { false }
-                    level.ids.append(id.rowID)
-                    level.rows.append(Row(parent: owner, node: OutlineNode(title, note: note, done: isDone)))
+                    level.append(Row(id: id.rowID, parent: owner, node: OutlineNode(title, note: note, done: isDone)))
                     if case .integer(let c) = v[4], c > 0 { next.append(id.rowID) }
                     done += 1
                     if done % 4096 == 0 { progress?(done) }
@@ -48,16 +48,17 @@ extension Outline {
         // Deepest level first: each node joins its parent, in the order read (the parent's order).
         for depth in stride(from: levels.count - 1, to: 0, by: -1) {
             var position: [Int64: Int] = [:]
-            position.reserveCapacity(levels[depth - 1].ids.count)
-            for (k, id) in levels[depth - 1].ids.enumerated() { position[id] = k }
-            let rows = levels[depth].rows
-            levels[depth].rows = []
+            position.reserveCapacity(levels[depth - 1].count)
+            for (k, row) in levels[depth - 1].enumerated() { position[row.id] = k }
+            // Taken out of the array first, so appending to the level above does not copy it.
+            let rows = levels[depth]
+            levels[depth] = []
             for row in rows {
-                if let k = position[row.parent] { levels[depth - 1].rows[k].node.children.append(row.node) }
+                if let k = position[row.parent] { levels[depth - 1][k].node.children.append(row.node) }
             }
         }
         progress?(done)
-        return levels.first?.rows.map(\.node) ?? []
+        return levels.first?.map(\.node) ?? []
     }
 
     /// The same, through objects: includes this context's unsaved changes.
