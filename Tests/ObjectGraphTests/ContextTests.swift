@@ -159,6 +159,24 @@ import Testing
         try c.save()
     }
 
+    @Test func objectsThatOutliveTheirContextLoseIt() throws {
+        let store = try filled(2)
+        var c: Context? = Context(store: store)
+        weak let gone = c
+        let (loaded, fault) = try { () throws -> (ManagedObject, ManagedObject) in
+            let rows = try c!.fetch(FetchRequest("Row", sortedBy: [SortKey("n")]))
+            return (rows[0], c!.object(for: rows.objectID(at: 1)))
+        }()
+        #expect(fault.isFault)
+        c = nil
+        #expect(gone == nil)
+        #expect(loaded.context == nil && fault.context == nil)
+        // Still readable: what was loaded stays, a fault reads as defaults instead of reaching a freed context.
+        #expect(loaded["label"] == .string("row 0"))
+        #expect(fault["label"] == .string(""))
+        #expect(fault.isInaccessible)
+    }
+
     @Test func changeSetNamesInsertedUpdatedAndDeleted() throws {
         let store = try filled(3)
         let c = Context(store: store)

@@ -49,6 +49,11 @@ public final class Context {
         store.contexts.append(WeakContext(context: self))
     }
 
+    deinit {
+        // Objects keep an unowned reference to their context: those that outlive it must read nil.
+        registered.forEach { $0.context = nil }
+    }
+
     /// True when there are unsaved inserts, updates or deletes.
     public var hasChanges: Bool {
         !inserted.isEmpty || !deleted.isEmpty || !pendingRows.isEmpty || updated.contains { $0.hasChanges }

@@ -123,6 +123,11 @@ final class IdentityMap {
         old.deallocate()
     }
 
+    /// Calls `body` with every registered object, in no particular order.
+    func forEach(_ body: (ManagedObject) -> Void) {
+        for k in 0..<capacity { if let o = table[k].object { body(o) } }
+    }
+
     /// The registered objects, in no particular order.
     var values: [ManagedObject] {
         var out: [ManagedObject] = []
