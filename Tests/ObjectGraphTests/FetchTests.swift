@@ -137,6 +137,73 @@ import Testing
         #expect(throws: StoreError.self) { try reader.fetchValues(FetchRequest("P"), keys: ["nope"]) }
     }
 
+    /// Partial faults: a fetch naming `propertiesToFetch` reads only those (and its sort keys) with each
+    /// batch; reading them fires no fault, touching another property loads the rest of that row only.
+    @Test func propertiesToFetchMakePartialFaults() throws {
+        let store = try Store(inMemoryWith: Self.model)
+        let c = Context(store: store)
+        _ = try populate(c, count: 600, seed: 5)
+        try c.save()
+        let keys = ["name", "n", "x", "flag", "when"]
+        for properties in [["name"], ["n", "flag"], [], keys] {
+            for (k, sort) in Self.sorts.enumerated() {
+                var r = FetchRequest("P", sortedBy: sort)
+                let whole = try Context(store: store).fetch(r).map { o in keys.map { o[$0] } }
+                r.propertiesToFetch = properties
+                let reader = Context(store: store)
+                reader.batchSize = 64
+                let objects = Array(try reader.fetch(r))
+                let read = Set(properties + sort.map(\.key))
+                for (o, row) in zip(objects, whole) {
+                    for (j, key) in keys.enumerated() where read.contains(key) { #expect(o[key] == row[j], "\(properties)/\(k)") }
+                }
+                #expect(reader.statistics.faultsFired == 0, "\(properties)/\(k)")
+                #expect(objects.allSatisfy { $0.isFault == (read.count < keys.count) }, "\(properties)/\(k)")
+                // Anything else loads the rest of the row, one object at a time.
+                #expect(objects.prefix(3).map { o in keys.map { o[$0] } } == Array(whole.prefix(3)), "\(properties)/\(k)")
+                #expect(reader.statistics.faultsFired == (read.count < keys.count ? 3 : 0), "\(properties)/\(k)")
+                #expect(objects.prefix(3).allSatisfy { !$0.isFault })
+            }
+        }
+        var bad = FetchRequest("P")
+        bad.propertiesToFetch = ["nope"]
+        #expect(throws: StoreError.self) { try c.fetch(bad) }
+    }
+
+    /// A partial fault is whole before it changes: saving it writes only what changed, and it follows
+    /// what other contexts save.
+    @Test func partialFaultsChangeSaveAndRefresh() throws {
+        let store = try Store(inMemoryWith: Self.model)
+        let writer = Context(store: store)
+        _ = try populate(writer, count: 50, seed: 8)
+        try writer.save()
+        var r = FetchRequest("P", sortedBy: [SortKey("n")])
+        let before = try Context(store: store).fetch(r).map { o in ["name", "n", "x", "flag", "when"].map { o[$0] } }
+        r.propertiesToFetch = ["name"]
+        let c = Context(store: store)
+        let objects = Array(try c.fetch(r))
+        objects[0]["flag"] = .bool(true)
+        objects[1]["name"] = "changed"
+        try c.save()
+        let after = try Context(store: store).fetch(FetchRequest("P", sortedBy: [SortKey("n")]))
+            .map { o in ["name", "n", "x", "flag", "when"].map { o[$0] } }
+        var expected = before
+        expected[0][3] = .bool(true)
+        expected[1][0] = "changed"
+        #expect(after == expected)
+
+        // Another context's save reaches the partial faults; so does refreshAll after a change behind its back.
+        let partial = Array(try c.fetch(r))
+        _ = partial.map { $0["name"] }
+        let other = Context(store: store)
+        try other.fetch(FetchRequest("P", sortedBy: [SortKey("n")]))[2]["name"] = "elsewhere"
+        try other.save()
+        #expect(partial[2]["name"] == "elsewhere")
+        try store.read { db in try db.execute(sql: "UPDATE P SET name = 'behind'") }
+        c.refreshAll()
+        #expect(partial.allSatisfy { $0["name"] == "behind" })
+    }
+
     @Test func sortLimitOffset() throws {
         let c = Context(store: try Store(inMemoryWith: Self.model))
         for (i, name) in ["delta", "alpha", "charlie", "bravo", "echo"].enumerated() {

@@ -14,15 +14,18 @@ extension Context {
         fill(object, values)
     }
 
-    private func fill(_ object: ManagedObject, _ values: [Value]?) {
+    /// Gives a fault its row; a row that leaves `missing` slots out makes it a partial fault.
+    private func fill(_ object: ManagedObject, _ values: [Value]?, missing: UInt64 = 0) {
         if let values {
             object.values = values
+            object.missing = missing
+            object.isFault = missing != 0
         } else {
             // The row is gone (deleted by another context or process): the object reads as defaults.
             object.values = object.entity.defaults
             object.isInaccessible = true
+            object.isFault = false
         }
-        object.isFault = false
     }
 
     /// The object at `index` of a fetch result. Rows are read in batches in the direction of travel
@@ -40,7 +43,7 @@ extension Context {
         // Moved out of the buffer, not copied: the object becomes the row's only owner.
         let values = k >= 0 && k < storage.batchRows.count ? storage.batchRows[k].take() : nil
         let o = existing ?? makeObject(id, entity)
-        fill(o, values)
+        fill(o, values, missing: storage.layout.missing)
         return o
     }
 
@@ -60,7 +63,7 @@ extension Context {
         if matched < range.count {
             rows.append(contentsOf: repeatElement(nil, count: range.count - matched))
             let rest = Array(storage.rowIDs[(range.lowerBound + matched)..<range.upperBound])
-            if let loaded = try? loadRows(entity: storage.entity, ids: rest) {
+            if let loaded = try? loadRows(entity: storage.entity, ids: rest, layout: storage.layout) {
                 for (j, row) in loaded.enumerated() { rows[matched + j] = row }
             }
         }
@@ -136,7 +139,7 @@ extension Context {
             sql = cached
         } else {
             sql = selectSQL(
-                request, entity, columns: entity.selectColumns, limit: count + ties, offset: from == 0 ? request.offset : 0,
+                request, entity, columns: storage.layout.columns, limit: count + ties, offset: from == 0 ? request.offset : 0,
                 and: keyset.form.condition.map { ($0, []) }
             ).0
             storage.batchSQL[key] = sql
@@ -176,7 +179,7 @@ extension Context {
                     stmt.reset()
                     break
                 }
-                out.append(decodeRow(stmt, entity))
+                out.append(decodeRow(stmt, entity, storage.layout))
                 if out.count == count {
                     stmt.reset()
                     break
@@ -198,8 +201,10 @@ extension Context {
         return object
     }
 
-    /// Reads whole rows by ID, in the order of `ids`; a missing row gives nil.
-    func loadRows(entity: EntityDescription, ids: [Int64]) throws(StoreError) -> [[Value]?] {
+    /// Reads rows by ID (whole rows, or the columns of `layout`), in the order of `ids`; a missing row
+    /// gives nil.
+    func loadRows(entity: EntityDescription, ids: [Int64], layout: RowLayout? = nil) throws(StoreError) -> [[Value]?] {
+        let layout = layout ?? entity.wholeRow
         guard !ids.isEmpty else { return [] }
         var out = [[Value]?](repeating: nil, count: ids.count)
         // Rows come back in whatever order SQLite likes; find each one's position by binary search.
@@ -213,7 +218,7 @@ extension Context {
                     let n = ids.count - start
                     let size = n <= 1 ? 1 : n <= 16 ? 16 : n <= 128 ? 128 : 512
                     let take = min(n, size)
-                    let stmt = try store.statement(db, rowsByIDSQL(entity, size))
+                    let stmt = try store.statement(db, rowsByIDSQL(entity, size, layout))
                     for k in 0..<size {
                         stmt.bind(k < take ? ids[start + k] : 0, at: Int32(k + 1))
                     }
@@ -225,7 +230,7 @@ extension Context {
                             if ids[byID[mid]] < rowID { lo = mid + 1 } else { hi = mid }
                         }
                         if lo < byID.count, ids[byID[lo]] == rowID {
-                            out[byID[lo]] = decodeRow(stmt, entity)
+                            out[byID[lo]] = decodeRow(stmt, entity, layout)
                             loaded += 1
                         }
                     }
@@ -239,24 +244,26 @@ extension Context {
         return out
     }
 
-    private func rowsByIDSQL(_ entity: EntityDescription, _ size: Int) -> String {
-        let key = entity.index << 16 | size
+    private func rowsByIDSQL(_ entity: EntityDescription, _ size: Int, _ layout: RowLayout) -> String {
+        let key = RowsByIDKey(entity: entity.index, size: size, layout: layout.key)
         if let sql = store.rowsByIDSQL[key] { return sql }
-        let sql = "SELECT \(entity.selectColumns) FROM \"\(entity.name)\" WHERE id IN ("
+        let sql = "SELECT \(layout.columns) FROM \"\(entity.name)\" WHERE id IN ("
             + Array(repeating: "?", count: size).joined(separator: ",") + ")"
         store.rowsByIDSQL[key] = sql
         return sql
     }
 
-    /// The values of the current row of a `SELECT <selectColumns>` statement.
-    func decodeRow(_ stmt: RawStatement, _ entity: EntityDescription) -> [Value] {
-        let n = entity.columnOfSlot.count
+    /// The values of the current row of a `SELECT <layout.columns>` statement; slots the layout does not
+    /// read hold their defaults.
+    func decodeRow(_ stmt: RawStatement, _ entity: EntityDescription, _ layout: RowLayout) -> [Value] {
+        let columnOfSlot = layout.columnOfSlot
+        let n = columnOfSlot.count
         // reserveCapacity + append is specialized for `Value`; `Array(unsafeUninitializedCapacity:)` goes
         // through the generic stdlib allocator, which looks the array's metadata up on every call.
         var row: [Value] = []
         row.reserveCapacity(n)
         for slot in 0..<n {
-            let column = entity.columnOfSlot[slot]
+            let column = columnOfSlot[slot]
             row.append(column > 0 ? stmt.value(at: column, as: entity.typeOfSlot[slot]) : entity.defaults[slot])
         }
         return row
@@ -279,7 +286,7 @@ extension Context {
                     ids.insert(rowID)
                     let id = ObjectID(entity: dest.index, rowID: rowID)
                     if prefetch, registered[id].map({ $0.isFault }) ?? true {
-                        rowCache[id] = decodeRow(stmt, dest)
+                        rowCache[id] = decodeRow(stmt, dest, dest.wholeRow)
                     }
                 }
             }

@@ -5,6 +5,7 @@ extension Context {
     /// Unsaved inserts, changes and deletes of this context are included (see `includesPendingChanges`).
     public func fetch(_ request: FetchRequest) throws(StoreError) -> FetchResults {
         let entity = try entityOf(request)
+        let layout = try RowLayout(request, entity)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
         var ids: [Int64]
         if pending.isEmpty {
@@ -15,7 +16,7 @@ extension Context {
             let end = request.limit.map { min(ids.count, start + $0) } ?? ids.count
             ids = Array(ids[start..<end])
         }
-        return FetchResults(entity: entity, rowIDs: ids, request: request, context: self)
+        return FetchResults(entity: entity, rowIDs: ids, request: request, layout: layout, context: self)
     }
 
     /// The stored values of `keys` (attributes or to-one relationships, as row IDs) for every object
@@ -29,12 +30,7 @@ extension Context {
     public func fetchValues(_ request: FetchRequest, keys: [String]) throws(StoreError) -> [(id: ObjectID, values: [Value])] {
         let entity = try entityOf(request)
         var types: [AttributeType] = []
-        for key in keys {
-            guard let p = entity.property(key), p.isStored else {
-                throw StoreError(.sqlite, "\(entity.name).\(key) is not a stored attribute or to-one relationship", entity: entity.name, property: key)
-            }
-            types.append(p.attribute?.type ?? .integer64)
-        }
+        for key in keys { types.append(try entity.storedProperty(key).attribute?.type ?? .integer64) }
         let columns = (["\"id\""] + keys.map { ObjectPredicate.column($0, entity) }).joined(separator: ", ")
         let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset)
         var out: [(id: ObjectID, values: [Value])] = []

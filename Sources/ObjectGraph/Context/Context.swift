@@ -203,7 +203,7 @@ public final class Context {
     /// Turns every object without unsaved changes back into a fault (it reloads when next touched) and
     /// drops the read-ahead cache, so the next reads see what the store holds now.
     public func refreshAll() {
-        for o in registered.values where !o.hasChanges && !o.isInUpdatedList && !o.isFault {
+        for o in registered.values where !o.hasChanges && !o.isInUpdatedList && !(o.isFault && o.values.isEmpty) {
             o.values = []
             o.isFault = true
             o.relations = [:]

@@ -55,7 +55,7 @@ extension ManagedObject {
     }
 
     func value(slot: Int) -> Value {
-        if isFault { fulfill() }
+        load(slot)
         if entity.derivedMask & (1 << UInt64(slot)) != 0 {
             return entity.properties[slot].attribute!.derive!(self)
         }
@@ -87,9 +87,21 @@ extension ManagedObject {
         return (slot, r)
     }
 
+    /// Makes `slot` readable: a fault is loaded, a partial fault only when it lacks that slot. Anything
+    /// else that needs the values (a change, a save, a comparison) loads the whole row with `fulfill`.
+    @inline(__always)
+    func load(_ slot: Int) {
+        if isFault && (values.isEmpty || missing & (1 << UInt64(slot)) != 0) { fulfill() }
+    }
+
     func fulfill() {
         guard isFault, let context else {
-            if isFault { values = entity.defaults; isFault = false; isInaccessible = true }
+            if isFault {
+                // A partial fault keeps what it read; the rest reads as defaults.
+                if values.isEmpty { values = entity.defaults }
+                isFault = false
+                isInaccessible = true
+            }
             return
         }
         context.fulfill(self)
@@ -174,7 +186,7 @@ extension ManagedObject {
 
     func toOneID(slot: Int, _ r: RelationshipDescription) -> Int64? {
         if r.storesForeignKey {
-            if isFault { fulfill() }
+            load(slot)
             if case .integer(let id) = values[slot] { return id }
             return nil
         }

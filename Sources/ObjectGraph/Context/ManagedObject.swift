@@ -29,7 +29,10 @@ open class ManagedObject: CustomStringConvertible {
     final var relations: RelationStates = [:]
     /// Slots of inverse-side relationships changed in this unit of work.
     @exclusivity(unchecked) final var relationMask: UInt64 = 0
+    /// True until the whole row is loaded. A partial fault (see `FetchRequest.propertiesToFetch`) has
+    /// `values` already, and `missing` says which stored slots of it are not loaded yet.
     @exclusivity(unchecked) final var isFault = true
+    @exclusivity(unchecked) final var missing: UInt64 = 0
     @exclusivity(unchecked) final var isInUpdatedList = false
     /// True once a fault could not be fulfilled because its row is gone.
     @exclusivity(unchecked) public final internal(set) var isInaccessible = false

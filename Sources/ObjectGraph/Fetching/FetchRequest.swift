@@ -12,6 +12,16 @@ public struct FetchRequest: Sendable, Hashable {
     public var offset: Int = 0
     /// Include this context's unsaved inserts, changes and deletes (the default).
     public var includesPendingChanges = true
+    /// The stored properties the result's batches read (nil, the default: all of them). Objects made
+    /// from such a result are partial faults: reading one of these properties costs nothing more, and
+    /// touching any other loads the rest of that object's row. Naming what a loop reads makes reading a
+    /// long list cheaper; naming too little costs one read per object.
+    ///
+    /// ```swift
+    /// var request = Outline.level(of: root)
+    /// request.propertiesToFetch = ["title"]
+    /// ```
+    public var propertiesToFetch: [String]?
 
     /// Ties are broken by ID in the direction of the last sort key, so a reversed request gives exactly
     /// the reversed list (and SQLite walks an index backwards instead of sorting).

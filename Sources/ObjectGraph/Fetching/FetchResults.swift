@@ -12,8 +12,8 @@ public struct FetchResults: RandomAccessCollection {
     let storage: FetchStorage
     let context: Context
 
-    init(entity: EntityDescription, rowIDs: [Int64], request: FetchRequest, context: Context) {
-        storage = FetchStorage(entity: entity, rowIDs: rowIDs, request: request)
+    init(entity: EntityDescription, rowIDs: [Int64], request: FetchRequest, layout: RowLayout, context: Context) {
+        storage = FetchStorage(entity: entity, rowIDs: rowIDs, request: request, layout: layout)
         self.context = context
     }
 
@@ -44,6 +44,8 @@ final class FetchStorage {
         }
     }
     let request: FetchRequest
+    /// The columns each batch reads.
+    let layout: RowLayout
     @exclusivity(unchecked) var batchStart = 0
     @exclusivity(unchecked) var batchRows: [[Value]?] = []
     /// The last row read, as a position and its sort values: where the next ordered batch continues.
@@ -53,9 +55,10 @@ final class FetchStorage {
     /// The arguments of the request's predicate, in SQL order.
     lazy var predicateArguments: [Value] = request.predicate.sql(for: entity).1
 
-    init(entity: EntityDescription, rowIDs: [Int64], request: FetchRequest) {
+    init(entity: EntityDescription, rowIDs: [Int64], request: FetchRequest, layout: RowLayout) {
         self.entity = entity
         self.rowIDs = rowIDs
         self.request = request
+        self.layout = layout
     }
 }

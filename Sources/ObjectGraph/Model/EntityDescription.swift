@@ -19,10 +19,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let relationshipOfSlot: [RelationshipDescription?]
     /// The SQLite type read for each stored slot, parallel to `storedSlots`.
     let storedTypes: [AttributeType]
-    /// `"id", "col", ...` for SELECTs of whole rows.
-    let selectColumns: String
-    /// For each slot, its column in a `selectColumns` row (0 for slots that are not stored).
-    let columnOfSlot: [Int32]
+    /// `"id", "col", ...` for SELECTs and INSERTs of whole rows.
+    var selectColumns: String { wholeRow.columns }
+    /// Every stored column: what a fault loads.
+    let wholeRow: RowLayout
     /// For each slot, the type to read its column as.
     let typeOfSlot: [AttributeType]
     /// Bit per slot with a `derive` closure.
@@ -55,11 +55,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         derivedSlots = props.filter { $0.attribute?.derive != nil }.map(\.slot)
         inverseSideSlots = props.filter { $0.relationship.map { !$0.storesForeignKey } ?? false }.map(\.slot)
         relationshipOfSlot = props.map(\.relationship)
+        wholeRow = RowLayout(props, storedSlots: storedSlots, slots: Set(storedSlots))
         storedTypes = storedSlots.map { props[$0].attribute?.type ?? .integer64 }
-        selectColumns = (["id"] + storedSlots.map { props[$0].name }).map { "\"\($0)\"" }.joined(separator: ", ")
-        var columns = [Int32](repeating: 0, count: props.count)
-        for (k, slot) in storedSlots.enumerated() { columns[slot] = Int32(k + 1) }
-        columnOfSlot = columns
         typeOfSlot = props.map { $0.attribute?.type ?? .integer64 }
         derivedMask = derivedSlots.reduce(0) { $0 | 1 << UInt64($1) }
         storedMask = storedSlots.reduce(0) { $0 | 1 << UInt64($1) }
@@ -71,6 +68,14 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         }.map(\.slot)
         attributeMask = props.filter { $0.attribute != nil }.reduce(0) { $0 | 1 << UInt64($1.slot) }
         defaults = props.map { $0.attribute?.defaultValue ?? .null }
+    }
+
+    /// The stored attribute or to-one relationship named `key`, or an error naming it.
+    func storedProperty(_ key: String) throws(StoreError) -> PropertyDescription {
+        guard let p = property(key), p.isStored else {
+            throw StoreError(.sqlite, "\(name).\(key) is not a stored attribute or to-one relationship", entity: name, property: key)
+        }
+        return p
     }
 
     /// The slot of the property named `name`, for ``ManagedObject/subscript(slot:)`` in hot code.

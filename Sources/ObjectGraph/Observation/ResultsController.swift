@@ -45,7 +45,10 @@ public final class ResultsController {
         self.request = request
         self.sectionKey = sectionKey
         self.entity = entity
-        storage = FetchStorage(entity: entity, rowIDs: [], request: request)
+        guard let layout = try? RowLayout(request, entity) else {
+            preconditionFailure("\(request.propertiesToFetch ?? []) are not all stored properties of \(entity.name)")
+        }
+        storage = FetchStorage(entity: entity, rowIDs: [], request: request, layout: layout)
         sortSlots = request.sortKeys.map { entity.property($0.key)!.slot }
         anchors = request.predicate.anchors(in: entity)
         context.controllers.append(WeakController(controller: self))

@@ -17,8 +17,8 @@ public final class Store {
     var contexts: [WeakContext] = []
     /// Prepared statements by SQL, kept for the life of the store so hot queries are parsed once.
     private var statements: [String: Statement] = [:]
-    /// `SELECT <row> FROM <entity> WHERE id IN (?,...)` by entity and list size.
-    var rowsByIDSQL: [Int: String] = [:]
+    /// `SELECT <row> FROM <entity> WHERE id IN (?,...)` by entity, list size and columns.
+    var rowsByIDSQL: [RowsByIDKey: String] = [:]
     /// `INSERT` of one or several rows, by entity and row count.
     var insertSQL: [Int: String] = [:]
     /// The last `PRAGMA data_version` seen: it changes when another connection commits.
@@ -214,4 +214,12 @@ public final class Store {
 /// A weak reference to a context, so the store does not keep contexts alive.
 struct WeakContext {
     weak var context: Context?
+}
+
+/// What a cached read-by-ID statement depends on.
+struct RowsByIDKey: Hashable {
+    let entity: Int
+    let size: Int
+    /// `RowLayout.key`.
+    let layout: UInt64
 }

@@ -1,0 +1,41 @@
+/// Which columns a read of an entity's rows selects, and where each lands in an object's values: every
+/// stored column (whole rows), or a fetch's `propertiesToFetch` and sort keys (partial rows).
+struct RowLayout: Sendable {
+    /// `"id", "col", ...` in select order.
+    let columns: String
+    /// For each slot, its column in a row of `columns` (0 for slots that are not read).
+    let columnOfSlot: [Int32]
+    /// Stored slots a row of this layout leaves out: an object made from one is a partial fault that
+    /// loads the rest of its row when one of these is touched.
+    let missing: UInt64
+    /// Tells layouts apart in statement caches: 0 for whole rows, else the read slots' bits.
+    let key: UInt64
+
+    /// The layout a fetch of `request` reads: whole rows, or its `propertiesToFetch` and sort keys (the
+    /// sort keys carry an ordered read on from one batch to the next).
+    init(_ request: FetchRequest, _ entity: EntityDescription) throws(StoreError) {
+        guard let names = request.propertiesToFetch else {
+            self = entity.wholeRow
+            return
+        }
+        var slots = Set(request.sortKeys.compactMap { entity.property($0.key)?.slot })
+        for name in names { slots.insert(try entity.storedProperty(name).slot) }
+        self.init(entity, slots: slots)
+    }
+
+    /// The layout reading `slots` (stored slots of `entity`), in column order.
+    init(_ entity: EntityDescription, slots: Set<Int>) {
+        self.init(entity.properties, storedSlots: entity.storedSlots, slots: slots)
+    }
+
+    init(_ properties: [PropertyDescription], storedSlots: [Int], slots: Set<Int>) {
+        let read = storedSlots.filter(slots.contains)
+        columns = (["id"] + read.map { properties[$0].name }).map { "\"\($0)\"" }.joined(separator: ", ")
+        var columnOfSlot = [Int32](repeating: 0, count: properties.count)
+        for (k, slot) in read.enumerated() { columnOfSlot[slot] = Int32(k + 1) }
+        self.columnOfSlot = columnOfSlot
+        let bits = read.reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
+        missing = storedSlots.reduce(UInt64(0)) { $0 | 1 << UInt64($1) } & ~bits
+        key = missing == 0 ? 0 : bits
+    }
+}
