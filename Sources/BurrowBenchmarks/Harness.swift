@@ -86,8 +86,9 @@ enum Harness {
     /// Prints one result line: ours, the baseline, the ratio and the goal.
     static func report(_ name: String, ours: Double, baseline: Double, goal: String) {
         let ratio = baseline > 0 ? ours / baseline : 0
+        // A longer name pushes its figures right rather than losing its end.
         print(
-            name.padding(toLength: 46, withPad: " ", startingAt: 0)
+            (name.count < 46 ? name.padding(toLength: 46, withPad: " ", startingAt: 0) : name + " ")
                 + ms(ours).leftPadded(12) + ms(baseline).leftPadded(12)
                 + String(format: "%8.2fx", ratio) + "   " + goal)
     }

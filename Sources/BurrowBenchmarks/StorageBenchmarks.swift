@@ -104,14 +104,17 @@ struct StorageBenchmarks {
         let sql = RawSQLite(path: path)
         // Whole rows, as a plain fetch reads them; then naming the one property the loop reads, as
         // Core Data's propertiesToFetch would (the raw baseline reads only that column too).
-        for (label, properties) in [("whole rows", nil), ("propertiesToFetch: title", ["title"])] as [(String, [String]?)] {
+        let variants: [(String, [String]?)] = [("whole rows", nil), ("propertiesToFetch title", ["title"])]
+        // BURROW_FETCH_VARIANT=0 or 1 runs one of them alone (for callgrind).
+        let only = ProcessInfo.processInfo.environment["BURROW_FETCH_VARIANT"].flatMap { Int($0) }
+        for (k, (label, properties)) in variants.enumerated() where only == nil || only == k {
             let (ours, raw) = try Harness.interleaved(runs: runs) {
                 keep.append(try properties == nil ? fetchOursWhole(store) : fetchOursPartial(store, properties!))
             } baseline: {
                 _ = fetchRaw(sql)
             }
             keep.removeAll()
-            Harness.report("fetch a level of \(n) in order, touch titles; \(label)", ours: ours, baseline: raw, goal: "ratio <= 1.5")
+            Harness.report("fetch a level of \(n), touch titles: \(label)", ours: ours, baseline: raw, goal: "ratio <= 1.5")
         }
         try? FileManager.default.removeItem(atPath: dir)
     }
