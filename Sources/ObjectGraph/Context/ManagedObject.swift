@@ -11,7 +11,7 @@ open class ManagedObject: CustomStringConvertible {
     public let entity: EntityDescription
     /// The context the object lives in; nil once the object is no longer valid (its insert was rolled back,
     /// its deletion was saved, or the context is gone).
-    // Not weak: a weak reference allocates a side table per object (a tenth of a fetch's cost per row)
+    // Not weak: a weak reference gives every object a side table (one more allocation each)
     // and every read is an atomic load. The context clears this when it unregisters the object and for
     // every registered object when it goes away (see `Context.deinit`), so it never dangles.
     @exclusivity(unchecked) public final internal(set) unowned(unsafe) var context: Context?
