@@ -109,7 +109,7 @@ struct StorageBenchmarks {
         let only = ProcessInfo.processInfo.environment["BURROW_FETCH_VARIANT"].flatMap { Int($0) }
         for (k, (label, properties)) in variants.enumerated() where only == nil || only == k {
             let (ours, raw) = try Harness.interleaved(runs: runs) {
-                keep.append(try properties == nil ? fetchOursWhole(store) : fetchOursPartial(store, properties!))
+                keep.append(try fetchOurs(store, properties: properties))
             } baseline: {
                 _ = fetchRaw(sql)
             }
@@ -119,14 +119,8 @@ struct StorageBenchmarks {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    /// Separate functions so `valgrind --toggle-collect='*fetchOursWhole*'` (or Partial, or Raw) can count
-    /// each alone.
-    @inline(never)
-    func fetchOursWhole(_ store: Store) throws -> Outline { try fetchOurs(store, properties: nil) }
-
-    @inline(never)
-    func fetchOursPartial(_ store: Store, _ properties: [String]) throws -> Outline { try fetchOurs(store, properties: properties) }
-
+    /// Separate functions so `valgrind --toggle-collect='*fetchOurs*'` (or `*fetchRaw*`) can count each side
+    /// alone; `BURROW_FETCH_VARIANT` picks whole rows or `propertiesToFetch`.
     @inline(never)
     func fetchOurs(_ store: Store, properties: [String]?) throws -> Outline {
         var bytes = 0
