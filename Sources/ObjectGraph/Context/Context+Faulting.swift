@@ -245,7 +245,7 @@ extension Context {
     }
 
     private func rowsByIDSQL(_ entity: EntityDescription, _ size: Int, _ layout: RowLayout) -> String {
-        let key = RowsByIDKey(entity: entity.index, size: size, layout: layout.key)
+        let key = RowsByIDKey(entity: entity.index, size: size, missing: layout.missing)
         if let sql = store.rowsByIDSQL[key] { return sql }
         let sql = "SELECT \(layout.columns) FROM \"\(entity.name)\" WHERE id IN ("
             + Array(repeating: "?", count: size).joined(separator: ",") + ")"

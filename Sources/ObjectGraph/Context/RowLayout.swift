@@ -6,10 +6,9 @@ struct RowLayout: Sendable {
     /// For each slot, its column in a row of `columns` (0 for slots that are not read).
     let columnOfSlot: [Int32]
     /// Stored slots a row of this layout leaves out: an object made from one is a partial fault that
-    /// loads the rest of its row when one of these is touched.
+    /// loads the rest of its row when one of these is touched. Within an entity it also names the layout
+    /// (0: whole rows), which is what statement caches key on.
     let missing: UInt64
-    /// Tells layouts apart in statement caches: 0 for whole rows, else the read slots' bits.
-    let key: UInt64
 
     /// The layout a fetch of `request` reads: whole rows, or its `propertiesToFetch` and sort keys (the
     /// sort keys carry an ordered read on from one batch to the next).
@@ -20,14 +19,10 @@ struct RowLayout: Sendable {
         }
         var slots = Set(request.sortKeys.compactMap { entity.property($0.key)?.slot })
         for name in names { slots.insert(try entity.storedProperty(name).slot) }
-        self.init(entity, slots: slots)
-    }
-
-    /// The layout reading `slots` (stored slots of `entity`), in column order.
-    init(_ entity: EntityDescription, slots: Set<Int>) {
         self.init(entity.properties, storedSlots: entity.storedSlots, slots: slots)
     }
 
+    /// The layout reading `slots` (stored slots), in column order.
     init(_ properties: [PropertyDescription], storedSlots: [Int], slots: Set<Int>) {
         let read = storedSlots.filter(slots.contains)
         columns = (["id"] + read.map { properties[$0].name }).map { "\"\($0)\"" }.joined(separator: ", ")
@@ -36,6 +31,5 @@ struct RowLayout: Sendable {
         self.columnOfSlot = columnOfSlot
         let bits = read.reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
         missing = storedSlots.reduce(UInt64(0)) { $0 | 1 << UInt64($1) } & ~bits
-        key = missing == 0 ? 0 : bits
     }
 }

@@ -220,6 +220,6 @@ struct WeakContext {
 struct RowsByIDKey: Hashable {
     let entity: Int
     let size: Int
-    /// `RowLayout.key`.
-    let layout: UInt64
+    /// `RowLayout.missing`: which columns the statement leaves out.
+    let missing: UInt64
 }
