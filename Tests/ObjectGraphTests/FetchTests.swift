@@ -137,8 +137,10 @@ import Testing
         #expect(throws: StoreError.self) { try reader.fetchValues(FetchRequest("P"), keys: ["nope"]) }
     }
 
-    /// Partial faults: a fetch naming `propertiesToFetch` reads only those (and its sort keys) with each
-    /// batch; reading them fires no fault, touching another property loads the rest of that row only.
+    /// Partial faults: a fetch naming `propertiesToFetch` reads only those; reading them fires no fault,
+    /// touching another property loads the rest of that row only. A clean context reads them with the
+    /// IDs, in one pass; a context with an unsaved change (undone, so the result is the same) merges it
+    /// and reads in batches, which also read the sort keys to read on from one batch to the next.
     @Test func propertiesToFetchMakePartialFaults() throws {
         let store = try Store(inMemoryWith: Self.model)
         let c = Context(store: store)
@@ -150,24 +152,78 @@ import Testing
                 var r = FetchRequest("P", sortedBy: sort)
                 let whole = try Context(store: store).fetch(r).map { o in keys.map { o[$0] } }
                 r.propertiesToFetch = properties
-                let reader = Context(store: store)
-                reader.batchSize = 64
-                let objects = Array(try reader.fetch(r))
-                let read = Set(properties + sort.map(\.key))
-                for (o, row) in zip(objects, whole) {
-                    for (j, key) in keys.enumerated() where read.contains(key) { #expect(o[key] == row[j], "\(properties)/\(k)") }
+                for batched in [false, true] {
+                    let label = Comment(rawValue: "\(properties)/\(k)/\(batched ? "batches" : "one pass")")
+                    let reader = Context(store: store)
+                    reader.batchSize = 64
+                    var touched: ObjectID?
+                    if batched {
+                        let o = try reader.fetch(FetchRequest("P"))[7]
+                        let name = o["name"]
+                        o["name"] = "changed"
+                        o["name"] = name
+                        touched = o.objectID
+                    }
+                    let before = reader.statistics
+                    let objects = Array(try reader.fetch(r))
+                    let read = Set(properties + (batched ? sort.map(\.key) : []))
+                    #expect(objects.count == whole.count, label)
+                    for (o, row) in zip(objects, whole) {
+                        for (j, key) in keys.enumerated() where read.contains(key) { #expect(o[key] == row[j], label) }
+                    }
+                    #expect(reader.statistics.faultsFired == before.faultsFired, label)
+                    #expect((reader.statistics.batchLoads > before.batchLoads) == batched, label)
+                    // Prefetched objects stay faults even when every column was read: they have no values of their own.
+                    let others = objects.enumerated().filter { $0.element.objectID != touched }
+                    #expect(others.allSatisfy { $0.element.isFault == (!batched || read.count < keys.count) }, label)
+                    // Anything else loads the rest of the row, one object at a time.
+                    let sample = Array(others.prefix(3))
+                    #expect(sample.map { s in keys.map { s.element[$0] } } == sample.map { whole[$0.offset] }, label)
+                    #expect(reader.statistics.faultsFired - before.faultsFired == (read.count < keys.count ? 3 : 0), label)
+                    #expect(sample.allSatisfy { !$0.element.isFault || (!batched && read.count == keys.count) }, label)
                 }
-                #expect(reader.statistics.faultsFired == 0, "\(properties)/\(k)")
-                #expect(objects.allSatisfy { $0.isFault == (read.count < keys.count) }, "\(properties)/\(k)")
-                // Anything else loads the rest of the row, one object at a time.
-                #expect(objects.prefix(3).map { o in keys.map { o[$0] } } == Array(whole.prefix(3)), "\(properties)/\(k)")
-                #expect(reader.statistics.faultsFired == (read.count < keys.count ? 3 : 0), "\(properties)/\(k)")
-                #expect(objects.prefix(3).allSatisfy { !$0.isFault })
             }
         }
         var bad = FetchRequest("P")
         bad.propertiesToFetch = ["nope"]
         #expect(throws: StoreError.self) { try c.fetch(bad) }
+    }
+
+    /// Rows read with the IDs are a snapshot: once this context saves, merges another's save or refreshes,
+    /// elements not yet made into objects read the store again, and objects made from them follow changes
+    /// like any other.
+    @Test func prefetchedRowsAreNotUsedOnceStale() throws {
+        let store = try Store(inMemoryWith: Self.model)
+        let writer = Context(store: store)
+        _ = try populate(writer, count: 40, seed: 9)
+        try writer.save()
+        var r = FetchRequest("P", sortedBy: [SortKey("n"), SortKey("name")])
+        r.propertiesToFetch = ["name"]
+        let names = { (c: Context) in try c.fetch(FetchRequest("P", sortedBy: [SortKey("n"), SortKey("name")])).map { $0["name"] } }
+
+        // Another context's save.
+        let reader = Context(store: store)
+        let result = try reader.fetch(r)
+        #expect(result[0]["name"] == (try names(writer))[0])
+        let elsewhere = try writer.fetch(FetchRequest("P", sortedBy: [SortKey("n"), SortKey("name")]))
+        elsewhere[0]["name"] = "first"
+        elsewhere[5]["name"] = "fifth"
+        try writer.save()
+        #expect(result[5]["name"] == "fifth")
+        #expect(result[0]["name"] == "first")
+
+        // This context's own save: a deleted row is gone, not made again from the rows read before.
+        let own = try reader.fetch(r)
+        reader.delete(try reader.fetch(FetchRequest("P", sortedBy: [SortKey("n"), SortKey("name")]))[9])
+        try reader.save()
+        #expect(own[9].isInaccessible)
+
+        // A change behind the context's back, seen after a refresh.
+        let behind = try reader.fetch(r)
+        try store.read { db in try db.execute(sql: "UPDATE P SET name = 'behind' WHERE n IS NOT NULL OR n IS NULL") }
+        reader.refreshAll()
+        #expect(behind[12]["name"] == "behind")
+        #expect(try names(Context(store: store)) == behind.map { $0["name"] })
     }
 
     /// A partial fault is whole before it changes: saving it writes only what changed, and it follows

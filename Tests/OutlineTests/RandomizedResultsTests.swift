@@ -18,11 +18,17 @@ import Testing
         try a.append(titles: ["a", "b", "c", "d"], to: root)
         try a.save()
         var recorders: [ResultsRecorder] = []
-        // Half the reads make partial faults, so every edit also runs on objects that hold only a title.
+        // Half the reads make partial faults, so every edit also runs on objects that hold only a title;
+        // the titles they read must be what the store holds (both contexts have saved everything here).
+        var staleTitles: [String] = []
         func allItems(_ o: Outline) throws -> [Item] {
             var r = FetchRequest("Item")
-            if rng.next() % 2 == 0 { r.propertiesToFetch = ["title"] }
-            return try o.context.fetch(r).map { $0 as! Item }
+            guard rng.next() % 2 == 0 else { return try o.context.fetch(r).map { $0 as! Item } }
+            r.propertiesToFetch = ["title"]
+            let items = try o.context.fetch(r).map { $0 as! Item }
+            let stored = try o.context.fetchValues(FetchRequest("Item"), keys: ["title"]).map { $0.values[0] }
+            if items.map({ Value.string($0.title) }) != stored { staleTitles.append("\(items.map(\.title)) != \(stored)") }
+            return items
         }
         func pick<T>(_ xs: [T]) -> T? { xs.isEmpty ? nil : xs[Int(rng.next() % UInt64(xs.count))] }
         func refillControllers() throws {
@@ -109,7 +115,7 @@ import Testing
             for r in recorders where !r.controller.isPaused && !r.controller.isInvalidated {
                 try r.checkAgainstFetch(store)
             }
-            let failures = recorders.flatMap(\.failures)
+            let failures = recorders.flatMap(\.failures) + staleTitles
             if !failures.isEmpty {
                 Issue.record("seed \(seed), step \(step): \(failures.first!)\nlast ops: \(log.suffix(5))")
                 return

@@ -1,10 +1,14 @@
 import GRDB
 
 extension Context {
-    /// Loads the row of a fault: from the read-ahead cache when a relationship prefetch brought it, else
-    /// on its own.
+    /// Loads the row of a fault: from its fetch's rows when they hold every stored column, from the
+    /// read-ahead cache when a relationship prefetch brought it, else on its own.
     func fulfill(_ object: ManagedObject) {
         guard object.isFault else { return }
+        if object.missing == 0, let rows = object.prefetched {
+            object.take(row: rows.row(object.prefetchedRow))
+            return
+        }
         let id = object.objectID
         var values = rowCache.removeValue(forKey: id)
         if values == nil {
@@ -20,11 +24,11 @@ extension Context {
             object.values = values
             object.missing = missing
             object.isFault = missing != 0
+            object.prefetched = nil
         } else {
             // The row is gone (deleted by another context or process): the object reads as defaults.
-            object.values = object.entity.defaults
+            object.take(row: object.entity.defaults)
             object.isInaccessible = true
-            object.isFault = false
         }
     }
 
@@ -35,6 +39,18 @@ extension Context {
         let id = ObjectID(entity: entity.index, rowID: storage.rowIDs[index])
         let existing = registered[id]
         if let o = existing, !o.isFault { return o }
+        if let rows = storage.prefetched {
+            if rows.generation == generation {
+                let o = existing ?? makeObject(id, entity)
+                o.values = []
+                o.prefetched = rows
+                o.prefetchedRow = index
+                o.missing = rows.layout.missing
+                return o
+            }
+            // Rows may have changed since they were read: from here on the result reads in batches.
+            storage.prefetched = nil
+        }
         var k = index - storage.batchStart
         if k < 0 || k >= storage.batchRows.count || storage.batchRows[k] == nil {
             loadBatch(storage, around: index)

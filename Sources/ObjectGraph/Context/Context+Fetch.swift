@@ -8,7 +8,13 @@ extension Context {
         let layout = try RowLayout(request, entity)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
         var ids: [Int64]
-        if pending.isEmpty {
+        var prefetched: PrefetchedRows?
+        if pending.isEmpty, request.propertiesToFetch != nil {
+            // The caller named what it reads: read it with the IDs, in one pass (see `PrefetchedRows`).
+            let rows = PrefetchedRows(entity: entity, layout: try RowLayout(request, entity, sortKeys: false), generation: generation)
+            ids = try fetchIDs(request, entity, prefetching: rows)
+            prefetched = rows
+        } else if pending.isEmpty {
             ids = try fetchIDs(request, entity)
         } else {
             ids = try merged(request, entity, pending).map(\.id)
@@ -16,7 +22,7 @@ extension Context {
             let end = request.limit.map { min(ids.count, start + $0) } ?? ids.count
             ids = Array(ids[start..<end])
         }
-        return FetchResults(entity: entity, rowIDs: ids, request: request, layout: layout, context: self)
+        return FetchResults(entity: entity, rowIDs: ids, request: request, layout: layout, context: self, prefetched: prefetched)
     }
 
     /// The stored values of `keys` (attributes or to-one relationships, as row IDs) for every object
@@ -70,18 +76,31 @@ extension Context {
                 throw StoreError.wrap(error, "cannot count \(entity.name) objects", path: store.path)
             }
         }
-        return try fetch(request).count
+        var ids = request
+        ids.propertiesToFetch = nil
+        return try fetch(ids).count
     }
 
-    /// Sorted IDs as stored, with the request's window.
-    private func fetchIDs(_ request: FetchRequest, _ entity: EntityDescription) throws(StoreError) -> [Int64] {
-        let (sql, args) = selectSQL(request, entity, columns: "\"id\"", limit: request.limit, offset: request.offset)
+    /// Sorted IDs as stored, with the request's window; with `rows`, the columns of its layout are read
+    /// into it in the same pass.
+    private func fetchIDs(_ request: FetchRequest, _ entity: EntityDescription, prefetching rows: PrefetchedRows? = nil)
+        throws(StoreError) -> [Int64]
+    {
+        let columns = rows?.layout.columns ?? "\"id\""
+        let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset)
         var out: [Int64] = []
         do {
             try store.read { db in
                 let stmt = try store.statement(db, sql)
                 for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
-                while try stmt.step(db) { out.append(stmt.int64(at: 0)) }
+                if let rows {
+                    while try stmt.step(db) {
+                        out.append(stmt.int64(at: 0))
+                        rows.append(stmt)
+                    }
+                } else {
+                    while try stmt.step(db) { out.append(stmt.int64(at: 0)) }
+                }
             }
         } catch {
             throw StoreError.wrap(error, "cannot fetch \(entity.name) objects", path: store.path)

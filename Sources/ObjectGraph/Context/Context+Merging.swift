@@ -17,8 +17,7 @@ extension Context {
                 if let o = registered[id], !o.hasChanges {
                     registered[id] = nil
                     rowCache[id] = nil
-                    o.values = o.isFault ? o.entity.defaults : o.values
-                    o.isFault = false
+                    o.take(row: o.isFault ? o.entity.defaults : o.values)
                     o.isInaccessible = true
                     o.context = nil
                 }
@@ -26,12 +25,11 @@ extension Context {
             for id in e.inserted + Array(e.updated.keys) {
                 rowCache[id] = nil
                 if let o = registered[id], !o.hasChanges, !o.isInUpdatedList {
-                    o.values = []
-                    o.isFault = true
-                    o.relations = [:]
+                    o.turnIntoFault()
                 }
             }
         }
+        generation += 1
         // Relationship sets cached on objects not touched themselves (a parent whose child moved) may be stale.
         for o in registered.values where !o.relations.isEmpty && o.relationMask == 0 {
             o.relations = [:]

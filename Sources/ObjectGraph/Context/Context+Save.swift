@@ -69,6 +69,7 @@ extension Context {
         } catch {
             throw diagnose(error, live: live, changed: changed, gone: gone)
         }
+        generation += 1
 
         if !isApplyingHistory {
             var step = UndoRecord(name: pendingActionName ?? "")

@@ -57,10 +57,7 @@ extension Context {
         }
         // Objects read before the other change may hold old values: take the store's.
         for (id, row) in current {
-            if let o = registered[id], !o.hasChanges {
-                o.values = row
-                o.isFault = false
-            }
+            if let o = registered[id], !o.hasChanges { o.take(row: row) }
         }
         isApplyingHistory = true
         defer { isApplyingHistory = false }

@@ -36,6 +36,9 @@ public final class Context {
     var deleted: [ManagedObject] = []
     /// Rows read ahead by a batch, waiting for their object to be touched.
     var rowCache: [ObjectID: [Value]] = [:]
+    /// Moves on whenever rows may have changed under this context (a save, a merged change, a refresh):
+    /// rows read before then (see `PrefetchedRows`) are no longer used to make objects.
+    var generation = 0
     private var freshIDs: Range<Int64> = 0..<0
     private var idBlock = 64
     var observers: [Int: (ChangeSet) -> Void] = [:]
@@ -97,8 +100,7 @@ public final class Context {
     func reinsert(_ id: ObjectID, values: [Value]) -> ManagedObject {
         if let stale = registered[id] {
             // Still registered (its row was deleted elsewhere): the same instance comes back.
-            stale.values = values
-            stale.isFault = false
+            stale.take(row: values)
             stale.isDeleted = false
             stale.isInaccessible = false
             stale.committed = nil
@@ -141,10 +143,7 @@ public final class Context {
         if let o = registered[id], !o.isFault { return o.isDeleted ? nil : o }
         guard let values = try loadRows(entity: model.entities[id.entity], ids: [id.rowID]).first ?? nil else { return nil }
         let o = object(for: id)
-        if o.isFault {
-            o.values = values
-            o.isFault = false
-        }
+        if o.isFault { o.take(row: values) }
         return o.isDeleted ? nil : o
     }
 
@@ -203,12 +202,11 @@ public final class Context {
     /// Turns every object without unsaved changes back into a fault (it reloads when next touched) and
     /// drops the read-ahead cache, so the next reads see what the store holds now.
     public func refreshAll() {
-        for o in registered.values where !o.hasChanges && !o.isInUpdatedList && !(o.isFault && o.values.isEmpty) {
-            o.values = []
-            o.isFault = true
-            o.relations = [:]
+        for o in registered.values where !o.hasChanges && !o.isInUpdatedList && !(o.isFault && o.values.isEmpty && o.prefetched == nil) {
+            o.turnIntoFault()
         }
         rowCache = [:]
+        generation += 1
     }
 
     // MARK: - Observing

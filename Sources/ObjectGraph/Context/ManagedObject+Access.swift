@@ -59,6 +59,14 @@ extension ManagedObject {
         if entity.derivedMask & (1 << UInt64(slot)) != 0 {
             return entity.properties[slot].attribute!.derive!(self)
         }
+        return storedValue(slot)
+    }
+
+    /// The value in `slot` once `load(slot)` made it readable: a prefetched partial fault reads it from
+    /// its fetch's rows.
+    @inline(__always)
+    func storedValue(_ slot: Int) -> Value {
+        if isFault, let rows = prefetched { return rows.value(row: prefetchedRow, slot: slot) }
         return values[slot]
     }
 
@@ -91,13 +99,15 @@ extension ManagedObject {
     /// else that needs the values (a change, a save, a comparison) loads the whole row with `fulfill`.
     @inline(__always)
     func load(_ slot: Int) {
-        if isFault && (values.isEmpty || missing & (1 << UInt64(slot)) != 0) { fulfill() }
+        if isFault && ((values.isEmpty && prefetched == nil) || missing & (1 << UInt64(slot)) != 0) { fulfill() }
     }
 
     func fulfill() {
         guard isFault, let context else {
             if isFault {
                 // A partial fault keeps what it read; the rest reads as defaults.
+                if let rows = prefetched { values = rows.row(prefetchedRow) }
+                prefetched = nil
                 if values.isEmpty { values = entity.defaults }
                 isFault = false
                 isInaccessible = true
@@ -187,7 +197,7 @@ extension ManagedObject {
     func toOneID(slot: Int, _ r: RelationshipDescription) -> Int64? {
         if r.storesForeignKey {
             load(slot)
-            if case .integer(let id) = values[slot] { return id }
+            if case .integer(let id) = storedValue(slot) { return id }
             return nil
         }
         return members(slot: slot).first

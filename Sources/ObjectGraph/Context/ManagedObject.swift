@@ -33,6 +33,10 @@ open class ManagedObject: CustomStringConvertible {
     /// `values` already, and `missing` says which stored slots of it are not loaded yet.
     @exclusivity(unchecked) final var isFault = true
     @exclusivity(unchecked) final var missing: UInt64 = 0
+    /// Where a partial fault made from a prefetched fetch result reads its values (it has none of its
+    /// own): the rows, and its row in them. Nil for every other object.
+    @exclusivity(unchecked) final var prefetched: PrefetchedRows?
+    @exclusivity(unchecked) final var prefetchedRow = 0
     @exclusivity(unchecked) final var isInUpdatedList = false
     /// True once a fault could not be fulfilled because its row is gone.
     @exclusivity(unchecked) public final internal(set) var isInaccessible = false
@@ -71,6 +75,24 @@ open class ManagedObject: CustomStringConvertible {
             for s in entity.storedSlots where committed[s] != values[s] { bits |= 1 << UInt64(s) }
         }
         return PropertyMask(rawValue: bits)
+    }
+
+    /// Gives the object its whole row: it is no fault of any kind afterwards.
+    final func take(row: [Value]) {
+        values = row
+        isFault = false
+        missing = 0
+        prefetched = nil
+    }
+
+    /// Drops the row and the relationship sets read from the store: the object reloads them when next
+    /// touched.
+    final func turnIntoFault() {
+        values = []
+        isFault = true
+        missing = 0
+        prefetched = nil
+        relations = [:]
     }
 
     public var description: String {

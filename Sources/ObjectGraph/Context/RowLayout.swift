@@ -9,15 +9,17 @@ struct RowLayout: Sendable {
     /// loads the rest of its row when one of these is touched. Within an entity it also names the layout
     /// (0: whole rows), which is what statement caches key on.
     let missing: UInt64
+    /// The type each column after `id` is read as.
+    let columnTypes: [AttributeType]
 
-    /// The layout a fetch of `request` reads: whole rows, or its `propertiesToFetch` and sort keys (the
-    /// sort keys carry an ordered read on from one batch to the next).
-    init(_ request: FetchRequest, _ entity: EntityDescription) throws(StoreError) {
+    /// The layout a fetch of `request` reads: whole rows, or its `propertiesToFetch`, with the sort keys
+    /// when `sortKeys` (they carry an ordered read on from one batch to the next).
+    init(_ request: FetchRequest, _ entity: EntityDescription, sortKeys: Bool = true) throws(StoreError) {
         guard let names = request.propertiesToFetch else {
             self = entity.wholeRow
             return
         }
-        var slots = Set(request.sortKeys.compactMap { entity.property($0.key)?.slot })
+        var slots = sortKeys ? Set(request.sortKeys.compactMap { entity.property($0.key)?.slot }) : []
         for name in names { slots.insert(try entity.storedProperty(name).slot) }
         self.init(entity.properties, storedSlots: entity.storedSlots, slots: slots)
     }
@@ -29,6 +31,7 @@ struct RowLayout: Sendable {
         var columnOfSlot = [Int32](repeating: 0, count: properties.count)
         for (k, slot) in read.enumerated() { columnOfSlot[slot] = Int32(k + 1) }
         self.columnOfSlot = columnOfSlot
+        columnTypes = read.map { properties[$0].attribute?.type ?? .integer64 }
         let bits = read.reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
         missing = storedSlots.reduce(UInt64(0)) { $0 | 1 << UInt64($1) } & ~bits
     }

@@ -12,10 +12,12 @@ public struct FetchRequest: Sendable, Hashable {
     public var offset: Int = 0
     /// Include this context's unsaved inserts, changes and deletes (the default).
     public var includesPendingChanges = true
-    /// The stored properties the result's batches read (nil, the default: all of them). Objects made
-    /// from such a result are partial faults: reading one of these properties costs nothing more, and
-    /// touching any other loads the rest of that object's row. Naming what a loop reads makes reading a
-    /// long list cheaper; naming too little costs one read per object.
+    /// The stored properties a loop over the result reads (nil, the default: the result reads whole rows
+    /// in batches as it is touched). They are read with the IDs, in one pass, and held with the result
+    /// (about their size per row); when this context has unsaved changes of the entity, batches read
+    /// them instead. Objects made from such a result are partial faults: reading one of these properties
+    /// costs nothing more, and touching any other loads the rest of that object's row. Naming what a
+    /// loop reads makes reading a long list much cheaper; naming too little costs one read per object.
     ///
     /// ```swift
     /// var request = Outline.level(of: root)

@@ -1,5 +1,6 @@
 /// The result of a fetch: object IDs in order, with objects made only when an element is touched (their
-/// rows read in batches around it).
+/// rows read in batches around it, or, for a request naming `propertiesToFetch`, taken from the columns
+/// read with the IDs).
 ///
 /// ```swift
 /// let colors = try context.fetch(FetchRequest("Color", sortedBy: [SortKey("name")]))
@@ -12,8 +13,12 @@ public struct FetchResults: RandomAccessCollection {
     let storage: FetchStorage
     let context: Context
 
-    init(entity: EntityDescription, rowIDs: [Int64], request: FetchRequest, layout: RowLayout, context: Context) {
+    init(
+        entity: EntityDescription, rowIDs: [Int64], request: FetchRequest, layout: RowLayout, context: Context,
+        prefetched: PrefetchedRows? = nil
+    ) {
         storage = FetchStorage(entity: entity, rowIDs: rowIDs, request: request, layout: layout)
+        storage.prefetched = prefetched
         self.context = context
     }
 
@@ -41,8 +46,12 @@ final class FetchStorage {
         didSet {
             batchRows = []
             anchor = nil
+            prefetched = nil
         }
     }
+    /// The named columns of every row, read with the IDs (see `FetchRequest.propertiesToFetch`); nil once
+    /// they may be stale, and then the result reads in batches like any other.
+    @exclusivity(unchecked) var prefetched: PrefetchedRows?
     let request: FetchRequest
     /// The columns each batch reads.
     let layout: RowLayout
