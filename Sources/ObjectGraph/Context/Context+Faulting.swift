@@ -37,12 +37,13 @@ extension Context {
     func materialize(_ storage: FetchStorage, _ index: Int) -> ManagedObject {
         let entity = storage.entity
         let id = ObjectID(entity: entity.index, rowID: storage.rowIDs[index])
-        let existing = registered[id]
-        if let o = existing, !o.isFault { return o }
         if let rows = storage.prefetched {
             if rows.generation == generation {
-                let o = existing ?? makeObject(id, entity)
-                o.values = []
+                let (o, isNew) = registered.object(for: id) { unregisteredObject(id, entity) }
+                if !isNew {
+                    if !o.isFault { return o }
+                    o.values = []
+                }
                 o.prefetched = rows
                 o.prefetchedRow = index
                 o.missing = rows.layout.missing
@@ -51,6 +52,8 @@ extension Context {
             // Rows may have changed since they were read: from here on the result reads in batches.
             storage.prefetched = nil
         }
+        let existing = registered[id]
+        if let o = existing, !o.isFault { return o }
         var k = index - storage.batchStart
         if k < 0 || k >= storage.batchRows.count || storage.batchRows[k] == nil {
             loadBatch(storage, around: index)
@@ -210,9 +213,16 @@ extension Context {
 
     /// A new, registered fault for `id`.
     func makeObject(_ id: ObjectID, _ entity: EntityDescription) -> ManagedObject {
+        let object = unregisteredObject(id, entity)
+        registered[id] = object
+        return object
+    }
+
+    /// A new fault for `id`, for the caller to register.
+    @inline(__always)
+    private func unregisteredObject(_ id: ObjectID, _ entity: EntityDescription) -> ManagedObject {
         let object = entity.objectType.init(entity: entity, objectID: id)
         object.context = self
-        registered[id] = object
         statistics.objectsCreated += 1
         return object
     }

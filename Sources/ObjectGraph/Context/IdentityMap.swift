@@ -64,6 +64,23 @@ final class IdentityMap {
         }
     }
 
+    /// The object registered for `id`, or the one `make` makes, registered at once: one probe for the
+    /// lookup and the insert of a fetch that makes a new object per row.
+    @inline(__always)
+    func object(for id: ObjectID, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
+        var (slot, found) = find(id)
+        if found { return (table[slot].object!, false) }
+        let object = make()
+        if (count + 1) * 2 > capacity {
+            grow(to: capacity * 2)
+            slot = find(id).slot
+        }
+        count += 1
+        table[slot].rowID = id.rowID
+        table[slot].object = object
+        return (object, true)
+    }
+
     private func insert(_ object: ManagedObject, for id: ObjectID) {
         var (slot, found) = find(id)
         if !found {

@@ -26,7 +26,7 @@ open class ManagedObject: CustomStringConvertible {
     /// The values as last saved, taken at the first change of a unit of work; nil when unchanged.
     @exclusivity(unchecked) final var committed: [Value]?
     /// Inverse-side relationship states, by slot.
-    final var relations: RelationStates = [:]
+    final var relations = RelationStates()
     /// Slots of inverse-side relationships changed in this unit of work.
     @exclusivity(unchecked) final var relationMask: UInt64 = 0
     /// True until the whole row is loaded. A partial fault (see `FetchRequest.propertiesToFetch`) has
@@ -92,7 +92,7 @@ open class ManagedObject: CustomStringConvertible {
         isFault = true
         missing = 0
         prefetched = nil
-        relations = [:]
+        relations = RelationStates()
     }
 
     public var description: String {

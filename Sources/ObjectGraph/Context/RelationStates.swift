@@ -3,6 +3,10 @@
 struct RelationStates: ExpressibleByDictionaryLiteral {
     private var entries: [(slot: Int, state: RelationState)] = []
 
+    /// No states. Cheaper than `[:]`, which builds its empty list through the variadic literal: every new
+    /// object starts with one.
+    init() {}
+
     init(dictionaryLiteral elements: (Int, RelationState)...) {
         entries = elements.map { (slot: $0.0, state: $0.1) }
     }

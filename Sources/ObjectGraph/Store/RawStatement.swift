@@ -68,7 +68,9 @@ struct RawStatement {
         sqlite3_reset(handle)
     }
 
-    func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    /// Column `column` as an integer, through the value rather than `sqlite3_column_int64`, which takes the
+    /// connection's mutex (see `value(at:as:)`).
+    func int64(at column: Int32) -> Int64 { sqlite3_value_int64(sqlite3_column_value(handle, column)) }
 
     /// Reads column `column` as a value of `type` (NULL stays `.null`).
     func value(at column: Int32, as type: AttributeType) -> Value {
