@@ -46,7 +46,7 @@ extension Context {
                 }
                 o.prefetched = rows
                 o.prefetchedRow = index
-                o.missing = rows.layout.missing
+                o.missing = rows.missing
                 return o
             }
             // Rows may have changed since they were read: from here on the result reads in batches.

@@ -11,6 +11,8 @@ final class PrefetchedRows {
     /// Row-major: the layout's columns of row 0, then of row 1, …; one buffer instead of an array per row.
     @exclusivity(unchecked) private(set) var values: ContiguousArray<Value> = []
     let width: Int
+    /// The layout's `missing`, without copying the layout out (and retaining its arrays) per object.
+    let missing: UInt64
     /// The context's generation when the rows were read.
     let generation: Int
 
@@ -19,6 +21,7 @@ final class PrefetchedRows {
         self.layout = layout
         self.generation = generation
         width = layout.columnTypes.count
+        missing = layout.missing
         values.reserveCapacity(capacity * width)
     }
 
