@@ -124,6 +124,8 @@ struct StorageBenchmarks {
 
     /// Separate functions so `valgrind --toggle-collect='*fetchOurs*'` (or `*fetchRaw*`) can count each side
     /// alone; `BURROW_FETCH_VARIANT` picks whole rows or `propertiesToFetch`.
+    static let printSplit = ProcessInfo.processInfo.environment["BURROW_FETCH_SPLIT"] != nil
+
     @inline(never)
     func fetchOurs(_ store: Store, properties: [String]?) throws -> Outline {
         var bytes = 0
@@ -131,8 +133,16 @@ struct StorageBenchmarks {
         let root = try outline.root()
         var request = Outline.level(of: root)
         request.propertiesToFetch = properties
-        for item in try outline.context.fetch(request) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let items = try outline.context.fetch(request)
+        let fetched = DispatchTime.now().uptimeNanoseconds
+        for item in items {
             bytes &+= (item as! Item).title.utf8.count
+        }
+        // BURROW_FETCH_SPLIT=1 prints each run's fetch call and loop apart.
+        if Self.printSplit {
+            let end = DispatchTime.now().uptimeNanoseconds
+            print(String(format: "  fetch %.1f ms, loop %.1f ms", Double(fetched - start) / 1e6, Double(end - fetched) / 1e6))
         }
         precondition(bytes > 0)
         return outline

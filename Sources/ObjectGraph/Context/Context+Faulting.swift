@@ -37,16 +37,17 @@ extension Context {
     func materialize(_ storage: FetchStorage, _ index: Int) -> ManagedObject {
         let entity = storage.entity
         let id = ObjectID(entity: entity.index, rowID: storage.rowIDs[index])
-        if let rows = storage.prefetched {
-            if rows.generation == generation {
+        if let rows = storage.prefetchedForReading {
+            let (read, missing) = rows._withUnsafeGuaranteedRef { ($0.generation, $0.missing) }
+            if read == generation {
                 let (o, isNew) = registered.object(for: id) { unregisteredObject(id, entity) }
                 if !isNew {
                     if !o.isFault { return o }
                     o.values = []
                 }
-                o.prefetched = rows
+                o.prefetched = rows.takeUnretainedValue()
                 o.prefetchedRow = index
-                o.missing = rows.missing
+                o.missing = missing
                 return o
             }
             // Rows may have changed since they were read: from here on the result reads in batches.

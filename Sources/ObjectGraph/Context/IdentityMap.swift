@@ -1,3 +1,5 @@
+import Foundation
+
 /// A context's identity map: at most one object per ID.
 ///
 /// An open-addressing table keyed by the row ID (unique across entities, so the entity only breaks ties
@@ -19,13 +21,12 @@ final class IdentityMap {
     init() {
         capacity = 64
         shift = UInt64(64 - 6 + IdentityMap.blockBits)
-        table = .allocate(capacity: capacity)
-        table.initialize(repeating: Entry(rowID: 0, object: nil), count: capacity)
+        table = Self.emptyTable(capacity)
     }
 
     deinit {
         table.deinitialize(count: capacity)
-        table.deallocate()
+        free(table)
     }
 
     /// Row IDs are placed in blocks of 16 consecutive IDs: a block's slot is a Fibonacci hash of the block
@@ -127,8 +128,7 @@ final class IdentityMap {
         let old = table, oldCapacity = capacity
         capacity = newCapacity
         shift = UInt64(64 - newCapacity.trailingZeroBitCount + Self.blockBits)
-        table = .allocate(capacity: newCapacity)
-        table.initialize(repeating: Entry(rowID: 0, object: nil), count: newCapacity)
+        table = Self.emptyTable(newCapacity)
         let mask = newCapacity - 1
         for k in 0..<oldCapacity where old[k].object != nil {
             var i = home(old[k].rowID)
@@ -137,7 +137,15 @@ final class IdentityMap {
             table[i] = (old + k).move()
         }
         // Every occupied old slot was moved out; the rest hold nil and need no deinitialization.
-        old.deallocate()
+        free(old)
+    }
+
+    /// A table of `capacity` empty entries. All-zero bytes are an empty entry (row 0, no object), and
+    /// `calloc` gets a large table as fresh zero pages from the system instead of writing zeros over it:
+    /// filling the map for a long fetch no longer clears every table it outgrows.
+    private static func emptyTable(_ capacity: Int) -> UnsafeMutablePointer<Entry> {
+        guard let raw = calloc(capacity, MemoryLayout<Entry>.stride) else { fatalError("out of memory for \(capacity) objects") }
+        return raw.bindMemory(to: Entry.self, capacity: capacity)
     }
 
     /// Calls `body` with every registered object, in no particular order.

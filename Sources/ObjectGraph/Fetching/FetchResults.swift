@@ -51,7 +51,12 @@ final class FetchStorage {
     }
     /// The named columns of every row, read with the IDs (see `FetchRequest.propertiesToFetch`); nil once
     /// they may be stale, and then the result reads in batches like any other.
-    @exclusivity(unchecked) var prefetched: PrefetchedRows?
+    @exclusivity(unchecked) var prefetched: PrefetchedRows? {
+        didSet { prefetchedForReading = prefetched.map(Unmanaged.passUnretained) }
+    }
+    /// The same rows, kept alive by `prefetched`: reading them this way costs no retain and release
+    /// (atomic operations, a good part of making an object) when each element is touched.
+    @exclusivity(unchecked) private(set) var prefetchedForReading: Unmanaged<PrefetchedRows>?
     let request: FetchRequest
     /// The columns each batch reads.
     let layout: RowLayout
