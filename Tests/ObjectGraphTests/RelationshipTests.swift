@@ -36,6 +36,34 @@ import Testing
         #expect(names(d2.objects("children")) == ["b"])
     }
 
+    /// A to-one key read with a fetch's IDs (`propertiesToFetch`) gives the relationship without loading the
+    /// row; changing it through the partial fault keeps both sides right.
+    @Test func prefetchedToOneKeysAreRelationships() throws {
+        let store = try Store(inMemoryWith: Self.tree)
+        let c1 = Context(store: store)
+        let p = try c1.insert("Node"), q = try c1.insert("Node")
+        p["name"] = "p"; q["name"] = "q"
+        for i in 0..<4 {
+            let k = try c1.insert("Node")
+            k["name"] = .string("k\(i)")
+            k.setObject(i % 2 == 0 ? p : q, for: "parent")
+        }
+        try c1.save()
+        let c2 = Context(store: store)
+        var r = FetchRequest("Node", where: Key("name").beginsWith("k"), sortedBy: [SortKey("name")])
+        r.propertiesToFetch = ["parent"]
+        let kids = Array(try c2.fetch(r))
+        #expect(kids.map { $0.object("parent")?.objectID } == [p.objectID, q.objectID, p.objectID, q.objectID])
+        #expect(c2.statistics.faultsFired == 0)
+        #expect(kids.allSatisfy { $0.isFault })
+        kids[0].setObject(c2.object(for: q.objectID), for: "parent")
+        #expect(names(c2.object(for: q.objectID).objects("children")) == ["k0", "k1", "k3"])
+        #expect(names(c2.object(for: p.objectID).objects("children")) == ["k2"])
+        try c2.save()
+        let c3 = Context(store: store)
+        #expect(names(c3.object(for: q.objectID).objects("children")) == ["k0", "k1", "k3"])
+    }
+
     @Test func inverseIsMaintainedAgainstStoredState() throws {
         let store = try Store(inMemoryWith: Self.tree)
         let c1 = Context(store: store)
