@@ -39,45 +39,42 @@ import Testing
     /// A to-one key read with a fetch's IDs (`propertiesToFetch`) gives the relationship without loading the
     /// row; changing it through the partial fault keeps both sides right.
     @Test func prefetchedToOneKeysAreRelationships() throws {
-        let store = try Store(inMemoryWith: Self.tree)
-        let c1 = Context(store: store)
-        let p = try c1.insert("Node"), q = try c1.insert("Node")
-        p["name"] = "p"; q["name"] = "q"
-        for i in 0..<4 {
-            let k = try c1.insert("Node")
-            k["name"] = .string("k\(i)")
-            k.setObject(i % 2 == 0 ? p : q, for: "parent")
-        }
-        try c1.save()
+        let (store, p, q) = try family(children: 4) { $0 % 2 == 0 }
         let c2 = Context(store: store)
         var r = FetchRequest("Node", where: Key("name").beginsWith("k"), sortedBy: [SortKey("name")])
         r.propertiesToFetch = ["parent"]
         let kids = Array(try c2.fetch(r))
-        #expect(kids.map { $0.object("parent")?.objectID } == [p.objectID, q.objectID, p.objectID, q.objectID])
+        #expect(kids.map { $0.object("parent")?.objectID } == [p, q, p, q])
         #expect(c2.statistics.faultsFired == 0)
         #expect(kids.allSatisfy { $0.isFault })
-        kids[0].setObject(c2.object(for: q.objectID), for: "parent")
-        #expect(names(c2.object(for: q.objectID).objects("children")) == ["k0", "k1", "k3"])
-        #expect(names(c2.object(for: p.objectID).objects("children")) == ["k2"])
+        kids[0].setObject(c2.object(for: q), for: "parent")
+        #expect(names(c2.object(for: q).objects("children")) == ["k0", "k1", "k3"])
+        #expect(names(c2.object(for: p).objects("children")) == ["k2"])
         try c2.save()
         let c3 = Context(store: store)
-        #expect(names(c3.object(for: q.objectID).objects("children")) == ["k0", "k1", "k3"])
+        #expect(names(c3.object(for: q).objects("children")) == ["k0", "k1", "k3"])
+    }
+
+    /// A saved store with nodes p and q and children k0, k1, … of p (or of q where `underP` says no).
+    func family(children: Int, underP: (Int) -> Bool = { _ in true }) throws -> (Store, p: ObjectID, q: ObjectID) {
+        let store = try Store(inMemoryWith: Self.tree)
+        let c = Context(store: store)
+        let p = try c.insert("Node"), q = try c.insert("Node")
+        p["name"] = "p"; q["name"] = "q"
+        for i in 0..<children {
+            let k = try c.insert("Node")
+            k["name"] = .string("k\(i)")
+            k.setObject(underP(i) ? p : q, for: "parent")
+        }
+        try c.save()
+        return (store, p.objectID, q.objectID)
     }
 
     @Test func inverseIsMaintainedAgainstStoredState() throws {
-        let store = try Store(inMemoryWith: Self.tree)
-        let c1 = Context(store: store)
-        let p = try c1.insert("Node"), q = try c1.insert("Node")
-        p["name"] = "p"; q["name"] = "q"
-        for i in 0..<3 {
-            let k = try c1.insert("Node")
-            k["name"] = .string("k\(i)")
-            k.setObject(p, for: "parent")
-        }
-        try c1.save()
+        let (store, p, q) = try family(children: 3)
         // A new context: p's children are only in the store; move one without loading them first.
         let c2 = Context(store: store)
-        let p2 = c2.object(for: p.objectID), q2 = c2.object(for: q.objectID)
+        let p2 = c2.object(for: p), q2 = c2.object(for: q)
         let k0 = try #require(try c2.fetch(FetchRequest("Node", where: Key("name") == "k0")).first)
         k0.setObject(q2, for: "parent")
         #expect(names(p2.objects("children")) == ["k1", "k2"])

@@ -69,30 +69,29 @@ final class IdentityMap {
     /// lookup and the insert of a fetch that makes a new object per row.
     @inline(__always)
     func object(for id: ObjectID, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
-        var (slot, found) = find(id)
+        let (slot, found) = find(id)
         if found { return (table[slot].object!, false) }
         let object = make()
+        add(object, for: id, at: slot)
+        return (object, true)
+    }
+
+    private func insert(_ object: ManagedObject, for id: ObjectID) {
+        let (slot, found) = find(id)
+        if found { table[slot].object = object } else { add(object, for: id, at: slot) }
+    }
+
+    /// Registers `object` for an `id` not in the map, whose empty slot `find` gave.
+    @inline(__always)
+    private func add(_ object: ManagedObject, for id: ObjectID, at emptySlot: Int) {
+        var slot = emptySlot
+        // At most half full keeps probe sequences short.
         if (count + 1) * 2 > capacity {
             grow(to: capacity * 2)
             slot = find(id).slot
         }
         count += 1
         table[slot].rowID = id.rowID
-        table[slot].object = object
-        return (object, true)
-    }
-
-    private func insert(_ object: ManagedObject, for id: ObjectID) {
-        var (slot, found) = find(id)
-        if !found {
-            // At most half full keeps probe sequences short.
-            if (count + 1) * 2 > capacity {
-                grow(to: capacity * 2)
-                slot = find(id).slot
-            }
-            count += 1
-            table[slot].rowID = id.rowID
-        }
         table[slot].object = object
     }
 
