@@ -16,13 +16,12 @@ final class PrefetchedRows {
     /// The context's generation when the rows were read.
     let generation: Int
 
-    init(entity: EntityDescription, layout: RowLayout, generation: Int, capacity: Int = 0) {
+    init(entity: EntityDescription, layout: RowLayout, generation: Int) {
         self.entity = entity
         self.layout = layout
         self.generation = generation
         width = layout.columnTypes.count
         missing = layout.missing
-        values.reserveCapacity(capacity * width)
     }
 
     /// Appends the current row of a `SELECT <layout.columns>` statement.
