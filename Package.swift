@@ -82,7 +82,8 @@ let package = Package(
         // Real binaries in a real terminal (tmux); depending on the executables makes `swift test` build them.
         .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo", "BurrowCLI"], swiftSettings: strict),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
-        .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph"], swiftSettings: strict),
+        // Depends on the executable so that its multi-process tests run the real `burrow`.
+        .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "BurrowCLI"], swiftSettings: strict),
         .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

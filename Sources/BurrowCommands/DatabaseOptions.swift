@@ -22,7 +22,10 @@ public struct DatabaseOptions: ParsableArguments {
     /// The outline, or a user error that says why it cannot be opened.
     public func open() throws -> Outline {
         do {
-            return try Outline(path: try path())
+            let outline = try Outline(path: try path())
+            // Made (once per store) before any command's unit of work, so it is never part of one.
+            _ = try outline.root()
+            return outline
         } catch let e as StoreError {
             throw UserError(e.description)
         } catch {
@@ -32,11 +35,6 @@ public struct DatabaseOptions: ParsableArguments {
 }
 
 extension Outline {
-    /// Saves a command's work as one transaction and one named step.
-    func commit(_ name: String) throws {
-        try save(actionName: name)
-    }
-
     /// “Title” for messages, control characters made visible.
     func quoted(_ item: Item) -> String {
         Sanitizer.visible(quotedTitle(item))

@@ -35,10 +35,10 @@ public final class Item: ManagedObject {
         set { self[slot: Slot.order] = newValue }
     }
 
-    /// How many direct sub-items the item has, kept with every change so a level never counts rows.
+    /// How many direct sub-items the item has as last saved: the store keeps it in every write, so a level
+    /// never counts rows to show it. For display; whether an item has sub-items is decided by reading them.
     public var childCount: Int {
-        get { Int(integer(at: Slot.childCount)) }
-        set { self[slot: Slot.childCount] = newValue }
+        Int(integer(at: Slot.childCount))
     }
 
     /// True for the one item at the top of the outline.
@@ -46,11 +46,5 @@ public final class Item: ManagedObject {
 
     public var parent: Item? {
         object("parent") as? Item
-    }
-
-    /// Keeps the parent's count of sub-items right. Skipped in a cascade: the parent is going too.
-    public override func prepareForDeletion(_ deletion: Deletion) {
-        guard !deletion.isCascade, let parent else { return }
-        parent.childCount = max(0, parent.childCount - 1)
     }
 }

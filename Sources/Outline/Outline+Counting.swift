@@ -1,20 +1,11 @@
 import ObjectGraph
 
 extension Outline {
-    /// How many items are below `item`, at every depth (not counting `item`).
-    ///
-    /// Uses the stored child counts: only sub-items that have sub-items of their own are visited, so a level
-    /// of 100,000 leaves costs one query. For example: "Delete “Groceries” and 12 sub-items".
+    /// How many items are below `item`, at every depth (not counting `item`), as saved. Counted from the
+    /// sub-items themselves (the store follows the parent keys), never from stored counts. For example:
+    /// "Delete “Groceries” and 12 sub-items".
     public func descendantCount(of item: Item) throws -> Int {
-        var total = 0
-        var stack = [item]
-        while let parent = stack.popLast() {
-            total += parent.childCount
-            guard parent.childCount > 0 else { continue }
-            let inner = try context.fetch(FetchRequest("Item", where: Key("parent") == parent && Key("childCount") > Int64(0)))
-            for i in 0..<inner.count { stack.append(inner[i] as! Item) }
-        }
-        return total
+        try context.countDescendants(of: item, through: "children")
     }
 
     /// “Title” for messages: quoted, control characters left for the caller to make visible.

@@ -8,42 +8,10 @@ extension Outline {
         return try nodesOfRows(under: parent, progress: progress)
     }
 
-    /// Reads the subtree level by level, each level in a few queries on the (parent, order) index (the
-    /// parents of one query in one `IN` list), as values instead of objects; then nests the levels from the
-    /// deepest up.
+    /// Reads the subtree as values (see `levels(under:)`), then nests the levels from the deepest up.
     private func nodesOfRows(under parent: Item, progress: ((Int) -> Void)?) throws -> [OutlineNode] {
-        struct Row {
-            var id: Int64
-            var parent: Int64
-            var node: OutlineNode
-        }
-        let keys = ["parent", "title", "note", "done", "childCount"]
-        var levels: [[Row]] = []
-        var parents = [parent.objectID.rowID]
-        var done = 0
-        while !parents.isEmpty {
-            var level: [Row] = []
-            var next: [Int64] = []
-            var start = 0
-            while start < parents.count {
-                // Well under SQLite's 32,766 parameters per statement.
-                let chunk = Array(parents[start..<min(parents.count, start + 8192)])
-                start += chunk.count
-                let request = FetchRequest(
-                    "Item", where: Key("parent").oneOf(chunk), sortedBy: [SortKey("parent"), SortKey("order")])
-                for (id, v) in try context.fetchValues(request, keys: keys) {
-                    guard case .integer(let owner) = v[0] else { continue }
-                    let title: String = if case .string(let t) = v[1] { t } else { "" }
-                    let note: String? = if case .string(let n) = v[2] { n } else { nil }
-                    let isDone = if case .bool(let b) = v[3] { b } else { false }
-                    level.append(Row(id: id.rowID, parent: owner, node: OutlineNode(title, note: note, done: isDone)))
-                    if case .integer(let c) = v[4], c > 0 { next.append(id.rowID) }
-                    done += 1
-                    if done % 4096 == 0 { progress?(done) }
-                }
-            }
-            levels.append(level)
-            parents = next
+        var levels = try self.levels(under: parent, progress: progress).map { level in
+            level.map { (id: $0.id.rowID, parent: $0.parent, node: OutlineNode($0.title, note: $0.note, done: $0.isDone)) }
         }
         // Deepest level first: each node joins its parent, in the order read (the parent's order).
         for depth in stride(from: levels.count - 1, to: 0, by: -1) {
@@ -57,7 +25,6 @@ extension Outline {
                 if let k = position[row.parent] { levels[depth - 1][k].node.children.append(row.node) }
             }
         }
-        progress?(done)
         return levels.first?.map(\.node) ?? []
     }
 
@@ -79,11 +46,11 @@ extension Outline {
                 let node = OutlineNode(item.title, note: item.note, done: item.isDone)
                 done += 1
                 if done % 4096 == 0 { progress?(done) }
-                // The stored count spares a query for every leaf.
-                if item.childCount > 0 {
-                    stack.append(Frame(node: node, pending: try children(of: item)))
-                } else {
+                let below = try children(of: item)
+                if below.isEmpty {
                     stack[f].node.children.append(node)
+                } else {
+                    stack.append(Frame(node: node, pending: below))
                 }
             } else {
                 let finished = stack.removeLast()
@@ -138,7 +105,6 @@ extension Outline {
                 if let note = level[k].note { row[Item.Slot.note] = .string(note) }
                 row[Item.Slot.done] = .bool(level[k].done)
                 row[Item.Slot.order] = .string(keys[k])
-                row[Item.Slot.childCount] = .integer(Int64(level[k].children.count))
                 row[parentSlot] = .integer(owner)
                 rows.append(row)
                 if next == 1 { top.append(id) }
@@ -146,7 +112,6 @@ extension Outline {
                 if rows.count % 4096 == 0 { progress?(rows.count) }
             }
         }
-        parent.childCount += nodes.count
         context.insertRows(entity, ids: ids, values: rows)
         progress?(rows.count)
         return top

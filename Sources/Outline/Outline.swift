@@ -33,6 +33,11 @@ public final class Outline {
         let r = try context.insert(Item.self, entity: "Item")
         r.title = "Burrow"
         r["rootMarker"] = 1
+        if context.store.isInTransaction {
+            // Inside a unit of work (a fresh in-memory outline): the root is saved with it.
+            cachedRoot = r
+            return r
+        }
         do {
             try context.saveWithoutUndo()
         } catch let e as StoreError where e.code == .uniqueConstraint {
@@ -114,7 +119,6 @@ public final class Outline {
         item.title = title
         item.order = key
         item.setObject(parent, slot: Outline.parentSlot)
-        parent.childCount += 1
         return item
     }
 
@@ -153,11 +157,7 @@ public final class Outline {
     }
 
     private func place(_ item: Item, in parent: Item, key: String) throws {
-        if let old = item.parent, old !== parent {
-            old.childCount = max(0, old.childCount - 1)
-            parent.childCount += 1
-            item.setObject(parent, for: "parent")
-        }
+        if item.parent !== parent { item.setObject(parent, for: "parent") }
         item.order = key
     }
 
@@ -176,6 +176,19 @@ public final class Outline {
     public func delete(_ item: Item) throws {
         guard !item.isRoot else { throw OutlineError.cannotDeleteRoot }
         context.delete(item)
+    }
+
+    /// Runs one user action as one unit of work in one write transaction (see `Context.transaction`):
+    /// what `edit` reads (a path, the last sibling, a position) is what its changes are written against,
+    /// whatever other processes do at the same moment. `edit` may name the undo step with
+    /// `context.setActionName(_:)` once it knows what it did.
+    ///
+    /// ```swift
+    /// try outline.perform("Add “Milk”") { try outline.append("Milk", to: try outline.item(at: "Groceries")) }
+    /// ```
+    @discardableResult
+    public func perform<T>(_ actionName: String? = nil, _ edit: () throws -> T) throws -> T {
+        try context.transaction(actionName: actionName, edit)
     }
 
     /// Saves the unit of work: one transaction.

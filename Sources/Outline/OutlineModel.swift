@@ -2,16 +2,18 @@ import ObjectGraph
 
 /// The outliner's data model.
 public enum OutlineModel {
-    /// Version 1: `Item` with title, note, done, order key, child count and the parent/children tree.
+    /// Version 2: `Item` with title, note, done, order key, child count and the parent/children tree.
+    /// Version 1 kept the child count in the outline's edits; since 2 the store maintains it in each write
+    /// transaction (opening a version-1 store recounts every item once; version-1 programs refuse it).
     public static let model: Model = {
         do {
-            return try Model(version: 1) {
+            return try Model(version: 2) {
                 Entity("Item", type: Item.self) {
                     Attribute("title", .string, default: "")
                     Attribute("note", .string, optional: true)
                     Attribute("done", .bool, default: false)
                     Attribute("order", .string, default: "a0")
-                    Attribute("childCount", .integer64, default: 0, min: 0)
+                    Attribute.count("childCount", of: "children")
                     // 1 on the root, NULL elsewhere: the unique index makes a second root impossible,
                     // even when two processes create one at the same time.
                     Attribute("rootMarker", .integer64, optional: true, unique: true)

@@ -95,12 +95,13 @@ import Testing
         try o.move(it[2], to: it[1], at: 0)
         #expect(try titles(o, root) == ["d", "b", "a"])
         #expect(try titles(o, it[1]) == ["c"])
-        #expect(it[1].childCount == 1 && root.childCount == 3)
+        try o.save()
+        #expect(it[1].childCount == 1 && root.childCount == 3)  // the store's counts, read back by the save
         try o.move(it[2], after: it[1])
         #expect(try titles(o, root) == ["d", "b", "c", "a"])
+        try o.save()
         #expect(it[1].childCount == 0 && root.childCount == 4)
         #expect(throws: OutlineError.moveIntoItself("b")) { try o.move(it[1], to: it[1], at: 0) }
-        try o.save()
     }
 
     /// One edit in a level writes one item row (plus the parent's count), however big the level.
@@ -122,18 +123,32 @@ import Testing
         #expect(try o.child(of: root, at: 10)?.title == "item 1500")
     }
 
-    @Test func willDeleteHookSkipsCountsInsideACascade() throws {
+    /// Counts are the store's: kept by each save from what it deletes, whatever the cascade reaches.
+    @Test func deletesAndCascadesKeepStoredCounts() throws {
         let o = try makeOutline()
         let root = try o.root()
         let a = try o.append("a", to: root)
         let kids = try o.append(titles: ["k1", "k2"], to: a)
         try o.append("g", to: kids[0])
         try o.save()
+        #expect(a.childCount == 2 && kids[0].childCount == 1 && root.childCount == 1)
         try o.delete(kids[1])
+        try o.save()
         #expect(a.childCount == 1)
         try o.delete(a)
-        #expect(root.childCount == 0)
-        #expect(a.childCount == 1)  // untouched: it is being deleted with its children
         try o.save()
+        #expect(root.childCount == 0)
+        #expect(try o.context.count(FetchRequest("Item")) == 1)
+    }
+
+    /// A count is the store's alone: setting it is a programming error, caught before anything is written.
+    @Test func maintainedCountsAreReadOnlyAndNotValidated() throws {
+        let o = try makeOutline()
+        let root = try o.root()
+        try o.append(titles: ["a", "b"], to: root)
+        try o.save()
+        let item = Item.Slot.entity
+        #expect(item.isMaintained(Item.Slot.childCount))
+        #expect(!item.isMaintained(Item.Slot.title))
     }
 }

@@ -51,11 +51,13 @@ struct Import: ParsableCommand {
             throw UserError("\(name): \(error.description)")
         }
         let o = try database.open()
-        let parent = try o.item(at: under ?? "")
         let total = nodes.reduce(0) { $0 + $1.count }
         var progress = Progress("importing", total: total)
-        try o.add(nodes, under: parent) { progress.update($0) }
-        try o.commit("Import \(total) items")
+        let parent = try o.perform("Import \(total) items") { () throws -> Item in
+            let parent = try o.item(at: under ?? "")
+            try o.add(nodes, under: parent) { progress.update($0) }
+            return parent
+        }
         progress.finish()
         say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")
     }

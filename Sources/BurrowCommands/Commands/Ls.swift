@@ -34,33 +34,38 @@ struct Ls: ParsableCommand {
     func list(_ o: Outline) throws {
         let parent = try o.item(at: path)
         let levels = depth ?? (tree ? Int.max : 1)
+        // Read level by level as values: a query per level, not per item, and sub-items found by reading them.
+        let rows = try o.subtree(under: parent, depth: levels)
         if json {
-            say(try jsonTree(o, parent, levels))
+            say(jsonTree(rows))
             return
         }
-        var stack: [(Item, Int)] = try o.children(of: parent).reversed().map { ($0, 0) }
-        if stack.isEmpty { say("(no items under \(o.quoted(parent)))") }
-        while let (item, level) = stack.popLast() {
-            let box = item.isDone ? "[x]" : "[ ]"
-            let count = item.childCount > 0 ? " (\(item.childCount))" : ""
-            let id = ids ? "#\(item.objectID.rowID) " : ""
-            say(String(repeating: "  ", count: level) + id + box + " " + Sanitizer.visible(item.title) + count)
-            if level + 1 < levels && item.childCount > 0 {
-                stack += try o.children(of: item).reversed().map { ($0, level + 1) }
-            }
+        if rows.isEmpty { say("(no items under \(o.quoted(parent)))") }
+        for row in rows {
+            let box = row.isDone ? "[x]" : "[ ]"
+            let count = row.childCount > 0 ? " (\(row.childCount))" : ""
+            let id = ids ? "#\(row.id.rowID) " : ""
+            say(String(repeating: "  ", count: row.depth) + id + box + " " + Sanitizer.visible(row.title) + count)
         }
     }
 
-    private func jsonTree(_ o: Outline, _ parent: Item, _ levels: Int) throws -> String {
-        func object(_ item: Item, _ level: Int) throws -> String {
-            var s = "{\"id\": \(item.objectID.rowID), \"title\": " + JSONOutline.quote(item.title)
-            if let note = item.note { s += ", \"note\": " + JSONOutline.quote(note) }
-            s += ", \"done\": \(item.isDone), \"childCount\": \(item.childCount)"
-            if level + 1 < levels && item.childCount > 0 {
-                s += ", \"children\": [" + (try o.children(of: item).map { try object($0, level + 1) }.joined(separator: ", ")) + "]"
+    /// `[{"id", "title", "note"?, "done", "childCount", "children"?}]`, nested by depth without recursion.
+    private func jsonTree(_ rows: [OutlineRow]) -> String {
+        var s = "["
+        for (k, row) in rows.enumerated() {
+            if k > 0 && row.depth <= rows[k - 1].depth { s += row.depth == 0 ? ",\n " : ", " }
+            s += "{\"id\": \(row.id.rowID), \"title\": " + JSONOutline.quote(row.title)
+            if let note = row.note { s += ", \"note\": " + JSONOutline.quote(note) }
+            s += ", \"done\": \(row.isDone), \"childCount\": \(row.childCount)"
+            let next = k + 1 < rows.count ? rows[k + 1].depth : 0
+            if next > row.depth {
+                s += ", \"children\": ["
+            } else {
+                s += "}"
+                // Close the lists (and their objects) this row ends.
+                for _ in 0..<(row.depth - next) { s += "]}" }
             }
-            return s + "}"
         }
-        return "[" + (try o.children(of: parent).map { try object($0, 0) }.joined(separator: ",\n ")) + "]"
+        return s + "]"
     }
 }

@@ -15,11 +15,14 @@ struct Rename: ParsableCommand {
 
     func run() throws {
         let o = try database.open()
-        let item = try o.item(at: path)
-        guard !item.isRoot else { throw UserError("the top of the outline cannot be renamed") }
-        let old = o.quoted(item)
-        item.title = title
-        try o.commit("Rename \(old)")
+        let (item, old) = try o.perform { () throws -> (Item, String) in
+            let item = try o.item(at: path)
+            guard !item.isRoot else { throw UserError("the top of the outline cannot be renamed") }
+            let old = o.quoted(item)
+            item.title = title
+            o.context.setActionName("Rename \(old)")
+            return (item, old)
+        }
         say("Renamed \(old) to \(o.quoted(item))")
     }
 }

@@ -13,10 +13,13 @@ struct Rm: ParsableCommand {
 
     func run() throws {
         let o = try database.open()
-        let item = try o.item(at: path)
-        let what = try o.deletionDescription(of: item)
-        try o.delete(item)
-        try o.commit("Delete \(what)")
+        let what = try o.perform { () throws -> String in
+            let item = try o.item(at: path)
+            let what = try o.deletionDescription(of: item)
+            try o.delete(item)
+            o.context.setActionName("Delete \(what)")
+            return what
+        }
         say("Deleted \(Sanitizer.visible(what))")
     }
 }

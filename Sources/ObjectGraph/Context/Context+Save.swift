@@ -25,14 +25,87 @@ extension Context {
         try saveChanges()
     }
 
+    /// Runs `edit` and saves what it changed as one unit of work, inside one write transaction that
+    /// begins before `edit` reads anything: commits made elsewhere first reach this context (as `poll`
+    /// would bring them), then no other connection can commit until this one has. So whatever `edit`
+    /// derives from what it reads (the last sibling, a position) is still true when its changes are
+    /// written. On any failure nothing is written, the unit's changes are rolled back and the undo
+    /// history is kept. `save()` cannot be called inside it.
+    ///
+    /// ```swift
+    /// try context.transaction(actionName: "Add “Milk”") {
+    ///     let last = try context.fetch(lastSiblingRequest).first
+    ///     …
+    /// }
+    /// ```
+    @discardableResult
+    public func transaction<T>(actionName: String? = nil, _ edit: () throws -> T) throws -> T {
+        var result: T?
+        var unit: UnitOfWork?
+        var commit: Commit?
+        reservedInTransaction = false
+        do {
+            try store.writeTransaction { db in
+                // Foreign commits first, so objects read before this transaction show what is stored now.
+                try store.poll()
+                result = try edit()
+                if let actionName { pendingActionName = actionName }
+                unit = try prepareSave()
+                if let unit { commit = try write(unit, db) }
+            }
+        } catch {
+            // IDs reserved inside the transaction were rolled back with it: never hand them out.
+            if reservedInTransaction { freshIDs = 0..<0 }
+            discardChanges()
+            if let unit, error is DatabaseError { throw diagnose(error, unit) }
+            throw error
+        }
+        if let commit { didCommit(commit) } else { clearLists() }
+        return result!
+    }
+
+    /// Names the undo step of the unit of work being built ("Delete “Work” and 12 sub-items"): for an action
+    /// whose name depends on what the unit reads.
+    public func setActionName(_ name: String) {
+        pendingActionName = name
+    }
+
     private func saveChanges() throws {
-        let live = inserted.filter { !$0.isDeleted }
-        let changed = updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }
-        let gone = deleted
-        if live.isEmpty && changed.isEmpty && gone.isEmpty && pendingRows.isEmpty {
+        precondition(!store.isInTransaction, "save() inside Context.transaction: the transaction saves when it ends")
+        guard let unit = try prepareSave() else {
             clearLists()
             return
         }
+        let commit: Commit
+        do {
+            commit = try store.writeTransaction { db in try write(unit, db) }
+        } catch {
+            throw diagnose(error, unit)
+        }
+        didCommit(commit)
+    }
+
+    /// What one save writes, validated.
+    struct UnitOfWork {
+        let live: [ManagedObject]
+        let changed: [ManagedObject]
+        let gone: [ManagedObject]
+        var changes: ChangeSet
+    }
+
+    /// What a save's transaction did, for the bookkeeping after its commit.
+    struct Commit {
+        let unit: UnitOfWork
+        let seq: Int64
+        let counts: [MaintainedCounts.Result]
+    }
+
+    /// The unit of work to save, validated; nil when there is nothing to write.
+    private func prepareSave() throws -> UnitOfWork? {
+        let live = inserted.filter { !$0.isDeleted }
+        let changed = updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }
+        let gone = deleted
+        if live.isEmpty && changed.isEmpty && gone.isEmpty && pendingRows.isEmpty { return nil }
         var errors: [ValidationError] = []
         for o in live { validate(o, into: &errors) }
         for o in changed where o.committed != nil { validate(o, into: &errors) }
@@ -48,26 +121,42 @@ extension Context {
             if !mask.isEmpty { changes.update(o.objectID, mask) }
         }
         for o in gone { changes.delete(o.objectID) }
+        return UnitOfWork(live: live, changed: changed, gone: gone, changes: changes)
+    }
 
-        var seq: Int64 = 0
-        do {
-            try store.queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    try writeDeletes(db, gone)
-                    try writeInserts(db, live)
-                    try writeRows(db)
-                    try writeUpdates(db, changed)
-                    if !changes.isEmpty { seq = try store.log(changes, db) }
-                    return .commit
-                }
-            }
-            if seq == store.changeCursor + 1 {
-                store.changeCursor = seq  // nobody else committed in between: nothing to skip later
-            } else if seq > 0 {
-                store.ownCommits.insert(seq)
-            }
-        } catch {
-            throw diagnose(error, live: live, changed: changed, gone: gone)
+    /// Writes a unit of work in the open transaction: its rows, the counts the store maintains, and its
+    /// change-log entry. Changes nothing in memory, so a failed commit leaves the context as it was.
+    private func write(_ unit: UnitOfWork, _ db: Database) throws -> Commit {
+        var counts = MaintainedCounts()
+        for o in unit.live where !o.entity.countFeeds.isEmpty { counts.countInserted(o.entity, o.values) }
+        for (e, _, rows) in pendingRows where !e.countFeeds.isEmpty {
+            for row in rows { counts.countInserted(e, row) }
+        }
+        try writeDeletes(db, unit.gone, &counts)
+        try writeInserts(db, unit.live, &counts)
+        try writeRows(db, &counts)
+        try writeUpdates(db, unit.changed, &counts)
+        var changes = unit.changes
+        var results = counts.written
+        if counts.hasIncrements {
+            let updated = try counts.write(db, store: store, skipping: Set(unit.gone.map(\.objectID)))
+            for r in updated { changes.update(r.id, PropertyMask(slot: r.slot)) }
+            results += updated
+        }
+        let seq = changes.isEmpty ? 0 : try store.log(changes, db)
+        var done = unit
+        done.changes = changes
+        return Commit(unit: done, seq: seq, counts: results)
+    }
+
+    /// After the commit: the context takes in what was written, records the undo step and tells observers,
+    /// controllers and the store's other contexts.
+    private func didCommit(_ commit: Commit) {
+        let (live, changed, gone, changes) = (commit.unit.live, commit.unit.changed, commit.unit.gone, commit.unit.changes)
+        if commit.seq == store.changeCursor + 1 {
+            store.changeCursor = commit.seq  // nobody else committed in between: nothing to skip later
+        } else if commit.seq > 0 {
+            store.ownCommits.insert(commit.seq)
         }
         generation += 1
 
@@ -96,6 +185,16 @@ extension Context {
             rowCache[o.objectID] = nil
             o.context = nil
         }
+        // Counts as the transaction left them (it may have seen members other processes added).
+        for r in commit.counts {
+            rowCache[r.id] = nil
+            guard let o = registered[r.id] else { continue }
+            if !o.isFault {
+                o.values[r.slot] = .integer(r.value)
+            } else if o.prefetched != nil || !o.values.isEmpty {
+                o.turnIntoFault()
+            }
+        }
         clearLists()
         for block in observers.values { block(changes) }
         notifyControllers(changes, local: true)
@@ -121,53 +220,56 @@ extension Context {
     /// Inserts go several rows to a statement (`rowsPerInsert`): in a transaction of many statements,
     /// SQLite opens a statement journal for each run of an INSERT that can fail a constraint, and with the
     /// stepping in, halting and resetting that was most of the cost of a small row.
-    private func writeInserts(_ db: Database, _ objects: [ManagedObject]) throws {
+    private func writeInserts(_ db: Database, _ objects: [ManagedObject], _ counts: inout MaintainedCounts) throws {
         var start = 0
         while start < objects.count {
             // A run of one entity (objects are inserted in runs, e.g. an import's items).
             let e = objects[start].entity
             var end = start + 1
             while end < objects.count && objects[end].entity === e { end += 1 }
-            try writeRun(db, e, count: end - start) { i, stmt, k in
-                let o = objects[start + i]
-                stmt.bind(o.objectID.rowID, at: k)
-                let values = o.values
-                var column = k + 1
-                for slot in e.storedSlots {
-                    stmt.bind(values[slot], at: column)
-                    column += 1
-                }
+            let first = start
+            try writeRun(db, e, count: end - start, &counts) { i in
+                let o = objects[first + i]
+                return (o.objectID.rowID, o.values)
             }
             start = end
         }
     }
 
-    private func writeRows(_ db: Database) throws {
+    private func writeRows(_ db: Database, _ counts: inout MaintainedCounts) throws {
         for (e, ids, rows) in pendingRows {
-            try writeRun(db, e, count: rows.count) { i, stmt, k in
-                stmt.bind(ids[i].rowID, at: k)
-                let row = rows[i]
-                var column = k + 1
-                for slot in e.storedSlots {
-                    stmt.bind(row[slot], at: column)
-                    column += 1
-                }
-            }
+            try writeRun(db, e, count: rows.count, &counts) { i in (ids[i].rowID, rows[i]) }
         }
     }
 
     /// Rows of one INSERT statement, when there are that many left; the rest go one by one.
     static let rowsPerInsert = 32
 
-    /// Writes `count` rows of `e`; `bind(i, statement, k)` binds row `i`'s ID and stored values from
-    /// parameter `k` on.
-    private func writeRun(_ db: Database, _ e: EntityDescription, count: Int, _ bind: (Int, RawStatement, Int32) -> Void) throws {
+    /// Writes `count` rows of `e`; `row(i)` gives row `i`'s ID and values in slot order. A count the store
+    /// maintains is written as the number of its members this save inserts (see `MaintainedCounts`).
+    private func writeRun(
+        _ db: Database, _ e: EntityDescription, count: Int, _ counts: inout MaintainedCounts, _ row: (Int) -> (Int64, [Value])
+    ) throws {
         let width = Int32(e.storedSlots.count + 1)
+        let maintained = e.maintainedMask != 0
         var start = 0
         while start < count {
             let n = count - start >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
             let stmt = try store.statement(db, insertSQL(e, rows: n))
-            for i in 0..<n { bind(start + i, stmt, 1 + Int32(i) * width) }
+            for i in 0..<n {
+                let (id, values) = row(start + i)
+                var column = 1 + Int32(i) * width
+                stmt.bind(id, at: column)
+                column += 1
+                for slot in e.storedSlots {
+                    if maintained && e.isMaintained(slot) {
+                        stmt.bind(.integer(counts.take(e.index, slot: slot, id: id)), at: column)
+                    } else {
+                        stmt.bind(values[slot], at: column)
+                    }
+                    column += 1
+                }
+            }
             try stmt.run(db)
             start += n
         }
@@ -183,30 +285,65 @@ extension Context {
         return sql
     }
 
-    private func writeUpdates(_ db: Database, _ objects: [ManagedObject]) throws {
+    /// Writes the changed columns of each object (never a maintained count). A row that is gone was deleted
+    /// elsewhere since it was read: the save fails rather than report a change nobody can see. A changed
+    /// foreign key that a count follows moves one member from the owner the store holds to the new one.
+    private func writeUpdates(_ db: Database, _ objects: [ManagedObject], _ counts: inout MaintainedCounts) throws {
         for o in objects {
             guard let committed = o.committed else { continue }
-            let slots = o.entity.storedSlots.filter { committed[$0] != o.values[$0] }
+            let e = o.entity
+            let slots = e.storedSlots.filter { committed[$0] != o.values[$0] && !e.isMaintained($0) }
             if slots.isEmpty { continue }
-            let sql = "UPDATE \"\(o.entity.name)\" SET "
-                + slots.map { "\"\(o.entity.properties[$0].name)\" = ?" }.joined(separator: ", ") + " WHERE id = ?"
+            for feed in e.countFeeds where slots.contains(feed.keySlot) {
+                // The key as stored now, not as this context read it: another process may have moved it.
+                let read = try store.statement(db, "SELECT \(Schema.quote(e.properties[feed.keySlot].name)) FROM \(Schema.quote(e.name)) WHERE id = ?")
+                read.bind(o.objectID.rowID, at: 1)
+                let old: Value = try read.step(db) ? read.value(at: 0, as: .integer64) : .null
+                read.reset()
+                let new = o.values[feed.keySlot]
+                guard old != new else { continue }
+                if case .integer(let p) = old { counts.add(feed, owner: p, -1) }
+                if case .integer(let p) = new { counts.add(feed, owner: p, 1) }
+            }
+            let sql = "UPDATE \(Schema.quote(e.name)) SET "
+                + slots.map { "\(Schema.quote(e.properties[$0].name)) = ?" }.joined(separator: ", ") + " WHERE id = ?"
             let stmt = try store.statement(db, sql)
             for (k, slot) in slots.enumerated() { stmt.bind(o.values[slot], at: Int32(k + 1)) }
             stmt.bind(o.objectID.rowID, at: Int32(slots.count + 1))
             try stmt.run(db)
+            if db.changesCount == 0 {
+                throw StoreError(.conflict, "cannot save: \(e.name) \(o.objectID) was deleted elsewhere", path: store.path, entity: e.name)
+            }
         }
     }
 
-    private func writeDeletes(_ db: Database, _ objects: [ManagedObject]) throws {
+    /// Deletes each object's row. For an entity whose keys feed counts, the statement returns the keys as
+    /// stored, so the counts that lose a member are the ones the store says, not the ones this context read.
+    private func writeDeletes(_ db: Database, _ objects: [ManagedObject], _ counts: inout MaintainedCounts) throws {
         for o in objects {
-            let stmt = try store.statement(db, "DELETE FROM \"\(o.entity.name)\" WHERE id = ?")
+            let e = o.entity
+            if e.countFeeds.isEmpty {
+                let stmt = try store.statement(db, "DELETE FROM \(Schema.quote(e.name)) WHERE id = ?")
+                stmt.bind(o.objectID.rowID, at: 1)
+                try stmt.run(db)
+                continue
+            }
+            let keys = e.countFeeds.map { Schema.quote(e.properties[$0.keySlot].name) }.joined(separator: ", ")
+            let stmt = try store.statement(db, "DELETE FROM \(Schema.quote(e.name)) WHERE id = ? RETURNING \(keys)")
             stmt.bind(o.objectID.rowID, at: 1)
-            try stmt.run(db)
+            guard try stmt.step(db) else { continue }  // already deleted elsewhere
+            for (k, feed) in e.countFeeds.enumerated() {
+                let owner = stmt.int64(at: Int32(k))
+                if case .integer = stmt.value(at: Int32(k), as: .integer64) { counts.add(feed, owner: owner, -1) }
+            }
+            stmt.reset()
         }
     }
 
     /// Turns a failed write into an error that names the entity and property at fault.
-    private func diagnose(_ error: any Error, live: [ManagedObject], changed: [ManagedObject], gone: [ManagedObject]) -> any Error {
+    private func diagnose(_ error: any Error, _ unit: UnitOfWork) -> any Error {
+        if error is StoreError { return error }
+        let (live, changed, gone) = (unit.live, unit.changed, unit.gone)
         var e = StoreError.wrap(error, "cannot save", path: store.path)
         switch e.code {
         case .uniqueConstraint:
@@ -222,7 +359,8 @@ extension Context {
         case .foreignKey:
             // Deferred keys fail at commit without saying which row: find the dangling reference ourselves.
             let deletedIDs = Set(gone.map(\.objectID))
-            for o in live + changed {
+            // A fault in the list changed only inverse sides: it holds no key of its own to blame.
+            for o in live + changed where !o.isFault {
                 for slot in o.entity.storedSlots {
                     guard let r = o.entity.properties[slot].relationship, case .integer(let t) = o.values[slot] else { continue }
                     let target = ObjectID(entity: r.destination, rowID: t)

@@ -37,6 +37,7 @@ extension Context {
             let rows = try loadRows(entity: model.entities[e], ids: ids)
             for (k, row) in rows.enumerated() { if let row { current[ObjectID(entity: e, rowID: ids[k])] = row } }
         }
+        let goingToo = membersDeleted(by: step, expecting: expected, restoring: target)
         for s in step.entries {
             let id = s.id
             let entity = model.entities[id.entity]
@@ -48,11 +49,13 @@ extension Context {
             case (nil, _?): throw conflict("exists again")
             case (_?, nil): throw conflict("was deleted elsewhere")
             case (let want?, let now?):
-                // Only the properties this step changed must still hold what it left there.
+                // Only the properties this step changed must still hold what it left there (counts the
+                // store maintains follow from the rest and are never compared).
                 let other = s[keyPath: target] ?? want
-                for slot in entity.storedSlots where other[slot] != want[slot] && now[slot] != want[slot] {
+                for slot in entity.storedSlots where !entity.isMaintained(slot) && other[slot] != want[slot] && now[slot] != want[slot] {
                     throw conflict("was changed elsewhere (\(entity.properties[slot].name))")
                 }
+                if s[keyPath: target] == nil, let reason = membersLeftBehind(id, now, goingToo: goingToo) { throw conflict(reason) }
             }
         }
         // Objects read before the other change may hold old values: take the store's.
@@ -75,7 +78,8 @@ extension Context {
                 fulfill(o)
                 // Only what this step changed: other properties may have been changed elsewhere since.
                 let other = s[keyPath: expected] ?? values
-                for slot in o.entity.storedSlots where other[slot] != values[slot] && o.values[slot] != values[slot] {
+                for slot in o.entity.storedSlots
+                where !o.entity.isMaintained(slot) && other[slot] != values[slot] && o.values[slot] != values[slot] {
                     if let r = o.entity.properties[slot].relationship {
                         if case .integer(let t) = values[slot] { o.setToOne(slot: slot, r, t, in: self) } else { o.setToOne(slot: slot, r, nil, in: self) }
                     } else {
@@ -91,6 +95,33 @@ extension Context {
             discardChanges()
             throw error
         }
+    }
+
+    /// Why deleting `id` would leave members behind: its maintained counts (exact, since the store keeps
+    /// them in every write) say how many members it has now, and the step must delete every one of them.
+    private func membersLeftBehind(_ id: ObjectID, _ now: [Value], goingToo: [MaintainedCounts.Key: Int64]) -> String? {
+        let e = model.entities[id.entity]
+        for p in e.properties {
+            guard let name = p.attribute?.countedRelationship, case .integer(let count) = now[p.slot] else { continue }
+            let left = count - goingToo[MaintainedCounts.Key(entity: e.index, slot: p.slot, id: id.rowID), default: 0]
+            if left > 0 { return "has \(left) more \(name) now (added elsewhere)" }
+        }
+        return nil
+    }
+
+    /// For each count the store maintains, how many of its members `step` deletes.
+    private func membersDeleted(by step: UndoRecord, expecting expected: KeyPath<UndoRecord.Entry, [Value]?>,
+                                restoring target: KeyPath<UndoRecord.Entry, [Value]?>) -> [MaintainedCounts.Key: Int64] {
+        var out: [MaintainedCounts.Key: Int64] = [:]
+        for entry in step.entries where entry[keyPath: target] == nil {
+            guard let row = entry[keyPath: expected] else { continue }
+            for feed in model.entities[entry.id.entity].countFeeds {
+                if case .integer(let owner) = row[feed.keySlot] {
+                    out[MaintainedCounts.Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += 1
+                }
+            }
+        }
+        return out
     }
 
     /// Deletes without delete rules or hooks: the step already holds every object the original delete

@@ -39,8 +39,10 @@ public final class Context {
     /// Moves on whenever rows may have changed under this context (a save, a merged change, a refresh):
     /// rows read before then (see `PrefetchedRows`) are no longer used to make objects.
     var generation = 0
-    private var freshIDs: Range<Int64> = 0..<0
+    var freshIDs: Range<Int64> = 0..<0
     private var idBlock = 64
+    /// True when `freshIDs` came from inside the open write transaction (they go if it rolls back).
+    var reservedInTransaction = false
     var observers: [Int: (ChangeSet) -> Void] = [:]
     /// Results controllers on this context, told about every change set.
     var controllers: [WeakController] = []
@@ -126,6 +128,7 @@ public final class Context {
             // Blocks grow so that bulk inserts reserve rarely, while a context that inserts one object
             // wastes few IDs.
             freshIDs = try store.reserveIDs(idBlock)
+            reservedInTransaction = store.isInTransaction
             idBlock = min(idBlock * 4, 65536)
         }
         return freshIDs.popFirst()!

@@ -71,6 +71,7 @@ extension ManagedObject {
     }
 
     func setValue(_ v: Value, slot: Int) {
+        precondition(!entity.isMaintained(slot), "\(entity.name).\(entity.properties[slot].name) is maintained by the store and cannot be set")
         if isFault { fulfill() }
         guard values[slot] != v else { return }
         // The context (a weak load) is needed only for the first change of a unit of work: an inserted

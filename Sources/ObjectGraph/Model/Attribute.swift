@@ -27,6 +27,8 @@ public struct Attribute: Sendable {
     public var isTransient: Bool
     /// Computes a transient attribute from the object's other properties.
     public var derive: (@Sendable (ManagedObject) -> Value)?
+    /// For a count the store maintains (see ``count(_:of:)``): the to-many relationship it counts.
+    public var countedRelationship: String?
 
     /// A stored attribute.
     public init(
@@ -47,6 +49,7 @@ public struct Attribute: Sendable {
         self.isUnique = unique
         self.isTransient = false
         self.derive = nil
+        self.countedRelationship = nil
     }
 
     /// A stored attribute with a typed default.
@@ -77,6 +80,26 @@ public struct Attribute: Sendable {
         a.derive = derive
         return a
     }
+}
+
+extension Attribute {
+    /// A stored count of the objects in one of this entity's to-many relationships, kept by the store in
+    /// the transaction of every save that adds, removes or moves one of them, from what that transaction
+    /// finds stored (as Core Data's derived `children.@count`). It is read-only: setting it is an error.
+    /// Because the store maintains it inside the write, it stays right whatever other contexts and
+    /// processes do at the same moment.
+    ///
+    /// ```swift
+    /// Attribute.count("childCount", of: "children")
+    /// ```
+    public static func count(_ name: String, of relationship: String) -> Attribute {
+        var a = Attribute(name, .integer64, default: .integer(0))
+        a.countedRelationship = relationship
+        return a
+    }
+
+    /// True for an attribute the store maintains (a ``count(_:of:)``).
+    public var isMaintained: Bool { countedRelationship != nil }
 }
 
 /// Swift types that name their attribute type, so a default can imply it.

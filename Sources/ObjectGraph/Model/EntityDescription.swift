@@ -36,9 +36,14 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let requiredToOneSlots: [Int]
     /// Slots holding the default of each stored or transient attribute (`.null` elsewhere).
     public let defaults: [Value]
+    /// Bit per stored count the store maintains (see ``Attribute/count(_:of:)``): never written from memory.
+    let maintainedMask: UInt64
+    /// The foreign keys of this entity that maintained counts (of this or other entities) follow.
+    let countFeeds: [CountFeed]
 
-    init(entity: Entity, index: Int, resolve: (Relationship) -> RelationshipDescription) {
+    init(entity: Entity, index: Int, countFeeds: [CountFeed], resolve: (Relationship) -> RelationshipDescription) {
         name = entity.name
+        self.countFeeds = countFeeds
         self.index = index
         objectType = entity.objectType
         indexes = entity.indexes
@@ -61,14 +66,18 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         derivedMask = derivedSlots.reduce(0) { $0 | 1 << UInt64($1) }
         storedMask = storedSlots.reduce(0) { $0 | 1 << UInt64($1) }
         checks = props.compactMap { p in
-            p.attribute.flatMap { a in a.isTransient ? nil : AttributeCheck(slot: p.slot, attribute: a) }
+            p.attribute.flatMap { a in a.isTransient || a.isMaintained ? nil : AttributeCheck(slot: p.slot, attribute: a) }
         }
         requiredToOneSlots = props.filter { p in
             p.relationship.map { !$0.isToMany && !$0.relationship.isOptional } ?? false
         }.map(\.slot)
         attributeMask = props.filter { $0.attribute != nil }.reduce(0) { $0 | 1 << UInt64($1.slot) }
         defaults = props.map { $0.attribute?.defaultValue ?? .null }
+        maintainedMask = props.filter { $0.attribute?.isMaintained ?? false }.reduce(0) { $0 | 1 << UInt64($1.slot) }
     }
+
+    /// True when the store maintains `slot` (a count): it is read-only to objects.
+    public func isMaintained(_ slot: Int) -> Bool { maintainedMask & (1 << UInt64(slot)) != 0 }
 
     /// The stored attribute or to-one relationship named `key`, or an error naming it.
     func storedProperty(_ key: String) throws(StoreError) -> PropertyDescription {
@@ -179,4 +188,14 @@ struct AttributeCheck: Sendable {
         pattern = a.pattern
         isSimple = a.minimum == nil && a.maximum == nil && a.minLength == nil && a.maxLength == nil && a.pattern == nil
     }
+}
+
+/// One foreign key of an entity that a count in another (or the same) entity follows: a row whose key
+/// holds `owner` row R adds one to R's count in `ownerSlot`.
+struct CountFeed: Sendable {
+    /// The slot of the to-one relationship (a stored foreign key) in the counted entity.
+    let keySlot: Int
+    /// The entity index of the owner and the slot of its count.
+    let owner: Int
+    let ownerSlot: Int
 }

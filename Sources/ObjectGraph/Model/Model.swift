@@ -30,9 +30,21 @@ public final class Model: Sendable {
         var index: [String: Int] = [:]
         for (i, e) in declared.enumerated() { index[e.name] = i }
         entityIndex = index
+        // Each counted to-many is kept from the other side's foreign key: that entity learns which of its
+        // keys feed which count, so a save finds them without searching the model.
+        var feeds = Array(repeating: [CountFeed](), count: declared.count)
+        for (o, owner) in declared.enumerated() {
+            for (slot, a) in owner.attributes.enumerated() {
+                guard let name = a.countedRelationship, let r = owner.relationships.first(where: { $0.name == name }) else { continue }
+                let d = index[r.destination]!
+                let member = declared[d]
+                let keySlot = member.attributes.count + member.relationships.firstIndex { $0.name == r.inverse }!
+                feeds[d].append(CountFeed(keySlot: keySlot, owner: o, ownerSlot: slot))
+            }
+        }
         var built: [EntityDescription] = []
         for (i, e) in declared.enumerated() {
-            built.append(EntityDescription(entity: e, index: i) { r in
+            built.append(EntityDescription(entity: e, index: i, countFeeds: feeds[i]) { r in
                 let destIndex = index[r.destination]!
                 let dest = declared[destIndex]
                 let inverse = dest.relationships.first { $0.name == r.inverse }!
@@ -76,7 +88,14 @@ public final class Model: Sendable {
                 try checkName(p)
                 guard props.insert(p).inserted else { throw .duplicateProperty(entity: e.name, property: p) }
             }
-            for a in e.attributes { try validate(a, in: e.name) }
+            for a in e.attributes {
+                try validate(a, in: e.name)
+                if let counted = a.countedRelationship {
+                    guard let r = e.relationships.first(where: { $0.name == counted }), r.isToMany else {
+                        throw .badRule(entity: e.name, attribute: a.name, reason: "\(counted) is not a to-many relationship of \(e.name)")
+                    }
+                }
+            }
             for r in e.relationships {
                 guard let dest = byName[r.destination] else {
                     throw .unknownDestination(entity: e.name, relationship: r.name, destination: r.destination)

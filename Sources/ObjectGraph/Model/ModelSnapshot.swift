@@ -16,6 +16,9 @@ struct ModelSnapshot: Codable, Equatable, Sendable {
         var indexed: Bool
         var unique: Bool
         var transient: Bool
+        /// "count(relationship)" for a count the store maintains; absent otherwise, so models without one
+        /// keep their hash.
+        var maintained: String?
     }
 
     struct EntitySnapshot: Codable, Equatable, Sendable {
@@ -43,7 +46,8 @@ struct ModelSnapshot: Codable, Equatable, Sendable {
                             name: a.name, type: a.type, optional: a.isOptional,
                             defaultValue: a.defaultValue.isNull ? nil : ValueCoding.encode(a.defaultValue),
                             minimum: a.minimum, maximum: a.maximum, minLength: a.minLength, maxLength: a.maxLength,
-                            pattern: a.pattern, indexed: a.isIndexed, unique: a.isUnique, transient: a.isTransient)
+                            pattern: a.pattern, indexed: a.isIndexed, unique: a.isUnique, transient: a.isTransient,
+                            maintained: a.countedRelationship.map { "count(\($0))" })
                     }
                 }.sorted { $0.name < $1.name },
                 relationships: e.properties.compactMap { $0.relationship?.relationship }.sorted { $0.name < $1.name },

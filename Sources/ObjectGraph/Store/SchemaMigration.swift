@@ -5,6 +5,8 @@ enum SchemaMigration {
         let old = stored.snapshot, new = model.snapshot
         var sql: [String] = []
         var problems: [String] = []
+        // Run last: they read columns the plan may add.
+        var recounts: [String] = []
         for e in old.entities where new.entity(e.name) == nil {
             problems.append("entity \(e.name) was removed")
         }
@@ -34,6 +36,15 @@ enum SchemaMigration {
                     continue
                 }
                 sql.append("ALTER TABLE \(Schema.quote(e.name)) ADD COLUMN \(Schema.column(na, default: def))")
+            }
+            // A count the store now maintains (new, or newly maintained) starts from the rows as they are.
+            for na in e.storedAttributes where na.maintained != nil {
+                let oa = o.storedAttributes.first { $0.name == na.name }
+                guard oa?.maintained != na.maintained, let r = desc.property(na.name)?.attribute?.countedRelationship,
+                    let rel = e.relationships.first(where: { $0.name == r })
+                else { continue }
+                let table = Schema.quote(e.name), column = Schema.quote(na.name)
+                recounts.append("UPDATE \(table) SET \(column) = (SELECT count(*) FROM \(Schema.quote(rel.destination)) m WHERE m.\(Schema.quote(rel.inverse)) = \(table).id)")
             }
             for fk in o.foreignKeys where !e.foreignKeys.contains(fk) {
                 problems.append("relationship \(e.name).\(fk) was removed or changed sides")
@@ -66,6 +77,6 @@ enum SchemaMigration {
                 .incompatibleModel,
                 "the store was written by an incompatible model: " + problems.joined(separator: "; "))
         }
-        return sql
+        return sql + recounts
     }
 }

@@ -150,9 +150,35 @@ public final class Store {
         try db.execute(sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('format', ?)", arguments: [format])
     }
 
-    /// Runs `body` on the connection without opening a transaction (each statement is atomic).
+    /// Runs `body` on the connection: inside the open write transaction when there is one (so reads made
+    /// during a unit of work see what it will commit on), else without a transaction (each statement is
+    /// atomic).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.inDatabase(body)
+        if let db = transaction { return try body(db) }
+        return try queue.inDatabase(body)
+    }
+
+    /// The connection while a write transaction is open on it (see `writeTransaction`).
+    private(set) var transaction: Database?
+
+    /// True while a write transaction is open: a unit of work is between its first read and its commit.
+    public var isInTransaction: Bool { transaction != nil }
+
+    /// Runs `body` in one write transaction, begun with `BEGIN IMMEDIATE`: from its first statement no
+    /// other connection can commit until this one does, so whatever `body` reads stays true until the
+    /// commit. Throws what `body` throws, after rolling back. Transactions do not nest.
+    func writeTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        precondition(transaction == nil, "write transactions do not nest")
+        var result: T?
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                transaction = db
+                defer { transaction = nil }
+                result = try body(db)
+                return .commit
+            }
+        }
+        return result!
     }
 
     /// The prepared statement for `sql`, reset and ready to bind.
@@ -168,18 +194,32 @@ public final class Store {
         statements.removeAll()
     }
 
-    /// Reserves `count` fresh row IDs, never handed out before by any context or process.
+    /// Reserves `count` fresh row IDs, never handed out before by any context or process. Inside a write
+    /// transaction the reservation is part of it (and undone with it).
     func reserveIDs(_ count: Int) throws(StoreError) -> Range<Int64> {
+        func reserve(_ db: Database) throws -> Int64 {
+            let sql = "UPDATE og_metadata SET value = value + ? WHERE key = 'next_id' RETURNING value"
+            if let end = try Int64.fetchOne(db, sql: sql, arguments: [count]) { return end }
+            // The allocator's row is gone (a damaged store): start again above every stored ID, so nothing
+            // is ever handed out twice.
+            try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('next_id', ?)", arguments: [try Store.smallestUnusedID(db, model)])
+            return try Int64.fetchOne(db, sql: sql, arguments: [count])!
+        }
         do {
-            let end = try queue.write { db in
-                try Int64.fetchOne(
-                    db, sql: "UPDATE og_metadata SET value = value + ? WHERE key = 'next_id' RETURNING value",
-                    arguments: [count])!
-            }
+            let end = try transaction.map(reserve) ?? queue.write(reserve)
             return (end - Int64(count))..<end
         } catch {
             throw StoreError.wrap(error, "cannot reserve object IDs", path: path)
         }
+    }
+
+    /// One more than the largest ID stored in any entity's table (1 for an empty store).
+    static func smallestUnusedID(_ db: Database, _ model: Model) throws -> Int64 {
+        var top: Int64 = 0
+        for e in model.entities {
+            top = max(top, try Int64.fetchOne(db, sql: "SELECT max(id) FROM \(Schema.quote(e.name))") ?? 0)
+        }
+        return top + 1
     }
 
     // MARK: - Recorded model

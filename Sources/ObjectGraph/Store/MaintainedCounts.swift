@@ -1,0 +1,104 @@
+import GRDB
+
+/// The counts a save must change (see ``Attribute/count(_:of:)``), gathered from what its statements find
+/// in the store while its write transaction is open, and then written as increments. Increments commute,
+/// so two processes changing one count never lose each other's change.
+struct MaintainedCounts {
+    /// One count: the owner row and the slot of its count.
+    struct Key: Hashable, Comparable {
+        let entity: Int
+        let slot: Int
+        let id: Int64
+
+        static func < (a: Key, b: Key) -> Bool { (a.entity, a.slot, a.id) < (b.entity, b.slot, b.id) }
+    }
+
+    /// A count's value as the transaction left it.
+    struct Result {
+        let id: ObjectID
+        let slot: Int
+        let value: Int64
+    }
+
+    /// Members written by this save's inserts, by owner: an owner inserted in the same save is written with
+    /// its count, an existing one gets the number as an increment.
+    private(set) var inserted: [Key: Int64] = [:]
+    /// Increments for owners that already exist.
+    private(set) var deltas: [Key: Int64] = [:]
+
+    /// True when no existing owner's count changes.
+    var hasIncrements: Bool { !inserted.isEmpty || !deltas.isEmpty }
+
+    /// Counts the members of an inserted row (its keys in `row`, in slot order).
+    mutating func countInserted(_ entity: EntityDescription, _ row: [Value]) {
+        for feed in entity.countFeeds {
+            if case .integer(let owner) = row[feed.keySlot] {
+                inserted[Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += 1
+            }
+        }
+    }
+
+    /// Counts written with inserted owner rows (not zero), for the objects in memory.
+    private(set) var written: [Result] = []
+
+    /// The count to write with an inserted owner row: the members inserted with it. Whatever is not
+    /// taken here belongs to owners that already exist.
+    mutating func take(_ entity: Int, slot: Int, id: Int64) -> Int64 {
+        guard let n = inserted.removeValue(forKey: Key(entity: entity, slot: slot, id: id)) else { return 0 }
+        written.append(Result(id: ObjectID(entity: entity, rowID: id), slot: slot, value: n))
+        return n
+    }
+
+    /// A member left `owner` (its key held `old`) or joined it.
+    mutating func add(_ feed: CountFeed, owner: Int64, _ delta: Int64) {
+        deltas[Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += delta
+    }
+
+    /// Writes every increment not taken by an inserted owner (owners in `gone` were deleted by this save and
+    /// are skipped) and returns each count's new value. An owner that no longer exists is skipped too: a
+    /// member still pointing to it fails the deferred foreign key check at commit.
+    mutating func write(_ db: Database, store: Store, skipping gone: Set<ObjectID>) throws -> [Result] {
+        for (key, n) in inserted { deltas[key, default: 0] += n }
+        inserted = [:]
+        var out: [Result] = []
+        for key in deltas.keys.sorted() {
+            let delta = deltas[key]!
+            let id = ObjectID(entity: key.entity, rowID: key.id)
+            guard delta != 0, !gone.contains(id) else { continue }
+            let e = store.model.entities[key.entity]
+            let column = Schema.quote(e.properties[key.slot].name)
+            let stmt = try store.statement(db, "UPDATE \(Schema.quote(e.name)) SET \(column) = \(column) + ? WHERE id = ? RETURNING \(column)")
+            stmt.bind(.integer(delta), at: 1)
+            stmt.bind(key.id, at: 2)
+            if try stmt.step(db) {
+                out.append(Result(id: id, slot: key.slot, value: stmt.int64(at: 0)))
+                stmt.reset()
+            }
+        }
+        deltas = [:]
+        return out
+    }
+
+    /// `UPDATE … SET count = (SELECT count(*) …)` for every maintained count of `model`: what a migration
+    /// that adds one, and a repair, run. Returns the counts that changed (owner, slot, old and new value).
+    static func recount(_ db: Database, model: Model) throws -> [(id: ObjectID, slot: Int, old: Int64, new: Int64)] {
+        var out: [(id: ObjectID, slot: Int, old: Int64, new: Int64)] = []
+        for member in model.entities {
+            for feed in member.countFeeds {
+                let owner = model.entities[feed.owner]
+                let table = Schema.quote(owner.name), column = Schema.quote(owner.properties[feed.ownerSlot].name)
+                let key = Schema.quote(member.properties[feed.keySlot].name)
+                let actual = "(SELECT count(*) FROM \(Schema.quote(member.name)) m WHERE m.\(key) = \(table).id)"
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT id, \(column), \(actual) FROM \(table) WHERE \(column) IS NOT \(actual)")
+                for row in rows {
+                    out.append((ObjectID(entity: feed.owner, rowID: row[0]), feed.ownerSlot, row[1] ?? -1, row[2]))
+                }
+                if !rows.isEmpty {
+                    try db.execute(sql: "UPDATE \(table) SET \(column) = \(actual) WHERE \(column) IS NOT \(actual)")
+                }
+            }
+        }
+        return out
+    }
+}

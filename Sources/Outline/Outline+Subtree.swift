@@ -1,0 +1,84 @@
+import ObjectGraph
+
+extension Outline {
+    /// The items below `parent` in outline order (each item right before its sub-items), down to `depth`
+    /// levels, read as stored values: for listing a whole tree without an object or a query per item.
+    ///
+    /// ```swift
+    /// for row in try outline.subtree(under: root, depth: 2) { print(String(repeating: "  ", count: row.depth) + row.title) }
+    /// ```
+    public func subtree(under parent: Item, depth: Int = .max) throws -> [OutlineRow] {
+        let levels = try self.levels(under: parent, depth: depth)
+        // Each level is grouped by parent (read in the order of the level above): where each parent's run starts.
+        var runs: [[Int64: Range<Int>]] = []
+        for level in levels {
+            var run: [Int64: Range<Int>] = [:]
+            var k = 0
+            while k < level.count {
+                var end = k + 1
+                while end < level.count && level[end].parent == level[k].parent { end += 1 }
+                run[level[k].parent] = k..<end
+                k = end
+            }
+            runs.append(run)
+        }
+        var out: [OutlineRow] = []
+        out.reserveCapacity(levels.reduce(0) { $0 + $1.count })
+        // Depth-first with an explicit stack of pending ranges: depth costs memory, not the thread's stack.
+        var stack: [(depth: Int, rows: Range<Int>)] = levels.isEmpty ? [] : [(0, levels[0].indices)]
+        while let top = stack.popLast() {
+            guard let k = top.rows.first else { continue }
+            let row = levels[top.depth][k]
+            out.append(row)
+            stack.append((top.depth, top.rows.dropFirst()))
+            if top.depth + 1 < runs.count, let below = runs[top.depth + 1][row.id.rowID] { stack.append((top.depth + 1, below)) }
+        }
+        return out
+    }
+
+    /// The subtree below `parent` level by level, as saved: `levels[d]` holds the items at depth d, grouped
+    /// by parent in the order of the level above, each group in sibling order. Each level is a few queries
+    /// on the (parent, order) index (parents in `IN` lists); every item is asked for its sub-items, so a
+    /// stored count never decides what is read, and an item met twice (a cycle in a damaged store) is not
+    /// followed again.
+    func levels(under parent: Item, depth limit: Int = .max, progress: ((Int) -> Void)? = nil) throws -> [[OutlineRow]] {
+        let keys = ["parent", "title", "note", "done", "childCount"]
+        var levels: [[OutlineRow]] = []
+        var parents = [parent.objectID.rowID]
+        var seen: Set<Int64> = [parent.objectID.rowID]
+        var done = 0
+        while !parents.isEmpty && levels.count < limit {
+            var level: [OutlineRow] = []
+            var next: [Int64] = []
+            var start = 0
+            while start < parents.count {
+                // Well under SQLite's 32,766 parameters per statement.
+                let chunk = Array(parents[start..<min(parents.count, start + 8192)])
+                start += chunk.count
+                let request = FetchRequest(
+                    "Item", where: Key("parent").oneOf(chunk), sortedBy: [SortKey("parent"), SortKey("order")])
+                for (id, v) in try context.fetchValues(request, keys: keys) {
+                    guard case .integer(let owner) = v[0], seen.insert(id.rowID).inserted else { continue }
+                    let title: String = if case .string(let t) = v[1] { t } else { "" }
+                    let note: String? = if case .string(let n) = v[2] { n } else { nil }
+                    let isDone = if case .bool(let b) = v[3] { b } else { false }
+                    let stored: Int = if case .integer(let c) = v[4] { Int(c) } else { 0 }
+                    level.append(OutlineRow(id: id, parent: owner, depth: levels.count, title: title, note: note, isDone: isDone, childCount: stored))
+                    next.append(id.rowID)
+                    done += 1
+                    if done % 4096 == 0 { progress?(done) }
+                }
+            }
+            // The level above learns its real counts from this one.
+            if let above = levels.indices.last {
+                var count: [Int64: Int] = [:]
+                for row in level { count[row.parent, default: 0] += 1 }
+                for k in levels[above].indices { levels[above][k].childCount = count[levels[above][k].id.rowID] ?? 0 }
+            }
+            levels.append(level)
+            parents = next
+        }
+        progress?(done)
+        return levels.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Runs the real `burrow` executable (built beside the test bundle, because this target depends on it).
+enum BurrowProcess {
+    static let path: String = {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("burrow").path
+    }()
+
+    struct Result: Sendable {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    /// Runs `burrow ARGS` with stdin from /dev/null (or `input`) and waits for it.
+    static func run(_ arguments: [String], input: String? = nil) -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        do { try process.run() } catch { return Result(status: -1, out: "", err: "cannot run burrow: \(error)") }
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return Result(status: status, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Runs `count` workers at once, each on a thread of its own (not a pool sized by the cores), and
+    /// returns what each returned.
+    static func concurrently<T: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int) -> T) -> [T] {
+        let results = Results<T>(count)
+        let group = DispatchGroup()
+        for i in 0..<count {
+            group.enter()
+            Thread.detachNewThread {
+                results.set(i, work(i))
+                group.leave()
+            }
+        }
+        group.wait()
+        return results.values.map { $0! }
+    }
+
+    private final class Results<T>: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var values: [T?]
+        init(_ n: Int) { values = Array(repeating: nil, count: n) }
+        func set(_ i: Int, _ v: T) {
+            lock.lock()
+            values[i] = v
+            lock.unlock()
+        }
+    }
+}
