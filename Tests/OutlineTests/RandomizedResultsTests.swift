@@ -38,6 +38,11 @@ import Testing
                 let sectioned = rng.next() % 3 == 0
                 var request = Outline.level(of: parent)
                 if rng.next() % 2 == 0 { request.propertiesToFetch = ["title", "done"] }
+                // Some unsectioned levels show a window: a limit, sometimes after an offset.
+                if !sectioned && rng.next() % 3 == 0 {
+                    request.limit = Int(rng.next() % 4) + 1
+                    request.offset = Int(rng.next() % 3)
+                }
                 let c = ResultsController(context: a.context, request: request, sectionKey: sectioned ? "done" : nil)
                 recorders.append(try ResultsRecorder(c))
             }

@@ -1,6 +1,7 @@
 extension ResultsController {
     /// The batch for a set of touched rows: where each was, where it is now, and which way it went.
     func diff(_ touched: [Int64: PropertyMask], local: Bool) throws(StoreError) -> ResultsBatch {
+        if request.limit != nil || request.offset > 0 { return try diffWindow(touched, local: local) }
         let old = storage.rowIDs
         let oldSections = sections
         // The current state of every touched row: its sort keys when it matches the request now.
@@ -133,6 +134,34 @@ extension ResultsController {
 
         storage.rowIDs = list
         sections = newSections
+        return batch
+    }
+
+    /// The batch of a request with a limit or an offset: a change anywhere can push rows out of the window
+    /// or pull others in, rows the change never touched, so the window is read again and compared. Of the
+    /// rows in both lists, those out of their old relative order moved (all but a longest run in order);
+    /// the others the change touched are updates.
+    private func diffWindow(_ touched: [Int64: PropertyMask], local: Bool) throws(StoreError) -> ResultsBatch {
+        precondition(sectionKey == nil, "a results controller with sections takes no limit or offset")
+        let old = storage.rowIDs
+        let new = try context.fetch(request).rowIDs
+        let oldPos = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1, $0) })
+        let newPos = Dictionary(uniqueKeysWithValues: new.enumerated().map { ($1, $0) })
+        var batch = ResultsBatch()
+        batch.deletes = old.indices.filter { newPos[old[$0]] == nil }.map { ResultIndex(0, $0) }
+        batch.inserts = new.indices.filter { oldPos[new[$0]] == nil }.map { ResultIndex(0, $0) }
+        let kept = old.filter { newPos[$0] != nil }
+        let inOrder = ResultsController.longestIncreasing(kept.map { newPos[$0]! })
+        for (k, id) in kept.enumerated() {
+            let move = ResultsBatch.Move(ResultIndex(0, oldPos[id]!), ResultIndex(0, newPos[id]!))
+            if !inOrder.contains(k) {
+                batch.moves.append(move)
+            } else if let mask = touched[id], !mask.isEmpty {
+                batch.updates.append(move)
+            }
+        }
+        storage.rowIDs = new
+        sections = [(.null, new.count)]
         return batch
     }
 
