@@ -14,7 +14,7 @@ public struct Burrow: ParsableCommand {
             for a slash in a title) or by the ID that `burrow ls --ids` shows (#42).
             """,
         version: "0.1.0",
-        subcommands: [Add.self, Ls.self, Rm.self, Done.self, Mv.self, Rename.self, Export.self, Import.self])
+        subcommands: [Add.self, Ls.self, Rm.self, Done.self, Mv.self, Rename.self, Export.self, Import.self, Check.self])
 
     @OptionGroup public var database: DatabaseOptions
 
@@ -44,6 +44,8 @@ public enum BurrowMain {
             }
             try command.run()
             return 0
+        } catch let e as ExitCode {
+            return e.rawValue  // the command has said why
         } catch let e as UserError {
             return fail(e.message)
         } catch let e as PathError {

@@ -19,12 +19,12 @@ public struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    /// The outline, or a user error that says why it cannot be opened.
-    public func open() throws -> Outline {
+    /// The outline, or a user error that says why it cannot be opened. With `creatingRoot`, a new store
+    /// gets its top item at once (before any command's unit of work, so it is never part of one).
+    public func open(creatingRoot: Bool = true) throws -> Outline {
         do {
             let outline = try Outline(path: try path())
-            // Made (once per store) before any command's unit of work, so it is never part of one.
-            _ = try outline.root()
+            if creatingRoot { _ = try outline.root() }
             return outline
         } catch let e as StoreError {
             throw UserError(e.description)

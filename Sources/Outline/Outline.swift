@@ -12,7 +12,7 @@ import ObjectGraph
 /// ```
 public final class Outline {
     public let context: Context
-    private var cachedRoot: Item?
+    var cachedRoot: Item?
 
     public init(context: Context) {
         self.context = context
@@ -25,7 +25,7 @@ public final class Outline {
 
     /// The top item, created (and saved) on first use; there is exactly one per database.
     public func root() throws -> Item {
-        if let r = cachedRoot, r.context != nil, !r.isDeleted { return r }
+        if let r = cachedRoot, r.context != nil, !r.isDeleted, !r.isInaccessible { return r }
         if let found = try findRoot() {
             cachedRoot = found
             return found
@@ -51,7 +51,7 @@ public final class Outline {
         return r
     }
 
-    private func findRoot() throws -> Item? {
+    func findRoot() throws -> Item? {
         let found = try context.fetch(FetchRequest("Item", where: Key("rootMarker") == Int64(1)))
         return found.first as? Item
     }
@@ -213,7 +213,7 @@ public final class Outline {
     }
 
     /// The last key of the level, read from its end through the (parent, order) index.
-    private func lastKey(in parent: Item) throws -> String? {
+    func lastKey(in parent: Item) throws -> String? {
         var r = FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
         r.limit = 1
         return (try context.fetch(r).first as? Item)?.order

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import BurrowCommands
+@testable import ObjectGraph
+import Outline
 
 /// Runs `burrow` in-process against a temporary database, capturing its output.
 final class Shell: @unchecked Sendable {
@@ -154,5 +156,40 @@ final class Shell: @unchecked Sendable {
         #expect(badIndent.0 == 1)
         #expect(badIndent.2.contains("Markdown line 2"))
         #expect(sh.run("ls", "--tree").1 == before)
+    }
+}
+
+/// `burrow check` says "intact" and exits 0, or prints one line per problem and exits 1; `--repair` says
+/// what it did and leaves an intact outline.
+@Suite struct CheckCommandTests {
+    @Test func checkAndRepair() throws {
+        let sh = Shell()
+        sh.run("add", "Groceries", "Work")
+        sh.run("add", "Milk", "--under", "Groceries")
+        #expect(sh.run("check") == (0, "The outline is intact.\n", ""))
+        // An older program's stale count, and an orphan, written behind the outline's back.
+        let store = try Store(path: sh.db, model: OutlineModel.model)
+        try store.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "UPDATE Item SET childCount = 5 WHERE title = 'Groceries'")
+            try db.execute(sql: "UPDATE Item SET parent = NULL WHERE title = 'Work'")
+        }
+        let (code, out, _) = sh.run("check")
+        #expect(code == 1)
+        #expect(out == """
+            #1 “Burrow” stores 2 sub-items but has 1
+            #2 “Groceries” stores 5 sub-items but has 1
+            #3 “Work” cannot be reached from the top: it has no parent
+
+            """)
+        let repaired = sh.run("check", "--repair")
+        #expect(repaired.0 == 0)
+        #expect(repaired.1 == """
+            Repaired: counted again 2 stored counts that were wrong
+            Repaired: moved 1 item not reachable from the top under “Recovered”
+            The outline is intact now.
+
+            """)
+        #expect(sh.run("ls", "--tree").1 == "[ ] Groceries (1)\n  [ ] Milk\n[ ] Recovered (1)\n  [ ] Work\n")
+        #expect(sh.run("check").0 == 0)
     }
 }

@@ -180,13 +180,13 @@ _burrow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|rm|done|mv|rename|export|import|help)
+    add|ls|rm|done|mv|rename|export|import|check|help)
         # Offer subcommand argument completions
         "_burrow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls rm done mv rename export import help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls rm done mv rename export import check help' -- "${cur}"))
         ;;
     esac
 }
@@ -332,6 +332,21 @@ _burrow_import() {
         return
         ;;
     '--under')
+        return
+        ;;
+    esac
+}
+
+_burrow_check() {
+    repeating_flags=()
+    non_repeating_flags=(--repair --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __burrow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
         return
         ;;
     esac

@@ -59,13 +59,14 @@ _burrow() {
             'rename:Give an item a new title.'
             'export:Write the outline, or one item with its sub-items, as OPML, Markdown, text or JSON.'
             'import:Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.'
+            'check:Verify the outline (and repair what can be derived with --repair).'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|rm|done|mv|rename|export|import|help)
+        add|ls|rm|done|mv|rename|export|import|check|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -187,6 +188,19 @@ _burrow_import() {
         ':file:'
         '--format[auto (from the file name, else the content), opml, markdown, text or json.]:format:{__burrow_complete "${___format[@]}"}'
         '--under[The item to add under (default\: the top level).]:under:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_check() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        '--repair[Repair what can be derived, in one transaction.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

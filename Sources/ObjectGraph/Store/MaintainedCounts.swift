@@ -79,26 +79,47 @@ struct MaintainedCounts {
         return out
     }
 
-    /// `UPDATE … SET count = (SELECT count(*) …)` for every maintained count of `model`: what a migration
-    /// that adds one, and a repair, run. Returns the counts that changed (owner, slot, old and new value).
-    static func recount(_ db: Database, model: Model) throws -> [(id: ObjectID, slot: Int, old: Int64, new: Int64)] {
-        var out: [(id: ObjectID, slot: Int, old: Int64, new: Int64)] = []
-        for member in model.entities {
-            for feed in member.countFeeds {
-                let owner = model.entities[feed.owner]
-                let table = Schema.quote(owner.name), column = Schema.quote(owner.properties[feed.ownerSlot].name)
-                let key = Schema.quote(member.properties[feed.keySlot].name)
-                let actual = "(SELECT count(*) FROM \(Schema.quote(member.name)) m WHERE m.\(key) = \(table).id)"
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT id, \(column), \(actual) FROM \(table) WHERE \(column) IS NOT \(actual)")
-                for row in rows {
-                    out.append((ObjectID(entity: feed.owner, rowID: row[0]), feed.ownerSlot, row[1] ?? -1, row[2]))
-                }
-                if !rows.isEmpty {
-                    try db.execute(sql: "UPDATE \(table) SET \(column) = \(actual) WHERE \(column) IS NOT \(actual)")
-                }
+    /// Every maintained count of `model` that differs from its members counted in the rows: owner, slot,
+    /// the stored value (nil when NULL) and the real one.
+    static func stale(_ db: Database, model: Model) throws -> [(id: ObjectID, slot: Int, stored: Int64?, actual: Int64)] {
+        var out: [(id: ObjectID, slot: Int, stored: Int64?, actual: Int64)] = []
+        for (member, feed) in feeds(model) {
+            let (table, column, actual) = recountSQL(model, member, feed)
+            for row in try Row.fetchAll(db, sql: "SELECT id, \(column), \(actual) FROM \(table) WHERE \(column) IS NOT \(actual)") {
+                out.append((ObjectID(entity: feed.owner, rowID: row[0]), feed.ownerSlot, row[1], row[2]))
             }
         }
         return out
+    }
+
+    /// Sets every maintained count of `model` from its members counted in the rows (a repair, in the
+    /// caller's transaction). Returns how many counts changed.
+    static func recount(_ db: Database, model: Model) throws -> Int {
+        var changed = 0
+        for (member, feed) in feeds(model) {
+            let (table, column, actual) = recountSQL(model, member, feed)
+            try db.execute(sql: "UPDATE \(table) SET \(column) = \(actual) WHERE \(column) IS NOT \(actual)")
+            changed += db.changesCount
+        }
+        return changed
+    }
+
+    /// The statement that sets the count in `slot` of every `owner` row from its members (for a migration).
+    static func recountStatement(_ model: Model, owner: EntityDescription, slot: Int) -> String? {
+        guard let (member, feed) = feeds(model).first(where: { $0.1.owner == owner.index && $0.1.ownerSlot == slot }) else { return nil }
+        let (table, column, actual) = recountSQL(model, member, feed)
+        return "UPDATE \(table) SET \(column) = \(actual)"
+    }
+
+    private static func feeds(_ model: Model) -> [(EntityDescription, CountFeed)] {
+        model.entities.flatMap { member in member.countFeeds.map { (member, $0) } }
+    }
+
+    /// The owner's table, its count column, and the subquery that counts an owner row's members.
+    private static func recountSQL(_ model: Model, _ member: EntityDescription, _ feed: CountFeed) -> (String, String, String) {
+        let owner = model.entities[feed.owner]
+        let table = Schema.quote(owner.name), column = Schema.quote(owner.properties[feed.ownerSlot].name)
+        let key = Schema.quote(member.properties[feed.keySlot].name)
+        return (table, column, "(SELECT count(*) FROM \(Schema.quote(member.name)) m WHERE m.\(key) = \(table).id)")
     }
 }

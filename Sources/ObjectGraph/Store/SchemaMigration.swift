@@ -39,12 +39,10 @@ enum SchemaMigration {
             }
             // A count the store now maintains (new, or newly maintained) starts from the rows as they are.
             for na in e.storedAttributes where na.maintained != nil {
-                let oa = o.storedAttributes.first { $0.name == na.name }
-                guard oa?.maintained != na.maintained, let r = desc.property(na.name)?.attribute?.countedRelationship,
-                    let rel = e.relationships.first(where: { $0.name == r })
+                guard o.storedAttributes.first(where: { $0.name == na.name })?.maintained != na.maintained,
+                    let sql = MaintainedCounts.recountStatement(model, owner: desc, slot: desc.slot(na.name)!)
                 else { continue }
-                let table = Schema.quote(e.name), column = Schema.quote(na.name)
-                recounts.append("UPDATE \(table) SET \(column) = (SELECT count(*) FROM \(Schema.quote(rel.destination)) m WHERE m.\(Schema.quote(rel.inverse)) = \(table).id)")
+                recounts.append(sql)
             }
             for fk in o.foreignKeys where !e.foreignKeys.contains(fk) {
                 problems.append("relationship \(e.name).\(fk) was removed or changed sides")

@@ -1,0 +1,101 @@
+import GRDB
+
+extension Store {
+    /// Verifies the store without changing it: SQLite's `integrity_check`, every foreign key pointing to a
+    /// row that exists, the ID allocator above every stored ID, and every maintained count equal to its
+    /// members. An empty list means all of that holds.
+    ///
+    /// ```swift
+    /// for problem in try store.check() { print(problem) }
+    /// ```
+    public func check() throws(StoreError) -> [StoreProblem] {
+        do {
+            return try read { db in
+                var out: [StoreProblem] = []
+                for line in try String.fetchAll(db, sql: "PRAGMA integrity_check") where line != "ok" {
+                    out.append(StoreProblem(.integrity, "SQLite: \(line)"))
+                }
+                for e in model.entities {
+                    for slot in e.storedSlots {
+                        guard let r = e.relationshipOfSlot[slot] else { continue }
+                        let dest = model.entities[r.destination]
+                        let column = Schema.quote(e.properties[slot].name)
+                        let sql = "SELECT id, \(column) FROM \(Schema.quote(e.name)) WHERE \(column) IS NOT NULL "
+                            + "AND \(column) NOT IN (SELECT id FROM \(Schema.quote(dest.name))) ORDER BY id"
+                        for row in try Row.fetchAll(db, sql: sql) {
+                            let id: Int64 = row[0], target: Int64 = row[1]
+                            out.append(StoreProblem(
+                                .danglingReference, "\(e.name) #\(id) refers to \(dest.name) #\(target), which does not exist (\(e.properties[slot].name))",
+                                object: ObjectID(entity: e.index, rowID: id)))
+                        }
+                    }
+                }
+                for (e, a) in requiredWithDefaults() {
+                    let sql = "SELECT id FROM \(Schema.quote(e.name)) WHERE \(Schema.quote(a.name)) IS NULL ORDER BY id"
+                    for id in try Int64.fetchAll(db, sql: sql) {
+                        out.append(StoreProblem(.missingValue, "\(e.name) #\(id) has no \(a.name), which is required", object: ObjectID(entity: e.index, rowID: id)))
+                    }
+                }
+                let next = try Int64.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'next_id'")
+                let unused = try Store.smallestUnusedID(db, model)
+                if let next {
+                    if next < unused {
+                        out.append(StoreProblem(.idAllocator, "the ID allocator would hand out #\(next), but IDs up to #\(unused - 1) are in use"))
+                    }
+                } else {
+                    out.append(StoreProblem(.idAllocator, "the ID allocator is missing"))
+                }
+                for s in try MaintainedCounts.stale(db, model: model) {
+                    let e = model.entities[s.id.entity]
+                    out.append(StoreProblem(
+                        .count, "\(e.name) #\(s.id.rowID) stores \(s.stored.map(String.init) ?? "no") \(e.properties[s.slot].name) but counts \(s.actual)",
+                        object: s.id))
+                }
+                return out
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot check the store", path: path)
+        }
+    }
+
+    /// Repairs what is derived from the rows: every maintained count is counted again and the ID
+    /// allocator is set above every stored ID. Runs inside the open write transaction when there is one
+    /// (so it commits or rolls back with the rest of a repair), else in one of its own. Returns what it
+    /// changed, as sentences.
+    public func repairDerived() throws(StoreError) -> [String] {
+        func repair(_ db: Database) throws -> [String] {
+            var done: [String] = []
+            var filled = 0
+            for (e, a) in requiredWithDefaults() {
+                try db.execute(
+                    sql: "UPDATE \(Schema.quote(e.name)) SET \(Schema.quote(a.name)) = \(ValueCoding.sqlLiteral(a.defaultValue)) WHERE \(Schema.quote(a.name)) IS NULL")
+                filled += db.changesCount
+            }
+            if filled > 0 { done.append("gave \(filled) missing required value\(filled == 1 ? "" : "s") their defaults") }
+            let recounted = try MaintainedCounts.recount(db, model: model)
+            if recounted > 0 { done.append("counted again \(recounted) stored count\(recounted == 1 ? "" : "s") that were wrong") }
+            let unused = try Store.smallestUnusedID(db, model)
+            let next = try Int64.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'next_id'")
+            if next == nil || next! < unused {
+                try db.execute(sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('next_id', ?)", arguments: [unused])
+                done.append("set the ID allocator to #\(unused)")
+            }
+            return done
+        }
+        do {
+            if let db = transaction { return try repair(db) }
+            return try writeTransaction(repair)
+        } catch {
+            throw StoreError.wrap(error, "cannot repair the store", path: path)
+        }
+    }
+
+    /// Required stored attributes that have a default, by entity.
+    private func requiredWithDefaults() -> [(EntityDescription, Attribute)] {
+        model.entities.flatMap { e in
+            e.storedSlots.compactMap { slot in
+                e.properties[slot].attribute.flatMap { a in !a.isOptional && !a.defaultValue.isNull ? (e, a) : nil }
+            }
+        }
+    }
+}
