@@ -50,7 +50,7 @@ import Testing
             let db = folder.db("t\(trial).sqlite")
             #expect(BurrowProcess.run(["add", "P", "--db", db]).status == 0)
             #expect(BurrowProcess.run(["add", "c0", "--under", "P", "--db", db]).status == 0)
-            let results = BurrowProcess.concurrently(2) { i in
+            let results = try BurrowProcess.concurrently(2) { i in
                 i == 0 ? BurrowProcess.run(["add", "x", "--under", "P", "--db", db])
                     : BurrowProcess.run(["rm", "P/c0", "--db", db])
             }
@@ -68,7 +68,7 @@ import Testing
         let db = folder.db()
         #expect(BurrowProcess.run(["add", "P", "--db", db]).status == 0)
         let perWorker = 40
-        let results = BurrowProcess.concurrently(4) { w in
+        let results = try BurrowProcess.concurrently(4) { w in
             (0..<perWorker).map { k in BurrowProcess.run(["add", "w\(w)-\(k)", "--under", "P", "--db", db]).status }
         }
         #expect(results.flatMap { $0 }.allSatisfy { $0 == 0 })
@@ -77,5 +77,111 @@ import Testing
         let p = try o.item(at: "P")
         #expect(try o.children(of: p).count == 4 * perWorker)
         #expect(p.childCount == 4 * perWorker)
+    }
+
+    /// What one worker knows of one of its own items: only that worker renames, marks, moves or deletes it,
+    /// so after the run the item must be exactly as its last acknowledged command left it.
+    struct Own: Sendable {
+        var id: Int64
+        var title: String
+        var level: Int
+        var done = false
+        var deleted = false
+    }
+
+    struct WorkerReport: Sendable {
+        var items: [Own] = []
+        var failures: [String] = []
+        var commands = 0
+    }
+
+    /// Several `burrow` processes at once doing random adds (at the end and at the top), moves (between the
+    /// shared levels, at random positions), renames, done toggles and deletes on the same levels, while this
+    /// process watches those levels with results controllers. Afterwards `burrow check` finds nothing, every
+    /// acknowledged command's effect is there, and each controller equals a fresh fetch.
+    @Test func randomCommandsFromSeveralProcessesLoseNothing() throws {
+        let folder = Folder()
+        let db = folder.db()
+        let levels = 3
+        #expect(BurrowProcess.run(["add", "L0", "L1", "L2", "--db", db]).status == 0)
+        let workers = 4
+        let perWorker = Int(ProcessInfo.processInfo.environment["BURROW_STRESS_OPS"] ?? "") ?? 120
+
+        let watcher = try Outline(path: db)
+        let recorders = try (0..<levels).map { k in
+            try ResultsRecorder(ResultsController(context: watcher.context, request: Outline.level(of: try watcher.item(at: "L\(k)"))))
+        }
+        let reports = try BurrowProcess.concurrently(workers, meanwhile: { try watcher.context.store.poll() }) { w -> WorkerReport in
+            var rng = SeededRandom(seed: UInt64(100 + w))
+            var report = WorkerReport()
+            func burrow(_ args: [String]) -> BurrowProcess.Result {
+                report.commands += 1
+                let r = BurrowProcess.run(args + ["--db", db])
+                if r.status != 0 { report.failures.append("\(args): exit \(r.status): \(r.err)") }
+                return r
+            }
+            for step in 0..<perWorker {
+                let live = report.items.indices.filter { !report.items[$0].deleted }
+                let pick = live.isEmpty ? nil : live[Int(rng.next() % UInt64(live.count))]
+                switch (rng.next() % 10, pick) {
+                case (0...3, _), (_, nil):
+                    let level = Int(rng.next() % UInt64(levels))
+                    let title = "w\(w)-\(step)"
+                    let top = rng.next() % 3 == 0
+                    let r = burrow(["add", title, "--under", "L\(level)"] + (top ? ["--top"] : []))
+                    // "Added “w0-3” #42 under “L1”"
+                    if r.status == 0, let id = r.out.split(separator: "#").dropFirst().first?.split(separator: " ").first.flatMap({ Int64($0) }) {
+                        report.items.append(Own(id: id, title: title, level: level))
+                    } else if r.status == 0 {
+                        report.failures.append("add printed no ID: \(r.out)")
+                    }
+                case (4, let k?), (5, let k?):
+                    let to = Int(rng.next() % UInt64(levels))
+                    let position = ["--position", String(rng.next() % 8 + 1)]
+                    if burrow(["mv", "#\(report.items[k].id)", "--to", "L\(to)"] + (rng.next() % 2 == 0 ? position : [])).status == 0 {
+                        report.items[k].level = to
+                    }
+                case (6, let k?):
+                    let title = report.items[k].title + "r"
+                    if burrow(["rename", "#\(report.items[k].id)", title]).status == 0 { report.items[k].title = title }
+                case (7, let k?), (8, let k?):
+                    let done = !report.items[k].done
+                    if burrow(["done", "#\(report.items[k].id)"] + (done ? [] : ["--undo"])).status == 0 { report.items[k].done = done }
+                case (_, let k?):
+                    if burrow(["rm", "#\(report.items[k].id)"]).status == 0 { report.items[k].deleted = true }
+                }
+            }
+            return report
+        }
+        try watcher.context.store.poll()
+
+        #expect(reports.flatMap(\.failures) == [])
+        let check = BurrowProcess.run(["check", "--db", db])
+        #expect(check.status == 0, "\(check.out)")
+        let reader = try Outline(path: db)
+        var wrong: [String] = []
+        for report in reports {
+            for own in report.items {
+                let item = try reader.context.existingObject(for: ObjectID(entity: Item.Slot.entity.index, rowID: own.id)) as? Item
+                if own.deleted {
+                    if item != nil { wrong.append("#\(own.id) was deleted but is there") }
+                    continue
+                }
+                guard let item else {
+                    wrong.append("#\(own.id) “\(own.title)” is gone")
+                    continue
+                }
+                if item.title != own.title { wrong.append("#\(own.id) is “\(item.title)”, not “\(own.title)”") }
+                if item.isDone != own.done { wrong.append("#\(own.id) done is \(item.isDone), not \(own.done)") }
+                if item.parent?.title != "L\(own.level)" { wrong.append("#\(own.id) is under \(item.parent?.title ?? "nothing"), not L\(own.level)") }
+            }
+        }
+        #expect(wrong == [])
+        for r in recorders {
+            try r.checkAgainstFetch(watcher.context.store)
+            #expect(r.failures == [])
+        }
+        #expect(recorders.map(\.controller.count).reduce(0, +) == reports.flatMap(\.items).filter { !$0.deleted }.count)
+        #expect(reports.map(\.commands).reduce(0, +) == workers * perWorker)
     }
 }

@@ -36,8 +36,11 @@ enum BurrowProcess {
     }
 
     /// Runs `count` workers at once, each on a thread of its own (not a pool sized by the cores), and
-    /// returns what each returned.
-    static func concurrently<T: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int) -> T) -> [T] {
+    /// returns what each returned. `meanwhile` runs on the calling thread every few milliseconds until
+    /// they are all done (a watcher polling the store, say).
+    static func concurrently<T: Sendable>(
+        _ count: Int, meanwhile: () throws -> Void = {}, _ work: @escaping @Sendable (Int) -> T
+    ) throws -> [T] {
         let results = Results<T>(count)
         let group = DispatchGroup()
         for i in 0..<count {
@@ -47,7 +50,7 @@ enum BurrowProcess {
                 group.leave()
             }
         }
-        group.wait()
+        while group.wait(timeout: .now() + .milliseconds(20)) == .timedOut { try meanwhile() }
         return results.values.map { $0! }
     }
 
