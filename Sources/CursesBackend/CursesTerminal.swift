@@ -53,12 +53,17 @@ public final class CursesTerminal: TerminalBackend, InputSource {
         self.size = Size(width: Int(burrow_cols()), height: Int(burrow_lines()))
     }
 
-    /// Takes over the terminal, or throws without touching it when standard input or output is not a terminal
-    /// or the terminal type is unknown.
+    /// Takes over the terminal, or throws without touching it when standard input or output is not a terminal,
+    /// the terminal type is unknown, or it cannot move the cursor.
     public static func start(options: Options = Options()) throws(CursesError) -> CursesTerminal {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         guard !term.isEmpty else { throw .unknownTerminal("") }
+        switch burrow_terminal_addresses_cursor() {
+        case 1: break
+        case 0: throw .cannotAddressCursor(term)
+        default: throw .unknownTerminal(term)
+        }
         useUTF8Locale()
         set_escdelay(escapeDelay)
         guard let screen = burrow_newterm() else { throw .unknownTerminal(term) }

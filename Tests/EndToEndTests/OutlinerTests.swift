@@ -121,6 +121,15 @@ struct OutlinerTests {
         #expect(try burrow(db, "ls").1 == "[ ] Saved at once\n")
     }
 
+    @Test func refusesATerminalThatCannotMoveTheCursor() throws {
+        let tmux = try Tmux(width: 60, height: 12, shellCommand: """
+            TERM=dumb BURROW_DB="$TEST_DIR/outline.sqlite" \(Binaries.path("burrow")); echo "exit=$?"; sleep 60
+            """)
+        let screen = try #require(tmux.waitFor(text: "exit="))
+        #expect(screen.joined().contains("burrow: terminal type “dumb” cannot move the cursor"), "\(screen)")
+        #expect(screen.contains("exit=1"))
+    }
+
     @Test func refusesWithoutATerminalAndOnABadDatabase() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

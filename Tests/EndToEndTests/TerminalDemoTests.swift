@@ -132,6 +132,17 @@ struct TerminalDemoTests {
         try expectRestored(tmux)
     }
 
+    /// `dumb` is a known terminal type, but one that cannot move the cursor: refused like an unknown one,
+    /// before anything is written or any mode is changed.
+    @Test func refusesATerminalThatCannotMoveTheCursorLeavingTheTerminalAlone() throws {
+        let tmux = try startDemo(environment: ["TERM": "dumb"])
+        let screen = try #require(tmux.waitFor(text: "exit="))
+        #expect(screen.joined(separator: " ").contains("terminal type “dumb” cannot move the cursor"), "\(screen)")
+        #expect(screen.contains("exit=1"))
+        #expect(screen.first?.hasPrefix("terminal-demo: ") == true, "something was drawn before the refusal: \(screen)")
+        try expectRestored(tmux)
+    }
+
     @Test func refusesWhenNotATerminal() throws {
         let (status, out, err) = try Binaries.run("TerminalDemo")
         #expect(status == 1)
