@@ -9,6 +9,8 @@ final class Shell: @unchecked Sendable {
     var db: String { dir.appendingPathComponent("outline.sqlite").path }
     private let lock = NSLock()
     private var outText = "", errText = ""
+    /// Whether the commands are told their standard output and error are terminals.
+    var outIsTerminal = false, errIsTerminal = false
 
     init() {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-cli-\(UUID().uuidString)")
@@ -20,6 +22,11 @@ final class Shell: @unchecked Sendable {
     /// Exit status, stdout and stderr of `burrow ARGS --db <temp>`.
     @discardableResult
     func run(_ args: String..., stdin: String = "") -> (Int32, String, String) {
+        run(args, stdin: stdin)
+    }
+
+    @discardableResult
+    func run(_ args: [String], stdin: String = "") -> (Int32, String, String) {
         lock.lock()
         outText = ""
         errText = ""
@@ -27,7 +34,7 @@ final class Shell: @unchecked Sendable {
         let console = Console(
             out: { s in self.lock.lock(); self.outText += s; self.lock.unlock() },
             err: { s in self.lock.lock(); self.errText += s; self.lock.unlock() },
-            input: { Data(stdin.utf8) }, errIsTerminal: false)
+            input: { Data(stdin.utf8) }, outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal)
         let code = Console.$current.withValue(console) {
             BurrowMain.run(args + (args.first.map { ["--help", "--version"].contains($0) } == true ? [] : ["--db", db]))
         }
@@ -117,6 +124,48 @@ final class Shell: @unchecked Sendable {
         sh.run("add", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title")
         #expect(sh.run("ls").1.contains("evil ^[]0;pwned^G ^[[2J title"))
         #expect(!sh.run("ls").1.contains("\u{1B}"))
+    }
+
+    /// A title holding escape sequences is shown, not obeyed, when a command writes it to a terminal (as `ls`
+    /// does); to a file or a pipe the data is exact, so `export > file` round-trips.
+    @Test(arguments: [
+        ("markdown", "- [ ] evil \u{1B}]0;pwned\u{07} \u{1B}[2J title\n  - [ ] child\tx\n",
+                     "- [ ] evil ^[]0;pwned^G ^[[2J title\n  - [ ] child\tx\n"),
+        ("text", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title\n\tchild\tx\n",
+                 "evil ^[]0;pwned^G ^[[2J title\n\tchild\tx\n"),
+    ])
+    func exportShowsControlCharactersOnATerminalAndWritesThemExactlyElsewhere(format: String, exact: String, shown: String) {
+        let sh = Shell()
+        sh.run("add", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title")
+        sh.run("add", "child\tx", "--under", "#2")
+        #expect(sh.run("export", "--format", format).1 == exact)
+        sh.outIsTerminal = true
+        #expect(sh.run("export", "--format", format).1 == shown)
+    }
+
+    @Test func noCommandWritesControlCharactersToATerminal() {
+        let sh = Shell()
+        sh.outIsTerminal = true
+        sh.errIsTerminal = true
+        let evil = "evil \u{1B}]0;pwned\u{07}\u{9B}2J"
+        let file = sh.file("out\u{1B}[2J.md")
+        var printed = ""
+        for args in [["add", evil], ["add", evil + " child", "--under", evil], ["ls", "--tree"], ["ls", "--json"],
+                     ["export"], ["export", "--format", "json"], ["export", "--format", "markdown"], ["export", "--format", "text"],
+                     ["export", "-o", file], ["import", file, "--under", evil], ["done", evil],
+                     ["mv", evil + "/" + evil + " child", "--to", evil + "/" + evil], ["rename", evil, evil + " again"],
+                     ["rm", evil + " again"], ["ls", evil], ["import", sh.file("missing\u{1B}[2J.md")],
+                     ["add", "x", "--under", evil], ["rename", evil, "x", evil], ["ls", "--depth", evil]] {
+            let (_, out, err) = sh.run(args)
+            printed += out + err
+        }
+        // The progress bar's own carriage returns and line erases are the only control characters.
+        let text = printed.replacingOccurrences(of: "\r\u{1B}[K", with: "").replacingOccurrences(of: "\r", with: "")
+        #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) },
+                "\(printed)")
+        #expect(text.contains("Renamed “evil ^[]0;pwned^G<U+009B>2J” to “evil ^[]0;pwned^G<U+009B>2J again”"))
+        #expect(text.contains("Exported 2 items to \(sh.file("out^[[2J.md")) (markdown)"))
+        #expect(text.contains("Error: Unexpected argument 'evil ^[]0;pwned^G<U+009B>2J'"))
     }
 
     @Test(arguments: ["opml", "markdown", "text", "json"])
