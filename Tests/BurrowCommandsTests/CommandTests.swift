@@ -35,9 +35,13 @@ final class Shell: @unchecked Sendable {
             out: { s in self.lock.lock(); self.outText += s; self.lock.unlock() },
             err: { s in self.lock.lock(); self.errText += s; self.lock.unlock() },
             input: { Data(stdin.utf8) }, outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal)
-        let code = Console.$current.withValue(console) {
-            BurrowMain.run(args + (args.first.map { ["--help", "--version"].contains($0) } == true ? [] : ["--db", db]))
+        // The temporary database goes before any `--`, after which it would be text (and the real default
+        // database would be used).
+        var full = args
+        if args.first.map({ ["--help", "--version"].contains($0) }) != true {
+            full.insert(contentsOf: ["--db", db], at: args.firstIndex(of: "--") ?? args.endIndex)
         }
+        let code = Console.$current.withValue(console) { BurrowMain.run(full) }
         lock.lock()
         defer { lock.unlock() }
         return (code, outText, errText)
@@ -115,6 +119,55 @@ final class Shell: @unchecked Sendable {
         }
         #expect(bad == 1)
         #expect(try! String(contentsOfFile: text, encoding: .utf8) == "hello")
+    }
+
+    /// Before `--`, an argument that starts with - is read as an option, and `add -shopping` was `-s -h -o …`:
+    /// help, status 0, nothing added. Any such argument that is not one of the command's options is refused
+    /// with status 2 and a message that shows the command with `--` (or `=` for an option's value); `DB` stands
+    /// for the `--db` option the shell adds.
+    @Test(arguments: [
+        (["add", "-shopping"], "burrow add DB -- -shopping"),
+        (["add", "-milk", "Eggs"], "burrow add DB -- -milk Eggs"),
+        (["add", "--milk"], "burrow add DB -- --milk"),
+        (["add", "-m"], "burrow add DB -- -m"),
+        (["add", "Eggs", "-ho", "--top"], "burrow add --top DB -- Eggs -ho"),
+        (["add", "-5 minutes", "--under", "Foo"], "burrow add --under Foo DB -- '-5 minutes'"),
+        (["add", "x", "--under", "-shopping"], "--under=-shopping"),
+        (["rename", "Foo", "-hello"], "burrow rename DB -- Foo -hello"),
+        (["rename", "-shx", "y"], "burrow rename DB -- -shx y"),
+        (["rm", "-hFoo"], "burrow rm DB -- -hFoo"),
+        (["done", "-h-"], "burrow done DB -- -h-"),
+        (["mv", "Foo", "--to", "-hx"], "--to=-hx"),
+        (["ls", "-tree"], "burrow ls DB -- -tree"),
+        (["import", "-shopping.md"], "burrow import DB -- -shopping.md"),
+        (["export", "-ofile.md"], "burrow export DB -- -ofile.md"),
+        (["-shopping"], "goes after --"),
+    ])
+    func anArgumentThatLooksLikeAnOptionIsRefusedNamingTheSeparator(args: [String], suggestion: String) throws {
+        let sh = Shell()
+        sh.run("add", "Foo")
+        let before = sh.run("ls", "--json").1
+        let (code, out, err) = sh.run(args)
+        #expect(code == 2, "\(out)\(err)")
+        #expect(out.isEmpty)
+        #expect(err.contains(suggestion.replacingOccurrences(of: "DB", with: "--db \(sh.db)")), "\(err)")
+        let culprit = try #require(args.first { $0.hasPrefix("-") && !["--top", "--under", "--to"].contains($0) })
+        #expect(err.hasPrefix("Error: Unknown option '\(culprit)'"), "\(err)")
+        #expect(sh.run("ls", "--json").1 == before, "something changed")
+    }
+
+    @Test func afterTheSeparatorATitleMayStartWithADash() {
+        let sh = Shell()
+        #expect(sh.run("add", "--under", "", "--", "-shopping", "--top", "-h").0 == 0)
+        #expect(sh.run("rename", "--", "-shopping", "-groceries").1 == "Renamed “-shopping” to “-groceries”\n")
+        #expect(sh.run("add", "x", "--under=-groceries").0 == 0)
+        #expect(sh.run("ls", "--tree").1 == "[ ] -groceries (1)\n  [ ] x\n[ ] --top\n[ ] -h\n")
+        // Asking for help is still help.
+        for help in [["add", "-h"], ["add", "--help"], ["help", "add"], ["add", "x", "-h"]] {
+            let (code, out, _) = sh.run(help)
+            #expect(code == 0 && out.contains("USAGE: burrow add"), "\(help)")
+        }
+        #expect(sh.run("ls").1 == "[ ] -groceries (1)\n[ ] --top\n[ ] -h\n")
     }
 
     @Test func addFromStandardInputAndHostileTitles() {
