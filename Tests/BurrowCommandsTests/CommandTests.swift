@@ -170,6 +170,18 @@ final class Shell: @unchecked Sendable {
         #expect(sh.run("ls").1 == "[ ] -groceries (1)\n[ ] --top\n[ ] -h\n")
     }
 
+    /// As the outliner's editors refuse an empty title, so does `rename`: nothing is saved.
+    @Test(arguments: ["", " ", "  \t ", "\n"])
+    func renameRefusesAnEmptyTitle(title: String) {
+        let sh = Shell()
+        sh.run("add", "Groceries")
+        let (code, out, err) = sh.run("rename", "Groceries", title)
+        #expect(code == 2)
+        #expect(out.isEmpty)
+        #expect(err.hasPrefix("Error: the new title is empty: give at least one character other than a space"), "\(err)")
+        #expect(sh.run("ls").1 == "[ ] Groceries\n")
+    }
+
     @Test func addFromStandardInputAndHostileTitles() {
         let sh = Shell()
         #expect(sh.run("add", "-", stdin: "one\ntwo\r\n\nthree\n").0 == 0)
