@@ -6,7 +6,8 @@ extension App {
     /// Draws the whole screen: breadcrumbs, the quick-capture line, the level (or help), the status line.
     public func render(into frame: inout Frame) {
         let area = frame.area
-        guard area.width >= Theme.minimumSize.width, area.height >= Theme.minimumSize.height else {
+        screenSize = frame.size
+        guard !Self.isTooSmall(frame.size) else {
             renderTooSmall(into: &frame)
             return
         }
@@ -24,13 +25,19 @@ extension App {
         renderStatus(into: &frame.buffer, area: footer)
     }
 
+    /// Below `Theme.minimumSize` the outline is not drawn, and keys do nothing but quit.
+    static func isTooSmall(_ size: Size) -> Bool {
+        size.width < Theme.minimumSize.width || size.height < Theme.minimumSize.height
+    }
+
     private func renderTooSmall(into frame: inout Frame) {
-        let lines = ["Terminal too small", "(\(Theme.minimumSize.width)×\(Theme.minimumSize.height) needed)"]
-        for (i, line) in lines.enumerated() where i < frame.size.height {
+        var lines = ["Terminal too small", "(\(Theme.minimumSize.width)×\(Theme.minimumSize.height) needed)"]
+        if let quit = keymap.label(for: .quit) { lines.append("\(quit): quit") }
+        let top = max(0, (frame.size.height - lines.count) / 2)
+        for (i, line) in lines.enumerated() where top + i < frame.size.height {
             let text = DisplayWidth.truncate(line, to: frame.size.width)
             let x = max(0, (frame.size.width - DisplayWidth.of(text)) / 2)
-            let y = max(0, frame.size.height / 2 - 1) + i
-            frame.buffer.write(text, at: Position(x: x, y: min(y, frame.size.height - 1)), style: Theme.hint)
+            frame.buffer.write(text, at: Position(x: x, y: top + i), style: Theme.hint)
         }
     }
 

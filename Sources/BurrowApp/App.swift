@@ -34,6 +34,8 @@ public final class App {
     var cause = "elsewhere"
     /// Rows of the list on the last frame, for page keys.
     var listHeight = 10
+    /// The screen's size as last drawn or resized to; nil until the first frame.
+    var screenSize: Size?
     public private(set) var isRunning = true
 
     /// Opens the outliner on the top level of `outline`; without a logger it logs nothing.
@@ -67,6 +69,12 @@ public final class App {
 
     /// Takes one input event.
     public func handle(_ event: InputEvent) {
+        if case .resize(let size) = event { screenSize = size }
+        if let size = screenSize, Self.isTooSmall(size) {
+            handleWhileTooSmall(event)
+            settleStack()
+            return
+        }
         switch event {
         case .key(let key): handle(key)
         case .paste(let text): paste(text)
@@ -91,6 +99,20 @@ public final class App {
 
     /// Stops the run loop (as `q` does).
     public func quit() { isRunning = false }
+
+    /// The user sees only "Terminal too small", not the list or an open editor, so nothing may change what they
+    /// cannot see: only the quit keys (in every mode, as the mode is hidden) and signals act; an open editor keeps
+    /// its text for when the terminal grows.
+    private func handleWhileTooSmall(_ event: InputEvent) {
+        switch event {
+        case .key(let key) where key == .ctrl("c") || keymap.command(for: key) == .quit:
+            isRunning = false
+        case .key, .paste, .mouse:
+            status = .info("Keys did nothing: the terminal was too small")
+        case .resize, .resumed: break
+        case .terminate: isRunning = false
+        }
+    }
 
     private func handle(_ key: TerminalKit.Key) {
         if key == .ctrl("c") {

@@ -37,6 +37,10 @@ public enum BurrowMain {
     /// `outliner` runs the full-screen outliner when no subcommand is given; it gets the database path and
     /// returns the exit status.
     public static func run(_ arguments: [String], outliner: ((String) throws -> Int32)? = nil) -> Int32 {
+        if let refusal = Burrow.misreadOption(in: arguments) {
+            Console.current.err(refusal + "\n")
+            return 2
+        }
         do {
             var command = try Burrow.parseAsRoot(arguments)
             if let root = command as? Burrow, let outliner {

@@ -1,21 +1,54 @@
 import Foundation
+import TerminalKit
 
 /// Where commands write: the real stdout and stderr, or buffers in tests.
+///
+/// Text written to a terminal is made safe first, as `ls` does: a stored title holding `ESC ]0;…BEL` is shown as
+/// `^[]0;…^G` instead of retitling the window (`Sanitizer.printable`; line feeds and tabs stay). To a file or a
+/// pipe the text is written exactly, so `burrow export > file` round-trips.
 public struct Console: Sendable {
-    public var out: @Sendable (String) -> Void
-    public var err: @Sendable (String) -> Void
+    /// Receives standard output's text as it is to be written.
+    public var writeOut: @Sendable (String) -> Void
+    /// Receives standard error's text as it is to be written.
+    public var writeErr: @Sendable (String) -> Void
     /// Reads standard input whole (for `-` arguments).
     public var input: @Sendable () -> Data
-    /// True when stderr is a terminal (progress bars are drawn only then).
+    /// True when stdout is a terminal (its text is then sanitised).
+    public var outIsTerminal: Bool
+    /// True when stderr is a terminal (its text is then sanitised, and progress bars are drawn only then).
     public var errIsTerminal: Bool
+
+    /// A console writing to `out` and `err`, sanitising for the ones that are terminals.
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        input: @escaping @Sendable () -> Data, outIsTerminal: Bool = false, errIsTerminal: Bool = false
+    ) {
+        self.writeOut = out
+        self.writeErr = err
+        self.input = input
+        self.outIsTerminal = outIsTerminal
+        self.errIsTerminal = errIsTerminal
+    }
 
     public static let standard = Console(
         out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
         err: { s in FileHandle.standardError.write(Data(s.utf8)) },
         input: { FileHandle.standardInput.readDataToEndOfFile() },
-        errIsTerminal: isatty(2) == 1)
+        outIsTerminal: isatty(1) == 1, errIsTerminal: isatty(2) == 1)
 
     @TaskLocal public static var current = Console.standard
+
+    /// Writes `text` to standard output (sanitised on a terminal).
+    public func out(_ text: String) { writeOut(outIsTerminal ? Sanitizer.printable(text) : text) }
+
+    /// Writes `text` to standard error (sanitised on a terminal).
+    public func err(_ text: String) { writeErr(errIsTerminal ? Sanitizer.printable(text) : text) }
+
+    /// Writes a control sequence of our own to standard error, only when it is a terminal (the progress bar's
+    /// carriage return and line erase).
+    func errControl(_ sequence: String) {
+        if errIsTerminal { writeErr(sequence) }
+    }
 }
 
 func say(_ s: String) { Console.current.out(s + "\n") }
@@ -41,16 +74,17 @@ struct Progress {
     mutating func update(_ done: Int) {
         guard Console.current.errIsTerminal, Date().timeIntervalSince(lastDrawn) > 0.1 else { return }
         lastDrawn = Date()
+        Console.current.errControl("\r")
         if let total, total > 0 {
             let width = 30, filled = min(width, done * width / total)
-            Console.current.err("\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)")
+            Console.current.err("\(label) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)")
         } else {
-            Console.current.err("\r\(label) \(done)")
+            Console.current.err("\(label) \(done)")
         }
     }
 
     func finish() {
         guard Console.current.errIsTerminal, lastDrawn != .distantPast else { return }
-        Console.current.err("\r\u{1B}[K")
+        Console.current.errControl("\r\u{1B}[K")
     }
 }

@@ -15,12 +15,25 @@
 #include <wchar.h>
 #include <stdio.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
 
 // wcwidth is declared by <wchar.h> only under _XOPEN_SOURCE, which this header cannot set for the whole C library.
 extern int wcwidth(wchar_t c);
 
 /// The display width the C library (and so ncurses) gives a character: what ncurses will advance by.
 static inline int burrow_wcwidth(wchar_t c) { return wcwidth(c); }
+
+/// What terminfo says of `$TERM`, read without touching the terminal (newterm would already change its modes):
+/// 1 when it can address the cursor, 0 when it cannot (dumb, a printing or generic terminal), -1 when there is
+/// no description.
+static inline int burrow_terminal_addresses_cursor(void) {
+    int found = 0;
+    if (setupterm(NULL, fileno(stdout), &found) != OK) return -1;
+    const char *cup = tigetstr("cup");
+    int addressable = cup != NULL && cup != (char *)-1 && tigetflag("hc") != 1 && tigetflag("gn") != 1;
+    del_curterm(cur_term);
+    return addressable;
+}
 
 /// newterm on the process's standard output and input (Swift 6 cannot read the stdio globals).
 static inline SCREEN *burrow_newterm(void) { return newterm(NULL, stdout, stdin); }

@@ -8,8 +8,10 @@ import TerminalKit
 ///
 /// Raw mode with flow control off (Ctrl-S, Ctrl-Q, Ctrl-Z and Ctrl-C arrive as keys), no echo, keypad, a 25 ms
 /// Esc delay, default colours (none under `NO_COLOR`), mouse and bracketed paste when available. The terminal
-/// is restored by `stop()`, on SIGINT, SIGTERM and SIGHUP (delivered as `.terminate` events), on a crash and
-/// at `exit()`; SIGTSTP restores it, suspends, and delivers `.resumed` when continued.
+/// is restored by `stop()`; on SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 and the other signals that ask a
+/// program to end (delivered as `.terminate` events, for `stop(reraising:)`); from the handler on a crash,
+/// SIGQUIT, SIGABRT and the other core-dumping signals; and at `exit()`. SIGTSTP restores it, suspends, and
+/// delivers `.resumed` when continued. SIGPIPE does nothing while the terminal is ours.
 ///
 /// For example:
 /// ```swift
@@ -53,26 +55,29 @@ public final class CursesTerminal: TerminalBackend, InputSource {
         self.size = Size(width: Int(burrow_cols()), height: Int(burrow_lines()))
     }
 
-    /// Takes over the terminal, or throws without touching it when standard input or output is not a terminal
-    /// or the terminal type is unknown.
+    /// Takes over the terminal, or throws without touching it when standard input or output is not a terminal,
+    /// the terminal type is unknown, or it cannot move the cursor.
     public static func start(options: Options = Options()) throws(CursesError) -> CursesTerminal {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         guard !term.isEmpty else { throw .unknownTerminal("") }
+        switch burrow_terminal_addresses_cursor() {
+        case 1: break
+        case 0: throw .cannotAddressCursor(term)
+        default: throw .unknownTerminal(term)
+        }
+        // The modes a crash restores must be the shell's: newterm already switches echo and canonical input off.
+        guard terminal_guard_save(STDIN_FILENO) == 0 else { throw .cannotStart("cannot read the terminal's modes") }
         useUTF8Locale()
         set_escdelay(escapeDelay)
         guard let screen = burrow_newterm() else { throw .unknownTerminal(term) }
         set_term(screen)
         guard let window = burrow_stdscr() else {
+            endwin()
             delscreen(screen)
             throw .cannotStart("no standard screen")
         }
-        // The guard must save the modes before raw() changes them: they are what a crash restores.
-        guard terminal_guard_install(STDIN_FILENO, resetSequence(options: options)) == 0 else {
-            endwin()
-            delscreen(screen)
-            throw .cannotStart("cannot read the terminal's modes")
-        }
+        terminal_guard_install(resetSequence(options: options))
         raw()
         noecho()
         nonl()

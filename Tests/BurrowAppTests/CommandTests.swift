@@ -406,7 +406,7 @@ struct CommandTests {
         h.expect("""
             Terminal to…
             (24×5 neede…
-
+              q: quit
             """)
         h.backend.resize(width: 30, height: 5)
         h.send(.resize(Size(width: 30, height: 5)))

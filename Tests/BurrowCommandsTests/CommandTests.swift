@@ -11,6 +11,8 @@ final class Shell: @unchecked Sendable {
     var db: String { dir.appendingPathComponent("outline.sqlite").path }
     private let lock = NSLock()
     private var outText = "", errText = ""
+    /// Whether the commands are told their standard output and error are terminals.
+    var outIsTerminal = false, errIsTerminal = false
 
     init() {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-cli-\(UUID().uuidString)")
@@ -22,6 +24,11 @@ final class Shell: @unchecked Sendable {
     /// Exit status, stdout and stderr of `burrow ARGS --db <temp>`.
     @discardableResult
     func run(_ args: String..., stdin: String = "") -> (Int32, String, String) {
+        run(args, stdin: stdin)
+    }
+
+    @discardableResult
+    func run(_ args: [String], stdin: String = "") -> (Int32, String, String) {
         lock.lock()
         outText = ""
         errText = ""
@@ -29,10 +36,14 @@ final class Shell: @unchecked Sendable {
         let console = Console(
             out: { s in self.lock.lock(); self.outText += s; self.lock.unlock() },
             err: { s in self.lock.lock(); self.errText += s; self.lock.unlock() },
-            input: { Data(stdin.utf8) }, errIsTerminal: false)
-        let code = Console.$current.withValue(console) {
-            BurrowMain.run(args + (args.first.map { ["--help", "--version"].contains($0) } == true ? [] : ["--db", db]))
+            input: { Data(stdin.utf8) }, outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal)
+        // The temporary database goes before any `--`, after which it would be text (and the real default
+        // database would be used).
+        var full = args
+        if args.first.map({ ["--help", "--version"].contains($0) }) != true {
+            full.insert(contentsOf: ["--db", db], at: args.firstIndex(of: "--") ?? args.endIndex)
         }
+        let code = Console.$current.withValue(console) { BurrowMain.run(full) }
         lock.lock()
         defer { lock.unlock() }
         return (code, outText, errText)
@@ -112,6 +123,67 @@ final class Shell: @unchecked Sendable {
         #expect(try! String(contentsOfFile: text, encoding: .utf8) == "hello")
     }
 
+    /// Before `--`, an argument that starts with - is read as an option, and `add -shopping` was `-s -h -o …`:
+    /// help, status 0, nothing added. Any such argument that is not one of the command's options is refused
+    /// with status 2 and a message that shows the command with `--` (or `=` for an option's value); `DB` stands
+    /// for the `--db` option the shell adds.
+    @Test(arguments: [
+        (["add", "-shopping"], "burrow add DB -- -shopping"),
+        (["add", "-milk", "Eggs"], "burrow add DB -- -milk Eggs"),
+        (["add", "--milk"], "burrow add DB -- --milk"),
+        (["add", "-m"], "burrow add DB -- -m"),
+        (["add", "Eggs", "-ho", "--top"], "burrow add --top DB -- Eggs -ho"),
+        (["add", "-5 minutes", "--under", "Foo"], "burrow add --under Foo DB -- '-5 minutes'"),
+        (["add", "x", "--under", "-shopping"], "--under=-shopping"),
+        (["rename", "Foo", "-hello"], "burrow rename DB -- Foo -hello"),
+        (["rename", "-shx", "y"], "burrow rename DB -- -shx y"),
+        (["rm", "-hFoo"], "burrow rm DB -- -hFoo"),
+        (["done", "-h-"], "burrow done DB -- -h-"),
+        (["mv", "Foo", "--to", "-hx"], "--to=-hx"),
+        (["ls", "-tree"], "burrow ls DB -- -tree"),
+        (["import", "-shopping.md"], "burrow import DB -- -shopping.md"),
+        (["export", "-ofile.md"], "burrow export DB -- -ofile.md"),
+        (["-shopping"], "goes after --"),
+    ])
+    func anArgumentThatLooksLikeAnOptionIsRefusedNamingTheSeparator(args: [String], suggestion: String) throws {
+        let sh = Shell()
+        sh.run("add", "Foo")
+        let before = sh.run("ls", "--json").1
+        let (code, out, err) = sh.run(args)
+        #expect(code == 2, "\(out)\(err)")
+        #expect(out.isEmpty)
+        #expect(err.contains(suggestion.replacingOccurrences(of: "DB", with: "--db \(sh.db)")), "\(err)")
+        let culprit = try #require(args.first { $0.hasPrefix("-") && !["--top", "--under", "--to"].contains($0) })
+        #expect(err.hasPrefix("Error: Unknown option '\(culprit)'"), "\(err)")
+        #expect(sh.run("ls", "--json").1 == before, "something changed")
+    }
+
+    @Test func afterTheSeparatorATitleMayStartWithADash() {
+        let sh = Shell()
+        #expect(sh.run("add", "--under", "", "--", "-shopping", "--top", "-h").0 == 0)
+        #expect(sh.run("rename", "--", "-shopping", "-groceries").1 == "Renamed “-shopping” to “-groceries”\n")
+        #expect(sh.run("add", "x", "--under=-groceries").0 == 0)
+        #expect(sh.run("ls", "--tree").1 == "[ ] -groceries (1)\n  [ ] x\n[ ] --top\n[ ] -h\n")
+        // Asking for help is still help.
+        for help in [["add", "-h"], ["add", "--help"], ["help", "add"], ["add", "x", "-h"]] {
+            let (code, out, _) = sh.run(help)
+            #expect(code == 0 && out.contains("USAGE: burrow add"), "\(help)")
+        }
+        #expect(sh.run("ls").1 == "[ ] -groceries (1)\n[ ] --top\n[ ] -h\n")
+    }
+
+    /// As the outliner's editors refuse an empty title, so does `rename`: nothing is saved.
+    @Test(arguments: ["", " ", "  \t ", "\n"])
+    func renameRefusesAnEmptyTitle(title: String) {
+        let sh = Shell()
+        sh.run("add", "Groceries")
+        let (code, out, err) = sh.run("rename", "Groceries", title)
+        #expect(code == 2)
+        #expect(out.isEmpty)
+        #expect(err.hasPrefix("Error: the new title is empty: give at least one character other than a space"), "\(err)")
+        #expect(sh.run("ls").1 == "[ ] Groceries\n")
+    }
+
     @Test func addFromStandardInputAndHostileTitles() {
         let sh = Shell()
         #expect(sh.run("add", "-", stdin: "one\ntwo\r\n\nthree\n").0 == 0)
@@ -119,6 +191,48 @@ final class Shell: @unchecked Sendable {
         sh.run("add", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title")
         #expect(sh.run("ls").1.contains("evil ^[]0;pwned^G ^[[2J title"))
         #expect(!sh.run("ls").1.contains("\u{1B}"))
+    }
+
+    /// A title holding escape sequences is shown, not obeyed, when a command writes it to a terminal (as `ls`
+    /// does); to a file or a pipe the data is exact, so `export > file` round-trips.
+    @Test(arguments: [
+        ("markdown", "- [ ] evil \u{1B}]0;pwned\u{07} \u{1B}[2J title\n  - [ ] child\tx\n",
+                     "- [ ] evil ^[]0;pwned^G ^[[2J title\n  - [ ] child\tx\n"),
+        ("text", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title\n\tchild\tx\n",
+                 "evil ^[]0;pwned^G ^[[2J title\n\tchild\tx\n"),
+    ])
+    func exportShowsControlCharactersOnATerminalAndWritesThemExactlyElsewhere(format: String, exact: String, shown: String) {
+        let sh = Shell()
+        sh.run("add", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title")
+        sh.run("add", "child\tx", "--under", "#2")
+        #expect(sh.run("export", "--format", format).1 == exact)
+        sh.outIsTerminal = true
+        #expect(sh.run("export", "--format", format).1 == shown)
+    }
+
+    @Test func noCommandWritesControlCharactersToATerminal() {
+        let sh = Shell()
+        sh.outIsTerminal = true
+        sh.errIsTerminal = true
+        let evil = "evil \u{1B}]0;pwned\u{07}\u{9B}2J"
+        let file = sh.file("out\u{1B}[2J.md")
+        var printed = ""
+        for args in [["add", evil], ["add", evil + " child", "--under", evil], ["ls", "--tree"], ["ls", "--json"],
+                     ["export"], ["export", "--format", "json"], ["export", "--format", "markdown"], ["export", "--format", "text"],
+                     ["export", "-o", file], ["import", file, "--under", evil], ["done", evil],
+                     ["mv", evil + "/" + evil + " child", "--to", evil + "/" + evil], ["rename", evil, evil + " again"],
+                     ["rm", evil + " again"], ["ls", evil], ["import", sh.file("missing\u{1B}[2J.md")],
+                     ["add", "x", "--under", evil], ["rename", evil, "x", evil], ["ls", "--depth", evil]] {
+            let (_, out, err) = sh.run(args)
+            printed += out + err
+        }
+        // The progress bar's own carriage returns and line erases are the only control characters.
+        let text = printed.replacingOccurrences(of: "\r\u{1B}[K", with: "").replacingOccurrences(of: "\r", with: "")
+        #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) },
+                "\(printed)")
+        #expect(text.contains("Renamed “evil ^[]0;pwned^G<U+009B>2J” to “evil ^[]0;pwned^G<U+009B>2J again”"))
+        #expect(text.contains("Exported 2 items to \(sh.file("out^[[2J.md")) (markdown)"))
+        #expect(text.contains("Error: Unexpected argument 'evil ^[]0;pwned^G<U+009B>2J'"))
     }
 
     @Test(arguments: ["opml", "markdown", "text", "json"])

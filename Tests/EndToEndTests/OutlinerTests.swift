@@ -10,6 +10,7 @@ struct OutlinerTests {
         let tmux = try Tmux(width: width, height: height, shellCommand: """
             export BURROW_DB="$TEST_DIR/outline.sqlite" BURROW_LOG="$TEST_DIR/burrow.log"
             echo $$ > "$TEST_DIR/pid"
+            ulimit -c 0
             while :; do \(Binaries.path("burrow")); echo "exit=$?"; stty -a > "$TEST_DIR/stty.txt"; read line; done
             """)
         return (tmux, tmux.directory.appendingPathComponent("outline.sqlite").path)
@@ -103,22 +104,68 @@ struct OutlinerTests {
     }
 
     @Test func sigtermRestoresTheTerminalAndLosesNothing() throws {
+        try expectSignalRestoresTheTerminalAndLosesNothing(SIGTERM)
+    }
+
+    /// Every signal that ends a program by default ends the outliner the same way, the terminal restored first:
+    /// USR1 and USR2 as a request to quit (the shell sees death by that signal); QUIT and ABRT at once, from
+    /// the handler, dumping core as they would have.
+    @Test(arguments: [SIGUSR1, SIGUSR2, SIGQUIT, SIGABRT])
+    func aSignalRestoresTheTerminalAndLosesNothing(signal: Int32) throws {
+        try expectSignalRestoresTheTerminalAndLosesNothing(signal)
+    }
+
+    /// SIGPIPE never ends the outliner (writes that fail say so instead): it goes on taking keys and saving.
+    @Test func sigpipeNeitherEndsTheOutlinerNorLosesAnything() throws {
+        let (tmux, db) = try start()
+        try #require(tmux.waitFor(text: "a: add an item") != nil)
+        kill(try outlinerPID(tmux), SIGPIPE)
+        try tmux.send("a")
+        try tmux.type("After the pipe")
+        try tmux.send("Enter")
+        #expect(tmux.waitFor(text: "Added “After the pipe”") != nil, "\(tmux.screen())")
+        try tmux.send("Escape")
+        try #require(tmux.waitFor(text: "+ Add to Burrow…") != nil)
+        try tmux.send("q")
+        #expect(tmux.waitFor(text: "exit=0") != nil, "\(tmux.screen())")
+        #expect(try burrow(db, "ls").1 == "[ ] After the pipe\n")
+    }
+
+    private func outlinerPID(_ tmux: Tmux) throws -> pid_t {
+        let shell = try String(contentsOfFile: tmux.directory.appendingPathComponent("pid").path, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let (_, children, _) = try Binaries.runTool("/usr/bin/pgrep", ["-P", shell])
+        return try #require(pid_t(children.split(separator: "\n").first ?? ""))
+    }
+
+    private func expectSignalRestoresTheTerminalAndLosesNothing(_ signal: Int32, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (tmux, db) = try start()
         try #require(tmux.waitFor(text: "a: add an item") != nil)
         try tmux.send("a")
         try tmux.type("Saved at once")
         try tmux.send("Enter")
         try #require(tmux.waitFor(text: "Added “Saved at once”") != nil)
-        let shell = try String(contentsOfFile: tmux.directory.appendingPathComponent("pid").path, encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let (_, children, _) = try Binaries.runTool("/usr/bin/pgrep", ["-P", shell])
-        let pid = try #require(pid_t(children.split(separator: "\n").first ?? ""))
-        kill(pid, SIGTERM)
-        #expect(tmux.waitFor(text: "exit=143") != nil)
-        #expect(try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0")
+        kill(try outlinerPID(tmux), signal)
+        #expect(tmux.waitFor(text: "exit=\(128 + signal)") != nil, "\(tmux.screen())", sourceLocation: sourceLocation)
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0",
+                sourceLocation: sourceLocation)
         let modes = try String(contentsOfFile: tmux.directory.appendingPathComponent("stty.txt").path, encoding: .utf8)
-        for mode in [" icanon", " echo ", " ixon"] { #expect(modes.contains(mode), "\(mode) not restored") }
-        #expect(try burrow(db, "ls").1 == "[ ] Saved at once\n")
+        let words = Set(modes.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        let missing = ["icanon", "echo", "ixon", "isig", "icrnl", "opost"].filter { !words.contains($0) }
+        #expect(missing.isEmpty, "terminal modes not restored: \(missing)", sourceLocation: sourceLocation)
+        #expect(try burrow(db, "ls").1 == "[ ] Saved at once\n", sourceLocation: sourceLocation)
+        // The shell reads a line as usual: the terminal is cooked again.
+        try tmux.type("typed")
+        #expect(tmux.waitFor { $0.contains { $0.hasSuffix("typed") } } != nil, "no echo: \(tmux.screen())", sourceLocation: sourceLocation)
+    }
+
+    @Test func refusesATerminalThatCannotMoveTheCursor() throws {
+        let tmux = try Tmux(width: 60, height: 12, shellCommand: """
+            TERM=dumb BURROW_DB="$TEST_DIR/outline.sqlite" \(Binaries.path("burrow")); echo "exit=$?"; sleep 60
+            """)
+        let screen = try #require(tmux.waitFor(text: "exit="))
+        #expect(screen.joined().contains("burrow: terminal type “dumb” cannot move the cursor"), "\(screen)")
+        #expect(screen.contains("exit=1"))
     }
 
     @Test func refusesWithoutATerminalAndOnABadDatabase() throws {

@@ -8,7 +8,7 @@ struct TerminalDemoTests {
     private func startDemo(width: Int = 60, height: Int = 10, environment: [String: String] = [:]) throws -> Tmux {
         var env = ""
         for (k, v) in environment { env += "\(k)=\(Tmux.quote(v)) " }
-        let demo = "echo $$ > \"$TEST_DIR/pid\"; exec env \(env)\(Binaries.path("TerminalDemo"))"
+        let demo = "echo $$ > \"$TEST_DIR/pid\"; ulimit -c 0; exec env \(env)\(Binaries.path("TerminalDemo"))"
         return try Tmux(width: width, height: height, shellCommand:
             "sh -c \(Tmux.quote(demo)); echo \"exit=$?\"; stty -a > \"$TEST_DIR/stty.txt\"; sleep 60")
     }
@@ -36,9 +36,8 @@ struct TerminalDemoTests {
             if modes.isEmpty { usleep(10_000) }
         }
         let words = Set(modes.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
-        for mode in ["icanon", "echo", "ixon", "isig", "icrnl", "opost"] {
-            #expect(words.contains(mode), "terminal mode \(mode) not restored: \(modes)", sourceLocation: sourceLocation)
-        }
+        let missing = ["icanon", "echo", "ixon", "isig", "icrnl", "opost"].filter { !words.contains($0) }
+        #expect(missing.isEmpty, "terminal modes not restored: \(missing)", sourceLocation: sourceLocation)
     }
 
     @Test func drawsTypesResizesAndRestoresTheTerminal() throws {
@@ -90,13 +89,35 @@ struct TerminalDemoTests {
         try expectRestored(tmux)
     }
 
-    @Test(arguments: [(SIGTERM, "TERM"), (SIGHUP, "HUP"), (SIGINT, "INT")])
+    @Test(arguments: [(SIGTERM, "TERM"), (SIGHUP, "HUP"), (SIGINT, "INT"), (SIGUSR1, "USR1"), (SIGUSR2, "USR2"), (SIGALRM, "ALRM")])
     func aTerminationSignalRestoresTheTerminal(signal: Int32, name: String) throws {
         let tmux = try startDemo()
         try #require(tmux.waitFor(text: "last: none") != nil)
         kill(try demoPID(tmux), signal)
         // The demo re-raises the signal after restoring, so the shell sees 128 + signal.
         #expect(tmux.waitFor(text: "exit=\(128 + signal)") != nil, "no exit after SIG\(name)")
+        try expectRestored(tmux)
+    }
+
+    /// Signals that dump core by default cannot wait for the input loop: the handler restores the terminal
+    /// (modes as they were before ncurses started) and the signal then does what it would have done.
+    @Test(arguments: [(SIGQUIT, "QUIT"), (SIGABRT, "ABRT"), (SIGSEGV, "SEGV"), (SIGSYS, "SYS"), (SIGXCPU, "XCPU")])
+    func aSignalThatDumpsCoreRestoresTheTerminalFirst(signal: Int32, name: String) throws {
+        let tmux = try startDemo()
+        try #require(tmux.waitFor(text: "last: none") != nil)
+        kill(try demoPID(tmux), signal)
+        #expect(tmux.waitFor(text: "exit=\(128 + signal)") != nil, "no exit after SIG\(name): \(tmux.screen())")
+        try expectRestored(tmux)
+    }
+
+    @Test func sigpipeDoesNotEndTheProgram() throws {
+        let tmux = try startDemo()
+        try #require(tmux.waitFor(text: "last: none") != nil)
+        kill(try demoPID(tmux), SIGPIPE)
+        try tmux.type("x")
+        #expect(tmux.waitFor(text: "last: x") != nil, "\(tmux.screen())")
+        try tmux.send("C-q")
+        #expect(tmux.waitFor(text: "exit=0") != nil)
         try expectRestored(tmux)
     }
 
@@ -129,6 +150,17 @@ struct TerminalDemoTests {
         let screen = try #require(tmux.waitFor(text: "exit="))
         #expect(screen.joined(separator: " ").contains("unknown terminal type “no-such-terminal”"))
         #expect(screen.contains("exit=1"))
+        try expectRestored(tmux)
+    }
+
+    /// `dumb` is a known terminal type, but one that cannot move the cursor: refused like an unknown one,
+    /// before anything is written or any mode is changed.
+    @Test func refusesATerminalThatCannotMoveTheCursorLeavingTheTerminalAlone() throws {
+        let tmux = try startDemo(environment: ["TERM": "dumb"])
+        let screen = try #require(tmux.waitFor(text: "exit="))
+        #expect(screen.joined(separator: " ").contains("terminal type “dumb” cannot move the cursor"), "\(screen)")
+        #expect(screen.contains("exit=1"))
+        #expect(screen.first?.hasPrefix("terminal-demo: ") == true, "something was drawn before the refusal: \(screen)")
         try expectRestored(tmux)
     }
 

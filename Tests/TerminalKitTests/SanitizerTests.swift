@@ -20,6 +20,14 @@ struct SanitizerTests {
         #expect(Sanitizer.isSafe(Sanitizer.visible(raw)))
     }
 
+    /// Text printed to a terminal line by line (a command's output) keeps its line feeds and tabs, which only
+    /// move the cursor on; everything else that a terminal would act on is made visible, carriage returns too.
+    @Test func printedTextKeepsLineFeedsAndTabs() {
+        #expect(Sanitizer.printable("a\tb\nc\u{1B}]0;pwned\u{07}\r\n\u{9B}2J\u{2028}") == "a\tb\nc^[]0;pwned^G^M\n<U+009B>2J<U+2028>")
+        #expect(Sanitizer.printable("plain\n") == "plain\n")
+        #expect(Sanitizer.printable("\u{1B}[2J\u{08}x") == Sanitizer.visible("\u{1B}[2J\u{08}x"))
+    }
+
     @Test func invalidUTF8NeverSurvivesAsBytes() {
         let text = String(decoding: [0x61, 0xFF, 0xC3, 0x28, 0x1B, 0x5B, 0x6D], as: UTF8.self)
         #expect(Sanitizer.visible(text) == "a\u{FFFD}\u{FFFD}(^[[m")

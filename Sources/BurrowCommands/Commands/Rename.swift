@@ -13,6 +13,13 @@ struct Rename: ParsableCommand {
     @Argument(help: "Its new title.")
     var title: String
 
+    func validate() throws {
+        // As the outliner's editors do: an item with no visible title cannot be found or told apart.
+        if title.allSatisfy(\.isWhitespace) {
+            throw ValidationError("the new title is empty: give at least one character other than a space")
+        }
+    }
+
     func run() throws {
         let o = try database.open()
         let (item, old) = try o.perform { () throws -> (Item, String) in

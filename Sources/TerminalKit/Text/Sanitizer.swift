@@ -36,11 +36,22 @@ public enum Sanitizer {
 
     /// `text` with every unsafe code point replaced by its visible stand-in.
     public static func visible(_ text: some StringProtocol) -> String {
-        if isSafe(text) { return String(text) }
+        visible(text, keepingLines: false)
+    }
+
+    /// `text` as a command prints it to a terminal: like `visible`, but line feeds and tabs stay, as they
+    /// only move the cursor on (a carriage return, which could overwrite a line, is made visible).
+    public static func printable(_ text: some StringProtocol) -> String {
+        visible(text, keepingLines: true)
+    }
+
+    private static func visible(_ text: some StringProtocol, keepingLines: Bool) -> String {
+        let kept = { (scalar: Unicode.Scalar) in keepingLines && (scalar == "\n" || scalar == "\t") }
+        if text.unicodeScalars.allSatisfy({ replacement(for: $0) == nil || kept($0) }) { return String(text) }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
-            if let r = replacement(for: scalar) { out += r } else { out.unicodeScalars.append(scalar) }
+            if !kept(scalar), let r = replacement(for: scalar) { out += r } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }
