@@ -40,8 +40,15 @@ extension App {
             if !here { text += " (in \(location(of: place.parentID)))" }
             status = .info(text)
             logger.info("\(verb.lowercased()) \(name)")
+        } catch let conflict as UndoConflict {
+            // It would overwrite a later change made elsewhere: nothing changed, and the context dropped the
+            // step for good, so its place goes too and the next key goes on with the step before it.
+            if undoing { undoPlaces.removeLast() } else { redoPlaces.removeLast() }
+            logger.notice("\(undoing ? "undo" : "redo") skipped: \(conflict)")
+            let next = undoing ? context.undoHistory.undoActionName : context.undoHistory.redoActionName
+            status = .error("Skipped: \(conflict)" + (next == nil ? "" : " · \(keymap.label(for: undoing ? .undo : .redo) ?? "u"): the one before"))
         } catch {
-            // A conflict with another process's change: nothing changed, the step stays on its stack.
+            // Nothing changed (a busy or full disk): the step stays to be tried again.
             logger.notice("\(undoing ? "undo" : "redo") failed: \(error)")
             status = .error("\(error)")
         }

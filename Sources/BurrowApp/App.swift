@@ -163,6 +163,11 @@ public final class App {
         case .rename(var field, let id):
             switch key {
             case .enter:
+                // As capture refuses an empty title, so does rename: the editor stays open.
+                guard !field.text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    status = .error("A title cannot be empty · Esc: keep the old one")
+                    return
+                }
                 mode = .browse
                 rename(id, to: field.text)
             case .escape: mode = .browse
@@ -286,8 +291,25 @@ public final class App {
             stack.removeLast()
             do { try top.resume() } catch { fail("Cannot refresh the level", error) }
         }
+        settleEditors()
         guard let outermost = gone.last else { return }
         status = .info("\(quoted(outermost)) was deleted \(cause): back in \(quoted(breadcrumbs.last ?? ""))")
+    }
+
+    /// An editor tied to an item that left the level (deleted or moved by another process, or by undo)
+    /// must not go on typing into a row that is no longer there: a rename is cancelled with a message, a
+    /// new item that was to go beside it will go at the end instead (its text is kept).
+    func settleEditors() {
+        func here(_ id: ObjectID) -> Bool { top.selectedID == id || top.controller.index(of: id) != nil }
+        switch mode {
+        case .rename(_, let id) where !here(id):
+            mode = .browse
+            status = .error("The item being renamed was deleted or moved elsewhere: rename cancelled")
+        case .insert(let field, .below(let id)) where !here(id), .insert(let field, .above(let id)) where !here(id):
+            mode = .insert(field, .end)
+            status = .info("The item beside the new one is gone: it will go at the end")
+        default: break
+        }
     }
 
     // MARK: Messages

@@ -234,35 +234,77 @@ struct CommandTests {
         #expect(h.app.statusText == "Undid: Move “A” down")
     }
 
+    /// Indent follows the item into the level of the item above; outdent follows it back out. Each is the
+    /// other's inverse, as J and K are (the old code left the selection on the item above, so Shift-Tab
+    /// then moved that one).
     @Test func indentAndOutdent() throws {
-        let h = try harness(["A", "B", "C"])
+        let h = try harness(["A", "B", "C", "D"])
         try h.press(">")
         #expect(h.app.statusText == "Nothing above “A” to indent it under")
-        try h.press("j <Tab>")
-        #expect(try h.titles() == ["A", "C"])
-        #expect(try h.titles(under: ["A"]) == ["B"])
-        #expect(h.app.top.selectedItem?.title == "A")
+        try h.press("j j <Tab>")
+        #expect(try h.titles() == ["A", "B", "D"])
+        #expect(try h.titles(under: ["B"]) == ["C"])
+        #expect(h.app.breadcrumbs == ["Burrow", "B"])
+        #expect(h.app.top.selectedItem?.title == "C")
         h.expect("""
-            Burrow
-            + Add to Burrow…
-             [ ] A                              1 ›
+            Burrow › B
+            + Add to B…
              [ ] C
 
 
 
-            Moved “B” into “A”               ?: help
+
+            Moved “C” into “B”               ?: help
             """)
-        try h.press("j > g <Enter>")
-        #expect(try h.titles(under: ["A"]) == ["B", "C"])
-        try h.press("j <S-Tab>")
-        #expect(try h.titles() == ["A", "C"])
-        #expect(try h.titles(under: ["A"]) == ["B"])
-        #expect(h.app.statusText == "Moved “C” out, after “A”")
-        #expect(h.app.top.selectedItem?.title == "B")
-        try h.press("< h")
-        #expect(try h.titles() == ["A", "B", "C"])
-        try h.press("<")
+        try h.press("<S-Tab>")
+        #expect(try h.titles() == ["A", "B", "C", "D"])
+        #expect(h.app.breadcrumbs == ["Burrow"])
+        #expect(h.app.top.selectedItem?.title == "C")
+        #expect(h.app.statusText == "Moved “C” out, after “B”")
+        // And again, the other way round: Tab then Shift-Tab is a round trip, whatever the level holds.
+        try h.press("<Tab> <Tab>")
+        #expect(h.app.statusText == "Nothing above “C” to indent it under")
+        try h.press("<S-Tab> <S-Tab>")
+        #expect(try h.titles() == ["A", "B", "C", "D"])
+        #expect(h.app.top.selectedItem?.title == "C")
         #expect(h.app.statusText == "Already at the top level: nothing to outdent to")
+        // Undo takes each back in turn.
+        try h.press("u")
+        #expect(try h.titles(under: ["B"]) == ["C"])
+        try h.press("u u u")
+        #expect(try h.titles() == ["A", "B", "C", "D"])
+    }
+
+    /// Cut, delete, paste: the paste says the item is gone and records nothing, and the delete still undoes
+    /// with the whole subtree (the old code recorded a phantom “Moved “” to …” step in front of it).
+    @Test func pastingACutItemThatWasDeletedSaysSoAndRecordsNothing() throws {
+        let h = try harness(["Inbox", "Work"])
+        try h.press("j <Enter> a")
+        h.type("Mail")
+        try h.press("<Enter> <Esc> h m d")
+        #expect(h.app.statusText == "Deleted “Work” and 1 sub-item · u: undo")
+        let steps = h.outline.context.undoHistory.undoCount
+        try h.press("<Enter> p")
+        #expect(h.app.statusText == "Nothing to paste: “Work” no longer exists (it was deleted elsewhere)")
+        #expect(h.outline.context.undoHistory.undoCount == steps)
+        try h.press("p")
+        #expect(h.app.statusText == "Nothing cut: m on an item cuts it")
+        try h.press("h u")
+        #expect(h.app.statusText == "Undid: Delete “Work” and 1 sub-item")
+        #expect(try h.titles() == ["Inbox", "Work"])
+        #expect(try h.titles(under: ["Work"]) == ["Mail"])
+    }
+
+    /// An empty title is refused on rename as on capture: the editor stays open with a message.
+    @Test func renameRefusesAnEmptyTitle() throws {
+        let h = try harness(["A"])
+        try h.press("e <C-u>")
+        h.type("   ")
+        try h.press("<Enter>")
+        #expect(h.app.statusText == "A title cannot be empty · Esc: keep the old one")
+        #expect(try h.titles() == ["A"])
+        try h.press("<Esc>")
+        #expect(try h.titles() == ["A"])
     }
 
     @Test func cutAndPasteMovesAnItemToAnotherLevel() throws {

@@ -135,7 +135,7 @@ import Testing
         #expect(!h.canUndo && !h.canRedo)
     }
 
-    @Test func aConflictWithAnotherContextChangesNothing() throws {
+    @Test func aConflictWithAnotherContextChangesNothingAndIsSkipped() throws {
         let store = try Store(inMemoryWith: OutlineModel.model)
         let o = try makeOutline(store)
         let root = try o.root()
@@ -152,13 +152,80 @@ import Testing
             try o.context.undo()
         }
         #expect(try graph(o) == before)
-        #expect(o.context.undoHistory.undoActionName == "Rename “Milk”")
         #expect(!o.context.hasChanges)
+        // The step is skipped for good; the one before it undoes, as a no-op: its item is gone already.
+        #expect(o.context.undoHistory.undoActionName == "Add “Milk”")
+        #expect(try o.context.undo() == "Add “Milk”")
+        #expect(try graph(o) == before)
         // The stack stays usable: new steps undo fine.
         let bread = try o.append("Bread", to: root)
         try o.save(actionName: "Add “Bread”")
         #expect(try o.context.undo() == "Add “Bread”")
         #expect(bread.isDeleted || bread.context == nil)
+    }
+
+    /// Rename, then another process renames too: undo reports the conflict once and skips that step; every
+    /// earlier step still undoes (the old code repeated the conflict on every `u` forever).
+    @Test func oneConflictNeverBlocksTheRestOfHistory() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = try makeOutline(store)
+        let root = try o.root()
+        let a = try o.append("a", to: root)
+        try o.save(actionName: "Add “a”")
+        let b = try o.append("b", to: root)
+        try o.save(actionName: "Add “b”")
+        a.title = "A"
+        try o.save(actionName: "Rename “a”")
+        let other = try makeOutline(store)
+        (try other.context.existingObject(for: a.objectID) as! Item).title = "theirs"
+        try other.save()
+        #expect(throws: UndoConflict.self) { try o.context.undo() }
+        #expect(try titles(o, root) == ["theirs", "b"])
+        #expect(try o.context.undo() == "Add “b”")
+        #expect(try titles(o, root) == ["theirs"])
+        #expect(try o.context.redo() == "Add “b”")
+        #expect(try o.context.undo() == "Add “b”")
+        #expect(b.context == nil || b.isDeleted || b.isInaccessible)
+        // Removing "a" would throw away their rename: skipped too, and "a" stays.
+        let e = try #require(throws: UndoConflict.self) { try o.context.undo() }
+        #expect(e.reason == "was changed elsewhere (title)")
+        #expect(try titles(o, root) == ["theirs"])
+        #expect(!o.context.undoHistory.canUndo)
+        // Redo brings "b" back with its ID; the skipped steps are not on the redo stack.
+        #expect(try o.context.redo() == "Add “b”")
+        #expect(o.context.undoHistory.redoCount == 0)
+        #expect(try titles(o, root) == ["theirs", "b"])
+        #expect(try o.child(of: root, at: 1)?.objectID == b.objectID)
+    }
+
+    /// Undoing an add whose item got sub-items elsewhere would delete their work, and undoing a move out of
+    /// a level deleted elsewhere would point to a missing parent: both are conflicts, skipped, with nothing
+    /// half-done left behind.
+    @Test func stepsThatWouldLoseWorkDoneElsewhereAreSkipped() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = try makeOutline(store)
+        let root = try o.root()
+        let src = try o.append("src", to: root)
+        let x = try o.append("x", to: src)
+        try o.save(actionName: "Add")
+        try o.move(x, to: root, at: 0)
+        try o.save(actionName: "Move “x”")
+        let p = try o.append("p", to: root)
+        try o.save(actionName: "Add “p”")
+        let other = try makeOutline(store)
+        try other.append("theirs", to: try #require(try other.context.existingObject(for: p.objectID) as? Item))
+        try other.delete(try #require(try other.context.existingObject(for: src.objectID) as? Item))
+        try other.save()
+
+        let e = try #require(throws: UndoConflict.self) { try o.context.undo() }
+        #expect(e.reason == "has 1 more children now (added elsewhere)")
+        #expect(try titles(o, p) == ["theirs"])
+        let f = try #require(throws: UndoConflict.self) { try o.context.undo() }
+        #expect(f.description == "cannot undo “Move “x””: Item \(x.objectID) would refer to something deleted elsewhere (parent)")
+        #expect(try titles(o, root) == ["x", "p"])
+        #expect(!o.context.hasChanges)
+        #expect(try o.check() == [])
+        #expect(o.context.undoHistory.undoActionName == "Add")
     }
 
     @Test func aChangeElsewhereToTheSamePropertyIsAConflict() throws {

@@ -48,17 +48,19 @@ extension Context {
             try store.writeTransaction { db in
                 // Foreign commits first, so objects read before this transaction show what is stored now.
                 try store.poll()
-                result = try edit()
+                // Named first, so the edit can rename the step once it knows what it did.
                 if let actionName { pendingActionName = actionName }
+                result = try edit()
                 unit = try prepareSave()
                 if let unit { commit = try write(unit, db) }
             }
         } catch {
             // IDs reserved inside the transaction were rolled back with it: never hand them out.
             if reservedInTransaction { freshIDs = 0..<0 }
+            // Diagnosed while the objects still hold what failed to be written.
+            let reported = unit != nil && error is DatabaseError ? diagnose(error, unit!) : error
             discardChanges()
-            if let unit, error is DatabaseError { throw diagnose(error, unit) }
-            throw error
+            throw reported
         }
         if let commit { didCommit(commit) } else { clearLists() }
         return result!
@@ -366,10 +368,24 @@ extension Context {
                     let target = ObjectID(entity: r.destination, rowID: t)
                     if deletedIDs.contains(target) {
                         e.entity = o.entity.name
+                        e.object = o.objectID
                         e.property = o.entity.properties[slot].name
                         e.message = "cannot save: \(o.entity.name) \(o.objectID).\(e.property!) still refers to deleted \(model.entities[r.destination].name) \(target)"
                         return e
                     }
+                }
+            }
+            // Or to a row deleted elsewhere since this context read it (the transaction is over: read now).
+            for o in live + changed where !o.isFault {
+                for slot in o.entity.storedSlots {
+                    guard let r = o.entity.properties[slot].relationship, case .integer(let t) = o.values[slot],
+                        let found = try? loadRows(entity: model.entities[r.destination], ids: [t]), found.first! == nil
+                    else { continue }
+                    e.entity = o.entity.name
+                    e.object = o.objectID
+                    e.property = o.entity.properties[slot].name
+                    e.message = "cannot save: \(o.entity.name) \(o.objectID).\(e.property!) refers to \(model.entities[r.destination].name) #\(t), deleted elsewhere"
+                    return e
                 }
             }
             for o in gone {

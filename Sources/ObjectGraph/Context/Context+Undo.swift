@@ -1,12 +1,23 @@
 extension Context {
     /// Undoes the last step: restores every object it touched (attributes, relationships, order keys and
-    /// the same IDs) as one new unit of work, and returns the step's name. Throws ``UndoConflict`` when
-    /// another context or process changed or deleted one of its objects since; then nothing changes and
-    /// the step stays on the stack.
+    /// the same IDs) as one new unit of work in one write transaction, and returns the step's name.
+    ///
+    /// What another context or process did since decides: an object the step would remove that is gone
+    /// already, or a value that already is what the step would restore, is simply left as it is (undoing
+    /// an add whose item was deleted elsewhere succeeds and changes nothing). A step that cannot be applied
+    /// without overwriting a later change made elsewhere, or that would leave a reference to something
+    /// deleted elsewhere, throws ``UndoConflict``: nothing changes, and the step is dropped for good, so
+    /// the next undo goes on with the step before it (one conflict never blocks the rest of history). Any
+    /// other failure (a busy or full disk) changes nothing and keeps the step to try again.
     @discardableResult
     public func undo() throws -> String? {
         guard let step = undoHistory.undoStack.last else { return nil }
-        try apply(step, restoring: \.before, expecting: \.after, verb: "undo")
+        do {
+            try apply(step, restoring: \.before, expecting: \.after, verb: "undo")
+        } catch let conflict as UndoConflict {
+            undoHistory.undoStack.removeLast()
+            throw conflict
+        }
         undoHistory.undoStack.removeLast()
         undoHistory.redoStack.append(step)
         return step.name
@@ -16,7 +27,12 @@ extension Context {
     @discardableResult
     public func redo() throws -> String? {
         guard let step = undoHistory.redoStack.last else { return nil }
-        try apply(step, restoring: \.after, expecting: \.before, verb: "redo")
+        do {
+            try apply(step, restoring: \.after, expecting: \.before, verb: "redo")
+        } catch let conflict as UndoConflict {
+            undoHistory.redoStack.removeLast()
+            throw conflict
+        }
         undoHistory.redoStack.removeLast()
         undoHistory.undoStack.append(step)
         return step.name
@@ -27,8 +43,25 @@ extension Context {
         expecting expected: KeyPath<UndoRecord.Entry, [Value]?>, verb: String
     ) throws {
         if hasChanges {
-            throw UndoConflict(verb: verb, action: step.name, object: ObjectID(entity: 0, rowID: 0), entity: "context", reason: "has unsaved changes; save or roll back first")
+            throw StoreError(.conflict, "cannot \(verb) with unsaved changes; save or roll back first", path: store.path)
         }
+        isApplyingHistory = true
+        defer { isApplyingHistory = false }
+        do {
+            // Read and written in one transaction: nobody can change a row between the checks and the write.
+            try transaction { try restore(step, target, expected, verb) }
+        } catch let e as StoreError where e.code == .foreignKey {
+            // A restored reference points to something deleted elsewhere (a parent, say).
+            throw UndoConflict(verb: verb, action: step.name, object: e.object ?? ObjectID(entity: 0, rowID: 0), entity: e.entity ?? "an object",
+                               reason: "would refer to something deleted elsewhere" + (e.property.map { " (\($0))" } ?? ""))
+        }
+    }
+
+    /// Checks a step against the store as it is now and changes the objects to what it restores.
+    private func restore(
+        _ step: UndoRecord, _ target: KeyPath<UndoRecord.Entry, [Value]?>, _ expected: KeyPath<UndoRecord.Entry, [Value]?>,
+        _ verb: String
+    ) throws {
         // What the store holds now, read in one batch per entity.
         var current: [ObjectID: [Value]] = [:]
         var byEntity: [Int: [Int64]] = [:]
@@ -37,33 +70,41 @@ extension Context {
             let rows = try loadRows(entity: model.entities[e], ids: ids)
             for (k, row) in rows.enumerated() { if let row { current[ObjectID(entity: e, rowID: ids[k])] = row } }
         }
-        let goingToo = membersDeleted(by: step, expecting: expected, restoring: target)
+        let goingToo = membersDeleted(by: step, current: current, restoring: target)
         for s in step.entries {
             let id = s.id
             let entity = model.entities[id.entity]
             func conflict(_ reason: String) -> UndoConflict {
                 UndoConflict(verb: verb, action: step.name, object: id, entity: entity.name, reason: reason)
             }
-            switch (s[keyPath: expected], current[id]) {
-            case (nil, nil): break
-            case (nil, _?): throw conflict("exists again")
-            case (_?, nil): throw conflict("was deleted elsewhere")
-            case (let want?, let now?):
-                // Only the properties this step changed must still hold what it left there (counts the
-                // store maintains follow from the rest and are never compared).
-                let other = s[keyPath: target] ?? want
-                for slot in entity.storedSlots where !entity.isMaintained(slot) && other[slot] != want[slot] && now[slot] != want[slot] {
+            // Only the properties this step changed count (counts the store maintains follow from the rest).
+            func changed(_ a: [Value], _ b: [Value]) -> [Int] {
+                entity.storedSlots.filter { !entity.isMaintained($0) && a[$0] != b[$0] }
+            }
+            switch (s[keyPath: target], s[keyPath: expected], current[id]) {
+            case (nil, _, nil):
+                break  // to be removed, and already gone
+            case (nil, nil, _?):
+                throw conflict("exists again")
+            case (nil, let want?, let now?):
+                if let slot = changed(want, now).first { throw conflict("was changed elsewhere (\(entity.properties[slot].name))") }
+                if let reason = membersLeftBehind(id, now, goingToo: goingToo) { throw conflict(reason) }
+            case (_?, nil, nil):
+                break  // to be brought back
+            case (let values?, nil, let now?):
+                if !changed(values, now).isEmpty { throw conflict("exists again") }
+            case (_?, _?, nil):
+                throw conflict("was deleted elsewhere")
+            case (let values?, let want?, let now?):
+                for slot in changed(values, want) where now[slot] != want[slot] && now[slot] != values[slot] {
                     throw conflict("was changed elsewhere (\(entity.properties[slot].name))")
                 }
-                if s[keyPath: target] == nil, let reason = membersLeftBehind(id, now, goingToo: goingToo) { throw conflict(reason) }
             }
         }
         // Objects read before the other change may hold old values: take the store's.
         for (id, row) in current {
             if let o = registered[id], !o.hasChanges { o.take(row: row) }
         }
-        isApplyingHistory = true
-        defer { isApplyingHistory = false }
         for s in step.entries {
             let id = s.id
             switch (s[keyPath: target], current[id]) {
@@ -89,12 +130,6 @@ extension Context {
             case (nil, nil): break
             }
         }
-        do {
-            try save()
-        } catch {
-            discardChanges()
-            throw error
-        }
     }
 
     /// Why deleting `id` would leave members behind: its maintained counts (exact, since the store keeps
@@ -109,12 +144,12 @@ extension Context {
         return nil
     }
 
-    /// For each count the store maintains, how many of its members `step` deletes.
-    private func membersDeleted(by step: UndoRecord, expecting expected: KeyPath<UndoRecord.Entry, [Value]?>,
+    /// For each count the store maintains, how many of its members `step` deletes (of those still stored).
+    private func membersDeleted(by step: UndoRecord, current: [ObjectID: [Value]],
                                 restoring target: KeyPath<UndoRecord.Entry, [Value]?>) -> [MaintainedCounts.Key: Int64] {
         var out: [MaintainedCounts.Key: Int64] = [:]
         for entry in step.entries where entry[keyPath: target] == nil {
-            guard let row = entry[keyPath: expected] else { continue }
+            guard let row = current[entry.id] else { continue }
             for feed in model.entities[entry.id.entity].countFeeds {
                 if case .integer(let owner) = row[feed.keySlot] {
                     out[MaintainedCounts.Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += 1

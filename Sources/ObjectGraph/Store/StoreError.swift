@@ -21,6 +21,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public var path: String?
     public var entity: String?
     public var property: String?
+    /// The object the failure is about, when one could be found.
+    public var object: ObjectID?
     public var sqliteCode: Int32?
     public var sqliteMessage: String?
     public var sql: String?
