@@ -55,6 +55,8 @@ struct Import: ParsableCommand {
         let total = nodes.reduce(0) { $0 + $1.count }
         var progress = Progress("importing", total: total)
         try o.add(nodes, under: parent) { progress.update($0) }
+        // All that can fail is done: the file is parsed and checked whole and its rows are made. After the
+        // commit come only messages, so no import is left half done for a retry to add again.
         try o.commit("Import \(total) items")
         progress.finish()
         say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")

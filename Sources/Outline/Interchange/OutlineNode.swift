@@ -143,6 +143,15 @@ public enum OutlineFormat: String, CaseIterable, Sendable {
         return nil
     }
 
+    /// The most levels this format holds, or nil when it holds any number. Markdown and indented text
+    /// indent each level, so a file grows with the square of its depth: 100,000 levels would be gigabytes.
+    public var maximumLevels: Int? {
+        switch self {
+        case .opml, .json: nil
+        case .markdown, .text: OutlineBuilder.maximumLevels
+        }
+    }
+
     /// Reads `text` in this format.
     public func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {
         switch self {
@@ -153,7 +162,7 @@ public enum OutlineFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// Writes `nodes` in this format.
+    /// Writes `nodes` in this format; check ``maximumLevels`` first, or the file may be one its reader refuses.
     public func write(_ nodes: [OutlineNode], title: String = "Burrow") -> String {
         switch self {
         case .opml: return OPML.write(nodes, title: title)
