@@ -1,4 +1,5 @@
 import Foundation
+import Outline
 import Testing
 
 @testable import BurrowCommands
@@ -305,5 +306,67 @@ final class Shell: @unchecked Sendable {
             """)
         #expect(sh.run("ls", "--tree").1 == "[ ] Groceries (1)\n  [ ] Milk\n[ ] Recovered (1)\n  [ ] Work\n")
         #expect(sh.run("check").0 == 0)
+    }
+}
+
+extension CommandTests {
+    /// `lines` lines of a 100,000-level outline, one item a level ("level 1" holds "level 2", …); for OPML
+    /// and JSON the whole file.
+    static func deepFile(_ format: OutlineFormat, depth: Int, lines: Int) -> String {
+        var out = ""
+        switch format {
+        case .opml:
+            out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"><head><title>deep</title></head><body>\n"
+            for d in 1...depth { out += "<outline text=\"level \(d)\">" }
+            out += String(repeating: "</outline>", count: depth) + "\n</body></opml>\n"
+        case .json:
+            for d in 1..<depth { out += "{\"title\": \"level \(d)\", \"children\": [" }
+            out = "[" + out + "{\"title\": \"level \(depth)\"}" + String(repeating: "]}", count: depth - 1) + "]\n"
+        case .markdown:
+            for d in 1...lines { out += String(repeating: "  ", count: d - 1) + "- level \(d)\n" }
+        case .text:
+            for d in 1...lines { out += String(repeating: "\t", count: d - 1) + "level \(d)\n" }
+        }
+        return out
+    }
+
+    /// 100,000 levels through `burrow import`: OPML and JSON are imported whole and export back the same;
+    /// Markdown and text hold fewer levels, so such a file is refused and nothing is imported (the file is cut
+    /// after the line that passes the limit: the reader stops there, and the whole would be gigabytes).
+    @Test(arguments: OutlineFormat.allCases)
+    func deepFilesImportWholeOrNothing(format: OutlineFormat) throws {
+        let depth = 100_000
+        let sh = Shell()
+        sh.run("add", "Keep me")
+        let before = sh.run("ls", "--tree").1
+        let ext = ["opml": "opml", "markdown": "md", "text": "txt", "json": "json"][format.rawValue]!
+        let file = sh.file("deep.\(ext)")
+        let text = Self.deepFile(format, depth: depth, lines: (format.maximumLevels ?? depth) + 1)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let (code, out, err) = sh.run("import", file)
+        if let limit = format.maximumLevels {
+            #expect(code == 1)
+            let name = format == .markdown ? "Markdown" : "text"
+            #expect(err.hasPrefix("burrow: \(file): \(name) line \(limit + 1), column "), "\(err)")
+            #expect(err.contains("at most \(limit) levels"), "\(err)")
+            #expect(sh.run("ls", "--tree").1 == before)
+            // Nor is an outline deeper than the limit written in this format, which import would refuse.
+            let deeper = Self.deepFile(.json, depth: limit + 1, lines: 0)
+            #expect(sh.run("import", "-", "--format", "json", stdin: deeper).0 == 0)
+            let refused = sh.run("export", "--format", format.rawValue)
+            #expect(refused.0 == 1)
+            #expect(refused.2 == "burrow: the outline is \(limit + 1) levels deep and \(format.rawValue) holds at most \(limit): "
+                + "export it as OPML or JSON\n")
+            return
+        }
+        #expect(code == 0, "\(err)")
+        #expect(out.hasPrefix("Imported \(depth) items from \(file) (\(format.rawValue))"), "\(out)")
+        // The whole tree is there: exported in the same format, it reads as the one item before and the file.
+        let back = sh.file("back.\(ext)")
+        #expect(sh.run("export", "-o", back).0 == 0)
+        var chain = OutlineNode("level \(depth)")
+        for d in stride(from: depth - 1, through: 1, by: -1) { chain = OutlineNode("level \(d)", children: [chain]) }
+        let whole = try format.read(String(contentsOfFile: back, encoding: .utf8)) == [OutlineNode("Keep me"), chain]
+        #expect(whole)
     }
 }

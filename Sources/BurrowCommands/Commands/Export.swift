@@ -28,6 +28,10 @@ struct Export: ParsableCommand {
         progress.finish()
         let nodes = item.isRoot ? below : [OutlineNode(item.title, note: item.note, done: item.isDone, children: below)]
         let fmt = format ?? output.flatMap { OutlineFormat.guess(fileName: $0) } ?? .opml
+        if let limit = fmt.maximumLevels, let levels = nodes.map(\.levels).max(), levels > limit {
+            // Refused rather than written: import would refuse the file (and it would be gigabytes).
+            throw UserError("the outline is \(levels) levels deep and \(fmt.rawValue) holds at most \(limit): export it as OPML or JSON")
+        }
         let text = fmt.write(nodes, title: item.isRoot ? "Burrow" : item.title)
         guard let output else {
             Console.current.out(text)

@@ -53,6 +53,9 @@ struct Import: ParsableCommand {
         let o = try database.open()
         let total = nodes.reduce(0) { $0 + $1.count }
         var progress = Progress("importing", total: total)
+        // All that can fail is done inside: the file is parsed and checked whole before, its rows are made
+        // and written in the transaction. After the commit come only messages, so no import is left half
+        // done for a retry to add again.
         let parent = try o.perform("Import \(total) items") { () throws -> Item in
             let parent = try o.item(at: under ?? "")
             try o.add(nodes, under: parent) { progress.update($0) }

@@ -44,6 +44,10 @@ public enum IndentedText {
                 throw InterchangeError(format: "text", line: n + 1, column: tabs + spaces + 1,
                     message: "line is indented \(depth - builder.depth) levels deeper than the one above")
             }
+            guard depth < OutlineBuilder.maximumLevels else {
+                throw InterchangeError(format: "text", line: n + 1, column: tabs + spaces + 1,
+                    message: "line is at level \(depth + 1); indented text holds at most \(OutlineBuilder.maximumLevels) levels (use OPML or JSON)")
+            }
             builder.add(OutlineNode(String(title)), depth: depth)
         }
         return builder.finish()

@@ -55,15 +55,6 @@ public enum JSONOutline {
     }
 }
 
-/// A JSON value with the position of objects, for error messages.
-indirect enum JSONValue {
-    case object([(String, JSONValue)], line: Int, column: Int)
-    case array([JSONValue])
-    case string(String)
-    /// A number, `true`, `false` or `null`, as written.
-    case scalar(String)
-}
-
 /// A small JSON reader: objects, arrays, strings, numbers, booleans and null, with line and column in
 /// errors, and an explicit stack instead of recursion.
 struct JSONReader {
@@ -82,68 +73,76 @@ struct JSONReader {
         InterchangeError(format: "JSON", line: line, column: column, message: message)
     }
 
+    private static func fail(_ message: String, at value: JSONTape.Value) -> InterchangeError {
+        fail(message, value.line, value.column)
+    }
+
     /// `{"format": …, "version": 1, "items": [...]}`, or a bare array of items.
     mutating func document() throws(InterchangeError) -> [OutlineNode] {
-        let root = try value()
+        let tape = try values()
         skipSpace()
         guard i == bytes.count else { throw fail("unexpected text after the document") }
-        switch root {
-        case .array: return try JSONReader.nodes(root)
-        case .object(let members, let l, let c):
-            var items: JSONValue?
-            for (key, v) in members {
-                switch (key, v) {
-                case ("format", .string(let f)) where f != "burrow-outline":
-                    throw JSONReader.fail("format is \"\(f)\", expected \"burrow-outline\"", l, c)
-                case ("version", .scalar(let n)) where n != "1":
-                    throw JSONReader.fail("version \(n) is not supported (this Burrow reads version 1)", l, c)
-                case ("items", _): items = v
+        let root = tape[0]
+        switch root.kind {
+        case .array: return try JSONReader.nodes(tape, array: 0)
+        case .object:
+            var items: Int?
+            for k in tape.contents(of: 0) {
+                let v = tape[k]
+                switch (v.key, v.kind) {
+                case ("format", .string) where v.text != "burrow-outline":
+                    throw JSONReader.fail("format is \"\(v.text)\", expected \"burrow-outline\"", at: root)
+                case ("version", .scalar) where v.text != "1":
+                    throw JSONReader.fail("version \(v.text) is not supported (this Burrow reads version 1)", at: root)
+                case ("items", _): items = k
                 default: break
                 }
             }
-            guard let items else { throw JSONReader.fail("no \"items\" array", l, c) }
-            return try JSONReader.nodes(items)
+            guard let items else { throw JSONReader.fail("no \"items\" array", at: root) }
+            return try JSONReader.nodes(tape, array: items)
         default:
             throw JSONReader.fail("expected an object or an array", 1, 1)
         }
     }
 
     /// Outline nodes from an array of item objects, without recursion.
-    static func nodes(_ array: JSONValue) throws(InterchangeError) -> [OutlineNode] {
-        guard case .array(let top) = array else { throw fail("\"items\" must be an array", 1, 1) }
+    static func nodes(_ tape: JSONTape, array: Int) throws(InterchangeError) -> [OutlineNode] {
+        guard tape[array].kind == .array else { throw fail("\"items\" must be an array", 1, 1) }
         struct Frame {
-            let items: [JSONValue]
-            var next = 0
+            var next: Int
+            let end: Int
             var built: [OutlineNode] = []
             var owner: OutlineNode?
         }
-        var stack = [Frame(items: top)]
+        var stack = [Frame(next: array + 1, end: tape[array].end)]
         while true {
             let f = stack.count - 1
-            if stack[f].next < stack[f].items.count {
-                let v = stack[f].items[stack[f].next]
-                stack[f].next += 1
-                guard case .object(let members, let l, let c) = v else { throw fail("an item must be an object", 1, 1) }
+            if stack[f].next < stack[f].end {
+                let v = stack[f].next
+                let item = tape[v]
+                stack[f].next = item.end
+                guard item.kind == .object else { throw fail("an item must be an object", at: item) }
                 var node = OutlineNode("")
                 var sawTitle = false
-                var children: [JSONValue] = []
-                for (key, value) in members {
-                    switch (key, value) {
-                    case ("title", .string(let t)): node.title = t; sawTitle = true
-                    case ("note", .string(let n)): node.note = n
-                    case ("note", .scalar("null")): node.note = nil
-                    case ("done", .scalar(let b)) where b == "true" || b == "false": node.done = b == "true"
-                    case ("children", .array(let a)): children = a
+                var children: Int?
+                for k in tape.contents(of: v) {
+                    let member = tape[k]
+                    switch (member.key, member.kind) {
+                    case ("title", .string): node.title = member.text; sawTitle = true
+                    case ("note", .string): node.note = member.text
+                    case ("note", .scalar) where member.text == "null": node.note = nil
+                    case ("done", .scalar) where member.text == "true" || member.text == "false": node.done = member.text == "true"
+                    case ("children", .array): children = k
                     case ("title", _), ("note", _), ("done", _), ("children", _):
-                        throw fail("\"\(key)\" has the wrong type", l, c)
+                        throw fail("\"\(member.key!)\" has the wrong type", at: item)
                     default: break
                     }
                 }
-                guard sawTitle else { throw fail("an item without \"title\"", l, c) }
-                if children.isEmpty {
-                    stack[f].built.append(node)
+                guard sawTitle else { throw fail("an item without \"title\"", at: item) }
+                if let children, tape[children].end > children + 1 {
+                    stack.append(Frame(next: children + 1, end: tape[children].end, owner: node))
                 } else {
-                    stack.append(Frame(items: children, owner: node))
+                    stack[f].built.append(node)
                 }
             } else {
                 let done = stack.removeLast()
@@ -154,77 +153,48 @@ struct JSONReader {
         }
     }
 
-    /// One value, read with an explicit stack of open containers.
-    mutating func value() throws(InterchangeError) -> JSONValue {
-        struct Open {
-            var isObject: Bool
-            var members: [(String, JSONValue)] = []
-            var values: [JSONValue] = []
-            var key = ""
-            var line = 0, column = 0
-        }
-        var stack: [Open] = []
-        var current: JSONValue?
+    /// The document's values, read with an explicit stack of open containers.
+    mutating func values() throws(InterchangeError) -> JSONTape {
+        var tape = JSONTape()
+        /// The containers not closed yet, by their index in the tape.
+        var open: [Int] = []
+        var key: String?
         while true {
             skipSpace()
-            if current == nil {
-                guard let c = peek() else { throw fail("unexpected end of input") }
-                switch c {
-                case UInt8(ascii: "{"):
-                    let (l, col) = (line, i - lineStart + 1)
+            guard let c = peek() else { throw fail("unexpected end of input") }
+            let (l, col) = (line, i - lineStart + 1)
+            switch c {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = c == UInt8(ascii: "{")
+                i += 1
+                tape.values.append(.init(kind: isObject ? .object : .array, key: key, text: "", line: l, column: col, end: 0))
+                skipSpace()
+                if peek() == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     i += 1
-                    skipSpace()
-                    if peek() == UInt8(ascii: "}") {
-                        i += 1
-                        current = .object([], line: l, column: col)
-                    } else {
-                        var open = Open(isObject: true)
-                        open.line = l
-                        open.column = col
-                        open.key = try key()
-                        stack.append(open)
-                        continue
-                    }
-                case UInt8(ascii: "["):
-                    i += 1
-                    skipSpace()
-                    if peek() == UInt8(ascii: "]") {
-                        i += 1
-                        current = .array([])
-                    } else {
-                        stack.append(Open(isObject: false))
-                        continue
-                    }
-                case UInt8(ascii: "\""): current = .string(try string())
-                default: current = .scalar(try scalar())
+                    tape.values[tape.values.count - 1].end = tape.values.count
+                } else {
+                    open.append(tape.values.count - 1)
+                    key = isObject ? try self.key() : nil
+                    continue
                 }
+            case UInt8(ascii: "\""): tape.values.append(.init(kind: .string, key: key, text: try string(), line: l, column: col, end: tape.values.count + 1))
+            default: tape.values.append(.init(kind: .scalar, key: key, text: try scalar(), line: l, column: col, end: tape.values.count + 1))
             }
-            guard !stack.isEmpty else { return current! }
-            let t = stack.count - 1
-            skipSpace()
-            if stack[t].isObject {
-                stack[t].members.append((stack[t].key, current!))
-                current = nil
+            // A value is complete: go on in its container, closing every container that ends here.
+            while true {
+                guard let t = open.last else { return tape }
+                skipSpace()
+                let isObject = tape[t].kind == .object
                 if peek() == UInt8(ascii: ",") {
                     i += 1
-                    stack[t].key = try key()
-                } else if peek() == UInt8(ascii: "}") {
+                    key = isObject ? try self.key() : nil
+                    break
+                } else if peek() == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     i += 1
-                    let done = stack.removeLast()
-                    current = .object(done.members, line: done.line, column: done.column)
+                    tape.values[t].end = tape.values.count
+                    open.removeLast()
                 } else {
-                    throw fail("expected “,” or “}”" + (peek() == nil ? " but the input ended" : ""))
-                }
-            } else {
-                stack[t].values.append(current!)
-                current = nil
-                if peek() == UInt8(ascii: ",") {
-                    i += 1
-                } else if peek() == UInt8(ascii: "]") {
-                    i += 1
-                    current = .array(stack.removeLast().values)
-                } else {
-                    throw fail("expected “,” or “]”" + (peek() == nil ? " but the input ended" : ""))
+                    throw fail((isObject ? "expected “,” or “}”" : "expected “,” or “]”") + (peek() == nil ? " but the input ended" : ""))
                 }
             }
         }

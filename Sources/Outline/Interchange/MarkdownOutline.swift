@@ -51,6 +51,10 @@ public enum MarkdownOutline {
                     throw InterchangeError(format: "Markdown", line: lineNumber, column: width + 1,
                         message: "item is indented \(depth - builder.depth) levels deeper than the one above")
                 }
+                guard depth < OutlineBuilder.maximumLevels else {
+                    throw InterchangeError(format: "Markdown", line: lineNumber, column: width + 1,
+                        message: "item is at level \(depth + 1); Markdown holds at most \(OutlineBuilder.maximumLevels) levels (use OPML or JSON)")
+                }
                 var title = Substring(content)
                 var done = false
                 if title.hasPrefix("[ ] ") || title == "[ ]" {

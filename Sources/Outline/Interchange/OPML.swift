@@ -58,10 +58,13 @@ public enum OPML {
         put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n    <title>")
         escape(title, into: &out)
         put("</title>\n  </head>\n  <body>\n")
-        // Iterative, so a thousand levels of nesting cannot exhaust a thread's stack.
+        let indentation = [UInt8](repeating: 0x20, count: 2 * maximumIndent)
+        // Iterative, so no depth of nesting can exhaust a thread's stack.
         var stack: [(node: OutlineNode, depth: Int, closing: Bool)] = nodes.reversed().map { ($0, 2, false) }
         while let (node, depth, closing) = stack.popLast() {
-            for _ in 0..<depth { put("  ") }
+            // XML ignores indentation; past a screen's width it would only grow the file with the square of
+            // the depth (100,000 levels: 20 GB of spaces).
+            out.append(contentsOf: indentation[..<(2 * min(depth, maximumIndent))])
             if closing {
                 put("</outline>\n")
                 continue
@@ -86,6 +89,9 @@ public enum OPML {
         put("  </body>\n</opml>\n")
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The deepest indentation written, in levels of two spaces.
+    static let maximumIndent = 32
 
     /// Escapes text for an attribute: also line breaks and tabs, so they survive attribute normalisation,
     /// and characters XML 1.0 cannot hold at all as a private-use scalar (see `unescapeControls`).

@@ -16,6 +16,8 @@ struct OPMLReader {
     var scratch: [UInt8] = []
     /// The attribute names of the start tag being read, for the duplicate check.
     var attributeNames: [Range<Int>] = []
+    /// The same, hashed, for a tag with many of them.
+    var hashedNames: Set<AttributeName> = []
     /// Whether an attribute value of the current start tag holds a plane-15 character.
     var valueHasPlane15 = false
 

@@ -1,5 +1,9 @@
 /// Builds a tree from items given in document order with their depth, for the line-based formats.
 struct OutlineBuilder {
+    /// The most levels the line-based formats hold: each level adds to every line's indentation below it, so
+    /// 1,000 levels are a megabyte of it, and 100,000 would be gigabytes.
+    static let maximumLevels = 1_000
+
     private var roots: [OutlineNode] = []
     /// The open path: the last node at each depth, not yet attached to its parent.
     private var path: [OutlineNode] = []

@@ -3,17 +3,39 @@
 /// ```swift
 /// let doc = [OutlineNode("Groceries", children: [OutlineNode("Milk"), OutlineNode("Eggs", done: true)])]
 /// ```
-public struct OutlineNode: Equatable, Sendable {
+public struct OutlineNode: Equatable, Sendable, CustomReflectable {
     public var title: String
     public var note: String?
     public var done: Bool
-    public var children: [OutlineNode]
+    /// The children, boxed so that a tree is freed without recursion (see `Subtree`); nil for a leaf, so
+    /// leaves (most nodes) cost no allocation.
+    private var subtree: Subtree?
 
     public init(_ title: String, note: String? = nil, done: Bool = false, children: [OutlineNode] = []) {
         self.title = title
         self.note = note
         self.done = done
-        self.children = children
+        self.subtree = children.isEmpty ? nil : Subtree(children)
+    }
+
+    /// The sub-nodes, in order.
+    public var children: [OutlineNode] {
+        get { subtree?.nodes ?? [] }
+        set {
+            if newValue.isEmpty {
+                subtree = nil
+            } else if isKnownUniquelyReferenced(&subtree) {
+                subtree!.nodes = newValue
+            } else {
+                subtree = Subtree(newValue)
+            }
+        }
+        // Copy-on-write in place, as a stored array would be: appending a child to a node held in an array
+        // must not copy its other children.
+        _modify {
+            if !isKnownUniquelyReferenced(&subtree) { subtree = Subtree(subtree?.nodes ?? []) }
+            yield &subtree!.nodes
+        }
     }
 
     /// Nodes in this subtree (itself included).
@@ -25,6 +47,59 @@ public struct OutlineNode: Equatable, Sendable {
             stack += x.children
         }
         return n
+    }
+
+    /// Levels in this subtree: 1 for a leaf.
+    public var levels: Int {
+        var deepest = 0
+        var stack = [(self, 1)]
+        while let (x, level) = stack.popLast() {
+            deepest = max(deepest, level)
+            for child in x.children { stack.append((child, level + 1)) }
+        }
+        return deepest
+    }
+
+    /// Compared with an explicit stack: the synthesized comparison recurses a frame per level.
+    public static func == (a: OutlineNode, b: OutlineNode) -> Bool {
+        var pending = [(a, b)]
+        while let (x, y) = pending.popLast() {
+            guard x.title == y.title, x.note == y.note, x.done == y.done else { return false }
+            // Copies share their subtrees: equal without a look inside.
+            if x.subtree === y.subtree { continue }
+            let xs = x.children, ys = y.children
+            guard xs.count == ys.count else { return false }
+            pending += zip(xs, ys)
+        }
+        return true
+    }
+
+    /// Shown as title, note, done and children, as before the children were boxed.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["title": title, "note": note as Any, "done": done, "children": children], displayStyle: .struct)
+    }
+
+    /// A node's children, shared by copies of the node until one of them changes (copy-on-write).
+    ///
+    /// Swift frees nested values recursively, a few stack frames per level: a 100,000-level tree of plain
+    /// structs overflows the stack when it is freed. A subtree that dies instead takes its descendants out
+    /// of their boxes into one list and lets them go one at a time, each with an empty box.
+    final class Subtree: @unchecked Sendable {  // Changed only while uniquely referenced, as `Array` is.
+        var nodes: [OutlineNode]
+
+        init(_ nodes: [OutlineNode]) { self.nodes = nodes }
+
+        deinit {
+            var doomed: [OutlineNode] = []
+            swap(&doomed, &nodes)
+            while var node = doomed.popLast() {
+                // A subtree another copy still holds does not die here: it is left to that copy.
+                if isKnownUniquelyReferenced(&node.subtree) {
+                    doomed += node.subtree!.nodes
+                    node.subtree!.nodes = []
+                }
+            }
+        }
     }
 }
 
@@ -68,6 +143,15 @@ public enum OutlineFormat: String, CaseIterable, Sendable {
         return nil
     }
 
+    /// The most levels this format holds, or nil when it holds any number. Markdown and indented text
+    /// indent each level, so a file grows with the square of its depth: 100,000 levels would be gigabytes.
+    public var maximumLevels: Int? {
+        switch self {
+        case .opml, .json: nil
+        case .markdown, .text: OutlineBuilder.maximumLevels
+        }
+    }
+
     /// Reads `text` in this format.
     public func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {
         switch self {
@@ -78,7 +162,7 @@ public enum OutlineFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// Writes `nodes` in this format.
+    /// Writes `nodes` in this format; check ``maximumLevels`` first, or the file may be one its reader refuses.
     public func write(_ nodes: [OutlineNode], title: String = "Burrow") -> String {
         switch self {
         case .opml: return OPML.write(nodes, title: title)
