@@ -177,6 +177,39 @@ import Testing
         #expect(fault.isInaccessible)
     }
 
+    /// Every way an object leaves its context clears its link: inserted then deleted in one unit of work
+    /// (the old code kept the link, which dangled once the context went), deleted and saved, rolled back,
+    /// deleted by another context. Reading each after the context is gone reads nil, never freed memory.
+    @Test func everyObjectThatLeavesItsContextLetsGoOfIt() throws {
+        let store = try filled(3)
+        var c: Context? = Context(store: store)
+        weak let gone = c
+        let objects = try { () throws -> [ManagedObject] in
+            let c = c!
+            let rows = try c.fetch(FetchRequest("Row", sortedBy: [SortKey("n")]))
+            let shortLived = try c.insert("Row")
+            c.delete(shortLived)  // never saved: it simply stops existing
+            let saved = rows[0]
+            c.delete(saved)
+            try c.save()
+            let rolledBack = try c.insert("Row")
+            c.rollback()
+            let theirs = rows[1]
+            _ = theirs["label"]
+            let other = Context(store: store)
+            other.delete(try #require(try other.existingObject(for: theirs.objectID)))
+            try other.save()
+            return [shortLived, saved, rolledBack, theirs]
+        }()
+        for o in objects { #expect(o.context == nil, "\(o)") }
+        c = nil
+        #expect(gone == nil)
+        for o in objects {
+            #expect(o.context == nil)
+            _ = o["label"]
+        }
+    }
+
     @Test func changeSetNamesInsertedUpdatedAndDeleted() throws {
         let store = try filled(3)
         let c = Context(store: store)

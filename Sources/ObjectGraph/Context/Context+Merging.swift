@@ -15,11 +15,9 @@ extension Context {
         for (_, e) in changes.entities {
             for id in e.deleted {
                 if let o = registered[id], !o.hasChanges {
-                    registered[id] = nil
-                    rowCache[id] = nil
+                    forget(o)
                     o.take(row: o.isFault ? o.entity.defaults : o.values)
                     o.isInaccessible = true
-                    o.context = nil
                 }
             }
             for id in e.inserted + Array(e.updated.keys) {

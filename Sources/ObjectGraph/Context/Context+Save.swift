@@ -182,11 +182,7 @@ extension Context {
             o.isInUpdatedList = false
         }
         forgetRelationsTouchedByRows()
-        for o in gone {
-            registered[o.objectID] = nil
-            rowCache[o.objectID] = nil
-            o.context = nil
-        }
+        for o in gone { forget(o) }
         // Counts as the transaction left them (it may have seen members other processes added).
         for r in commit.counts {
             rowCache[r.id] = nil

@@ -169,7 +169,7 @@ extension Context {
             let target = object(for: ObjectID(entity: r.destination, rowID: t))
             target.unlink(slot: r.inverseSlot, target.entity.properties[r.inverseSlot].relationship!, o.objectID.rowID)
         }
-        if o.isInserted { registered[o.objectID] = nil } else { deleted.append(o) }
+        if o.isInserted { forget(o) } else { deleted.append(o) }
     }
 
     /// After re-inserting an object, tells the objects it points to that it is back.

@@ -150,6 +150,14 @@ public final class Context {
         return o.isDeleted ? nil : o
     }
 
+    /// Takes `o` out of the identity map and clears its (unowned) link to this context: the one way an
+    /// object leaves a context, so no object can hold a context that has let go of it.
+    func forget(_ o: ManagedObject) {
+        registered[o.objectID] = nil
+        rowCache[o.objectID] = nil
+        o.context = nil
+    }
+
     /// The registered objects (including faults), for diagnostics and tests.
     public var registeredObjects: Int { registered.count }
 
@@ -180,8 +188,7 @@ public final class Context {
     /// Rollback without touching the undo history (a failed undo must leave its step in place).
     func discardChanges() {
         for o in inserted {
-            registered[o.objectID] = nil
-            o.context = nil
+            forget(o)
             o.isInserted = false
         }
         for o in deleted { o.isDeleted = false }
