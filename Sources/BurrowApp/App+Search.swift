@@ -59,9 +59,10 @@ extension App {
         var chain: [Item] = []
         var parent = item.parent
         while let p = parent, !p.isRoot {
-            chain.insert(p, at: 0)
+            chain.append(p)
             parent = p.parent
         }
+        chain.reverse()
         var keep = 1
         while keep < stack.count, keep - 1 < chain.count, stack[keep].parentID == chain[keep - 1].objectID { keep += 1 }
         if stack.count > keep {

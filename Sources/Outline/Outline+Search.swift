@@ -16,17 +16,38 @@ extension Outline {
             let item = found[i] as! Item
             if !item.isRoot { items.append(item) }
         }
-        // Document order: compare the order keys on the way down from the top (ancestors' paths are shared,
-        // so each is built once).
-        var paths: [ObjectID: [String]] = [:]
-        func path(_ item: Item) -> [String] {
-            if let known = paths[item.objectID] { return known }
-            let p = (item.parent.map { $0.isRoot ? [] : path($0) } ?? []) + [item.order]
-            paths[item.objectID] = p
-            return p
+        return try documentOrder(items)
+    }
+
+    /// `items` in the order they appear in the outline (depth first). The ancestors of all of them form a
+    /// small tree (each ancestor read once, walking up with an explicit loop); it is walked from the top with
+    /// an explicit stack, siblings in (order key, ID) order, so depth costs memory, not the thread's stack,
+    /// and no item's whole path is ever copied. An item whose way up never reaches the top (an orphan, a
+    /// cycle in a damaged store) is left out: it cannot be shown.
+    func documentOrder(_ items: [Item]) throws -> [Item] {
+        let root = try self.root().objectID.rowID
+        var wanted: [Int64: Item] = [:]
+        for item in items { wanted[item.objectID.rowID] = item }
+        var children: [Int64: [(key: String, id: Int64)]] = [:]
+        var known: Set<Int64> = [root]
+        for item in items {
+            var x: Item = item
+            var walk: Set<Int64> = []
+            while !known.contains(x.objectID.rowID), walk.insert(x.objectID.rowID).inserted, let p = x.parent {
+                known.insert(x.objectID.rowID)
+                children[p.objectID.rowID, default: []].append((x.order, x.objectID.rowID))
+                x = p
+            }
         }
-        return items.map { ($0, path($0)) }
-            .sorted { a, b in a.1.lexicographicallyPrecedes(b.1) || (a.1 == b.1 && a.0.objectID.rowID < b.0.objectID.rowID) }
-            .map(\.0)
+        var out: [Item] = []
+        out.reserveCapacity(items.count)
+        var stack: [Int64] = [root]
+        while let id = stack.popLast() {
+            if let item = wanted[id], id != root { out.append(item) }
+            guard let kids = children[id] else { continue }
+            // Pushed last-first, so the first sibling comes off the stack first.
+            for kid in kids.sorted(by: { ($0.key, $0.id) > ($1.key, $1.id) }) { stack.append(kid.id) }
+        }
+        return out
     }
 }

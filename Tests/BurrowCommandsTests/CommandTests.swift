@@ -370,3 +370,31 @@ extension CommandTests {
         #expect(whole)
     }
 }
+
+/// Every command on a 100,000-level outline: nothing recurses on depth, lines stay bounded, nothing is lost.
+@Suite struct DeepOutlineCommandTests {
+    @Test func listCheckAndDeleteAHundredThousandLevels() throws {
+        let depth = 100_000
+        let sh = Shell()
+        sh.run("add", "Keep me")
+        let file = sh.file("deep.json")
+        try Data(CommandTests.deepFile(.json, depth: depth, lines: 0).utf8).write(to: URL(fileURLWithPath: file))
+        #expect(sh.run("import", file).0 == 0)
+        let tree = sh.run("ls", "--tree")
+        let lines = tree.1.split(separator: "\n")
+        #expect(tree.0 == 0 && lines.count == depth + 1)
+        #expect(lines.last == "\(String(repeating: "  ", count: 32))(level \(depth)) [ ] level \(depth)")
+        #expect(lines.map(\.utf8.count).max()! < 100)
+        let json = sh.run("ls", "--tree", "--json")
+        #expect(json.0 == 0)
+        #expect(json.1.components(separatedBy: "\"children\": [").count - 1 == depth - 1)
+        #expect(json.1.hasSuffix(String(repeating: "]}", count: depth - 1) + "]\n"))
+        #expect(sh.run("ls", "level 1/level 2", "--depth", "1").1 == "[ ] level 3 (1)\n")
+        #expect(sh.run("check") == (0, "The outline is intact.\n", ""))
+        let rm = sh.run("rm", "level 1")
+        #expect(rm.0 == 0, "\(rm.2)")
+        #expect(rm.1 == "Deleted “level 1” and \(depth - 1) sub-items\n")
+        #expect(sh.run("ls", "--tree").1 == "[ ] Keep me\n")
+        #expect(sh.run("check").0 == 0)
+    }
+}

@@ -107,4 +107,25 @@ import Testing
         let again = try format.read(written) == nodes
         #expect(again)
     }
+
+    /// Search, check and the way down to a match at 100,000 levels: no recursion, and matches in outline
+    /// order (the old search built every match's whole path, recursively).
+    @Test func searchAndCheckAHundredThousandLevels() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let root = try o.root()
+        try o.add(Self.chain(depth: Self.depth), under: root)
+        try o.save()  // rows added by `add` are seen by fetches once saved
+        try o.append("level 0 beside", to: root)
+        try o.save()
+        let found = try o.search("level 99", limit: 200_000)
+        #expect(found.count == 1 + 10 + 100 + 1000)
+        #expect(found.first?.title == "level 99" && found.last?.title == "level 99999")
+        let all = try o.search("level", limit: 200_000)
+        #expect(all.count == Self.depth + 1)
+        #expect(all.prefix(3).map(\.title) == ["level 1", "level 2", "level 3"], "\(all.prefix(3).map(\.title))")
+        #expect(all.last?.title == "level 0 beside")
+        let problems = try o.check()
+        #expect(problems == [], "\(problems.prefix(3))")
+        #expect(o.path(of: all[Self.depth - 1]).split(separator: "/").count == Self.depth)
+    }
 }

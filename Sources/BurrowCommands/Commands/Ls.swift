@@ -45,9 +45,18 @@ struct Ls: ParsableCommand {
             let box = row.isDone ? "[x]" : "[ ]"
             let count = row.childCount > 0 ? " (\(row.childCount))" : ""
             let id = ids ? "#\(row.id.rowID) " : ""
-            say(String(repeating: "  ", count: row.depth) + id + box + " " + Sanitizer.visible(row.title) + count)
+            say(Ls.indent(row.depth) + id + box + " " + Sanitizer.visible(row.title) + count)
         }
     }
+
+    /// Two spaces a level down to `maxIndent` levels, then the level's number: a 100,000-level outline
+    /// prints lines of bounded length, not gigabytes of spaces.
+    static func indent(_ depth: Int) -> String {
+        depth <= maxIndent ? String(repeating: "  ", count: depth)
+            : String(repeating: "  ", count: maxIndent) + "(level \(depth + 1)) "
+    }
+
+    static let maxIndent = 32
 
     /// `[{"id", "title", "note"?, "done", "childCount", "children"?}]`, nested by depth without recursion.
     private func jsonTree(_ rows: [OutlineRow]) -> String {
