@@ -35,6 +35,9 @@ enum Outliner {
             logger.error("stopped by \(error)")
             throw UserError("\(error)")
         }
+        // Every change is saved already; this moves them from the write-ahead log into the file, so a copy
+        // of the file alone is the whole outline.
+        outline.checkpoint()
         if let signal {
             logger.info("ended by signal \(signal)")
             curses.stop(reraising: signal)

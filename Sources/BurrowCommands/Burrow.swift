@@ -22,12 +22,11 @@ public struct Burrow: ParsableCommand {
 
     /// Without the full-screen outliner (in-process tests): the outline as a tree.
     public func run() throws {
-        let o = try database.open()
         var ls = Ls()
         ls.database = database
         ls.tree = true
         ls.depth = 3
-        try ls.list(o)
+        try database.read { try ls.list($0) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import ObjectGraph
 import Outline
@@ -10,18 +11,51 @@ public struct DatabaseOptions: ParsableArguments {
 
     public init() {}
 
-    /// The database path: `--db`, `$BURROW_DB`, or the default one (its folder created).
-    public func path() throws -> String {
+    /// The database path: `--db`, `$BURROW_DB`, or the default one (its folder created unless reading).
+    public func path(creatingFolder: Bool = true) throws -> String {
         do {
-            return try OutlineLocation.resolve(explicit: db)
+            return try OutlineLocation.resolve(explicit: db, creatingFolder: creatingFolder)
         } catch {
             throw UserError("cannot create the folder for the outline: \(error)")
         }
     }
 
-    /// The outline, or a user error that says why it cannot be opened. With `creatingRoot`, a new store
-    /// gets its top item at once (before any command's unit of work, so it is never part of one).
-    public func open(creatingRoot: Bool = true) throws -> Outline {
+    /// Runs a command that changes the outline: opened for writing (created, or upgraded, when needed,
+    /// with its top item made before any unit of work), and checkpointed at the end so the database file
+    /// alone is a complete copy.
+    public func write<T>(creatingRoot: Bool = true, _ body: (Outline) throws -> T) throws -> T {
+        let outline = try open(creatingRoot: creatingRoot)
+        defer { outline.checkpoint() }
+        return try body(outline)
+    }
+
+    /// Runs a command that only reads: the store is opened read-only, so not a byte of it changes, a
+    /// read-only file or folder will do, and a writer never makes it wait. Where there is no outline yet,
+    /// the command reads an empty one (and nothing is created).
+    public func read<T>(_ body: (Outline) throws -> T) throws -> T {
+        let path = try self.path(creatingFolder: false)
+        return try body(try DatabaseOptions.reading(path))
+    }
+
+    private static func reading(_ path: String) throws -> Outline {
+        let nothingYet = { Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model))) }
+        // A link to nowhere is not "nothing yet": opening it says what is wrong.
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+        guard FileManager.default.fileExists(atPath: path) || link else { return try nothingYet() }
+        let outline: Outline
+        do {
+            outline = try Outline(readingAt: path)
+        } catch {
+            // An empty file (made but never written) holds no outline yet either.
+            if error.code == .cannotOpen && error.message == Store.noStoreYet { return try nothingYet() }
+            throw UserError(error.description)
+        }
+        return outline
+    }
+
+    /// The outline for writing, or a user error that says why it cannot be opened. With `creatingRoot`, a
+    /// new store gets its top item at once (before any command's unit of work, so it is never part of one).
+    func open(creatingRoot: Bool = true) throws -> Outline {
         do {
             let outline = try Outline(path: try path())
             if creatingRoot { _ = try outline.root() }
@@ -32,6 +66,7 @@ public struct DatabaseOptions: ParsableArguments {
             throw UserError("cannot open the outline: \(error)")
         }
     }
+
 }
 
 extension Outline {

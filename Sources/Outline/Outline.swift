@@ -23,6 +23,18 @@ public final class Outline {
         self.init(context: Context(store: try Store(path: path, model: OutlineModel.model)))
     }
 
+    /// Opens the outline database at `path` for reading only (see `Store.init(readingAt:model:)`): listing
+    /// and exporting never change a byte of it.
+    public convenience init(readingAt path: String) throws(StoreError) {
+        self.init(context: Context(store: try Store(readingAt: path, model: OutlineModel.model)))
+    }
+
+    /// Moves committed changes into the database file (see `Store.checkpoint()`), so the file alone is a
+    /// complete copy: for the end of a command or of the outliner.
+    public func checkpoint() {
+        context.store.checkpoint()
+    }
+
     /// The top item, created (and saved) on first use; there is exactly one per database.
     public func root() throws -> Item {
         if let r = cachedRoot, r.context != nil, !r.isDeleted, !r.isInaccessible { return r }
@@ -30,6 +42,7 @@ public final class Outline {
             cachedRoot = found
             return found
         }
+        if context.store.isReadOnly { throw PathError(message: "the outline has no top item yet") }
         let r = try context.insert(Item.self, entity: "Item")
         r.title = "Burrow"
         r["rootMarker"] = 1

@@ -8,7 +8,9 @@ public enum OutlineLocation {
     /// ```swift
     /// let path = try OutlineLocation.resolve(explicit: options.db)
     /// ```
-    public static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    public static func resolve(
+        explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment, creatingFolder: Bool = true
+    ) throws -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let env = environment["BURROW_DB"], !env.isEmpty { return env }
         let base: String
@@ -18,7 +20,7 @@ public enum OutlineLocation {
             base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         }
         let dir = base + "/burrow"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        if creatingFolder { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         return dir + "/outline.sqlite"
     }
 }

@@ -22,6 +22,22 @@ struct OutlinerTests {
         return (status, out + err)
     }
 
+    /// After `q`, the database file alone is the whole outline: the write-ahead log was checkpointed, so a
+    /// copy of just the `.sqlite` file (a backup, a sync tool) loses nothing.
+    @Test func quittingLeavesTheFileAloneComplete() throws {
+        let (tmux, db) = try start()
+        try #require(tmux.waitFor(text: "a: add an item · ?: help") != nil)
+        try tmux.send("a")
+        try tmux.type("Keep me")
+        try tmux.send("Enter", "Escape")
+        try #require(tmux.waitFor(text: "+ Add to Burrow…") != nil)
+        try tmux.send("q")
+        #expect(tmux.waitFor(text: "exit=0") != nil)
+        let copy = tmux.directory.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        #expect(try burrow(copy, "ls").1 == "[ ] Keep me\n")
+    }
+
     @Test func theStorySurvivesARelaunch() throws {
         let (tmux, db) = try start()
         try #require(tmux.waitFor(text: "a: add an item · ?: help") != nil)

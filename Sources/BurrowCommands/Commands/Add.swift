@@ -33,12 +33,13 @@ struct Add: ParsableCommand {
             }
         }
         guard !titles.isEmpty else { throw UserError("nothing to add: standard input was empty") }
-        let o = try database.open()
-        let (parent, added) = try o.perform(titles.count == 1 ? "Add “\(titles[0])”" : "Add \(titles.count) items") {
-            let parent = try o.item(at: under ?? "")
-            if top { return (parent, try titles.enumerated().map { try o.insert($1, into: parent, at: $0) }) }
-            return (parent, try o.append(titles: titles, to: parent))
+        try database.write { o in
+            let (parent, added) = try o.perform(titles.count == 1 ? "Add “\(titles[0])”" : "Add \(titles.count) items") {
+                let parent = try o.item(at: under ?? "")
+                if top { return (parent, try titles.enumerated().map { try o.insert($1, into: parent, at: $0) }) }
+                return (parent, try o.append(titles: titles, to: parent))
+            }
+            for item in added { say("Added \(o.quoted(item)) #\(item.objectID.rowID) under \(o.quoted(parent))") }
         }
-        for item in added { say("Added \(o.quoted(item)) #\(item.objectID.rowID) under \(o.quoted(parent))") }
     }
 }

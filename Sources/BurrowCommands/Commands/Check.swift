@@ -20,12 +20,11 @@ struct Check: ParsableCommand {
     var repair = false
 
     func run() throws {
-        let o = try database.open(creatingRoot: false)
-        if repair {
-            let done = try o.repair()
-            for line in done { say("Repaired: " + Sanitizer.visible(line)) }
-        }
-        let problems = try o.check()
+        // Checking only reads; repairing writes, in one transaction.
+        let problems = try repair ? database.write(creatingRoot: false) { o in
+            for line in try o.repair() { say("Repaired: " + Sanitizer.visible(line)) }
+            return try o.check()
+        } : database.read { try $0.check() }
         for p in problems { say(Sanitizer.visible(p)) }
         if problems.isEmpty {
             if !repair { say("The outline is intact.") } else { say("The outline is intact now.") }

@@ -14,14 +14,15 @@ struct Done: ParsableCommand {
     var undo = false
 
     func run() throws {
-        let o = try database.open()
-        let item = try o.perform { () throws -> Item in
-            let item = try o.item(at: path)
-            guard !item.isRoot else { throw UserError("the top of the outline cannot be marked done") }
-            item.isDone = !undo
-            o.context.setActionName((undo ? "Mark not done " : "Mark done ") + o.quoted(item))
-            return item
+        try database.write { o in
+            let item = try o.perform { () throws -> Item in
+                let item = try o.item(at: path)
+                guard !item.isRoot else { throw UserError("the top of the outline cannot be marked done") }
+                item.isDone = !undo
+                o.context.setActionName((undo ? "Mark not done " : "Mark done ") + o.quoted(item))
+                return item
+            }
+            say((undo ? "Not done: " : "Done: ") + o.quoted(item))
         }
-        say((undo ? "Not done: " : "Done: ") + o.quoted(item))
     }
 }

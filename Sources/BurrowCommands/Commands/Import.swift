@@ -50,19 +50,20 @@ struct Import: ParsableCommand {
         } catch let error as InterchangeError {
             throw UserError("\(name): \(error.description)")
         }
-        let o = try database.open()
-        let total = nodes.reduce(0) { $0 + $1.count }
-        var progress = Progress("importing", total: total)
-        // All that can fail is done inside: the file is parsed and checked whole before, its rows are made
-        // and written in the transaction. After the commit come only messages, so no import is left half
-        // done for a retry to add again.
-        let parent = try o.perform("Import \(total) items") { () throws -> Item in
-            let parent = try o.item(at: under ?? "")
-            try o.add(nodes, under: parent) { progress.update($0) }
-            return parent
+        try database.write { o in
+            let total = nodes.reduce(0) { $0 + $1.count }
+            var progress = Progress("importing", total: total)
+            // All that can fail is done inside: the file is parsed and checked whole before, its rows are made
+            // and written in the transaction. After the commit come only messages, so no import is left half
+            // done for a retry to add again.
+            let parent = try o.perform("Import \(total) items") { () throws -> Item in
+                let parent = try o.item(at: under ?? "")
+                try o.add(nodes, under: parent) { progress.update($0) }
+                return parent
+            }
+            progress.finish()
+            say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")
         }
-        progress.finish()
-        say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")
     }
 
     /// The text of a file that must be UTF-8 (a byte-order mark is dropped); otherwise an error that

@@ -28,7 +28,7 @@ struct Ls: ParsableCommand {
     }
 
     func run() throws {
-        try list(try database.open())
+        try database.read { try list($0) }
     }
 
     func list(_ o: Outline) throws {

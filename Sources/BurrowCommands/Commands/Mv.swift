@@ -21,15 +21,16 @@ struct Mv: ParsableCommand {
     }
 
     func run() throws {
-        let o = try database.open()
-        let (item, parent) = try o.perform { () throws -> (Item, Item) in
-            let item = try o.item(at: path)
-            let parent = try o.item(at: to)
-            // Past the end means last: the level is read inside the transaction, not counted before it.
-            try o.move(item, to: parent, at: (position.map { $0 - 1 }) ?? Int.max)
-            o.context.setActionName("Move \(o.quoted(item))")
-            return (item, parent)
+        try database.write { o in
+            let (item, parent) = try o.perform { () throws -> (Item, Item) in
+                let item = try o.item(at: path)
+                let parent = try o.item(at: to)
+                // Past the end means last: the level is read inside the transaction, not counted before it.
+                try o.move(item, to: parent, at: (position.map { $0 - 1 }) ?? Int.max)
+                o.context.setActionName("Move \(o.quoted(item))")
+                return (item, parent)
+            }
+            say("Moved \(o.quoted(item)) under \(o.quoted(parent)) at position \(try o.position(of: item) + 1)")
         }
-        say("Moved \(o.quoted(item)) under \(o.quoted(parent)) at position \(try o.position(of: item) + 1)")
     }
 }

@@ -21,15 +21,16 @@ struct Rename: ParsableCommand {
     }
 
     func run() throws {
-        let o = try database.open()
-        let (item, old) = try o.perform { () throws -> (Item, String) in
-            let item = try o.item(at: path)
-            guard !item.isRoot else { throw UserError("the top of the outline cannot be renamed") }
-            let old = o.quoted(item)
-            item.title = title
-            o.context.setActionName("Rename \(old)")
-            return (item, old)
+        try database.write { o in
+            let (item, old) = try o.perform { () throws -> (Item, String) in
+                let item = try o.item(at: path)
+                guard !item.isRoot else { throw UserError("the top of the outline cannot be renamed") }
+                let old = o.quoted(item)
+                item.title = title
+                o.context.setActionName("Rename \(old)")
+                return (item, old)
+            }
+            say("Renamed \(old) to \(o.quoted(item))")
         }
-        say("Renamed \(old) to \(o.quoted(item))")
     }
 }

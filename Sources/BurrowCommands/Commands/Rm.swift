@@ -12,14 +12,15 @@ struct Rm: ParsableCommand {
     var path: String
 
     func run() throws {
-        let o = try database.open()
-        let what = try o.perform { () throws -> String in
-            let item = try o.item(at: path)
-            let what = try o.deletionDescription(of: item)
-            try o.delete(item)
-            o.context.setActionName("Delete \(what)")
-            return what
+        try database.write { o in
+            let what = try o.perform { () throws -> String in
+                let item = try o.item(at: path)
+                let what = try o.deletionDescription(of: item)
+                try o.delete(item)
+                o.context.setActionName("Delete \(what)")
+                return what
+            }
+            say("Deleted \(Sanitizer.visible(what))")
         }
-        say("Deleted \(Sanitizer.visible(what))")
     }
 }

@@ -1,7 +1,16 @@
 /// Lightweight migration: the SQL that takes a store from the model that wrote it to the current model,
 /// when the change is additive; otherwise an `.incompatibleModel` error listing every non-additive change.
 enum SchemaMigration {
-    static func plan(from stored: Store.StoredModel, to model: Model) throws(StoreError) -> [String] {
+    /// What a migration runs: schema statements, then statements that only rewrite derived values.
+    struct Plan {
+        var schema: [String]
+        var recounts: [String]
+        var statements: [String] { schema + recounts }
+        /// True when the stored schema already reads as the model's (only derived values are behind).
+        var isReadable: Bool { schema.isEmpty }
+    }
+
+    static func plan(from stored: Store.StoredModel, to model: Model) throws(StoreError) -> Plan {
         let old = stored.snapshot, new = model.snapshot
         var sql: [String] = []
         var problems: [String] = []
@@ -75,6 +84,6 @@ enum SchemaMigration {
                 .incompatibleModel,
                 "the store was written by an incompatible model: " + problems.joined(separator: "; "))
         }
-        return sql + recounts
+        return Plan(schema: sql, recounts: recounts)
     }
 }

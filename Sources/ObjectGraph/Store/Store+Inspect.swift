@@ -15,6 +15,17 @@ extension Store {
             return nil
         }
         if isDirectory.boolValue { throw StoreError(.cannotOpen, "cannot open the store: it is a folder", path: path) }
+        // Opening a FIFO waits for a writer forever, and a device or socket is no store: refuse at once.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            let kind = switch info.st_mode & S_IFMT {
+            case S_IFIFO: "a FIFO (named pipe)"
+            case S_IFSOCK: "a socket"
+            case S_IFCHR, S_IFBLK: "a device"
+            default: "not a regular file"
+            }
+            throw StoreError(.cannotOpen, "cannot open the store: it is \(kind), not a file", path: path)
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError(.cannotOpen, "cannot open the store: permission denied", path: path)
         }

@@ -46,6 +46,7 @@ public final class Store {
     public init(path: String, model: Model) throws(StoreError) {
         self.model = model
         self.path = path
+        isReadOnly = false
         let existing = try Store.inspect(path: path, model: model)
         do {
             queue = try DatabaseQueue(path: path, configuration: Store.configuration())
@@ -56,10 +57,70 @@ public final class Store {
         try startChangeCursor()
     }
 
+    /// Opens an existing store for reading only: no byte of the file changes, nothing is created or
+    /// migrated, a read-only file or folder will do, and readers never wait for a writer (WAL).
+    ///
+    /// Throws `.cannotOpen` when there is no store at `path`, and `.needsUpgrade` when the store was written
+    /// by an older model whose schema must change first (a store that only has derived values to recount
+    /// is read as it is).
+    ///
+    /// ```swift
+    /// let store = try Store(readingAt: "outline.sqlite", model: model)
+    /// ```
+    public init(readingAt path: String, model: Model) throws(StoreError) {
+        self.model = model
+        self.path = path
+        isReadOnly = true
+        guard let existing = try Store.inspect(path: path, model: model) else {
+            throw StoreError(.cannotOpen, Store.noStoreYet, path: path)
+        }
+        if existing.hash != model.versionHash, !(try SchemaMigration.plan(from: existing, to: model)).isReadable {
+            throw StoreError(.needsUpgrade, "the store was written by an older version and must be upgraded before it can be read; any command that changes it does that", path: path)
+        }
+        queue = try Store.openReadOnly(path)
+        try startChangeCursor()
+    }
+
+    /// A read-only connection: SQLite's usual locks (so a writer's commits and checkpoints are seen
+    /// safely), which need the WAL's `-shm` file; where that cannot be made (a read-only folder), nobody
+    /// can be writing either, and the file is read as immutable.
+    private static func openReadOnly(_ path: String) throws(StoreError) -> DatabaseQueue {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
+        var firstError: (any Error)?
+        for query in ["?mode=ro", "?mode=ro&immutable=1"] {
+            do {
+                let queue = try DatabaseQueue(path: uri + query, configuration: configuration(readonly: true))
+                _ = try queue.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                return queue
+            } catch {
+                firstError = firstError ?? error
+                if FileManager.default.fileExists(atPath: path + "-wal") { break }  // someone may be writing
+            }
+        }
+        throw StoreError.wrap(firstError!, "cannot open the store for reading", path: path)
+    }
+
+    /// What ``init(readingAt:model:)`` says of an absent or empty file.
+    public static let noStoreYet = "there is no store here yet"
+
+    /// True for a store opened with ``init(readingAt:model:)``.
+    public let isReadOnly: Bool
+
+    /// Moves every committed change from the write-ahead log into the database file, so the file alone is
+    /// a complete copy (what a command does before it exits and the outliner when it quits). Best effort
+    /// while other connections read: it never waits for them. Nothing to do for a read-only store.
+    public func checkpoint() {
+        guard !isReadOnly, path != nil, transaction == nil else { return }
+        _ = try? queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
     /// A store that lives in memory only, for tests and scratch work.
     public init(inMemoryWith model: Model) throws(StoreError) {
         self.model = model
         self.path = nil
+        isReadOnly = false
         do {
             queue = try DatabaseQueue(configuration: Store.configuration())
         } catch {
@@ -107,7 +168,7 @@ public final class Store {
                         if current.hash != model.versionHash {
                             // Re-check inside the write lock: another process may have migrated meanwhile.
                             let plan = try SchemaMigration.plan(from: current, to: model)
-                            for sql in plan { try db.execute(sql: sql) }
+                            for sql in plan.statements { try db.execute(sql: sql) }
                             try Store.writeModel(db, model)
                         }
                         try Store.upgradeFormat(db, model)

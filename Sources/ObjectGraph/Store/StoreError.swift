@@ -9,6 +9,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case notAStore
         case incompatibleModel
         case newerModel
+        /// Opened for reading, but an older model wrote it and its schema must change first.
+        case needsUpgrade
         case uniqueConstraint
         case foreignKey
         case conflict

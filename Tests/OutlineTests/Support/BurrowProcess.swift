@@ -15,8 +15,13 @@ enum BurrowProcess {
 
     /// Runs `burrow ARGS` with stdin from /dev/null (or `input`) and waits for it.
     static func run(_ arguments: [String], input: String? = nil) -> Result {
+        run(tool: path, arguments, input: input)
+    }
+
+    /// Runs the program at `tool` the same way (`setpriv … burrow …`, say).
+    static func run(tool: String, _ arguments: [String], input: String? = nil) -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

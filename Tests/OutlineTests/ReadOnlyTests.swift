@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+@testable import Outline
+
+/// Reading never writes: `ls`, `export` and `check` leave every byte of the store as it was, work on a
+/// read-only file in a read-only folder, and never wait for a writer. Writing commands leave the file alone
+/// complete. Odd `--db` paths are refused at once instead of hanging.
+@Suite(.serialized) struct ReadOnlyTests {
+    let folder = MultiProcessTests.Folder()
+
+    func burrow(_ args: String..., db: String) -> BurrowProcess.Result {
+        BurrowProcess.run(args + ["--db", db])
+    }
+
+    func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// A store with a few items, written and closed by real commands.
+    func store() -> String {
+        let db = folder.db()
+        #expect(burrow("add", "Groceries", "Work", db: db).status == 0)
+        #expect(burrow("add", "Milk", "--under", "Groceries", db: db).status == 0)
+        return db
+    }
+
+    @Test func readingCommandsChangeNoByte() throws {
+        let db = store()
+        // Each writing command checkpointed: the file alone holds everything, the log is empty.
+        let copy = folder.db("copy.sqlite")
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        #expect(burrow("ls", "--tree", db: copy).out == "[ ] Groceries (1)\n  [ ] Milk\n[ ] Work\n")
+        let before = bytes(db)
+        for args in [["ls"], ["ls", "--tree", "--json"], ["export", "--format", "json"], ["check"], ["ls", "Groceries"]] {
+            let r = BurrowProcess.run(args + ["--db", db])
+            #expect(r.status == 0, "\(args): \(r.err)")
+            #expect(bytes(db) == before, "\(args) changed the file")
+            #expect((bytes(db + "-wal")?.count ?? 0) == 0, "\(args) wrote to the log")
+        }
+        // Nothing is created where there is no outline yet: an empty outline is listed.
+        let none = folder.db("none.sqlite")
+        #expect(burrow("ls", db: none).out == "(no items under the top level)\n")
+        #expect(burrow("export", "--format", "text", db: none).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: none))
+    }
+
+    /// A read-only file in a read-only folder (as another user when the tests run as root, who may write
+    /// anywhere): reading works, writing says why it cannot.
+    @Test func aReadOnlyFileInAReadOnlyFolderCanBeRead() throws {
+        let db = store()
+        let dir = (db as NSString).deletingLastPathComponent
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir) }
+        let asOther = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        func run(_ args: [String]) -> BurrowProcess.Result {
+            asOther.isEmpty ? BurrowProcess.run(args + ["--db", db])
+                : BurrowProcess.run(tool: asOther[0], Array(asOther.dropFirst()) + [BurrowProcess.path] + args + ["--db", db])
+        }
+        let before = bytes(db)
+        let ls = run(["ls", "--tree"])
+        #expect(ls.status == 0, "\(ls.err)")
+        #expect(ls.out == "[ ] Groceries (1)\n  [ ] Milk\n[ ] Work\n")
+        #expect(run(["export", "--format", "text"]).out == "Groceries\n\tMilk\nWork\n")
+        #expect(run(["check"]).status == 0)
+        let add = run(["add", "x"])
+        #expect(add.status == 1 && add.err.hasPrefix("burrow: "), "\(add)")
+        #expect(bytes(db) == before)
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+    }
+
+    /// A writer in the middle of a transaction (another process, or the outliner saving) does not make a
+    /// reader wait: it reads what was committed.
+    @Test func readersDoNotWaitForAWriter() throws {
+        let path = store()
+        let writer = try Store(path: path, model: OutlineModel.model)
+        let started = Date()
+        try writer.writeTransaction { db in
+            try db.execute(sql: "UPDATE Item SET title = 'uncommitted' WHERE title = 'Work'")
+            let ls = burrow("ls", db: path)
+            #expect(ls.status == 0, "\(ls.err)")
+            #expect(ls.out == "[ ] Groceries (1)\n[ ] Work\n")
+        }
+        #expect(Date().timeIntervalSince(started) < 4)  // the busy timeout is 5 s
+    }
+
+    /// A store written by the model before counts were maintained is read as it is (nothing to migrate
+    /// but its counts) and upgraded by the first command that writes.
+    @Test func anOlderStoreIsReadAsItIsAndUpgradedByAWriter() throws {
+        let db = folder.db()
+        let v1 = try Model(version: 1) {
+            Entity("Item", type: Item.self) {
+                Attribute("title", .string, default: "")
+                Attribute("note", .string, optional: true)
+                Attribute("done", .bool, default: false)
+                Attribute("order", .string, default: "a0")
+                Attribute("childCount", .integer64, default: 0, min: 0)
+                Attribute("rootMarker", .integer64, optional: true, unique: true)
+                Relationship.toOne("parent", "Item", inverse: "children")
+                Relationship.toMany("children", "Item", inverse: "parent", deleteRule: .cascade)
+                CompoundIndex("parent", "order")
+            }
+        }
+        do {
+            let c = Context(store: try Store(path: db, model: v1))
+            let root = try c.insert("Item")
+            root["title"] = "Burrow"
+            root["rootMarker"] = 1
+            let a = try c.insert("Item")
+            a["title"] = "A"
+            a["childCount"] = 5  // stale, as old code could leave it
+            a.setObject(root, for: "parent")
+            root["childCount"] = 1
+            try c.save()
+            c.store.checkpoint()
+        }
+        let before = bytes(db)
+        let ls = burrow("ls", db: db)
+        #expect(ls.status == 0, "\(ls.err)")
+        #expect(ls.out == "[ ] A (5)\n")  // read as stored: reading does not migrate
+        #expect(bytes(db) == before)
+        #expect(burrow("add", "B", db: db).status == 0)
+        #expect(burrow("ls", db: db).out == "[ ] A\n[ ] B\n")
+        #expect(burrow("check", db: db).status == 0)
+    }
+
+    /// A FIFO, a socket or a device as the store is refused at once (the old code waited forever on a FIFO).
+    @Test func oddFilesAreRefusedAtOnce() throws {
+        let fifo = folder.db("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for args in [["ls"], ["add", "x"], ["export"], ["check"], ["--help"]] where args != ["--help"] {
+            let r = BurrowProcess.run(args + ["--db", fifo])
+            #expect(r.status == 1, "\(args)")
+            #expect(r.err.contains("it is a FIFO (named pipe), not a file"), "\(args): \(r.err)")
+        }
+        let device = BurrowProcess.run(["add", "x", "--db", "/dev/null"])
+        #expect(device.status == 1 && device.err.contains("it is a device, not a file"), "\(device.err)")
+    }
+
+    /// A store whose ID allocator row is gone gets a new one above every ID (the old code trapped).
+    @Test func aMissingIDAllocatorIsRepairedByTheNextWrite() throws {
+        let db = store()
+        let s = try Store(path: db, model: OutlineModel.model)
+        try s.queue.write { db in try db.execute(sql: "DELETE FROM og_metadata WHERE key = 'next_id'") }
+        #expect(burrow("check", db: db).out == "the ID allocator is missing\n")
+        let add = burrow("add", "x", db: db)
+        #expect(add.status == 0, "\(add.err)")
+        #expect(burrow("check", db: db).status == 0)
+        #expect(burrow("ls", db: db).out == "[ ] Groceries (1)\n[ ] Work\n[ ] x\n")
+    }
+}
