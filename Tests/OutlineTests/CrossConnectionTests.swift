@@ -42,13 +42,61 @@ import Testing
         try theirs.save()
         try theirs.delete(try #require(try theirs.child(of: theirRoot, at: 0)))
         try theirs.save()
+        // Two commits found by one poll arrive as one batch (read on one snapshot).
         #expect(try mine.context.store.poll() == 2)
-        #expect(r.take() == ["update [0.2->0.2]", "delete [0.0]"])
+        #expect(r.take() == ["delete [0.0]; update [0.2->0.1]"])
         #expect(try mine.context.store.poll() == 0)
         try r.checkAgainstFetch(mine.context.store)
         #expect(r.failures == [])
         // Undo is ours only: our two saves are steps, their three commits are not.
         #expect(mine.context.undoHistory.undoCount == 2)
+    }
+
+    /// Commits found by one poll are one change set: delivered one by one, the first one's diff read rows
+    /// the second had already moved (C, moved to the top by the second, misled the binary search that
+    /// placed X from the first), and the level stayed out of order.
+    @Test func severalCommitsInOnePollLeaveTheLevelInOrder() throws {
+        let (dir, path) = paths()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let setUp = try Outline(path: path)
+        try setUp.append(titles: ["A", "B", "C", "D", "E"], to: try setUp.root())
+        try setUp.save()
+        // A watcher that has made no objects of the level: its diff reads their rows from the store.
+        let mine = try Outline(path: path)
+        let root = try mine.root()
+        let r = try ResultsRecorder(ResultsController(context: mine.context, request: Outline.level(of: root)))
+        let theirs = try Outline(path: path)
+        let theirRoot = try theirs.root()
+        try theirs.insert("X", into: theirRoot, at: 1)
+        try theirs.save()
+        let level = try theirs.children(of: theirRoot)
+        try theirs.move(level[3], before: level[0])  // C first
+        try theirs.save()
+        #expect(try mine.context.store.poll() == 2)
+        try r.checkAgainstFetch(mine.context.store)
+        #expect(r.failures == [])
+        #expect((0..<6).map { (r.controller.object(at: $0) as! Item).title } == ["C", "A", "X", "B", "D", "E"])
+    }
+
+    /// A save of this connection's delivered while another process committed just before it (not polled
+    /// yet): both reach the controllers together, on one snapshot.
+    @Test func anOwnSaveCarriesCommitsMadeElsewhereBeforeIt() throws {
+        let (dir, path) = paths()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mine = try Outline(path: path)
+        let root = try mine.root()
+        try mine.append(titles: ["A", "B", "C", "D", "E"], to: root)
+        try mine.save()
+        let r = try ResultsRecorder(ResultsController(context: mine.context, request: Outline.level(of: root)))
+        let theirs = try Outline(path: path)
+        let level = try theirs.children(of: try theirs.root())
+        try theirs.move(level[2], before: level[0])  // C first
+        try theirs.save()
+        try mine.insert("X", into: root, at: 1)  // between A and B as this context last saw them
+        try mine.save()
+        #expect(r.take().count == 1)
+        try r.checkAgainstFetch(mine.context.store)
+        #expect(r.failures == [])
     }
 
     @Test func missedEntriesResynchronize() throws {

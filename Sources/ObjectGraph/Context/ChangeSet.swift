@@ -42,6 +42,17 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
         entities[id.entity, default: EntityChanges()].updated[id, default: []].formUnion(mask)
     }
 
+    /// Adds another unit of work's changes (for delivering several commits as one).
+    mutating func formUnion(_ other: ChangeSet) {
+        for (e, c) in other.entities {
+            var mine = entities[e] ?? EntityChanges()
+            mine.inserted += c.inserted
+            mine.deleted += c.deleted
+            for (id, mask) in c.updated { mine.updated[id, default: []].formUnion(mask) }
+            entities[e] = mine
+        }
+    }
+
     public var description: String {
         "ChangeSet(inserted: \(insertedCount), updated: \(updatedCount), deleted: \(deletedCount))"
     }

@@ -12,6 +12,12 @@ extension Context {
     /// unsaved changes here become faults and reload on next use; deleted ones become inaccessible; then
     /// controllers deliver their batches. Never an undo step.
     public func merge(_ changes: ChangeSet) {
+        takeIn(changes)
+        notifyControllers(changes, local: false)
+    }
+
+    /// The objects' side of `merge`: what the change set touched reloads when next read.
+    func takeIn(_ changes: ChangeSet) {
         for (_, e) in changes.entities {
             for id in e.deleted {
                 if let o = registered[id], !o.hasChanges {
@@ -32,7 +38,6 @@ extension Context {
         for o in registered.values where !o.relations.isEmpty && o.relationMask == 0 {
             o.relations = [:]
         }
-        notifyControllers(changes, local: false)
     }
 }
 

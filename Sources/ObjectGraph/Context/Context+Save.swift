@@ -195,8 +195,7 @@ extension Context {
         }
         clearLists()
         for block in observers.values { block(changes) }
-        notifyControllers(changes, local: true)
-        store.broadcast(changes, from: self)
+        store.deliver(changes, from: self)
     }
 
     private func clearLists() {

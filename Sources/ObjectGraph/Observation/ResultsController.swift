@@ -137,11 +137,18 @@ public final class ResultsController {
     public func resume() throws(StoreError) {
         guard isPaused else { return }
         try completeLoading()
-        isPaused = false
-        let touched = pending, anchorDeleted = pendingAnchorDeleted
-        pending = [:]
-        pendingAnchorDeleted = false
-        try deliver(touched: touched, anchorDeleted: anchorDeleted, local: false)
+        // On one snapshot, having taken in every commit made elsewhere up to it (see `Store.snapshot`).
+        do {
+            try context.store.snapshot {
+                isPaused = false
+                let touched = pending, anchorDeleted = pendingAnchorDeleted
+                pending = [:]
+                pendingAnchorDeleted = false
+                try deliver(touched: touched, anchorDeleted: anchorDeleted, local: false)
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot bring the result up to date", path: context.store.path)
+        }
     }
 
     // MARK: - Changes

@@ -215,8 +215,37 @@ public final class Store {
     /// during a unit of work see what it will commit on), else without a transaction (each statement is
     /// atomic).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if let db = transaction { return try body(db) }
+        if let db = transaction ?? snapshotDB { return try body(db) }
         return try queue.inDatabase(body)
+    }
+
+    /// The connection while a read transaction is open on it (see `snapshot`).
+    private var snapshotDB: Database?
+    /// How many foreign commits the last `catchUp` merged.
+    var lastCatchUp = 0
+
+    /// True inside a write transaction or a snapshot: commits elsewhere were taken in when it began, and
+    /// none can be seen until it ends.
+    var isCatchingUpInPlace: Bool { transaction != nil || snapshotDB != nil }
+
+    /// Runs `body` with every read on one snapshot of the store (a read transaction), first taking in
+    /// every commit made elsewhere up to that snapshot. A results controller's diff reads rows it was not
+    /// told about (to place the ones it was): they must be in the same state as when the list last changed,
+    /// which holds only if no commit is between the change sets it has taken in and the rows it reads.
+    /// Inside a write transaction, or an open snapshot, `body` just runs. Nothing may save inside it.
+    func snapshot<T>(catchingUp: Bool = true, _ body: () throws -> T) throws -> T {
+        if isCatchingUpInPlace { return try body() }
+        var result: T?
+        try queue.inDatabase { db in
+            try db.inTransaction(.deferred) {
+                snapshotDB = db
+                defer { snapshotDB = nil }
+                if catchingUp { try catchUp() }
+                result = try body()
+                return .commit
+            }
+        }
+        return result!
     }
 
     /// The connection while a write transaction is open on it (see `writeTransaction`).
@@ -230,6 +259,7 @@ public final class Store {
     /// commit. Throws what `body` throws, after rolling back. Transactions do not nest.
     func writeTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         precondition(transaction == nil, "write transactions do not nest")
+        precondition(snapshotDB == nil, "nothing may save while changes are being delivered (from a results controller's batch)")
         var result: T?
         try queue.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
