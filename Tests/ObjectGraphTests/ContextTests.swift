@@ -210,6 +210,27 @@ import Testing
         }
     }
 
+    /// Windows and ID lists of every size share a few prepared statements: 10,000 distinct positions and
+    /// `IN` lists of 1…3,000 values leave the cache under its cap (it grew by one statement each before).
+    @Test func theStatementCacheStaysBounded() throws {
+        let store = try filled(10_000)
+        let c = Context(store: store)
+        for i in stride(from: 0, to: 10_000, by: 1) {
+            var r = FetchRequest("Row", sortedBy: [SortKey("n")])
+            r.offset = i
+            r.limit = 1 + i % 7
+            let found = try c.fetch(r)
+            #expect(found.count == min(1 + i % 7, 10_000 - i))
+            if i % 1000 == 0 { #expect(found[0]["n"] == .integer(Int64(i))) }
+        }
+        for n in stride(from: 1, through: 3000, by: 7) {
+            let values = (0..<n).map { Int64($0) }
+            #expect(try c.count(FetchRequest("Row", where: Key("n").oneOf(values))) == n)
+        }
+        #expect(store.cachedStatements <= Store.statementCacheLimit)
+        #expect(store.cachedStatements < 64)
+    }
+
     @Test func changeSetNamesInsertedUpdatedAndDeleted() throws {
         let store = try filled(3)
         let c = Context(store: store)

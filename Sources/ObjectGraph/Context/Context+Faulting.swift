@@ -164,7 +164,9 @@ extension Context {
             ).0
             storage.batchSQL[key] = sql
         }
+        // LIMIT and OFFSET are bound last (see `selectSQL`).
         let args = storage.predicateArguments + keyset.values
+            + [.integer(Int64(count + ties)), .integer(Int64(from == 0 ? request.offset : 0))]
         var out: [[Value]?] = []
         out.reserveCapacity(count)
         let expected = storage.rowIDs

@@ -121,7 +121,9 @@ extension Context {
             + ["\"id\" \(request.idAscending ? "ASC" : "DESC")"]).joined(separator: ", ")
         var sql = "SELECT \(columns) FROM \"\(entity.name)\" WHERE \(condition) ORDER BY \(order)"
         if limit != nil || offset > 0 {
-            sql += " LIMIT \(limit ?? -1) OFFSET \(offset)"
+            // Bound, not written into the text: one cached statement for every window of a request.
+            sql += " LIMIT ? OFFSET ?"
+            args += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
         }
         return (sql, args)
     }

@@ -18,8 +18,12 @@ extension ObjectPredicate {
             return "\(ObjectPredicate.column(k, e)) \(sqlOperator) ?"
         case .oneOf(let k, let vs):
             if vs.isEmpty { return "0" }
+            // Padded to a power of two with the last value again (which changes nothing in an IN list): a
+            // statement per size up to 2^k, not one per list length, in the statement cache.
+            let size = ObjectPredicate.paddedSize(vs.count)
             args.append(contentsOf: vs)
-            return "\(ObjectPredicate.column(k, e)) IN (" + Array(repeating: "?", count: vs.count).joined(separator: ",") + ")"
+            args.append(contentsOf: repeatElement(vs[vs.count - 1], count: size - vs.count))
+            return "\(ObjectPredicate.column(k, e)) IN (" + Array(repeating: "?", count: size).joined(separator: ",") + ")"
         case .text(let k, let test, let s, let ci):
             let col = ci ? "lower(\(ObjectPredicate.column(k, e)))" : ObjectPredicate.column(k, e)
             let arg = ci ? "lower(?)" : "?"
@@ -40,6 +44,13 @@ extension ObjectPredicate {
         // too: NOT NULL would be NULL and drop the row.
         case .not(let p): return "NOT ifnull(" + p.build(e, &args) + ", 0)"
         }
+    }
+
+    /// The smallest power of two at least `n` (and at least 1).
+    static func paddedSize(_ n: Int) -> Int {
+        var size = 1
+        while size < n { size <<= 1 }
+        return size
     }
 
     static func column(_ key: String, _ e: EntityDescription) -> String {

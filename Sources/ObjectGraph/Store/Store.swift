@@ -15,8 +15,14 @@ public final class Store {
     let queue: DatabaseQueue
     /// Contexts that want the change sets other contexts of this store commit.
     var contexts: [WeakContext] = []
-    /// Prepared statements by SQL, kept for the life of the store so hot queries are parsed once.
-    private var statements: [String: Statement] = [:]
+    /// Prepared statements by SQL, so hot queries are parsed once; at most `statementCacheLimit` of them,
+    /// the least recently used going first (each holds SQLite memory until finalized).
+    private var statements: [String: (statement: Statement, used: Int)] = [:]
+    private var statementUses = 0
+    /// The most statements kept prepared.
+    static let statementCacheLimit = 256
+    /// How many statements are prepared now, for tests.
+    var cachedStatements: Int { statements.count }
     /// `SELECT <row> FROM <entity> WHERE id IN (?,...)` by entity, list size and columns.
     var rowsByIDSQL: [RowsByIDKey: String] = [:]
     /// `INSERT` of one or several rows, by entity and row count.
@@ -274,9 +280,18 @@ public final class Store {
 
     /// The prepared statement for `sql`, reset and ready to bind.
     func statement(_ db: Database, _ sql: String) throws -> RawStatement {
-        if let s = statements[sql] { return RawStatement(s) }
+        statementUses += 1
+        if let s = statements[sql] {
+            statements[sql]!.used = statementUses
+            return RawStatement(s.statement)
+        }
         let s = try db.makeStatement(sql: sql)
-        statements[sql] = s
+        if statements.count >= Store.statementCacheLimit {
+            // Rare (the SQL a store makes comes in few shapes): evict the oldest quarter in one pass.
+            let old = statements.sorted { $0.value.used < $1.value.used }.prefix(Store.statementCacheLimit / 4)
+            for (key, _) in old { statements[key] = nil }
+        }
+        statements[sql] = (s, statementUses)
         return RawStatement(s)
     }
 
