@@ -64,6 +64,33 @@ import Testing
         _ = try Store(path: dir.path(), model: Self.v2)
     }
 
+    /// A migration that fails half-way (a new unique index over values that repeat) rolls back whole: the
+    /// file's bytes are as they were, and the old model still opens it with its data.
+    @Test func aMigrationThatFailsLeavesTheFileAsItWas() throws {
+        let dir = TempDir()
+        do {
+            let c = Context(store: try Store(path: dir.path(), model: Self.v1))
+            for _ in 0..<2 { try c.insert("Note")["text"] = "same" }
+            try c.save()
+            c.store.checkpoint()
+        }
+        let unique = try Model(version: 2) {
+            Entity("Note") {
+                Attribute("text", .string, default: "", unique: true)
+                Attribute("pinned", .bool, default: false)
+            }
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir.path()))
+        let e = storeError { _ = try Store(path: dir.path(), model: unique) }
+        #expect(e?.code == .uniqueConstraint || e?.message.contains("UNIQUE") == true, "\(String(describing: e))")
+        #expect(e?.message.hasPrefix("cannot migrate the store") == true)
+        let after = try Data(contentsOf: URL(fileURLWithPath: dir.path()))
+        let changed = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(after == before, "\(before.count) → \(after.count) bytes; changed at \(changed.prefix(20))")
+        let c = Context(store: try Store(path: dir.path(), model: Self.v1))
+        #expect(try c.count(FetchRequest("Note", where: Key("text") == "same")) == 2)
+    }
+
     @Test func newerStoreIsRefusedAndUntouched() throws {
         let dir = TempDir()
         do {

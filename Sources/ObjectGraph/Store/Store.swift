@@ -155,9 +155,17 @@ public final class Store {
         config.readonly = readonly
         config.label = "ObjectGraph"
         if !readonly {
-            config.journalMode = .wal
-            // NORMAL in WAL mode survives a killed process; only a power cut can lose the last commits.
-            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            // WAL set here rather than by GRDB's `journalMode = .wal`, which also commits a throwaway table
+            // whenever the log file is missing or empty (for its pools): every open would write, even one
+            // whose migration then fails. Asking for WAL when the file is in WAL already writes nothing.
+            config.prepareDatabase { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                guard mode == "wal" || mode == "memory" else {
+                    throw StoreError(.cannotOpen, "cannot use a write-ahead log here (journal mode \(mode ?? "unknown"))")
+                }
+                // NORMAL in WAL mode survives a killed process; only a power cut can lose the last commits.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
         }
         return config
     }
