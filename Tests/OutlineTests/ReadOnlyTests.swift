@@ -54,9 +54,14 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir) }
         let asOther = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        // The other user may not see into the build folder (a clone under /root): run a copy from /tmp.
+        let bin = MultiProcessTests.Folder()
+        let binary = bin.url.appendingPathComponent("burrow").path
+        try FileManager.default.copyItem(atPath: BurrowProcess.path, toPath: binary)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.url.path)
         func run(_ args: [String]) -> BurrowProcess.Result {
             asOther.isEmpty ? BurrowProcess.run(args + ["--db", db])
-                : BurrowProcess.run(tool: asOther[0], Array(asOther.dropFirst()) + [BurrowProcess.path] + args + ["--db", db])
+                : BurrowProcess.run(tool: asOther[0], Array(asOther.dropFirst()) + [binary] + args + ["--db", db])
         }
         let before = bytes(db)
         let ls = run(["ls", "--tree"])
