@@ -54,8 +54,19 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             case .SQLITE_NOTADB: code = .notADatabase
             default: code = .sqlite
             }
+            var message = db.message ?? "SQLite error \(db.resultCode.rawValue)"
+            // What a user can do something about, said plainly; the transaction rolled back whole.
+            switch db.resultCode {
+            case .SQLITE_FULL, .SQLITE_IOERR:
+                message = "the disk is full or refused to write (\(message)); nothing was changed"
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                message = "another program kept the outline locked for too long (\(message)); nothing was changed, try again"
+            case .SQLITE_READONLY:
+                message = "the outline cannot be written here (\(message)); nothing was changed"
+            default: break
+            }
             return StoreError(
-                code, "\(what): \(db.message ?? "SQLite error \(db.resultCode.rawValue)")", path: path,
+                code, "\(what): \(message)", path: path,
                 sqliteCode: db.extendedResultCode.rawValue, sqliteMessage: db.message, sql: db.sql)
         }
         return StoreError(.sqlite, "\(what): \(error)", path: path)
