@@ -39,13 +39,13 @@ extension Outline {
     /// The subtree below `parent` level by level, as saved: `levels[d]` holds the items at depth d, grouped
     /// by parent in the order of the level above, each group in sibling order. Each level is a few queries
     /// on the (parent, order) index (parents in `IN` lists); every item is asked for its sub-items, so a
-    /// stored count never decides what is read, and an item met twice (a cycle in a damaged store) is not
-    /// followed again.
+    /// stored count never decides what is read, and the item it starts from is not read again (were it in a
+    /// cycle of a damaged store).
     func levels(under parent: Item, depth limit: Int = .max, progress: ((Int) -> Void)? = nil) throws -> [[OutlineRow]] {
+        if parent.isRoot && limit == .max { return try levelsOfEverything(under: parent, progress: progress) }
         let keys = ["parent", "title", "note", "done", "childCount"]
         var levels: [[OutlineRow]] = []
         var parents = [parent.objectID.rowID]
-        var seen: Set<Int64> = [parent.objectID.rowID]
         var done = 0
         while !parents.isEmpty && levels.count < limit {
             var level: [OutlineRow] = []
@@ -58,7 +58,8 @@ extension Outline {
                 let request = FetchRequest(
                     "Item", where: Key("parent").oneOf(chunk), sortedBy: [SortKey("parent"), SortKey("order")])
                 for (id, v) in try context.fetchValues(request, keys: keys) {
-                    guard case .integer(let owner) = v[0], seen.insert(id.rowID).inserted else { continue }
+                    // The only item a walk down can meet again is where it started (one parent each).
+                    guard case .integer(let owner) = v[0], id != parent.objectID else { continue }
                     let title: String = if case .string(let t) = v[1] { t } else { "" }
                     let note: String? = if case .string(let n) = v[2] { n } else { nil }
                     let isDone = if case .bool(let b) = v[3] { b } else { false }
@@ -80,5 +81,54 @@ extension Outline {
         }
         progress?(done)
         return levels.filter { !$0.isEmpty }
+    }
+
+    /// `levels(under:)` for the whole outline: every item read in one pass in (parent, order) order, a walk
+    /// of the index rather than a seek per item, then laid out level by level from the top in memory.
+    /// Items that cannot be reached from the top (a damaged store) are read and left out, as the
+    /// level-by-level reading leaves them.
+    private func levelsOfEverything(under root: Item, progress: ((Int) -> Void)?) throws -> [[OutlineRow]] {
+        let all = try context.fetchValues(
+            FetchRequest("Item", sortedBy: [SortKey("parent"), SortKey("order")]), keys: ["parent", "title", "note", "done"])
+        // Each parent's run of children in the sorted rows.
+        var runs: [Int64: Range<Int>] = [:]
+        var k = 0
+        while k < all.count {
+            guard case .integer(let owner) = all[k].values[0] else {
+                k += 1
+                continue
+            }
+            var end = k + 1
+            while end < all.count, all[end].values[0] == .integer(owner) { end += 1 }
+            runs[owner] = k..<end
+            k = end
+        }
+        var levels: [[OutlineRow]] = []
+        var parents = [root.objectID.rowID]
+        var done = 0
+        while !parents.isEmpty {
+            var level: [OutlineRow] = []
+            var next: [Int64] = []
+            for owner in parents {
+                guard let run = runs[owner] else { continue }
+                // Every item has one parent, so the only item a walk down can meet again is where it
+                // started (when that item is in a cycle of a damaged store).
+                for i in run where all[i].id != root.objectID {
+                    let (id, v) = all[i]
+                    let title: String = if case .string(let t) = v[1] { t } else { "" }
+                    let note: String? = if case .string(let n) = v[2] { n } else { nil }
+                    let isDone = if case .bool(let b) = v[3] { b } else { false }
+                    let count = runs[id.rowID]?.count ?? 0
+                    level.append(OutlineRow(id: id, parent: owner, depth: levels.count, title: title, note: note, isDone: isDone, childCount: count))
+                    next.append(id.rowID)
+                    done += 1
+                    if done % 4096 == 0 { progress?(done) }
+                }
+            }
+            if !level.isEmpty { levels.append(level) }
+            parents = next
+        }
+        progress?(done)
+        return levels
     }
 }

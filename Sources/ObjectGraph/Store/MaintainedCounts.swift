@@ -20,20 +20,31 @@ struct MaintainedCounts {
         let value: Int64
     }
 
-    /// Members written by this save's inserts, by owner: an owner inserted in the same save is written with
-    /// its count, an existing one gets the number as an increment.
-    private(set) var inserted: [Key: Int64] = [:]
+    /// Members written by this save's inserts, per count (owner entity and slot, a short list searched in
+    /// order) and owner row: an owner inserted in the same save is written with its count, an existing one
+    /// gets the number as an increment. Kept apart from `deltas` with plain integer keys, because an import
+    /// touches it twice per row.
+    private var targets: [(entity: Int, slot: Int)] = []
+    private var inserted: [[Int64: Int64]] = []
     /// Increments for owners that already exist.
     private(set) var deltas: [Key: Int64] = [:]
 
-    /// True when no existing owner's count changes.
-    var hasIncrements: Bool { !inserted.isEmpty || !deltas.isEmpty }
+    @inline(__always)
+    private mutating func target(_ entity: Int, _ slot: Int) -> Int {
+        if let k = targets.firstIndex(where: { $0.entity == entity && $0.slot == slot }) { return k }
+        targets.append((entity, slot))
+        inserted.append([:])
+        return targets.count - 1
+    }
+
+    /// True when some count must still be written as an increment.
+    var hasIncrements: Bool { inserted.contains { !$0.isEmpty } || !deltas.isEmpty }
 
     /// Counts the members of an inserted row (its keys in `row`, in slot order).
     mutating func countInserted(_ entity: EntityDescription, _ row: [Value]) {
         for feed in entity.countFeeds {
             if case .integer(let owner) = row[feed.keySlot] {
-                inserted[Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += 1
+                inserted[target(feed.owner, feed.ownerSlot)][owner, default: 0] += 1
             }
         }
     }
@@ -44,7 +55,9 @@ struct MaintainedCounts {
     /// The count to write with an inserted owner row: the members inserted with it. Whatever is not
     /// taken here belongs to owners that already exist.
     mutating func take(_ entity: Int, slot: Int, id: Int64) -> Int64 {
-        guard let n = inserted.removeValue(forKey: Key(entity: entity, slot: slot, id: id)) else { return 0 }
+        guard let k = targets.firstIndex(where: { $0.entity == entity && $0.slot == slot }),
+            let n = inserted[k].removeValue(forKey: id)
+        else { return 0 }
         written.append(Result(id: ObjectID(entity: entity, rowID: id), slot: slot, value: n))
         return n
     }
@@ -58,8 +71,11 @@ struct MaintainedCounts {
     /// are skipped) and returns each count's new value. An owner that no longer exists is skipped too: a
     /// member still pointing to it fails the deferred foreign key check at commit.
     mutating func write(_ db: Database, store: Store, skipping gone: Set<ObjectID>) throws -> [Result] {
-        for (key, n) in inserted { deltas[key, default: 0] += n }
-        inserted = [:]
+        for (k, owners) in inserted.enumerated() {
+            for (id, n) in owners { deltas[Key(entity: targets[k].entity, slot: targets[k].slot, id: id), default: 0] += n }
+        }
+        inserted = []
+        targets = []
         var out: [Result] = []
         for key in deltas.keys.sorted() {
             let delta = deltas[key]!
