@@ -185,6 +185,20 @@ final class Shell: @unchecked Sendable {
         #expect(sh.run("ls").1 == "[ ] Groceries\n")
     }
 
+    /// An empty or blank title is refused on add as on rename (it was added); blank lines of standard input
+    /// are skipped like empty ones.
+    @Test func addRefusesAnEmptyTitle() {
+        let sh = Shell()
+        for title in ["", "   "] {
+            let (code, out, err) = sh.run("add", "ok", title)
+            #expect(code == 2)
+            #expect(out.isEmpty)
+            #expect(err.hasPrefix("Error: a title is empty: give at least one character other than a space"), "\(err)")
+        }
+        #expect(sh.run("add", "-", stdin: "one\n   \n\ttwo\n").0 == 0)
+        #expect(sh.run("ls").1 == "[ ] one\n[ ] \ttwo\n".replacingOccurrences(of: "\t", with: "^I"))
+    }
+
     @Test func addFromStandardInputAndHostileTitles() {
         let sh = Shell()
         #expect(sh.run("add", "-", stdin: "one\ntwo\r\n\nthree\n").0 == 0)

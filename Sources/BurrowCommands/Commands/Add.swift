@@ -20,6 +20,10 @@ struct Add: ParsableCommand {
 
     func validate() throws {
         if texts.isEmpty { throw ValidationError("give at least one title, or - to read them from standard input") }
+        // As the outliner's capture line refuses an empty title, and as rename does.
+        if texts.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("a title is empty: give at least one character other than a space")
+        }
     }
 
     func run() throws {
@@ -27,7 +31,9 @@ struct Add: ParsableCommand {
         for t in texts {
             if t == "-" {
                 // `\r\n` is one Character: split on any line break, not on "\n".
-                titles += String(decoding: Console.current.input(), as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+                // Blank lines (spaces only) are no titles: skipped, as empty lines are.
+                titles += String(decoding: Console.current.input(), as: UTF8.self).split(whereSeparator: \.isNewline)
+                    .filter { !$0.allSatisfy(\.isWhitespace) }.map(String.init)
             } else {
                 titles.append(t)
             }
