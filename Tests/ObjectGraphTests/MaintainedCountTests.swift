@@ -7,18 +7,24 @@ import Testing
 /// Counts the store maintains (`Attribute.count`) and units of work inside one write transaction, with
 /// several connections on one file (each `Store` is a connection of its own, as another process would be).
 @Suite struct MaintainedCountTests {
-    static let model = try! Model {
-        Entity("Folder") {
-            Attribute("name", .string, default: "")
-            Attribute.count("fileCount", of: "files")
-            Attribute.count("folderCount", of: "folders")
-            Relationship.toMany("files", "File", inverse: "folder", deleteRule: .cascade)
-            Relationship.toMany("folders", "Folder", inverse: "parent", deleteRule: .cascade)
-            Relationship.toOne("parent", "Folder", inverse: "folders")
-        }
-        Entity("File") {
-            Attribute("name", .string, default: "")
-            Relationship.toOne("folder", "Folder", inverse: "files")
+    static let model = folders(maintained: true)
+
+    /// Folders holding files and folders, with their two counts kept by the store, or (as an older program
+    /// declared them) as plain attributes.
+    static func folders(maintained: Bool) -> Model {
+        try! Model {
+            Entity("Folder") {
+                Attribute("name", .string, default: "")
+                maintained ? Attribute.count("fileCount", of: "files") : Attribute("fileCount", .integer64, default: 0)
+                maintained ? Attribute.count("folderCount", of: "folders") : Attribute("folderCount", .integer64, default: 0)
+                Relationship.toMany("files", "File", inverse: "folder", deleteRule: .cascade)
+                Relationship.toMany("folders", "Folder", inverse: "parent", deleteRule: .cascade)
+                Relationship.toOne("parent", "Folder", inverse: "folders")
+            }
+            Entity("File") {
+                Attribute("name", .string, default: "")
+                Relationship.toOne("folder", "Folder", inverse: "files")
+            }
         }
     }
 
@@ -187,20 +193,7 @@ import Testing
     /// A store whose counts were wrong before the model maintained them is recounted when opened.
     @Test func aCountThatBecomesMaintainedIsRecountedOnOpen() throws {
         let dir = TempDir()
-        let before = try Model(version: 1) {
-            Entity("Folder") {
-                Attribute("name", .string, default: "")
-                Attribute("fileCount", .integer64, default: 0)
-                Attribute("folderCount", .integer64, default: 0)
-                Relationship.toMany("files", "File", inverse: "folder", deleteRule: .cascade)
-                Relationship.toMany("folders", "Folder", inverse: "parent", deleteRule: .cascade)
-                Relationship.toOne("parent", "Folder", inverse: "folders")
-            }
-            Entity("File") {
-                Attribute("name", .string, default: "")
-                Relationship.toOne("folder", "Folder", inverse: "files")
-            }
-        }
+        let before = Self.folders(maintained: false)
         let c = Context(store: try Store(path: dir.path(), model: before))
         let folder = try c.insert("Folder")
         folder["fileCount"] = 7  // stale, as an old program could leave it

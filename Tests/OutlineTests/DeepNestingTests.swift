@@ -71,6 +71,37 @@ import Testing
         #expect(Self.isChain(a, depth: Self.depth))
     }
 
+    /// Boxes are shared across threads (`OutlineNode` is Sendable): copies changed on many threads at once
+    /// each get their own box, and the tree they were copied from stays as it was.
+    @Test func copiesChangedOnManyThreadsLeaveTheOriginal() async {
+        let original = OutlineNode("top", children: (0..<64).map { OutlineNode("child \($0)", children: [OutlineNode("leaf")]) })
+        let changed = await withTaskGroup(of: (Int, OutlineNode).self) { group in
+            for k in 0..<16 {
+                group.addTask {
+                    var copy = original
+                    for _ in 0..<200 {
+                        copy.children[k].children.append(OutlineNode("added by \(k)"))
+                        copy.children[k].children.removeLast()
+                    }
+                    copy.children[k].children.append(OutlineNode("added by \(k)"))
+                    copy.children.append(OutlineNode("last of \(k)"))
+                    return (k, copy)
+                }
+            }
+            var out: [(Int, OutlineNode)] = []
+            for await result in group { out.append(result) }
+            return out
+        }
+        #expect(original.count == 1 + 64 * 2)
+        #expect(original.children.allSatisfy { $0.children.map(\.title) == ["leaf"] })
+        for (k, copy) in changed {
+            #expect(copy.count == 1 + 64 * 2 + 2)
+            #expect(copy.children[k].children.map(\.title) == ["leaf", "added by \(k)"])
+            #expect(copy.children.last?.title == "last of \(k)")
+            #expect(copy.children.enumerated().allSatisfy { $0.offset == k || $0.offset == 64 || $0.element.children.count == 1 })
+        }
+    }
+
     @Test(arguments: OutlineFormat.allCases)
     func hundredThousandLevels(format: OutlineFormat) throws {
         let depth = Self.depth

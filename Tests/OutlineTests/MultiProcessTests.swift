@@ -187,4 +187,47 @@ import Testing
         #expect(recorders.map(\.controller.count).reduce(0, +) == reports.flatMap(\.items).filter { !$0.deleted }.count)
         #expect(reports.map(\.commands).reduce(0, +) == workers * perWorker)
     }
+
+    /// `burrow import` killed with SIGKILL at random moments (while another process adds at the same time):
+    /// each import is all there or not at all, the store checks clean, and every acknowledged add is there.
+    @Test func importsKilledMidWriteLeaveNothingHalfDone() throws {
+        let folder = Folder()
+        let db = folder.db()
+        #expect(BurrowProcess.run(["add", "P", "--db", db]).status == 0)
+        let file = folder.url.appendingPathComponent("items.txt").path
+        try Data((0..<3000).map { "item \($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        // One worker adds beside the imports; the other starts imports and kills them.
+        let results = try BurrowProcess.concurrently(2) { worker -> (adds: Int, killed: Int, completed: Int) in
+            if worker == 0 {
+                return ((0..<30).filter { k in BurrowProcess.run(["add", "beside \(k)", "--under", "P", "--db", db]).status == 0 }.count, 0, 0)
+            }
+            var rng = SeededRandom(seed: 7)
+            var killed = 0, completed = 0
+            for _ in 0..<25 {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: BurrowProcess.path)
+                p.arguments = ["import", file, "--under", "P", "--db", db]
+                p.standardOutput = FileHandle.nullDevice
+                p.standardError = FileHandle.nullDevice
+                guard (try? p.run()) != nil else { continue }
+                // Anywhere from before the store is opened to after the commit.
+                usleep(useconds_t(rng.next() % 120_000))
+                kill(p.processIdentifier, SIGKILL)
+                p.waitUntilExit()
+                if p.terminationReason == .uncaughtSignal { killed += 1 } else if p.terminationStatus == 0 { completed += 1 }
+            }
+            return (0, killed, completed)
+        }
+        let adds = [results[0].adds]
+        let (killed, completed) = (results[1].killed, results[1].completed)
+        #expect(killed > 0, "killed \(killed), completed \(completed)")
+        let check = BurrowProcess.run(["check", "--db", db])
+        #expect(check.status == 0, "\(check.out)")
+        let o = try Outline(readingAt: db)
+        let p = try o.item(at: "P")
+        let imported = try o.context.count(FetchRequest("Item", where: Key("parent") == p && Key("title").beginsWith("item ")))
+        #expect(imported % 3000 == 0 && imported >= completed * 3000, "\(imported) items for \(completed) completed imports")
+        #expect(try o.context.count(FetchRequest("Item", where: Key("parent") == p && Key("title").beginsWith("beside "))) == adds[0])
+        #expect(p.childCount == imported + adds[0])
+    }
 }

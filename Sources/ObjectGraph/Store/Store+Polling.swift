@@ -21,9 +21,7 @@ extension Store {
                 return v != dataVersion
             }
             guard changed else { return 0 }
-            var merged = 0
-            try snapshot { merged = lastCatchUp }
-            return merged
+            return try snapshot(catchingUp: false) { try catchUp() }
         } catch {
             throw StoreError.wrap(error, "cannot read changes made elsewhere", path: path)
         }
@@ -41,7 +39,6 @@ extension Store {
         } else if count > 0 {
             for c in contexts { c.context?.merge(foreign) }
         }
-        lastCatchUp = count
         return count
     }
 

@@ -235,8 +235,6 @@ public final class Store {
 
     /// The connection while a read transaction is open on it (see `snapshot`).
     private var snapshotDB: Database?
-    /// How many foreign commits the last `catchUp` merged.
-    var lastCatchUp = 0
 
     /// True inside a write transaction or a snapshot: commits elsewhere were taken in when it began, and
     /// none can be seen until it ends.

@@ -84,7 +84,12 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
     /// Swift frees nested values recursively, a few stack frames per level: a 100,000-level tree of plain
     /// structs overflows the stack when it is freed. A subtree that dies instead takes its descendants out
     /// of their boxes into one list and lets them go one at a time, each with an empty box.
-    final class Subtree: @unchecked Sendable {  // Changed only while uniquely referenced, as `Array` is.
+    // @unchecked Sendable, as `Array`'s buffer is: `nodes` is changed only through `children`'s setter and
+    // `_modify`, each after `isKnownUniquelyReferenced` (or on a box made there), and in `deinit`, where the
+    // box has no other owner. A box that two values (and so two threads) can see is never written; a
+    // writer first gets a copy of its own. `DeepNestingTests.copiesChangedOnManyThreadsLeaveTheOriginal`
+    // changes copies of one tree on many threads at once and checks the original and every copy.
+    final class Subtree: @unchecked Sendable {
         var nodes: [OutlineNode]
 
         init(_ nodes: [OutlineNode]) { self.nodes = nodes }

@@ -59,6 +59,8 @@ enum BurrowProcess {
         return results.values.map { $0! }
     }
 
+    // @unchecked Sendable: every write takes the lock, and `values` is read only after every worker has
+    // left the group (`DispatchGroup.wait` orders their writes before that read).
     private final class Results<T>: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var values: [T?]
