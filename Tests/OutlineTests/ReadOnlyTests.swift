@@ -87,7 +87,7 @@ import Testing
         let path = store()
         let writer = try Store(path: path, model: OutlineModel.model)
         let started = Date()
-        try writer.writeTransaction { db in
+        try writer.sqlite.withWriteTransaction { db in
             try db.execute(sql: "UPDATE Item SET title = 'uncommitted' WHERE title = 'Work'")
             let ls = burrow("ls", db: path)
             #expect(ls.status == 0, "\(ls.err)")

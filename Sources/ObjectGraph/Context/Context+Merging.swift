@@ -39,15 +39,12 @@ extension Context {
             o.relations = [:]
         }
     }
-}
 
-extension Store {
-    /// Hands a saved change set to every other context on this store.
-    func broadcast(_ changes: ChangeSet, from sender: Context) {
-        contexts.removeAll { $0.context == nil }
-        for weak in contexts {
-            guard let c = weak.context, c !== sender else { continue }
-            c.merge(changes)
-        }
+    /// Forgets everything cached and has every controller re-read its result (after missed changes).
+    func resynchronize() {
+        refreshAll()
+        for o in registered.values where !o.hasChanges { o.relations = [:] }
+        controllers.removeAll { $0.controller == nil }
+        for c in controllers { try? c.controller?.reloadAll() }
     }
 }

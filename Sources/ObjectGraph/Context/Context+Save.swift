@@ -1,6 +1,3 @@
-import Foundation
-import GRDB
-
 extension Context {
     /// Validates every changed object, then writes all changes in one SQLite transaction and publishes
     /// the change set. On failure nothing is written and the context keeps its changes.
@@ -45,20 +42,23 @@ extension Context {
         var commit: Commit?
         reservedInTransaction = false
         do {
-            try store.writeTransaction { db in
+            try store.writeTransaction { logged in
                 // Foreign commits first, so objects read before this transaction show what is stored now.
                 try store.poll()
                 // Named first, so the edit can rename the step once it knows what it did.
                 if let actionName { pendingActionName = actionName }
                 result = try edit()
                 unit = try prepareSave()
-                if let unit { commit = try write(unit, db) }
+                if let unit {
+                    commit = try write(unit)
+                    logged = commit!.result.seq
+                }
             }
         } catch {
             // IDs reserved inside the transaction were rolled back with it: never hand them out.
             if reservedInTransaction { freshIDs = 0..<0 }
             // Diagnosed while the objects still hold what failed to be written.
-            let reported = unit != nil && error is DatabaseError ? diagnose(error, unit!) : error
+            let reported = unit.map { diagnose(error, $0) } ?? error
             discardChanges()
             throw reported
         }
@@ -80,7 +80,11 @@ extension Context {
         }
         let commit: Commit
         do {
-            commit = try store.writeTransaction { db in try write(unit, db) }
+            commit = try store.writeTransaction { logged in
+                let c = try write(unit)
+                logged = c.result.seq
+                return c
+            }
         } catch {
             throw diagnose(error, unit)
         }
@@ -98,8 +102,7 @@ extension Context {
     /// What a save's transaction did, for the bookkeeping after its commit.
     struct Commit {
         let unit: UnitOfWork
-        let seq: Int64
-        let counts: [MaintainedCounts.Result]
+        let result: StoreWriteResult
     }
 
     /// The unit of work to save, validated; nil when there is nothing to write.
@@ -126,40 +129,39 @@ extension Context {
         return UnitOfWork(live: live, changed: changed, gone: gone, changes: changes)
     }
 
-    /// Writes a unit of work in the open transaction: its rows, the counts the store maintains, and its
-    /// change-log entry. Changes nothing in memory, so a failed commit leaves the context as it was.
-    private func write(_ unit: UnitOfWork, _ db: Database) throws -> Commit {
-        var counts = MaintainedCounts()
-        for o in unit.live where !o.entity.countFeeds.isEmpty { counts.countInserted(o.entity, o.values) }
-        for (e, _, rows) in pendingRows where !e.countFeeds.isEmpty {
-            for row in rows { counts.countInserted(e, row) }
+    /// Hands a unit of work to the store, in the open transaction, as values. Changes nothing in memory,
+    /// so a failed commit leaves the context as it was.
+    private func write(_ unit: UnitOfWork) throws(StoreError) -> Commit {
+        var w = StoreWrite(changes: unit.changes)
+        var start = 0
+        while start < unit.live.count {
+            // Runs of one entity (objects are inserted in runs, e.g. an import's items).
+            let e = unit.live[start].entity
+            var end = start + 1
+            while end < unit.live.count && unit.live[end].entity === e { end += 1 }
+            let run = unit.live[start..<end]
+            w.inserts.append((e, run.map(\.objectID.rowID), run.map(\.values)))
+            start = end
         }
-        try writeDeletes(db, unit.gone, &counts)
-        try writeInserts(db, unit.live, &counts)
-        try writeRows(db, &counts)
-        try writeUpdates(db, unit.changed, &counts)
-        var changes = unit.changes
-        var results = counts.written
-        if counts.hasIncrements {
-            let updated = try counts.write(db, store: store, skipping: Set(unit.gone.map(\.objectID)))
-            for r in updated { changes.update(r.id, PropertyMask(slot: r.slot)) }
-            results += updated
+        for (e, ids, rows) in pendingRows { w.inserts.append((e, ids.map(\.rowID), rows)) }
+        for o in unit.changed {
+            // Never a maintained count: the store keeps those.
+            guard let committed = o.committed else { continue }
+            let e = o.entity
+            let slots = e.storedSlots.filter { committed[$0] != o.values[$0] && !e.isMaintained($0) }
+            if !slots.isEmpty { w.updates.append((e, o.objectID.rowID, slots, o.values)) }
         }
-        let seq = changes.isEmpty ? 0 : try store.log(changes, db)
+        w.deletes = unit.gone.map { ($0.entity, $0.objectID.rowID) }
+        let result = try store.backend.write(w)
         var done = unit
-        done.changes = changes
-        return Commit(unit: done, seq: seq, counts: results)
+        done.changes = result.changes
+        return Commit(unit: done, result: result)
     }
 
     /// After the commit: the context takes in what was written, records the undo step and tells observers,
     /// controllers and the store's other contexts.
     private func didCommit(_ commit: Commit) {
         let (live, changed, gone, changes) = (commit.unit.live, commit.unit.changed, commit.unit.gone, commit.unit.changes)
-        if commit.seq == store.changeCursor + 1 {
-            store.changeCursor = commit.seq  // nobody else committed in between: nothing to skip later
-        } else if commit.seq > 0 {
-            store.ownCommits.insert(commit.seq)
-        }
         generation += 1
 
         if !isApplyingHistory {
@@ -184,7 +186,7 @@ extension Context {
         forgetRelationsTouchedByRows()
         for o in gone { forget(o) }
         // Counts as the transaction left them (it may have seen members other processes added).
-        for r in commit.counts {
+        for r in commit.result.counts {
             rowCache[r.id] = nil
             guard let o = registered[r.id] else { continue }
             if !o.isFault {
@@ -212,147 +214,11 @@ extension Context {
         o.relationMask = 0
     }
 
-    // MARK: - Writing
-
-    /// Inserts go several rows to a statement (`rowsPerInsert`): in a transaction of many statements,
-    /// SQLite opens a statement journal for each run of an INSERT that can fail a constraint, and with the
-    /// stepping in, halting and resetting that was most of the cost of a small row.
-    private func writeInserts(_ db: Database, _ objects: [ManagedObject], _ counts: inout MaintainedCounts) throws {
-        var start = 0
-        while start < objects.count {
-            // A run of one entity (objects are inserted in runs, e.g. an import's items).
-            let e = objects[start].entity
-            var end = start + 1
-            while end < objects.count && objects[end].entity === e { end += 1 }
-            let first = start
-            try writeRun(db, e, count: end - start, &counts) { i in
-                let o = objects[first + i]
-                return (o.objectID.rowID, o.values)
-            }
-            start = end
-        }
-    }
-
-    private func writeRows(_ db: Database, _ counts: inout MaintainedCounts) throws {
-        for (e, ids, rows) in pendingRows {
-            try writeRun(db, e, count: rows.count, &counts) { i in (ids[i].rowID, rows[i]) }
-        }
-    }
-
-    /// Rows of one INSERT statement, when there are that many left; the rest go one by one.
-    static let rowsPerInsert = 32
-
-    /// Writes `count` rows of `e`; `row(i)` gives row `i`'s ID and values in slot order. A count the store
-    /// maintains is written as the number of its members this save inserts (see `MaintainedCounts`).
-    private func writeRun(
-        _ db: Database, _ e: EntityDescription, count: Int, _ counts: inout MaintainedCounts, _ row: (Int) -> (Int64, [Value])
-    ) throws {
-        let width = Int32(e.storedSlots.count + 1)
-        let maintained = e.maintainedMask != 0
-        var start = 0
-        while start < count {
-            let n = count - start >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
-            let stmt = try store.statement(db, insertSQL(e, rows: n))
-            for i in 0..<n {
-                let (id, values) = row(start + i)
-                var column = 1 + Int32(i) * width
-                stmt.bind(id, at: column)
-                column += 1
-                for slot in e.storedSlots {
-                    if maintained && e.isMaintained(slot) {
-                        stmt.bind(.integer(counts.take(e.index, slot: slot, id: id)), at: column)
-                    } else {
-                        stmt.bind(values[slot], at: column)
-                    }
-                    column += 1
-                }
-            }
-            try stmt.run(db)
-            start += n
-        }
-    }
-
-    /// `INSERT INTO <entity> (<columns>) VALUES (?, …), …` for `rows` rows, built once per store.
-    private func insertSQL(_ e: EntityDescription, rows: Int) -> String {
-        let key = e.index << 16 | rows
-        if let sql = store.insertSQL[key] { return sql }
-        let row = "(" + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")"
-        let sql = "INSERT INTO \"\(e.name)\" (\(e.selectColumns)) VALUES " + Array(repeating: row, count: rows).joined(separator: ",")
-        store.insertSQL[key] = sql
-        return sql
-    }
-
-    /// Writes the changed columns of each object (never a maintained count). A row that is gone was deleted
-    /// elsewhere since it was read: the save fails rather than report a change nobody can see. A changed
-    /// foreign key that a count follows moves one member from the owner the store holds to the new one.
-    private func writeUpdates(_ db: Database, _ objects: [ManagedObject], _ counts: inout MaintainedCounts) throws {
-        for o in objects {
-            guard let committed = o.committed else { continue }
-            let e = o.entity
-            let slots = e.storedSlots.filter { committed[$0] != o.values[$0] && !e.isMaintained($0) }
-            if slots.isEmpty { continue }
-            for feed in e.countFeeds where slots.contains(feed.keySlot) {
-                // The key as stored now, not as this context read it: another process may have moved it.
-                let read = try store.statement(db, "SELECT \(Schema.quote(e.properties[feed.keySlot].name)) FROM \(Schema.quote(e.name)) WHERE id = ?")
-                read.bind(o.objectID.rowID, at: 1)
-                let old: Value = try read.step(db) ? read.value(at: 0, as: .integer64) : .null
-                read.reset()
-                let new = o.values[feed.keySlot]
-                guard old != new else { continue }
-                if case .integer(let p) = old { counts.add(feed, owner: p, -1) }
-                if case .integer(let p) = new { counts.add(feed, owner: p, 1) }
-            }
-            let sql = "UPDATE \(Schema.quote(e.name)) SET "
-                + slots.map { "\(Schema.quote(e.properties[$0].name)) = ?" }.joined(separator: ", ") + " WHERE id = ?"
-            let stmt = try store.statement(db, sql)
-            for (k, slot) in slots.enumerated() { stmt.bind(o.values[slot], at: Int32(k + 1)) }
-            stmt.bind(o.objectID.rowID, at: Int32(slots.count + 1))
-            try stmt.run(db)
-            if db.changesCount == 0 {
-                throw StoreError(.conflict, "cannot save: \(e.name) \(o.objectID) was deleted elsewhere", path: store.path, entity: e.name)
-            }
-        }
-    }
-
-    /// Deletes each object's row. For an entity whose keys feed counts, the statement returns the keys as
-    /// stored, so the counts that lose a member are the ones the store says, not the ones this context read.
-    private func writeDeletes(_ db: Database, _ objects: [ManagedObject], _ counts: inout MaintainedCounts) throws {
-        for o in objects {
-            let e = o.entity
-            if e.countFeeds.isEmpty {
-                let stmt = try store.statement(db, "DELETE FROM \(Schema.quote(e.name)) WHERE id = ?")
-                stmt.bind(o.objectID.rowID, at: 1)
-                try stmt.run(db)
-                continue
-            }
-            let keys = e.countFeeds.map { Schema.quote(e.properties[$0.keySlot].name) }.joined(separator: ", ")
-            let stmt = try store.statement(db, "DELETE FROM \(Schema.quote(e.name)) WHERE id = ? RETURNING \(keys)")
-            stmt.bind(o.objectID.rowID, at: 1)
-            guard try stmt.step(db) else { continue }  // already deleted elsewhere
-            for (k, feed) in e.countFeeds.enumerated() {
-                let owner = stmt.int64(at: Int32(k))
-                if case .integer = stmt.value(at: Int32(k), as: .integer64) { counts.add(feed, owner: owner, -1) }
-            }
-            stmt.reset()
-        }
-    }
-
     /// Turns a failed write into an error that names the entity and property at fault.
     private func diagnose(_ error: any Error, _ unit: UnitOfWork) -> any Error {
-        if error is StoreError { return error }
+        guard var e = error as? StoreError, e.code == .foreignKey, e.object == nil else { return error }
         let (live, changed, gone) = (unit.live, unit.changed, unit.gone)
-        var e = StoreError.wrap(error, "cannot save", path: store.path)
         switch e.code {
-        case .uniqueConstraint:
-            // SQLite says "UNIQUE constraint failed: Entity.column[, Entity.column]".
-            if let msg = e.sqliteMessage, let r = msg.range(of: "failed: ") {
-                let parts = msg[r.upperBound...].split(separator: ",")[0].split(separator: ".")
-                if parts.count == 2 {
-                    e.entity = String(parts[0]).trimmingCharacters(in: .whitespaces)
-                    e.property = String(parts[1])
-                    e.message = "cannot save: another \(e.entity!) already has this \(e.property!)"
-                }
-            }
         case .foreignKey:
             // Deferred keys fail at commit without saying which row: find the dangling reference ourselves.
             let deletedIDs = Set(gone.map(\.objectID))

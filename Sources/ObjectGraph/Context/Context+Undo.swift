@@ -52,7 +52,7 @@ extension Context {
             try transaction { try restore(step, target, expected, verb) }
         } catch let e as StoreError where e.code == .foreignKey {
             // A restored reference points to something deleted elsewhere (a parent, say).
-            throw UndoConflict(verb: verb, action: step.name, object: e.object ?? ObjectID(entity: 0, rowID: 0), entity: e.entity ?? "an object",
+            throw UndoConflict(verb: verb, action: step.name, object: e.object, entity: e.entity ?? "an object",
                                reason: "would refer to something deleted elsewhere" + (e.property.map { " (\($0))" } ?? ""))
         }
     }
@@ -134,11 +134,11 @@ extension Context {
 
     /// Why deleting `id` would leave members behind: its maintained counts (exact, since the store keeps
     /// them in every write) say how many members it has now, and the step must delete every one of them.
-    private func membersLeftBehind(_ id: ObjectID, _ now: [Value], goingToo: [MaintainedCounts.Key: Int64]) -> String? {
+    private func membersLeftBehind(_ id: ObjectID, _ now: [Value], goingToo: [MaintainedCount.Key: Int64]) -> String? {
         let e = model.entities[id.entity]
         for p in e.properties {
             guard let name = p.attribute?.countedRelationship, case .integer(let count) = now[p.slot] else { continue }
-            let left = count - goingToo[MaintainedCounts.Key(entity: e.index, slot: p.slot, id: id.rowID), default: 0]
+            let left = count - goingToo[MaintainedCount.Key(entity: e.index, slot: p.slot, id: id.rowID), default: 0]
             if left > 0 { return "has \(left) more \(name) now (added elsewhere)" }
         }
         return nil
@@ -146,13 +146,13 @@ extension Context {
 
     /// For each count the store maintains, how many of its members `step` deletes (of those still stored).
     private func membersDeleted(by step: UndoRecord, current: [ObjectID: [Value]],
-                                restoring target: KeyPath<UndoRecord.Entry, [Value]?>) -> [MaintainedCounts.Key: Int64] {
-        var out: [MaintainedCounts.Key: Int64] = [:]
+                                restoring target: KeyPath<UndoRecord.Entry, [Value]?>) -> [MaintainedCount.Key: Int64] {
+        var out: [MaintainedCount.Key: Int64] = [:]
         for entry in step.entries where entry[keyPath: target] == nil {
             guard let row = current[entry.id] else { continue }
             for feed in model.entities[entry.id.entity].countFeeds {
                 if case .integer(let owner) = row[feed.keySlot] {
-                    out[MaintainedCounts.Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += 1
+                    out[MaintainedCount.Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += 1
                 }
             }
         }

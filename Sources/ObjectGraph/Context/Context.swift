@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A unit of work over a store: an identity map of objects, change tracking, fetches, delete rules,
 /// validation, and save as one SQLite transaction.
@@ -66,10 +65,10 @@ public final class Context {
 
     // MARK: - Inserting
 
-    /// Inserts a new object of `entity`, with its defaults and a permanent ID.
+    /// Inserts a new object of `entity`, with its defaults and a permanent ID. Throws `.unknownEntity` for
+    /// a name the model does not have, as a fetch does.
     public func insert(_ entityName: String) throws(StoreError) -> ManagedObject {
-        guard let entity = model.entity(entityName) else { preconditionFailure("no entity named \(entityName)") }
-        return try insert(entity)
+        try insert(try entity(named: entityName))
     }
 
     /// Inserts a new object of `entity` as the Swift type `T` (the entity's declared object type).

@@ -9,7 +9,8 @@ final class PrefetchedRows {
     /// The named columns only: nothing reads on from a prefetched result, so sort keys are not needed.
     let layout: RowLayout
     /// Row-major: the layout's columns of row 0, then of row 1, …; one buffer instead of an array per row.
-    @exclusivity(unchecked) private(set) var values: ContiguousArray<Value> = []
+    /// Appended to by the store type that reads them (see `PersistentStore.fetchIDs`).
+    @exclusivity(unchecked) var values: ContiguousArray<Value> = []
     let width: Int
     /// The layout's `missing`, without copying the layout out (and retaining its arrays) per object.
     let missing: UInt64
@@ -22,13 +23,6 @@ final class PrefetchedRows {
         self.generation = generation
         width = layout.columnTypes.count
         missing = layout.missing
-    }
-
-    /// Appends the current row of a `SELECT <layout.columns>` statement.
-    @inline(__always)
-    func append(_ stmt: RawStatement) {
-        let types = layout.columnTypes
-        for k in 0..<width { values.append(stmt.value(at: Int32(k + 1), as: types[k])) }
     }
 
     /// The value of `slot` in row `row`; slots the layout does not read hold their defaults.

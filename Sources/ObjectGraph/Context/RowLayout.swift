@@ -1,8 +1,8 @@
 /// Which columns a read of an entity's rows selects, and where each lands in an object's values: every
 /// stored column (whole rows), or a fetch's `propertiesToFetch` and sort keys (partial rows).
 struct RowLayout: Sendable {
-    /// `"id", "col", ...` in select order.
-    let columns: String
+    /// The stored slots read, in column order (after the ID).
+    let slots: [Int]
     /// For each slot, its column in a row of `columns` (0 for slots that are not read).
     let columnOfSlot: [Int32]
     /// Stored slots a row of this layout leaves out: an object made from one is a partial fault that
@@ -27,7 +27,7 @@ struct RowLayout: Sendable {
     /// The layout reading `slots` (stored slots), in column order.
     init(_ properties: [PropertyDescription], storedSlots: [Int], slots: Set<Int>) {
         let read = storedSlots.filter(slots.contains)
-        columns = (["id"] + read.map { properties[$0].name }).map { "\"\($0)\"" }.joined(separator: ", ")
+        self.slots = read
         var columnOfSlot = [Int32](repeating: 0, count: properties.count)
         for (k, slot) in read.enumerated() { columnOfSlot[slot] = Int32(k + 1) }
         self.columnOfSlot = columnOfSlot

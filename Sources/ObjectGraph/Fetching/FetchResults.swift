@@ -64,10 +64,10 @@ final class FetchStorage {
     @exclusivity(unchecked) var batchRows: [[Value]?] = []
     /// The last row read, as a position and its sort values: where the next ordered batch continues.
     var anchor: (position: Int, keys: [Value])?
-    /// SQL of ordered batch reads by form and row limit (see `Context.readOrdered`).
-    var batchSQL: [Int: String] = [:]
-    /// The arguments of the request's predicate, in SQL order.
-    lazy var predicateArguments: [Value] = request.predicate.sql(for: entity).1
+    /// What the store type keeps for this result between its ordered batch reads (SQLite: the statement
+    /// text by form and row limit, and the predicate's arguments), so a batch does not rebuild them.
+    var storeCache: [Int: String] = [:]
+    var storeArguments: [Value]?
 
     init(entity: EntityDescription, rowIDs: [Int64], request: FetchRequest, layout: RowLayout) {
         self.entity = entity

@@ -19,8 +19,6 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let relationshipOfSlot: [RelationshipDescription?]
     /// The SQLite type read for each stored slot, parallel to `storedSlots`.
     let storedTypes: [AttributeType]
-    /// `"id", "col", ...` for SELECTs and INSERTs of whole rows.
-    var selectColumns: String { wholeRow.columns }
     /// Every stored column: what a fault loads.
     let wholeRow: RowLayout
     /// For each slot, the type to read its column as.
@@ -82,7 +80,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The stored attribute or to-one relationship named `key`, or an error naming it.
     func storedProperty(_ key: String) throws(StoreError) -> PropertyDescription {
         guard let p = property(key), p.isStored else {
-            throw StoreError(.sqlite, "\(name).\(key) is not a stored attribute or to-one relationship", entity: name, property: key)
+            throw StoreError(.unknownProperty, "\(name).\(key) is not a stored attribute or to-one relationship", entity: name, property: key)
         }
         return p
     }

@@ -81,7 +81,7 @@ struct ModelSnapshot: Codable, Equatable, Sendable {
     }
 }
 
-/// A value written as text, for defaults in a stored model and in SQL `DEFAULT` clauses.
+/// A value written as text, for defaults in a stored model.
 enum ValueCoding {
     static func encode(_ v: Value) -> String {
         switch v {
@@ -93,20 +93,6 @@ enum ValueCoding {
         case .date(let d): return "t:\(d.timeIntervalSince1970)"
         case .data(let d): return "x:" + d.map { String(format: "%02x", $0) }.joined()
         case .uuid(let u): return "u:" + u.uuidString
-        }
-    }
-
-    /// The literal SQL for a stored default.
-    static func sqlLiteral(_ v: Value) -> String {
-        switch v {
-        case .null: return "NULL"
-        case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
-        case .integer(let i): return String(i)
-        case .double(let d): return d.isFinite ? "\(d)" : "NULL"
-        case .bool(let b): return b ? "1" : "0"
-        case .date(let d): return "\(d.timeIntervalSince1970)"
-        case .data(let d): return "X'" + d.map { String(format: "%02x", $0) }.joined() + "'"
-        case .uuid(let u): return "X'" + u.bytes.map { String(format: "%02x", $0) }.joined() + "'"
         }
     }
 }

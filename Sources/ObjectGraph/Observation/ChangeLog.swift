@@ -1,12 +1,9 @@
 import Foundation
 
-/// The binary form of a change set in `og_changes`, so other processes can learn what each commit
+/// The binary form of a change set in a store's change log, so other processes can learn what each commit
 /// touched. Entities are named (models may differ by an additive migration); property masks are the
 /// writer's and count as "everything" for a reader whose model hash differs.
 enum ChangeLog {
-    static let createTable = """
-        CREATE TABLE IF NOT EXISTS og_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, changes BLOB NOT NULL)
-        """
     /// How long entries are kept for readers that poll late.
     static let retention: TimeInterval = 600
 

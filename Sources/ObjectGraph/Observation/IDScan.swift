@@ -1,39 +1,23 @@
 import Foundation
-import GRDB
 
-/// Reads a result's row IDs on a background thread through a separate read-only connection, in one read
-/// transaction (one consistent snapshot), handing over the first rows as soon as they are read. It lets a
-/// results controller on a million rows show its first screen without waiting for the whole list.
+/// Reads a result's row IDs on a background thread (a store type's own connection, one consistent
+/// snapshot), handing over the first rows as soon as they are read. It lets a results controller on a
+/// million rows show its first screen without waiting for the whole list.
 final class IDScan: @unchecked Sendable {
     private let condition = NSCondition()
     private var ids: [Int64] = []
     private var finished = false
     private var failure: StoreError?
 
-    /// Starts reading `sql` (which selects one ID column) with `arguments` on `reader`.
-    init(reader: DatabaseQueue, sql: String, arguments: [Value]) {
-        let args = arguments
+    /// Starts `read` on a thread of its own; it hands IDs over with ``publish(_:done:)``, the last chunk
+    /// with `done`.
+    init(_ read: @escaping @Sendable (IDScan) throws(StoreError) -> Void) {
         Thread.detachNewThread { [self] in
-            do {
-                try reader.read { db in
-                    let stmt = RawStatement(try db.makeStatement(sql: sql))
-                    for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
-                    var chunk: [Int64] = []
-                    chunk.reserveCapacity(4096)
-                    var size = 256  // the first chunk is a screenful: hand it over at once
-                    while try stmt.step(db) {
-                        chunk.append(stmt.int64(at: 0))
-                        if chunk.count >= size {
-                            publish(chunk, done: false)
-                            chunk.removeAll(keepingCapacity: true)
-                            size = 65536
-                        }
-                    }
-                    publish(chunk, done: true)
-                }
+            do throws(StoreError) {
+                try read(self)
             } catch {
                 condition.lock()
-                failure = StoreError.wrap(error, "cannot read the result")
+                failure = error
                 finished = true
                 condition.broadcast()
                 condition.unlock()
@@ -41,7 +25,8 @@ final class IDScan: @unchecked Sendable {
         }
     }
 
-    private func publish(_ chunk: [Int64], done: Bool) {
+    /// Hands over IDs read so far, in order.
+    func publish(_ chunk: [Int64], done: Bool) {
         condition.lock()
         ids += chunk
         finished = done

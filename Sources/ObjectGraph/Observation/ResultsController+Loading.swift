@@ -10,4 +10,20 @@ extension ResultsController {
         try? completeLoading()
         return true
     }
+
+    /// Re-reads the result and delivers the difference from what the observer last saw.
+    func reloadAll() throws(StoreError) {
+        guard fetched, !isInvalidated else { return }
+        try completeLoading()
+        let fresh = try context.fetch(request).rowIDs
+        var touched: [Int64: PropertyMask] = [:]
+        for id in storage.rowIDs { touched[id] = PropertyMask(rawValue: ~0) }
+        for id in fresh { touched[id] = PropertyMask(rawValue: ~0) }
+        if isPaused {
+            for (id, mask) in touched { pending[id, default: []].formUnion(mask) }
+            return
+        }
+        let batch = try diff(touched, local: false)
+        if !batch.isEmpty { onChange?(batch) }
+    }
 }

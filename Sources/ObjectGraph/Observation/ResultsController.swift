@@ -56,15 +56,13 @@ public final class ResultsController {
 
     /// Reads the result. Call once before reading rows; batches are delivered from then on.
     ///
-    /// On a file store an unsectioned result is read in the background: this returns as soon as the first
+    /// On a store that can read in the background (a file), an unsectioned result is read in the background: this returns as soon as the first
     /// `window` rows are known, so a million-row level shows its first screen at once; anything that needs
     /// the whole list (``count``, a row further down, the next change) waits for the rest.
     public func performFetch(window: Int = 256) throws(StoreError) {
         fetched = true
         isInvalidated = false
-        if sectionKey == nil, let reader = context.store.backgroundReader() {
-            let (sql, args) = context.selectSQL(request, entity, columns: "\"id\"", limit: request.limit, offset: request.offset)
-            let scan = IDScan(reader: reader, sql: sql, arguments: args)
+        if sectionKey == nil, let scan = context.store.backend.scanIDs(request, of: entity) {
             let (ids, complete) = try scan.prefix(window)
             storage.rowIDs = ids
             pendingScan = complete ? nil : scan

@@ -1,8 +1,6 @@
-import Foundation
-import GRDB
-
-/// One SQLite file holding the objects of one model: WAL, foreign keys, a busy timeout, the schema made
-/// from the model and the model's version hash recorded in it.
+/// A store of the objects of one model, shared by the contexts that work on it: it opens a store type (an
+/// SQLite file today; see ``PersistentStore``), and hands every committed change set to its contexts —
+/// their own saves, and commits other processes made, which ``poll()`` finds.
 ///
 /// ```swift
 /// let store = try Store(path: "outline.sqlite", model: model)
@@ -12,55 +10,23 @@ public final class Store {
     public let model: Model
     /// The file, or nil for an in-memory store.
     public let path: String?
-    let queue: DatabaseQueue
+    /// True for a store opened with ``init(readingAt:model:)``.
+    public let isReadOnly: Bool
+    /// The store type that holds the rows.
+    let backend: any PersistentStore
     /// Contexts that want the change sets other contexts of this store commit.
     var contexts: [WeakContext] = []
-    /// Prepared statements by SQL, so hot queries are parsed once; at most `statementCacheLimit` of them,
-    /// the least recently used going first (each holds SQLite memory until finalized).
-    private var statements: [String: (statement: Statement, used: Int)] = [:]
-    private var statementUses = 0
-    /// The most statements kept prepared.
-    static let statementCacheLimit = 256
-    /// How many statements are prepared now, for tests.
-    var cachedStatements: Int { statements.count }
-    /// `SELECT <row> FROM <entity> WHERE id IN (?,...)` by entity, list size and columns.
-    var rowsByIDSQL: [RowsByIDKey: String] = [:]
-    /// `INSERT` of one or several rows, by entity and row count.
-    var insertSQL: [Int: String] = [:]
-    /// The last `PRAGMA data_version` seen: it changes when another connection commits.
-    var dataVersion: Int64 = -1
     /// The last change-log entry taken in (ours or another's).
-    var changeCursor: Int64 = 0
-    /// Change-log entries this store wrote and has not passed yet: never delivered twice.
-    var ownCommits = Set<Int64>()
-    var savesSincePrune = 0
-    /// A read-only connection for background scans (file stores only), opened on first use.
-    private var backgroundReaderStorage: DatabaseQueue?
-
-    /// The connection background scans read through; nil for an in-memory store.
-    func backgroundReader() -> DatabaseQueue? {
-        if let r = backgroundReaderStorage { return r }
-        guard let path else { return nil }
-        backgroundReaderStorage = try? DatabaseQueue(path: path, configuration: Store.configuration(readonly: true))
-        return backgroundReaderStorage
-    }
+    private var changeCursor: Int64 = 0
+    /// Change-log entries written through this store and not passed yet: never delivered twice.
+    private var ownCommits = Set<Int64>()
 
     /// Opens the store at `path`, creating it when absent and migrating it when the model only added things.
     ///
     /// Throws `.newerModel` when a newer model wrote the file, `.incompatibleModel` when the change is not
     /// additive, `.notADatabase` / `.notAStore` for other files. On every failure the file is left as it was.
-    public init(path: String, model: Model) throws(StoreError) {
-        self.model = model
-        self.path = path
-        isReadOnly = false
-        let existing = try Store.inspect(path: path, model: model)
-        do {
-            queue = try DatabaseQueue(path: path, configuration: Store.configuration())
-        } catch {
-            throw StoreError.wrap(error, "cannot open the store", path: path)
-        }
-        try prepare(existing: existing)
-        try startChangeCursor()
+    public convenience init(path: String, model: Model) throws(StoreError) {
+        try self.init(SQLiteStore(path: path, model: model), model: model, path: path, isReadOnly: false)
     }
 
     /// Opens an existing store for reading only: no byte of the file changes, nothing is created or
@@ -73,305 +39,188 @@ public final class Store {
     /// ```swift
     /// let store = try Store(readingAt: "outline.sqlite", model: model)
     /// ```
-    public init(readingAt path: String, model: Model) throws(StoreError) {
-        self.model = model
-        self.path = path
-        isReadOnly = true
-        guard let existing = try Store.inspect(path: path, model: model) else {
-            throw StoreError(.cannotOpen, Store.noStoreYet, path: path)
-        }
-        if existing.hash != model.versionHash, !(try SchemaMigration.plan(from: existing, to: model)).isReadable {
-            throw StoreError(.needsUpgrade, "the store was written by an older version and must be upgraded before it can be read; any command that changes it does that", path: path)
-        }
-        queue = try Store.openReadOnly(path)
-        try startChangeCursor()
+    public convenience init(readingAt path: String, model: Model) throws(StoreError) {
+        try self.init(SQLiteStore(readingAt: path, model: model), model: model, path: path, isReadOnly: true)
     }
 
-    /// A read-only connection: SQLite's usual locks (so a writer's commits and checkpoints are seen
-    /// safely), which need the WAL's `-shm` file; where that cannot be made (a read-only folder), nobody
-    /// can be writing either, and the file is read as immutable.
-    private static func openReadOnly(_ path: String) throws(StoreError) -> DatabaseQueue {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
-        var firstError: (any Error)?
-        for query in ["?mode=ro", "?mode=ro&immutable=1"] {
-            do {
-                let queue = try DatabaseQueue(path: uri + query, configuration: configuration(readonly: true))
-                _ = try queue.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
-                return queue
-            } catch {
-                firstError = firstError ?? error
-                if FileManager.default.fileExists(atPath: path + "-wal") { break }  // someone may be writing
-            }
-        }
-        throw StoreError.wrap(firstError!, "cannot open the store for reading", path: path)
+    /// A store that lives in memory only, for tests and scratch work.
+    public convenience init(inMemoryWith model: Model) throws(StoreError) {
+        try self.init(SQLiteStore(inMemoryWith: model), model: model, path: nil, isReadOnly: false)
+    }
+
+    /// A store on `backend`; commits made before now are already in what it reads.
+    init(_ backend: any PersistentStore, model: Model, path: String?, isReadOnly: Bool) throws(StoreError) {
+        self.backend = backend
+        self.model = model
+        self.path = path
+        self.isReadOnly = isReadOnly
+        changeCursor = try backend.latestChange()
     }
 
     /// What ``init(readingAt:model:)`` says of an absent or empty file.
     public static let noStoreYet = "there is no store here yet"
 
-    /// True for a store opened with ``init(readingAt:model:)``.
-    public let isReadOnly: Bool
+    /// True while a write transaction is open: a unit of work is between its first read and its commit.
+    public var isInTransaction: Bool { backend.isInTransaction }
 
-    /// Moves every committed change from the write-ahead log into the database file, so the file alone is
-    /// a complete copy (what a command does before it exits and the outliner when it quits). Best effort
-    /// while other connections read: it never waits for them. Nothing to do for a read-only store.
+    /// Moves every committed change into the database file, so the file alone is a complete copy (what a
+    /// command does before it exits and the outliner when it quits). Best effort while other connections
+    /// read: it never waits for them. Nothing to do for a read-only store.
     public func checkpoint() {
-        guard !isReadOnly, path != nil, transaction == nil else { return }
-        _ = try? queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        guard !isReadOnly, !backend.isInTransaction else { return }
+        backend.checkpoint()
     }
 
-    /// A store that lives in memory only, for tests and scratch work.
-    public init(inMemoryWith model: Model) throws(StoreError) {
-        self.model = model
-        self.path = nil
-        isReadOnly = false
-        do {
-            queue = try DatabaseQueue(configuration: Store.configuration())
-        } catch {
-            throw StoreError.wrap(error, "cannot create an in-memory store")
+    /// Verifies the store without changing it: the file's own integrity, every reference pointing to an
+    /// object that exists, the ID allocator above every stored ID, and every maintained count equal to its
+    /// members. An empty list means all of that holds.
+    ///
+    /// ```swift
+    /// for problem in try store.check() { print(problem) }
+    /// ```
+    public func check() throws(StoreError) -> [StoreProblem] { try backend.check() }
+
+    /// Repairs what is derived from the rows: every maintained count is counted again, missing required
+    /// values get their defaults and the ID allocator is set above every stored ID. Runs inside the open
+    /// write transaction when there is one (so it commits or rolls back with the rest of a repair), else in
+    /// one of its own. Returns what it changed, as sentences.
+    public func repairDerived() throws(StoreError) -> [String] { try backend.repairDerived() }
+
+    /// Runs `body` in one write transaction (see ``PersistentStore/writeTransaction(_:)``); a change-log
+    /// entry it wrote (`logged`) is recorded as this store's own once the transaction has committed.
+    func writeTransaction<T>(_ body: (_ logged: inout Int64) throws -> T) throws -> T {
+        var seq: Int64 = 0
+        let result = try backend.writeTransaction { try body(&seq) }
+        if seq == changeCursor + 1 {
+            changeCursor = seq  // nobody else committed in between: nothing to skip later
+        } else if seq > 0 {
+            ownCommits.insert(seq)
         }
-        try prepare(existing: nil)
-        try startChangeCursor()
+        return result
     }
 
-    /// Changes made before this store was opened are already in what it reads.
-    private func startChangeCursor() throws(StoreError) {
-        do {
-            (changeCursor, dataVersion) = try read { db in
-                (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM og_changes") ?? 0,
-                 try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0)
-            }
-        } catch {
-            throw StoreError.wrap(error, "cannot read the change log", path: path)
-        }
-    }
-
-    static func configuration(readonly: Bool = false) -> Configuration {
-        var config = Configuration()
-        config.foreignKeysEnabled = true
-        config.busyMode = .timeout(5)
-        config.readonly = readonly
-        config.label = "ObjectGraph"
-        if !readonly {
-            // WAL set here rather than by GRDB's `journalMode = .wal`, which also commits a throwaway table
-            // whenever the log file is missing or empty (for its pools): every open would write, even one
-            // whose migration then fails. Asking for WAL when the file is in WAL already writes nothing.
-            config.prepareDatabase { db in
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                guard mode == "wal" || mode == "memory" else {
-                    throw StoreError(.cannotOpen, "cannot use a write-ahead log here (journal mode \(mode ?? "unknown"))")
-                }
-                // NORMAL in WAL mode survives a killed process; only a power cut can lose the last commits.
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            }
-        }
-        return config
-    }
-
-    /// Creates the schema of a new store, or migrates an existing one, in one transaction.
-    private func prepare(existing: StoredModel?) throws(StoreError) {
-        let model = self.model
-        do {
-            try queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    let current = try Store.readStoredModel(db)
-                    if current != nil { try db.execute(sql: ChangeLog.createTable) }
-                    if let current {
-                        if current.hash != model.versionHash {
-                            // Re-check inside the write lock: another process may have migrated meanwhile.
-                            let plan = try SchemaMigration.plan(from: current, to: model)
-                            for sql in plan.statements { try db.execute(sql: sql) }
-                            try Store.writeModel(db, model)
-                        }
-                        try Store.upgradeFormat(db, model)
-                    } else {
-                        try db.execute(sql: Schema.metadataTable)
-                        for e in model.snapshot.entities {
-                            try db.execute(sql: Schema.createTable(e, in: model.snapshot))
-                            for sql in Schema.indexes(e).values.sorted() { try db.execute(sql: sql) }
-                        }
-                        try db.execute(sql: ChangeLog.createTable)
-                        try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('format', \(Store.format)), ('next_id', 1)")
-                        try Store.writeModel(db, model)
-                    }
-                    return .commit
-                }
-            }
-        } catch {
-            throw StoreError.wrap(error, existing == nil ? "cannot create the store" : "cannot migrate the store", path: path)
-        }
-    }
-
-    /// The layout ObjectGraph writes, beside the model's own version. 2: unique optional attributes have
-    /// partial indexes (`WHERE x IS NOT NULL`).
-    static let format = 2
-
-    /// Brings a store written by an earlier ObjectGraph to the current layout: indexes whose definition
-    /// changed are made again, in the open's transaction. Earlier code reads the result as before (the
-    /// index names are the same).
-    static func upgradeFormat(_ db: Database, _ model: Model) throws {
-        let stored = try Int.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'format'") ?? 1
-        guard stored < format else { return }
-        for e in model.snapshot.entities {
-            for (name, sql) in Schema.indexes(e).sorted(by: { $0.key < $1.key }) {
-                let existing = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name])
-                guard existing != sql else { continue }
-                try db.execute(sql: "DROP INDEX IF EXISTS \(Schema.quote(name))")
-                try db.execute(sql: sql)
-            }
-        }
-        try db.execute(sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('format', ?)", arguments: [format])
-    }
-
-    /// Runs `body` on the connection: inside the open write transaction when there is one (so reads made
-    /// during a unit of work see what it will commit on), else without a transaction (each statement is
-    /// atomic).
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        if let db = transaction ?? snapshotDB { return try body(db) }
-        return try queue.inDatabase(body)
-    }
-
-    /// The connection while a read transaction is open on it (see `snapshot`).
-    private var snapshotDB: Database?
+    /// Reserves `count` fresh row IDs (see ``PersistentStore/reserveIDs(_:)``).
+    func reserveIDs(_ count: Int) throws(StoreError) -> Range<Int64> { try backend.reserveIDs(count) }
 
     /// True inside a write transaction or a snapshot: commits elsewhere were taken in when it began, and
     /// none can be seen until it ends.
-    var isCatchingUpInPlace: Bool { transaction != nil || snapshotDB != nil }
+    var isCatchingUpInPlace: Bool { backend.isInSnapshot }
 
-    /// Runs `body` with every read on one snapshot of the store (a read transaction), first taking in
-    /// every commit made elsewhere up to that snapshot. A results controller's diff reads rows it was not
-    /// told about (to place the ones it was): they must be in the same state as when the list last changed,
-    /// which holds only if no commit is between the change sets it has taken in and the rows it reads.
-    /// Inside a write transaction, or an open snapshot, `body` just runs. Nothing may save inside it.
+    /// Runs `body` with every read on one snapshot of the store, first taking in every commit made elsewhere
+    /// up to that snapshot. A results controller's diff reads rows it was not told about (to place the ones
+    /// it was): they must be in the same state as when the list last changed, which holds only if no commit
+    /// is between the change sets it has taken in and the rows it reads. Inside a write transaction, or an
+    /// open snapshot, `body` just runs. Nothing may save inside it.
     func snapshot<T>(catchingUp: Bool = true, _ body: () throws -> T) throws -> T {
         if isCatchingUpInPlace { return try body() }
-        var result: T?
-        try queue.inDatabase { db in
-            try db.inTransaction(.deferred) {
-                snapshotDB = db
-                defer { snapshotDB = nil }
-                if catchingUp { try catchUp() }
-                result = try body()
-                return .commit
-            }
+        return try backend.snapshot {
+            if catchingUp { try catchUp() }
+            return try body()
         }
-        return result!
     }
 
-    /// The connection while a write transaction is open on it (see `writeTransaction`).
-    private(set) var transaction: Database?
+    // MARK: - Changes made elsewhere
 
-    /// True while a write transaction is open: a unit of work is between its first read and its commit.
-    public var isInTransaction: Bool { transaction != nil }
-
-    /// Runs `body` in one write transaction, begun with `BEGIN IMMEDIATE`: from its first statement no
-    /// other connection can commit until this one does, so whatever `body` reads stays true until the
-    /// commit. Throws what `body` throws, after rolling back. Transactions do not nest.
-    func writeTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        precondition(transaction == nil, "write transactions do not nest")
-        precondition(snapshotDB == nil, "nothing may save while changes are being delivered (from a results controller's batch)")
-        var result: T?
-        try queue.writeWithoutTransaction { db in
-            try db.inTransaction(.immediate) {
-                transaction = db
-                defer { transaction = nil }
-                result = try body(db)
-                return .commit
-            }
-        }
-        return result!
-    }
-
-    /// The prepared statement for `sql`, reset and ready to bind.
-    func statement(_ db: Database, _ sql: String) throws -> RawStatement {
-        statementUses += 1
-        if let s = statements[sql] {
-            statements[sql]!.used = statementUses
-            return RawStatement(s.statement)
-        }
-        let s = try db.makeStatement(sql: sql)
-        if statements.count >= Store.statementCacheLimit {
-            // Rare (the SQL a store makes comes in few shapes): evict the oldest quarter in one pass.
-            let old = statements.sorted { $0.value.used < $1.value.used }.prefix(Store.statementCacheLimit / 4)
-            for (key, _) in old { statements[key] = nil }
-        }
-        statements[sql] = (s, statementUses)
-        return RawStatement(s)
-    }
-
-    deinit {
-        // Statements first: they must be finalized before the connection closes.
-        statements.removeAll()
-    }
-
-    /// Reserves `count` fresh row IDs, never handed out before by any context or process. Inside a write
-    /// transaction the reservation is part of it (and undone with it).
-    func reserveIDs(_ count: Int) throws(StoreError) -> Range<Int64> {
-        func reserve(_ db: Database) throws -> Int64 {
-            let sql = "UPDATE og_metadata SET value = value + ? WHERE key = 'next_id' RETURNING value"
-            if let end = try Int64.fetchOne(db, sql: sql, arguments: [count]) { return end }
-            // The allocator's row is gone (a damaged store): start again above every stored ID, so nothing
-            // is ever handed out twice.
-            try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('next_id', ?)", arguments: [try Store.smallestUnusedID(db, model)])
-            return try Int64.fetchOne(db, sql: sql, arguments: [count])!
-        }
+    /// Looks for commits made by other processes (or other `Store` instances on the same file) and merges
+    /// them into every context on this store, so their results controllers deliver batches: all the
+    /// commits found in one poll as one change set, read on one snapshot (see `snapshot`). Cheap when
+    /// nothing happened. Call it from the run loop (the app does every 100 ms).
+    ///
+    /// ```swift
+    /// try store.poll()
+    /// ```
+    /// Returns how many foreign commits were merged.
+    @discardableResult
+    public func poll() throws(StoreError) -> Int {
         do {
-            let end = try transaction.map(reserve) ?? queue.write(reserve)
-            return (end - Int64(count))..<end
+            if isCatchingUpInPlace { return try catchUp() }
+            guard try backend.mayHaveChangedElsewhere() else { return 0 }
+            return try snapshot(catchingUp: false) { try catchUp() }
         } catch {
-            throw StoreError.wrap(error, "cannot reserve object IDs", path: path)
+            throw StoreError.wrap(error, "cannot read changes made elsewhere", path: path)
         }
     }
 
-    /// One more than the largest ID stored in any entity's table (1 for an empty store).
-    static func smallestUnusedID(_ db: Database, _ model: Model) throws -> Int64 {
-        var top: Int64 = 0
-        for e in model.entities {
-            top = max(top, try Int64.fetchOne(db, sql: "SELECT max(id) FROM \(Schema.quote(e.name))") ?? 0)
+    /// Takes in, on the open snapshot, every commit made elsewhere since the last one taken in: coalesced
+    /// into one change set merged once into each context (applied one by one, an earlier commit's diff
+    /// would read rows a later one already changed). Returns how many there were.
+    @discardableResult
+    func catchUp() throws -> Int {
+        let (foreign, count, missed) = try takeForeignCommits()
+        contexts.removeAll { $0.context == nil }
+        if missed {
+            for c in contexts { c.context?.resynchronize() }
+        } else if count > 0 {
+            for c in contexts { c.context?.merge(foreign) }
         }
-        return top + 1
+        return count
     }
 
-    // MARK: - Recorded model
-
-    struct StoredModel {
-        var snapshot: ModelSnapshot
-        var hash: String
-        var version: Int
-    }
-
-    static func readStoredModel(_ db: Database) throws -> StoredModel? {
-        guard try db.tableExists("og_metadata") else { return nil }
-        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM og_metadata WHERE key IN ('model', 'model_hash', 'model_version')")
-        var dict: [String: DatabaseValue] = [:]
-        for r in rows { dict[r["key"]] = r["value"] as DatabaseValue }
-        guard let json = dict["model"].flatMap(String.fromDatabaseValue), let snapshot = ModelSnapshot.decode(Data(json.utf8)),
-            let hash = dict["model_hash"].flatMap(String.fromDatabaseValue),
-            let version = dict["model_version"].flatMap(Int.fromDatabaseValue)
-        else {
-            throw StoreError(.notAStore, "the store's model record is damaged")
+    /// Delivers a context's own saved change set to every context on the store, on one snapshot: when
+    /// other processes committed since (before this save, or just after it), their changes go with it as
+    /// one change set, so no diff reads rows a change it was not given has moved.
+    func deliver(_ changes: ChangeSet, from sender: Context) {
+        do {
+            try snapshot(catchingUp: false) {
+                let (foreign, count, missed) = try takeForeignCommits()
+                contexts.removeAll { $0.context == nil }
+                if missed {
+                    for c in contexts { c.context?.resynchronize() }
+                } else if count == 0 {
+                    sender.notifyControllers(changes, local: true)
+                    broadcast(changes, from: sender)
+                } else {
+                    var all = changes
+                    all.formUnion(foreign)
+                    for weak in contexts {
+                        guard let c = weak.context else { continue }
+                        if c === sender {
+                            c.takeIn(foreign)
+                            c.notifyControllers(all, local: false)
+                        } else {
+                            c.merge(all)
+                        }
+                    }
+                }
+            }
+        } catch {
+            // The store cannot be read right now: deliver what is known; the next poll brings the rest.
+            sender.notifyControllers(changes, local: true)
+            broadcast(changes, from: sender)
         }
-        return StoredModel(snapshot: snapshot, hash: hash, version: version)
     }
 
-    static func writeModel(_ db: Database, _ model: Model) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('model', ?), ('model_hash', ?), ('model_version', ?)",
-            arguments: [String(decoding: model.snapshot.json, as: UTF8.self), model.versionHash, model.version])
+    /// Hands a saved change set to every other context on this store.
+    func broadcast(_ changes: ChangeSet, from sender: Context) {
+        contexts.removeAll { $0.context == nil }
+        for weak in contexts {
+            guard let c = weak.context, c !== sender else { continue }
+            c.merge(changes)
+        }
+    }
+
+    /// Reads, on the open snapshot, the commits made elsewhere since the last one taken in (skipping this
+    /// store's own), coalesced; and whether entries were pruned before they could be read.
+    private func takeForeignCommits() throws -> (changes: ChangeSet, count: Int, missed: Bool) {
+        let (entries, oldest) = try backend.changes(after: changeCursor)
+        guard !entries.isEmpty else { return (ChangeSet(), 0, false) }
+        // Entries we never saw were pruned: we cannot know what changed, so everything is re-read.
+        let missed = changeCursor > 0 && (oldest ?? 0) > changeCursor + 1
+        var foreign = ChangeSet()
+        var count = 0
+        for e in entries {
+            changeCursor = max(changeCursor, e.seq)
+            if ownCommits.remove(e.seq) != nil { continue }
+            if let changes = e.changes, !changes.isEmpty {
+                foreign.formUnion(changes)
+                count += 1
+            }
+        }
+        return (foreign, count, missed)
     }
 }
 
 /// A weak reference to a context, so the store does not keep contexts alive.
 struct WeakContext {
     weak var context: Context?
-}
-
-/// What a cached read-by-ID statement depends on.
-struct RowsByIDKey: Hashable {
-    let entity: Int
-    let size: Int
-    /// `RowLayout.missing`: which columns the statement leaves out.
-    let missing: UInt64
 }

@@ -1,20 +1,48 @@
-import GRDB
-
-/// A failure of the store, with what was being done and where: the entity and property involved, and
-/// SQLite's own code and message when SQLite reported it.
+/// A failure of the store, with what was being done and where: a code to catch by, a sentence a user can
+/// read, the entity, property and object involved, and the storage engine's own code, message and
+/// statement when it reported the failure (like GRDB's `DatabaseError`).
+///
+/// ```swift
+/// do { try context.save() } catch StoreError.Code.uniqueConstraint { … }
+/// ```
 public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Code: String, Equatable, Sendable {
+        /// The file could not be opened or created (missing folder, permissions, a FIFO, …).
         case cannotOpen
+        /// The file is not a database at all.
         case notADatabase
+        /// A database, but not one this library made.
         case notAStore
+        /// A model whose changes from the stored one are not additive.
         case incompatibleModel
+        /// A newer model wrote the store.
         case newerModel
         /// Opened for reading, but an older model wrote it and its schema must change first.
         case needsUpgrade
+        /// A request or insert named an entity the model does not have.
+        case unknownEntity
+        /// A request named a property the entity does not have, or one that is not stored.
+        case unknownProperty
+        /// A relationship was used where a to-many relationship of an entity to itself is needed.
+        case notSelfToMany
         case uniqueConstraint
+        /// A reference to an object that does not exist (deleted elsewhere, or by this unit of work).
         case foreignKey
+        /// A change to an object that another context or process deleted or changed first.
         case conflict
-        case sqlite
+        /// The disk is full or refused to write.
+        case diskFull
+        /// Another connection held the store locked for too long.
+        case busy
+        /// The store cannot be written here (a read-only file or folder).
+        case readOnly
+        /// Any other failure the storage engine reported.
+        case storage
+
+        /// Matches a ``StoreError`` with this code, so callers can `catch` by case.
+        public static func ~= (code: Code, error: any Error) -> Bool {
+            (error as? StoreError)?.code == code
+        }
     }
 
     public var code: Code
@@ -31,45 +59,17 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public init(
         _ code: Code, _ message: String, path: String? = nil, entity: String? = nil, property: String? = nil,
-        sqliteCode: Int32? = nil, sqliteMessage: String? = nil, sql: String? = nil
+        object: ObjectID? = nil, sqliteCode: Int32? = nil, sqliteMessage: String? = nil, sql: String? = nil
     ) {
         self.code = code
         self.message = message
         self.path = path
         self.entity = entity
         self.property = property
+        self.object = object
         self.sqliteCode = sqliteCode
         self.sqliteMessage = sqliteMessage
         self.sql = sql
-    }
-
-    /// Wraps an error thrown by GRDB while doing `what`.
-    static func wrap(_ error: any Error, _ what: String, path: String? = nil) -> StoreError {
-        if let e = error as? StoreError { return e }
-        if let db = error as? DatabaseError {
-            let code: Code
-            switch db.extendedResultCode {
-            case .SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY: code = .uniqueConstraint
-            case .SQLITE_CONSTRAINT_FOREIGNKEY: code = .foreignKey
-            case .SQLITE_NOTADB: code = .notADatabase
-            default: code = .sqlite
-            }
-            var message = db.message ?? "SQLite error \(db.resultCode.rawValue)"
-            // What a user can do something about, said plainly; the transaction rolled back whole.
-            switch db.resultCode {
-            case .SQLITE_FULL, .SQLITE_IOERR:
-                message = "the disk is full or refused to write (\(message)); nothing was changed"
-            case .SQLITE_BUSY, .SQLITE_LOCKED:
-                message = "another program kept the outline locked for too long (\(message)); nothing was changed, try again"
-            case .SQLITE_READONLY:
-                message = "the outline cannot be written here (\(message)); nothing was changed"
-            default: break
-            }
-            return StoreError(
-                code, "\(what): \(message)", path: path,
-                sqliteCode: db.extendedResultCode.rawValue, sqliteMessage: db.message, sql: db.sql)
-        }
-        return StoreError(.sqlite, "\(what): \(error)", path: path)
     }
 
     public var description: String {

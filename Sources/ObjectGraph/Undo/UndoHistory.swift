@@ -79,18 +79,19 @@ public final class UndoHistory {
     }
 }
 
-/// Why an undo or redo could not be applied. Nothing was changed and the step is still on its stack.
+/// Why an undo or redo could not be applied: a later change made elsewhere is in the way. Nothing was
+/// changed, and the step is dropped so that the rest of the history goes on.
 public struct UndoConflict: Error, Equatable, Sendable, CustomStringConvertible {
     /// "undo" or "redo".
     public let verb: String
     /// The step's action name.
     public let action: String
-    /// The object that changed elsewhere, and how.
-    public let object: ObjectID
+    /// The object that changed elsewhere (nil when the store could not say which), and how.
+    public let object: ObjectID?
     public let entity: String
     public let reason: String
 
     public var description: String {
-        "cannot \(verb)\(action.isEmpty ? "" : " “\(action)”"): \(entity) \(object) \(reason)"
+        "cannot \(verb)\(action.isEmpty ? "" : " “\(action)”"): \(entity)\(object.map { " \($0)" } ?? "") \(reason)"
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-extension Store {
+extension SQLiteStore {
     /// Reads an existing file without writing to it and decides whether it can be opened with `model`.
     /// Returns nil for a new (absent or empty) file.
     static func inspect(path: String, model: Model) throws(StoreError) -> StoredModel? {
@@ -33,7 +33,7 @@ extension Store {
         try? handle.close()
         if header.isEmpty { return nil }
         guard header == Data("SQLite format 3\0".utf8) else {
-            throw StoreError(.notADatabase, "this file is not a Burrow database (it is not an SQLite file)", path: path)
+            throw StoreError(.notADatabase, "this file is not a store (it is not an SQLite file)", path: path)
         }
         let stored: StoredModel?
         do {
@@ -62,7 +62,7 @@ extension Store {
     }
 }
 
-extension Store {
+extension SQLiteStore {
     /// Reads the model record through SQLite's C API. Without a WAL file nobody has the database open, so
     /// it is opened `immutable`: no lock, no `-wal` or `-shm` file is created, not one byte changes.
     static func readStoredModelWithoutWriting(path: String) throws(StoreError) -> StoredModel? {
@@ -86,7 +86,7 @@ extension Store {
                 let code = sqlite3_extended_errcode(db)
                 let message = String(cString: sqlite3_errmsg(db))
                 if code == SQLITE_NOTADB {
-                    throw StoreError(.notADatabase, "this file is not a Burrow database (\(message))", sqliteCode: code, sqliteMessage: message)
+                    throw StoreError(.notADatabase, "this file is not a store (\(message))", sqliteCode: code, sqliteMessage: message)
                 }
                 throw StoreError(.cannotOpen, "cannot read the store: \(message)", sqliteCode: code, sqliteMessage: message, sql: sql)
             }

@@ -10,7 +10,7 @@ enum SchemaMigration {
         var isReadable: Bool { schema.isEmpty }
     }
 
-    static func plan(from stored: Store.StoredModel, to model: Model) throws(StoreError) -> Plan {
+    static func plan(from stored: SQLiteStore.StoredModel, to model: Model) throws(StoreError) -> Plan {
         let old = stored.snapshot, new = model.snapshot
         var sql: [String] = []
         var problems: [String] = []

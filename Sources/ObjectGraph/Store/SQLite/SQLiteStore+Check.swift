@@ -1,14 +1,10 @@
 import GRDB
 
-extension Store {
+extension SQLiteStore {
     /// Verifies the store without changing it: SQLite's `integrity_check`, every foreign key pointing to a
     /// row that exists, the ID allocator above every stored ID, and every maintained count equal to its
-    /// members. An empty list means all of that holds.
-    ///
-    /// ```swift
-    /// for problem in try store.check() { print(problem) }
-    /// ```
-    public func check() throws(StoreError) -> [StoreProblem] {
+    /// members.
+    func check() throws(StoreError) -> [StoreProblem] {
         do {
             return try read { db in
                 var out: [StoreProblem] = []
@@ -37,7 +33,7 @@ extension Store {
                     }
                 }
                 let next = try Int64.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'next_id'")
-                let unused = try Store.smallestUnusedID(db, model)
+                let unused = try SQLiteStore.smallestUnusedID(db, model)
                 if let next {
                     if next < unused {
                         out.append(StoreProblem(.idAllocator, "the ID allocator would hand out #\(next), but IDs up to #\(unused - 1) are in use"))
@@ -62,19 +58,19 @@ extension Store {
     /// allocator is set above every stored ID. Runs inside the open write transaction when there is one
     /// (so it commits or rolls back with the rest of a repair), else in one of its own. Returns what it
     /// changed, as sentences.
-    public func repairDerived() throws(StoreError) -> [String] {
+    func repairDerived() throws(StoreError) -> [String] {
         func repair(_ db: Database) throws -> [String] {
             var done: [String] = []
             var filled = 0
             for (e, a) in requiredWithDefaults() {
                 try db.execute(
-                    sql: "UPDATE \(Schema.quote(e.name)) SET \(Schema.quote(a.name)) = \(ValueCoding.sqlLiteral(a.defaultValue)) WHERE \(Schema.quote(a.name)) IS NULL")
+                    sql: "UPDATE \(Schema.quote(e.name)) SET \(Schema.quote(a.name)) = \(Schema.literal(a.defaultValue)) WHERE \(Schema.quote(a.name)) IS NULL")
                 filled += db.changesCount
             }
             if filled > 0 { done.append("gave \(filled) missing required value\(filled == 1 ? "" : "s") their defaults") }
             let recounted = try MaintainedCounts.recount(db, model: model)
             if recounted > 0 { done.append("counted again \(recounted) stored count\(recounted == 1 ? "" : "s") that were wrong") }
-            let unused = try Store.smallestUnusedID(db, model)
+            let unused = try SQLiteStore.smallestUnusedID(db, model)
             let next = try Int64.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'next_id'")
             if next == nil || next! < unused {
                 try db.execute(sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('next_id', ?)", arguments: [unused])
@@ -84,7 +80,7 @@ extension Store {
         }
         do {
             if let db = transaction { return try repair(db) }
-            return try writeTransaction(repair)
+            return try withWriteTransaction(repair)
         } catch {
             throw StoreError.wrap(error, "cannot repair the store", path: path)
         }

@@ -11,8 +11,8 @@ enum Schema {
     }
 
     static func column(_ a: ModelSnapshot.AttributeSnapshot, default value: Value = .null) -> String {
-        var s = "\(quote(a.name)) \(a.type.sqlType)"
-        if !value.isNull { s += " DEFAULT \(ValueCoding.sqlLiteral(value))" }
+        var s = "\(quote(a.name)) \(columnType(a.type))"
+        if !value.isNull { s += " DEFAULT \(Schema.literal(value))" }
         return s
     }
 
@@ -48,4 +48,38 @@ enum Schema {
     static let metadataTable = """
         CREATE TABLE og_metadata (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID
         """
+
+    /// The SQLite column type an attribute of `type` is stored as.
+    static func columnType(_ type: AttributeType) -> String {
+        switch type {
+        case .string: return "TEXT"
+        case .integer64, .bool: return "INTEGER"
+        case .double, .date: return "REAL"
+        case .binary, .uuid: return "BLOB"
+        }
+    }
+
+    /// `"id", "col", …`: the columns a read of `layout` selects.
+    static func columns(_ layout: RowLayout, _ entity: EntityDescription) -> String {
+        (["\"id\""] + layout.slots.map { quote(entity.properties[$0].name) }).joined(separator: ", ")
+    }
+
+    /// The change log other connections read (see `ChangeLog` for the encoding of `changes`).
+    static let changeLogTable = """
+        CREATE TABLE IF NOT EXISTS og_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, changes BLOB NOT NULL)
+        """
+
+    /// The literal SQL for a stored default.
+    static func literal(_ v: Value) -> String {
+        switch v {
+        case .null: return "NULL"
+        case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        case .integer(let i): return String(i)
+        case .double(let d): return d.isFinite ? "\(d)" : "NULL"
+        case .bool(let b): return b ? "1" : "0"
+        case .date(let d): return "\(d.timeIntervalSince1970)"
+        case .data(let d): return "X'" + d.map { String(format: "%02x", $0) }.joined() + "'"
+        case .uuid(let u): return "X'" + u.bytes.map { String(format: "%02x", $0) }.joined() + "'"
+        }
+    }
 }

@@ -4,21 +4,8 @@ import GRDB
 /// in the store while its write transaction is open, and then written as increments. Increments commute,
 /// so two processes changing one count never lose each other's change.
 struct MaintainedCounts {
-    /// One count: the owner row and the slot of its count.
-    struct Key: Hashable, Comparable {
-        let entity: Int
-        let slot: Int
-        let id: Int64
-
-        static func < (a: Key, b: Key) -> Bool { (a.entity, a.slot, a.id) < (b.entity, b.slot, b.id) }
-    }
-
-    /// A count's value as the transaction left it.
-    struct Result {
-        let id: ObjectID
-        let slot: Int
-        let value: Int64
-    }
+    typealias Key = MaintainedCount.Key
+    typealias Result = MaintainedCount
 
     /// Members written by this save's inserts, per count (owner entity and slot, a short list searched in
     /// order) and owner row: an owner inserted in the same save is written with its count, an existing one
@@ -70,7 +57,7 @@ struct MaintainedCounts {
     /// Writes every increment not taken by an inserted owner (owners in `gone` were deleted by this save and
     /// are skipped) and returns each count's new value. An owner that no longer exists is skipped too: a
     /// member still pointing to it fails the deferred foreign key check at commit.
-    mutating func write(_ db: Database, store: Store, skipping gone: Set<ObjectID>) throws -> [Result] {
+    mutating func write(_ db: Database, store: SQLiteStore, skipping gone: Set<ObjectID>) throws -> [Result] {
         for (k, owners) in inserted.enumerated() {
             for (id, n) in owners { deltas[Key(entity: targets[k].entity, slot: targets[k].slot, id: id), default: 0] += n }
         }

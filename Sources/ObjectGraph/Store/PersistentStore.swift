@@ -1,0 +1,131 @@
+/// What a store type provides to the unit of work: the seam between a ``Context`` (objects, faults, change
+/// tracking, validation, delete rules, undo) and storage. Inputs and outputs are values — requests, row
+/// IDs, rows of ``Value``s in slot order, change sets — never query text or a driver's types, so a second
+/// store type (issue "One outline, many machines") implements it without touching `Context`.
+///
+/// A store type keeps what it needs between calls (a connection, prepared statements) to itself. The
+/// contract, beyond each method's own:
+/// - Reads inside ``writeTransaction(_:)`` see what the transaction wrote so far; reads inside
+///   ``snapshot(_:)`` all see one state of the store.
+/// - ``write(_:)`` is called only inside ``writeTransaction(_:)``, and nothing it does is visible to other
+///   connections unless that transaction commits.
+/// - Counts the model maintains (``Attribute/count(_:of:)``) are kept by the store in the writing
+///   transaction, from what it finds stored, never from what the context read.
+/// - Every commit that changes something appends its change set to a log with increasing sequence numbers,
+///   so other connections can take it in (``changes(after:)``).
+///
+/// `SQLiteStore` (under `Store/SQLite/`) is the one store type today; ``Store`` is the public face that
+/// contexts share and that delivers change sets between them.
+protocol PersistentStore: AnyObject {
+    /// True while ``writeTransaction(_:)`` runs.
+    var isInTransaction: Bool { get }
+    /// True inside a write transaction or a snapshot: commits elsewhere cannot appear until it ends.
+    var isInSnapshot: Bool { get }
+
+    /// Runs `body` in one write transaction that no other connection can commit through: whatever `body`
+    /// reads stays true until the commit. Rolls back and rethrows when `body` throws. Does not nest.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T
+    /// Runs `body` with every read on one state of the store; inside a write transaction or a snapshot,
+    /// `body` just runs.
+    func snapshot<T>(_ body: () throws -> T) throws -> T
+
+    /// Reserves `count` fresh row IDs that no connection was ever given (inside a write transaction, the
+    /// reservation rolls back with it).
+    func reserveIDs(_ count: Int) throws(StoreError) -> Range<Int64>
+
+    // MARK: Reading
+
+    /// The IDs `request` matches, sorted and windowed as it says. With `rows`, the columns of its layout
+    /// are read into it in the same pass.
+    func fetchIDs(_ request: FetchRequest, of entity: EntityDescription, prefetching rows: PrefetchedRows?) throws(StoreError) -> [Int64]
+    /// Matching IDs in request order with the values of the request's sort keys, up to `limit` rows
+    /// (the request's own window is not applied).
+    func fetchSortKeys(_ request: FetchRequest, of entity: EntityDescription, limit: Int?) throws(StoreError) -> [(id: Int64, keys: [Value])]
+    /// The stored values of `slots` (attributes, or to-one keys as row IDs) of every matching row, in order,
+    /// windowed as the request says.
+    func fetchValues(_ request: FetchRequest, of entity: EntityDescription, slots: [Int]) throws(StoreError) -> [(id: Int64, values: [Value])]
+    /// How many rows `request` matches (no window).
+    func count(_ request: FetchRequest, of entity: EntityDescription) throws(StoreError) -> Int
+    /// Rows by ID in the order of `ids`, with the slots of `layout` (the others hold their defaults);
+    /// nil for an ID with no row.
+    func rows(of entity: EntityDescription, ids: [Int64], layout: RowLayout) throws(StoreError) -> [[Value]?]
+    /// The rows at positions `from ..< from + count` of a fetch result, read in order, for as long as they
+    /// are the IDs the result expects; nil when this store cannot read in order from there (then the
+    /// caller reads by ID). A store without ordered reads returns nil.
+    func rowsInOrder(_ result: FetchStorage, from: Int, count: Int) throws(StoreError) -> [[Value]?]?
+    /// The rows of `entity` whose to-one key in `keySlot` holds `owner`: their IDs, with whole rows when
+    /// `withRows`.
+    func rows(of entity: EntityDescription, keySlot: Int, equalTo owner: Int64, withRows: Bool) throws(StoreError) -> [(id: Int64, row: [Value]?)]
+    /// The IDs reachable from `root` by following `keySlot` (a to-one key of `entity` to itself) backwards
+    /// at every depth, `root` excluded, each once (a cycle ends the walk).
+    func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64]
+    /// How many there are of ``descendants(of:entity:keySlot:)``, without listing them.
+    func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int
+    /// The IDs of `request` read on another thread and connection, first rows first; nil when this store
+    /// cannot (the caller then fetches them in place).
+    func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan?
+
+    // MARK: Writing
+
+    /// Writes one unit of work in the open write transaction and logs its change set; see ``StoreWrite``.
+    func write(_ unit: StoreWrite) throws(StoreError) -> StoreWriteResult
+
+    // MARK: Changes made elsewhere
+
+    /// True when another connection may have committed since the last call (cheap; false positives are
+    /// allowed, false negatives are not).
+    func mayHaveChangedElsewhere() throws(StoreError) -> Bool
+    /// The newest sequence number in the change log (0 when empty).
+    func latestChange() throws(StoreError) -> Int64
+    /// Log entries after `seq`, in order, and the oldest sequence number still kept (entries older than that
+    /// were pruned; a reader behind it must re-read everything).
+    func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], oldest: Int64?)
+
+    // MARK: Upkeep
+
+    /// Makes the stored file complete on its own (best effort, never waits for readers).
+    func checkpoint()
+    /// Problems found in the stored data; empty when it is sound. Changes nothing.
+    func check() throws(StoreError) -> [StoreProblem]
+    /// Repairs what is derived from the rows (maintained counts, the ID allocator, missing required values
+    /// with defaults); returns what it changed, as sentences.
+    func repairDerived() throws(StoreError) -> [String]
+}
+
+/// One unit of work as a store writes it: rows to insert (in runs of one entity, values in slot order),
+/// rows to update (the changed slots only, never a maintained count), rows to delete, and the change set
+/// to log.
+struct StoreWrite {
+    /// Runs of new rows: an entity, the rows' IDs and their values in slot order.
+    var inserts: [(entity: EntityDescription, ids: [Int64], rows: [[Value]])] = []
+    /// Changed rows: which stored slots changed, and the row's values now.
+    var updates: [(entity: EntityDescription, id: Int64, slots: [Int], values: [Value])] = []
+    var deletes: [(entity: EntityDescription, id: Int64)] = []
+    var changes = ChangeSet()
+}
+
+/// What a store's ``PersistentStore/write(_:)`` did.
+struct StoreWriteResult {
+    /// The unit's change set, with the maintained counts it changed added.
+    var changes: ChangeSet
+    /// Every maintained count the write set or changed, as stored when it ran.
+    var counts: [MaintainedCount]
+    /// The change log's sequence number of this write (0 when there was nothing to log).
+    var seq: Int64
+}
+
+/// A count the store maintains, as one write left it.
+struct MaintainedCount {
+    /// One count: the owner row and the slot of its count.
+    struct Key: Hashable, Comparable {
+        let entity: Int
+        let slot: Int
+        let id: Int64
+
+        static func < (a: Key, b: Key) -> Bool { (a.entity, a.slot, a.id) < (b.entity, b.slot, b.id) }
+    }
+
+    let id: ObjectID
+    let slot: Int
+    let value: Int64
+}

@@ -1,0 +1,261 @@
+import GRDB
+
+extension SQLiteStore {
+    func fetchIDs(_ request: FetchRequest, of entity: EntityDescription, prefetching rows: PrefetchedRows?) throws(StoreError) -> [Int64] {
+        let columns = rows.map { Schema.columns($0.layout, entity) } ?? "\"id\""
+        let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset)
+        var out: [Int64] = []
+        do {
+            try read { db in
+                let stmt = try statement(db, sql)
+                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                if let rows {
+                    while try stmt.step(db) {
+                        out.append(stmt.int64(at: 0))
+                        rows.append(stmt)
+                    }
+                } else {
+                    while try stmt.step(db) { out.append(stmt.int64(at: 0)) }
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot fetch \(entity.name) objects", path: path)
+        }
+        return out
+    }
+
+    func fetchSortKeys(_ request: FetchRequest, of entity: EntityDescription, limit: Int?) throws(StoreError) -> [(id: Int64, keys: [Value])] {
+        let types = request.sortKeys.map { entity.property($0.key)!.attribute?.type ?? .integer64 }
+        let columns = (["\"id\""] + request.sortKeys.map { ObjectPredicate.column($0.key, entity) }).joined(separator: ", ")
+        let (sql, args) = selectSQL(request, entity, columns: columns, limit: limit, offset: 0)
+        var out: [(id: Int64, keys: [Value])] = []
+        do {
+            try read { db in
+                let stmt = try statement(db, sql)
+                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                while try stmt.step(db) {
+                    var keys: [Value] = []
+                    if !types.isEmpty {
+                        keys.reserveCapacity(types.count)
+                        for (k, t) in types.enumerated() { keys.append(stmt.value(at: Int32(k + 1), as: t)) }
+                    }
+                    out.append((stmt.int64(at: 0), keys))
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot fetch \(entity.name) objects", path: path)
+        }
+        return out
+    }
+
+    func fetchValues(_ request: FetchRequest, of entity: EntityDescription, slots: [Int]) throws(StoreError) -> [(id: Int64, values: [Value])] {
+        let types = slots.map { entity.properties[$0].attribute?.type ?? .integer64 }
+        let columns = (["\"id\""] + slots.map { Schema.quote(entity.properties[$0].name) }).joined(separator: ", ")
+        let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset)
+        var out: [(id: Int64, values: [Value])] = []
+        do {
+            try read { db in
+                let stmt = try statement(db, sql)
+                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                while try stmt.step(db) {
+                    var values: [Value] = []
+                    values.reserveCapacity(types.count)
+                    for (k, t) in types.enumerated() { values.append(stmt.value(at: Int32(k + 1), as: t)) }
+                    out.append((stmt.int64(at: 0), values))
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot fetch \(entity.name) values", path: path)
+        }
+        return out
+    }
+
+    func count(_ request: FetchRequest, of entity: EntityDescription) throws(StoreError) -> Int {
+        let (condition, args) = request.predicate.sql(for: entity)
+        do {
+            return try read { db in
+                let stmt = try statement(db, "SELECT count(*) FROM \(Schema.quote(entity.name)) WHERE \(condition)")
+                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                _ = try stmt.step(db)
+                let n = Int(stmt.int64(at: 0))
+                stmt.reset()
+                return n
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot count \(entity.name) objects", path: path)
+        }
+    }
+
+    /// `SELECT <columns> FROM <entity> WHERE <predicate> [AND <extra>] ORDER BY <sort keys>, id` with the
+    /// window bound last.
+    func selectSQL(
+        _ request: FetchRequest, _ entity: EntityDescription, columns: String, limit: Int?, offset: Int,
+        and extra: (String, [Value])? = nil
+    ) -> (String, [Value]) {
+        var (condition, args) = request.predicate.sql(for: entity)
+        if let extra {
+            condition = "(\(condition)) AND \(extra.0)"
+            args += extra.1
+        }
+        let order = (request.sortKeys.map { "\(ObjectPredicate.column($0.key, entity)) \($0.ascending ? "ASC" : "DESC")" }
+            + ["\"id\" \(request.idAscending ? "ASC" : "DESC")"]).joined(separator: ", ")
+        var sql = "SELECT \(columns) FROM \(Schema.quote(entity.name)) WHERE \(condition) ORDER BY \(order)"
+        if limit != nil || offset > 0 {
+            // Bound, not written into the text: one cached statement for every window of a request.
+            sql += " LIMIT ? OFFSET ?"
+            args += [.integer(Int64(limit ?? -1)), .integer(Int64(offset))]
+        }
+        return (sql, args)
+    }
+
+    func rows(of entity: EntityDescription, ids: [Int64], layout: RowLayout) throws(StoreError) -> [[Value]?] {
+        guard !ids.isEmpty else { return [] }
+        var out = [[Value]?](repeating: nil, count: ids.count)
+        // Rows come back in whatever order SQLite likes; find each one's position by binary search.
+        let byID = ids.indices.sorted { ids[$0] < ids[$1] }
+        do {
+            try read { db in
+                var start = 0
+                while start < ids.count {
+                    // A few fixed IN-list sizes keep the statement cache small; padding uses ID 0, never a row.
+                    let n = ids.count - start
+                    let size = n <= 1 ? 1 : n <= 16 ? 16 : n <= 128 ? 128 : 512
+                    let take = min(n, size)
+                    let stmt = try statement(db, rowsByIDSQL(entity, size, layout))
+                    for k in 0..<size {
+                        stmt.bind(k < take ? ids[start + k] : 0, at: Int32(k + 1))
+                    }
+                    while try stmt.step(db) {
+                        let rowID = stmt.int64(at: 0)
+                        var lo = 0, hi = byID.count
+                        while lo < hi {
+                            let mid = (lo + hi) / 2
+                            if ids[byID[mid]] < rowID { lo = mid + 1 } else { hi = mid }
+                        }
+                        if lo < byID.count, ids[byID[lo]] == rowID {
+                            out[byID[lo]] = decodeRow(stmt, entity, layout)
+                        }
+                    }
+                    start += take
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read \(entity.name) objects", path: path)
+        }
+        return out
+    }
+
+    private func rowsByIDSQL(_ entity: EntityDescription, _ size: Int, _ layout: RowLayout) -> String {
+        let key = RowsByIDKey(entity: entity.index, size: size, missing: layout.missing)
+        if let sql = rowsByIDSQL[key] { return sql }
+        let sql = "SELECT \(Schema.columns(layout, entity)) FROM \(Schema.quote(entity.name)) WHERE id IN ("
+            + Array(repeating: "?", count: size).joined(separator: ",") + ")"
+        rowsByIDSQL[key] = sql
+        return sql
+    }
+
+    func rows(of entity: EntityDescription, keySlot: Int, equalTo owner: Int64, withRows: Bool) throws(StoreError)
+        -> [(id: Int64, row: [Value]?)]
+    {
+        let key = Schema.quote(entity.properties[keySlot].name)
+        let columns = withRows ? Schema.columns(entity.wholeRow, entity) : "\"id\""
+        var out: [(id: Int64, row: [Value]?)] = []
+        do {
+            try read { db in
+                let stmt = try statement(db, "SELECT \(columns) FROM \(Schema.quote(entity.name)) WHERE \(key) = ?")
+                stmt.bind(owner, at: 1)
+                while try stmt.step(db) {
+                    out.append((stmt.int64(at: 0), withRows ? decodeRow(stmt, entity, entity.wholeRow) : nil))
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read \(entity.name) objects", path: path)
+        }
+        return out
+    }
+
+    func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64] {
+        do {
+            return try read { db in try Int64.fetchAll(db, sql: descendantsSQL(entity, keySlot, select: "id"), arguments: [root]) }
+        } catch {
+            throw StoreError.wrap(error, "cannot read what is below \(entity.name) #\(root)", path: path)
+        }
+    }
+
+    func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
+        do {
+            return try read { db in try Int.fetchOne(db, sql: descendantsSQL(entity, keySlot, select: "count(*)"), arguments: [root]) ?? 0 }
+        } catch {
+            throw StoreError.wrap(error, "cannot count what is below \(entity.name) #\(root)", path: path)
+        }
+    }
+
+    private func descendantsSQL(_ e: EntityDescription, _ keySlot: Int, select: String) -> String {
+        let table = Schema.quote(e.name)
+        let key = Schema.quote(e.properties[keySlot].name)
+        // UNION, not UNION ALL: a row met twice (a cycle) is not followed again.
+        return "WITH RECURSIVE below(id) AS (SELECT id FROM \(table) WHERE \(key) = ? "
+            + "UNION SELECT t.id FROM \(table) t JOIN below ON t.\(key) = below.id) SELECT \(select) FROM below"
+    }
+
+    func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan? {
+        guard let reader = backgroundReader() else { return nil }
+        let (sql, args) = selectSQL(request, entity, columns: "\"id\"", limit: request.limit, offset: request.offset)
+        let path = path
+        return IDScan { scan throws(StoreError) in
+            do {
+                try reader.read { db in
+                    let stmt = RawStatement(try db.makeStatement(sql: sql))
+                    for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                    var chunk: [Int64] = []
+                    chunk.reserveCapacity(4096)
+                    var size = 256  // the first chunk is a screenful: hand it over at once
+                    while try stmt.step(db) {
+                        chunk.append(stmt.int64(at: 0))
+                        if chunk.count >= size {
+                            scan.publish(chunk, done: false)
+                            chunk.removeAll(keepingCapacity: true)
+                            size = 65536
+                        }
+                    }
+                    scan.publish(chunk, done: true)
+                }
+            } catch {
+                throw StoreError.wrap(error, "cannot read the result", path: path)
+            }
+        }
+    }
+
+    /// The values of the current row of a `SELECT <layout's columns>` statement; slots the layout does not
+    /// read hold their defaults.
+    func decodeRow(_ stmt: RawStatement, _ entity: EntityDescription, _ layout: RowLayout) -> [Value] {
+        let columnOfSlot = layout.columnOfSlot
+        let n = columnOfSlot.count
+        // reserveCapacity + append is specialized for `Value`; `Array(unsafeUninitializedCapacity:)` goes
+        // through the generic stdlib allocator, which looks the array's metadata up on every call.
+        var row: [Value] = []
+        row.reserveCapacity(n)
+        for slot in 0..<n {
+            let column = columnOfSlot[slot]
+            row.append(column > 0 ? stmt.value(at: column, as: entity.typeOfSlot[slot]) : entity.defaults[slot])
+        }
+        return row
+    }
+}
+
+extension PrefetchedRows {
+    /// Appends the current row of a `SELECT <layout's columns>` statement.
+    @inline(__always)
+    func append(_ stmt: RawStatement) {
+        let types = layout.columnTypes
+        for k in 0..<width { values.append(stmt.value(at: Int32(k + 1), as: types[k])) }
+    }
+}
+
+/// What a cached read-by-ID statement depends on.
+struct RowsByIDKey: Hashable {
+    let entity: Int
+    let size: Int
+    /// `RowLayout.missing`: which columns the statement leaves out.
+    let missing: UInt64
+}

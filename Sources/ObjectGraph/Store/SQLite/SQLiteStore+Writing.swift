@@ -1,0 +1,152 @@
+import GRDB
+
+extension SQLiteStore {
+    /// Writes a unit of work in the open transaction: its rows, the counts the store maintains, and its
+    /// change-log entry. Deletes go first (a unique value freed by one can be taken by an insert), then
+    /// inserts, then updates.
+    func write(_ unit: StoreWrite) throws(StoreError) -> StoreWriteResult {
+        guard let db = transaction else { preconditionFailure("write(_:) outside a write transaction") }
+        do {
+            var counts = MaintainedCounts()
+            for run in unit.inserts where !run.entity.countFeeds.isEmpty {
+                for row in run.rows { counts.countInserted(run.entity, row) }
+            }
+            try writeDeletes(db, unit.deletes, &counts)
+            for run in unit.inserts { try writeRun(db, run.entity, run.ids, run.rows, &counts) }
+            try writeUpdates(db, unit.updates, &counts)
+            var changes = unit.changes
+            var results = counts.written
+            if counts.hasIncrements {
+                let gone = Set(unit.deletes.map { ObjectID(entity: $0.entity.index, rowID: $0.id) })
+                let updated = try counts.write(db, store: self, skipping: gone)
+                for r in updated { changes.update(r.id, PropertyMask(slot: r.slot)) }
+                results += updated
+            }
+            let seq = changes.isEmpty ? 0 : try log(changes, db)
+            return StoreWriteResult(changes: changes, counts: results, seq: seq)
+        } catch let e as StoreError {
+            throw e
+        } catch {
+            throw SQLiteStore.saveError(error, path: path)
+        }
+    }
+
+    /// A failed write as a ``StoreError`` that names what it can: SQLite says which entity and column a
+    /// unique constraint failed on ("UNIQUE constraint failed: Entity.column").
+    static func saveError(_ error: any Error, path: String?) -> StoreError {
+        var e = StoreError.wrap(error, "cannot save", path: path)
+        if e.code == .uniqueConstraint, let msg = e.sqliteMessage, let r = msg.range(of: "failed: ") {
+            let parts = msg[r.upperBound...].split(separator: ",")[0].split(separator: ".")
+            if parts.count == 2 {
+                e.entity = String(parts[0]).trimmingCharacters(in: .whitespaces)
+                e.property = String(parts[1])
+                e.message = "cannot save: another \(e.entity!) already has this \(e.property!)"
+            }
+        }
+        return e
+    }
+
+    /// Rows of one INSERT statement, when there are that many left; the rest go one by one. In a
+    /// transaction of many statements SQLite opens a statement journal for each run of an INSERT that can
+    /// fail a constraint, and with the stepping in, halting and resetting that was most of the cost of a
+    /// small row.
+    static let rowsPerInsert = 32
+
+    /// Writes the rows of `e`. A count the store maintains is written as the number of its members this
+    /// save inserts (see `MaintainedCounts`).
+    private func writeRun(
+        _ db: Database, _ e: EntityDescription, _ ids: [Int64], _ rows: [[Value]], _ counts: inout MaintainedCounts
+    ) throws {
+        let width = Int32(e.storedSlots.count + 1)
+        let maintained = e.maintainedMask != 0
+        var start = 0
+        while start < rows.count {
+            let n = rows.count - start >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
+            let stmt = try statement(db, insertSQL(e, rows: n))
+            for i in 0..<n {
+                let id = ids[start + i]
+                var column = 1 + Int32(i) * width
+                stmt.bind(id, at: column)
+                column += 1
+                rows[start + i].withUnsafeBufferPointer { values in
+                    for slot in e.storedSlots {
+                        if maintained && e.isMaintained(slot) {
+                            stmt.bind(.integer(counts.take(e.index, slot: slot, id: id)), at: column)
+                        } else {
+                            stmt.bind(values[slot], at: column)
+                        }
+                        column += 1
+                    }
+                }
+            }
+            try stmt.run(db)
+            start += n
+        }
+    }
+
+    /// `INSERT INTO <entity> (<columns>) VALUES (?, …), …` for `rows` rows, built once per store.
+    private func insertSQL(_ e: EntityDescription, rows: Int) -> String {
+        let key = e.index << 16 | rows
+        if let sql = insertSQL[key] { return sql }
+        let row = "(" + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")"
+        let sql = "INSERT INTO \(Schema.quote(e.name)) (\(Schema.columns(e.wholeRow, e))) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ",")
+        insertSQL[key] = sql
+        return sql
+    }
+
+    /// Writes the changed columns of each row. A row that is gone was deleted elsewhere since it was read:
+    /// the save fails rather than report a change nobody can see. A changed foreign key that a count
+    /// follows moves one member from the owner the store holds to the new one.
+    private func writeUpdates(
+        _ db: Database, _ updates: [(entity: EntityDescription, id: Int64, slots: [Int], values: [Value])],
+        _ counts: inout MaintainedCounts
+    ) throws {
+        for (e, id, slots, values) in updates {
+            for feed in e.countFeeds where slots.contains(feed.keySlot) {
+                // The key as stored now, not as the context read it: another process may have moved it.
+                let read = try statement(db, "SELECT \(Schema.quote(e.properties[feed.keySlot].name)) FROM \(Schema.quote(e.name)) WHERE id = ?")
+                read.bind(id, at: 1)
+                let old: Value = try read.step(db) ? read.value(at: 0, as: .integer64) : .null
+                read.reset()
+                let new = values[feed.keySlot]
+                guard old != new else { continue }
+                if case .integer(let p) = old { counts.add(feed, owner: p, -1) }
+                if case .integer(let p) = new { counts.add(feed, owner: p, 1) }
+            }
+            let sql = "UPDATE \(Schema.quote(e.name)) SET "
+                + slots.map { "\(Schema.quote(e.properties[$0].name)) = ?" }.joined(separator: ", ") + " WHERE id = ?"
+            let stmt = try statement(db, sql)
+            for (k, slot) in slots.enumerated() { stmt.bind(values[slot], at: Int32(k + 1)) }
+            stmt.bind(id, at: Int32(slots.count + 1))
+            try stmt.run(db)
+            if db.changesCount == 0 {
+                throw StoreError(
+                    .conflict, "cannot save: \(e.name) #\(id) was deleted elsewhere", path: path, entity: e.name,
+                    object: ObjectID(entity: e.index, rowID: id))
+            }
+        }
+    }
+
+    /// Deletes each row. For an entity whose keys feed counts, the statement returns the keys as stored, so
+    /// the counts that lose a member are the ones the store says, not the ones the context read.
+    private func writeDeletes(_ db: Database, _ deletes: [(entity: EntityDescription, id: Int64)], _ counts: inout MaintainedCounts) throws {
+        for (e, id) in deletes {
+            if e.countFeeds.isEmpty {
+                let stmt = try statement(db, "DELETE FROM \(Schema.quote(e.name)) WHERE id = ?")
+                stmt.bind(id, at: 1)
+                try stmt.run(db)
+                continue
+            }
+            let keys = e.countFeeds.map { Schema.quote(e.properties[$0.keySlot].name) }.joined(separator: ", ")
+            let stmt = try statement(db, "DELETE FROM \(Schema.quote(e.name)) WHERE id = ? RETURNING \(keys)")
+            stmt.bind(id, at: 1)
+            guard try stmt.step(db) else { continue }  // already deleted elsewhere
+            for (k, feed) in e.countFeeds.enumerated() {
+                let owner = stmt.int64(at: Int32(k))
+                if case .integer = stmt.value(at: Int32(k), as: .integer64) { counts.add(feed, owner: owner, -1) }
+            }
+            stmt.reset()
+        }
+    }
+}

@@ -1,0 +1,345 @@
+import Foundation
+import GRDB
+
+/// The SQLite store type: one file (or memory) holding the objects of one model, with WAL, foreign keys,
+/// a busy timeout, the schema made from the model and the model's version hash recorded in it. The only
+/// code that writes SQL or touches GRDB; ``Store`` reaches it through ``PersistentStore``.
+final class SQLiteStore: PersistentStore {
+    let model: Model
+    /// The file, or nil for an in-memory store.
+    let path: String?
+    private let queue: DatabaseQueue
+    /// Prepared statements by SQL, so hot queries are parsed once; at most `statementCacheLimit` of them,
+    /// the least recently used going first (each holds SQLite memory until finalized).
+    private var statements: [String: (statement: Statement, used: Int)] = [:]
+    private var statementUses = 0
+    /// The most statements kept prepared.
+    static let statementCacheLimit = 256
+    /// How many statements are prepared now, for tests.
+    var cachedStatements: Int { statements.count }
+    /// `SELECT <row> FROM <entity> WHERE id IN (?,...)` by entity, list size and columns.
+    var rowsByIDSQL: [RowsByIDKey: String] = [:]
+    /// `INSERT` of one or several rows, by entity and row count.
+    var insertSQL: [Int: String] = [:]
+    /// The last `PRAGMA data_version` seen: it changes when another connection commits.
+    var dataVersion: Int64 = -1
+    var savesSincePrune = 0
+    /// A read-only connection for background scans (file stores only), opened on first use.
+    private var backgroundReaderStorage: DatabaseQueue?
+
+    /// The connection background scans read through; nil for an in-memory store.
+    func backgroundReader() -> DatabaseQueue? {
+        if let r = backgroundReaderStorage { return r }
+        guard let path else { return nil }
+        backgroundReaderStorage = try? DatabaseQueue(path: path, configuration: SQLiteStore.configuration(readonly: true))
+        return backgroundReaderStorage
+    }
+
+    /// The connection itself, for tests that inspect or damage a file the way another program would.
+    var connectionForTests: DatabaseQueue { queue }
+
+    /// Opens the store at `path`, creating or migrating it (see ``Store/init(path:model:)``).
+    init(path: String, model: Model) throws(StoreError) {
+        self.model = model
+        self.path = path
+        isReadOnly = false
+        let existing = try SQLiteStore.inspect(path: path, model: model)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: SQLiteStore.configuration())
+        } catch {
+            throw StoreError.wrap(error, "cannot open the store", path: path)
+        }
+        try prepare(existing: existing)
+        try startDataVersion()
+    }
+
+    /// Opens an existing store for reading only (see ``Store/init(readingAt:model:)``).
+    init(readingAt path: String, model: Model) throws(StoreError) {
+        self.model = model
+        self.path = path
+        isReadOnly = true
+        guard let existing = try SQLiteStore.inspect(path: path, model: model) else {
+            throw StoreError(.cannotOpen, Store.noStoreYet, path: path)
+        }
+        if existing.hash != model.versionHash, !(try SchemaMigration.plan(from: existing, to: model)).isReadable {
+            throw StoreError(.needsUpgrade, "the store was written by an older version and must be upgraded before it can be read; any command that changes it does that", path: path)
+        }
+        queue = try SQLiteStore.openReadOnly(path)
+        try startDataVersion()
+    }
+
+    /// A read-only connection: SQLite's usual locks (so a writer's commits and checkpoints are seen
+    /// safely), which need the WAL's `-shm` file; where that cannot be made (a read-only folder), nobody
+    /// can be writing either, and the file is read as immutable.
+    private static func openReadOnly(_ path: String) throws(StoreError) -> DatabaseQueue {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
+        var firstError: (any Error)?
+        for query in ["?mode=ro", "?mode=ro&immutable=1"] {
+            do {
+                let queue = try DatabaseQueue(path: uri + query, configuration: configuration(readonly: true))
+                _ = try queue.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                return queue
+            } catch {
+                firstError = firstError ?? error
+                if FileManager.default.fileExists(atPath: path + "-wal") { break }  // someone may be writing
+            }
+        }
+        throw StoreError.wrap(firstError!, "cannot open the store for reading", path: path)
+    }
+
+    /// True for a store opened with ``init(readingAt:model:)``.
+    let isReadOnly: Bool
+
+    /// Moves every committed change from the write-ahead log into the database file, so the file alone is
+    /// a complete copy (what a command does before it exits and the outliner when it quits). Best effort
+    /// while other connections read: it never waits for them. Nothing to do for a read-only store.
+    func checkpoint() {
+        guard !isReadOnly, path != nil, transaction == nil else { return }
+        _ = try? queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
+    /// A store that lives in memory only, for tests and scratch work.
+    init(inMemoryWith model: Model) throws(StoreError) {
+        self.model = model
+        self.path = nil
+        isReadOnly = false
+        do {
+            queue = try DatabaseQueue(configuration: SQLiteStore.configuration())
+        } catch {
+            throw StoreError.wrap(error, "cannot create an in-memory store")
+        }
+        try prepare(existing: nil)
+        try startDataVersion()
+    }
+
+    /// Commits made before this store was opened are already in what it reads.
+    private func startDataVersion() throws(StoreError) {
+        do {
+            dataVersion = try read { db in try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        } catch {
+            throw StoreError.wrap(error, "cannot read the change log", path: path)
+        }
+    }
+
+    static func configuration(readonly: Bool = false) -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(5)
+        config.readonly = readonly
+        config.label = "ObjectGraph"
+        if !readonly {
+            // WAL set here rather than by GRDB's `journalMode = .wal`, which also commits a throwaway table
+            // whenever the log file is missing or empty (for its pools): every open would write, even one
+            // whose migration then fails. Asking for WAL when the file is in WAL already writes nothing.
+            config.prepareDatabase { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                guard mode == "wal" || mode == "memory" else {
+                    throw StoreError(.cannotOpen, "cannot use a write-ahead log here (journal mode \(mode ?? "unknown"))")
+                }
+                // NORMAL in WAL mode survives a killed process; only a power cut can lose the last commits.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+        }
+        return config
+    }
+
+    /// Creates the schema of a new store, or migrates an existing one, in one transaction.
+    private func prepare(existing: StoredModel?) throws(StoreError) {
+        let model = self.model
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    let current = try SQLiteStore.readStoredModel(db)
+                    if current != nil { try db.execute(sql: Schema.changeLogTable) }
+                    if let current {
+                        if current.hash != model.versionHash {
+                            // Re-check inside the write lock: another process may have migrated meanwhile.
+                            let plan = try SchemaMigration.plan(from: current, to: model)
+                            for sql in plan.statements { try db.execute(sql: sql) }
+                            try SQLiteStore.writeModel(db, model)
+                        }
+                        try SQLiteStore.upgradeFormat(db, model)
+                    } else {
+                        try db.execute(sql: Schema.metadataTable)
+                        for e in model.snapshot.entities {
+                            try db.execute(sql: Schema.createTable(e, in: model.snapshot))
+                            for sql in Schema.indexes(e).values.sorted() { try db.execute(sql: sql) }
+                        }
+                        try db.execute(sql: Schema.changeLogTable)
+                        try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('format', \(SQLiteStore.format)), ('next_id', 1)")
+                        try SQLiteStore.writeModel(db, model)
+                    }
+                    return .commit
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, existing == nil ? "cannot create the store" : "cannot migrate the store", path: path)
+        }
+    }
+
+    /// The layout ObjectGraph writes, beside the model's own version. 2: unique optional attributes have
+    /// partial indexes (`WHERE x IS NOT NULL`).
+    static let format = 2
+
+    /// Brings a store written by an earlier ObjectGraph to the current layout: indexes whose definition
+    /// changed are made again, in the open's transaction. Earlier code reads the result as before (the
+    /// index names are the same).
+    static func upgradeFormat(_ db: Database, _ model: Model) throws {
+        let stored = try Int.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'format'") ?? 1
+        guard stored < format else { return }
+        for e in model.snapshot.entities {
+            for (name, sql) in Schema.indexes(e).sorted(by: { $0.key < $1.key }) {
+                let existing = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name])
+                guard existing != sql else { continue }
+                try db.execute(sql: "DROP INDEX IF EXISTS \(Schema.quote(name))")
+                try db.execute(sql: sql)
+            }
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('format', ?)", arguments: [format])
+    }
+
+    /// Runs `body` on the connection: inside the open write transaction when there is one (so reads made
+    /// during a unit of work see what it will commit on), else without a transaction (each statement is
+    /// atomic).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        if let db = transaction ?? snapshotDB { return try body(db) }
+        return try queue.inDatabase(body)
+    }
+
+    /// The connection while a read transaction is open on it (see `snapshot`).
+    private var snapshotDB: Database?
+
+    /// True inside a write transaction or a snapshot: commits elsewhere were taken in when it began, and
+    /// none can be seen until it ends.
+    var isInSnapshot: Bool { transaction != nil || snapshotDB != nil }
+
+    /// Runs `body` with every read on one snapshot of the store (a read transaction). Inside a write
+    /// transaction, or an open snapshot, `body` just runs.
+    func snapshot<T>(_ body: () throws -> T) throws -> T {
+        if isInSnapshot { return try body() }
+        var result: T?
+        try queue.inDatabase { db in
+            try db.inTransaction(.deferred) {
+                snapshotDB = db
+                defer { snapshotDB = nil }
+                result = try body()
+                return .commit
+            }
+        }
+        return result!
+    }
+
+    /// The connection while a write transaction is open on it (see `writeTransaction`).
+    private(set) var transaction: Database?
+
+    /// True while a write transaction is open: a unit of work is between its first read and its commit.
+    var isInTransaction: Bool { transaction != nil }
+
+    /// Runs `body` in one write transaction, begun with `BEGIN IMMEDIATE`: from its first statement no
+    /// other connection can commit until this one does, so whatever `body` reads stays true until the
+    /// commit. Throws what `body` throws, after rolling back (SQLite's own failures as ``StoreError``).
+    /// Transactions do not nest.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try withWriteTransaction { _ in try body() }
+        } catch let e as DatabaseError {
+            throw StoreError.wrap(e, "cannot save", path: path)
+        }
+    }
+
+    /// ``writeTransaction(_:)`` with the connection, for the store's own statements.
+    func withWriteTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        precondition(transaction == nil, "write transactions do not nest")
+        precondition(snapshotDB == nil, "nothing may save while changes are being delivered (from a results controller's batch)")
+        var result: T?
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                transaction = db
+                defer { transaction = nil }
+                result = try body(db)
+                return .commit
+            }
+        }
+        return result!
+    }
+
+    /// The prepared statement for `sql`, reset and ready to bind.
+    func statement(_ db: Database, _ sql: String) throws -> RawStatement {
+        statementUses += 1
+        if let s = statements[sql] {
+            statements[sql]!.used = statementUses
+            return RawStatement(s.statement)
+        }
+        let s = try db.makeStatement(sql: sql)
+        if statements.count >= SQLiteStore.statementCacheLimit {
+            // Rare (the SQL a store makes comes in few shapes): evict the oldest quarter in one pass.
+            let old = statements.sorted { $0.value.used < $1.value.used }.prefix(SQLiteStore.statementCacheLimit / 4)
+            for (key, _) in old { statements[key] = nil }
+        }
+        statements[sql] = (s, statementUses)
+        return RawStatement(s)
+    }
+
+    deinit {
+        // Statements first: they must be finalized before the connection closes.
+        statements.removeAll()
+    }
+
+    /// Reserves `count` fresh row IDs, never handed out before by any context or process. Inside a write
+    /// transaction the reservation is part of it (and undone with it).
+    func reserveIDs(_ count: Int) throws(StoreError) -> Range<Int64> {
+        func reserve(_ db: Database) throws -> Int64 {
+            let sql = "UPDATE og_metadata SET value = value + ? WHERE key = 'next_id' RETURNING value"
+            if let end = try Int64.fetchOne(db, sql: sql, arguments: [count]) { return end }
+            // The allocator's row is gone (a damaged store): start again above every stored ID, so nothing
+            // is ever handed out twice.
+            try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('next_id', ?)", arguments: [try SQLiteStore.smallestUnusedID(db, model)])
+            return try Int64.fetchOne(db, sql: sql, arguments: [count])!
+        }
+        do {
+            let end = try transaction.map(reserve) ?? queue.write(reserve)
+            return (end - Int64(count))..<end
+        } catch {
+            throw StoreError.wrap(error, "cannot reserve object IDs", path: path)
+        }
+    }
+
+    /// One more than the largest ID stored in any entity's table (1 for an empty store).
+    static func smallestUnusedID(_ db: Database, _ model: Model) throws -> Int64 {
+        var top: Int64 = 0
+        for e in model.entities {
+            top = max(top, try Int64.fetchOne(db, sql: "SELECT max(id) FROM \(Schema.quote(e.name))") ?? 0)
+        }
+        return top + 1
+    }
+
+    // MARK: - Recorded model
+
+    struct StoredModel {
+        var snapshot: ModelSnapshot
+        var hash: String
+        var version: Int
+    }
+
+    static func readStoredModel(_ db: Database) throws -> StoredModel? {
+        guard try db.tableExists("og_metadata") else { return nil }
+        let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM og_metadata WHERE key IN ('model', 'model_hash', 'model_version')")
+        var dict: [String: DatabaseValue] = [:]
+        for r in rows { dict[r["key"]] = r["value"] as DatabaseValue }
+        guard let json = dict["model"].flatMap(String.fromDatabaseValue), let snapshot = ModelSnapshot.decode(Data(json.utf8)),
+            let hash = dict["model_hash"].flatMap(String.fromDatabaseValue),
+            let version = dict["model_version"].flatMap(Int.fromDatabaseValue)
+        else {
+            throw StoreError(.notAStore, "the store's model record is damaged")
+        }
+        return StoredModel(snapshot: snapshot, hash: hash, version: version)
+    }
+
+    static func writeModel(_ db: Database, _ model: Model) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('model', ?), ('model_hash', ?), ('model_version', ?)",
+            arguments: [String(decoding: model.snapshot.json, as: UTF8.self), model.versionHash, model.version])
+    }
+}
