@@ -26,7 +26,7 @@ extension Context {
     func validateRows(into errors: inout [ValidationError]) {
         for (entity, ids, rows) in pendingRows {
             for (id, row) in zip(ids, rows) {
-                validate(values: row, id: id, entity: entity, into: &errors)
+                validator.validate(values: row, id: id, entity: entity, into: &errors)
                 for slot in entity.requiredToOneSlots where row[slot].isNull {
                     errors.append(ValidationError(object: id, entity: entity.name, property: entity.properties[slot].name, rule: .required, value: .null))
                 }

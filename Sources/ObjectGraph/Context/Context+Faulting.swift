@@ -55,7 +55,7 @@ extension Context {
         if let o = existing, !o.isFault { return o }
         var k = index - storage.batchStart
         if k < 0 || k >= storage.batchRows.count || storage.batchRows[k] == nil {
-            loadBatch(storage, around: index)
+            storage.loadBatch(around: index, size: batchSize, from: store.backend, statistics: &statistics)
             k = index - storage.batchStart
         }
         // Moved out of the buffer, not copied: the object becomes the row's only owner.
@@ -63,40 +63,6 @@ extension Context {
         let o = existing ?? makeObject(id, entity)
         fill(o, values, missing: storage.layout.missing)
         return o
-    }
-
-    /// Reads the batch of rows around `index` into the result's buffer. Reading on from the previous
-    /// batch (or from the start) is one ordered range scan that continues after the last row read
-    /// (keyset pagination); rows are checked against the expected IDs, and anything that does not match
-    /// (the store changed, or the result has unsaved rows) is read by ID instead.
-    private func loadBatch(_ storage: FetchStorage, around index: Int) {
-        let n = storage.rowIDs.count
-        let backward = index > 0 && index == storage.batchStart - 1
-        let range = backward ? max(0, index - batchSize + 1)..<(index + 1) : index..<min(index + batchSize, n)
-        statistics.batchLoads += 1
-        // The ordered read's buffer becomes the batch as it is; rows it did not match are read by ID.
-        var rows: [[Value]?] = []
-        if !backward, let ordered = try? store.backend.rowsInOrder(storage, from: index, count: range.count) {
-            rows = ordered
-            statistics.rowsLoaded += ordered.count
-            statistics.rowsReadInOrder += ordered.count
-        }
-        let matched = rows.count
-        if matched < range.count {
-            rows.append(contentsOf: repeatElement(nil, count: range.count - matched))
-            let rest = Array(storage.rowIDs[(range.lowerBound + matched)..<range.upperBound])
-            if let loaded = try? loadRows(entity: storage.entity, ids: rest, layout: storage.layout) {
-                for (j, row) in loaded.enumerated() { rows[matched + j] = row }
-            }
-        }
-        storage.batchRows = rows
-        storage.batchStart = range.lowerBound
-        if let last = rows.last ?? nil {
-            let slots = storage.request.sortKeys.map { storage.entity.property($0.key)!.slot }
-            storage.anchor = (range.upperBound - 1, slots.map { last[$0] })
-        } else {
-            storage.anchor = nil
-        }
     }
 
     /// A new, registered fault for `id`.

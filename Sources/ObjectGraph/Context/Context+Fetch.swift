@@ -15,7 +15,7 @@ extension Context {
         } else if pending.isEmpty {
             ids = try store.backend.fetchIDs(request, of: entity, prefetching: nil)
         } else {
-            ids = try merged(request, entity, pending).map(\.id)
+            ids = try PendingMerge(request: request, entity: entity, pending: pending).merged(with: store.backend).map(\.id)
             let start = min(request.offset, ids.count)
             let end = request.limit.map { min(ids.count, start + $0) } ?? ids.count
             ids = Array(ids[start..<end])
@@ -48,41 +48,6 @@ extension Context {
         var ids = request
         ids.propertiesToFetch = nil
         return try fetch(ids).count
-    }
-
-    /// The stored result with this context's unsaved changes applied, in request order (no window).
-    private func merged(_ request: FetchRequest, _ entity: EntityDescription, _ pending: [ManagedObject]) throws(StoreError)
-        -> [(id: Int64, keys: [Value])]
-    {
-        let dirty = Set(pending.map(\.objectID.rowID))
-        // At most `pending.count` stored rows can drop out, so a window needs only that many more rows.
-        let limit = request.limit.map { request.offset + $0 + pending.count }
-        let stored = try store.backend.fetchSortKeys(request, of: entity, limit: limit).filter { !dirty.contains($0.id) }
-        let slots = request.sortKeys.map { entity.property($0.key)!.slot }
-        var local: [(id: Int64, keys: [Value])] = []
-        for o in pending where !o.isDeleted && request.predicate.evaluate(o) {
-            local.append((o.objectID.rowID, slots.map { o.value(slot: $0) }))
-        }
-        let ascending = request.sortKeys.map(\.ascending)
-        func before(_ a: (id: Int64, keys: [Value]), _ b: (id: Int64, keys: [Value])) -> Bool {
-            for i in 0..<ascending.count {
-                let c = Value.compare(ObjectPredicate.normalized(a.keys[i]), ObjectPredicate.normalized(b.keys[i]))
-                if c != 0 { return ascending[i] ? c < 0 : c > 0 }
-            }
-            return request.idAscending ? a.id < b.id : a.id > b.id
-        }
-        local.sort(by: before)
-        var out: [(id: Int64, keys: [Value])] = []
-        out.reserveCapacity(stored.count + local.count)
-        var i = 0, j = 0
-        while i < stored.count || j < local.count {
-            if j == local.count || (i < stored.count && before(stored[i], local[j])) {
-                out.append(stored[i]); i += 1
-            } else {
-                out.append(local[j]); j += 1
-            }
-        }
-        return out
     }
 
     /// Objects of `entity` whose stored row differs from this context's view: inserted, deleted, or with

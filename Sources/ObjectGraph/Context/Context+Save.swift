@@ -39,7 +39,7 @@ extension Context {
     public func transaction<T>(actionName: String? = nil, _ edit: () throws -> T) throws -> T {
         var result: T?
         var unit: UnitOfWork?
-        var commit: Commit?
+        var commit: UnitOfWork.Commit?
         reservedInTransaction = false
         do {
             try store.writeTransaction { logged in
@@ -58,7 +58,7 @@ extension Context {
             // IDs reserved inside the transaction were rolled back with it: never hand them out.
             if reservedInTransaction { freshIDs = 0..<0 }
             // Diagnosed while the objects still hold what failed to be written.
-            let reported = unit.map { diagnose(error, $0) } ?? error
+            let reported = unit.map { $0.diagnose(error, in: self) } ?? error
             discardChanges()
             throw reported
         }
@@ -78,7 +78,7 @@ extension Context {
             clearLists()
             return
         }
-        let commit: Commit
+        let commit: UnitOfWork.Commit
         do {
             commit = try store.writeTransaction { logged in
                 let c = try write(unit)
@@ -86,23 +86,9 @@ extension Context {
                 return c
             }
         } catch {
-            throw diagnose(error, unit)
+            throw unit.diagnose(error, in: self)
         }
         didCommit(commit)
-    }
-
-    /// What one save writes, validated.
-    struct UnitOfWork {
-        let live: [ManagedObject]
-        let changed: [ManagedObject]
-        let gone: [ManagedObject]
-        var changes: ChangeSet
-    }
-
-    /// What a save's transaction did, for the bookkeeping after its commit.
-    struct Commit {
-        let unit: UnitOfWork
-        let result: StoreWriteResult
     }
 
     /// The unit of work to save, validated; nil when there is nothing to write.
@@ -129,38 +115,18 @@ extension Context {
         return UnitOfWork(live: live, changed: changed, gone: gone, changes: changes)
     }
 
-    /// Hands a unit of work to the store, in the open transaction, as values. Changes nothing in memory,
+    /// Hands the unit of work to the store, in the open transaction, as values. Changes nothing in memory,
     /// so a failed commit leaves the context as it was.
-    private func write(_ unit: UnitOfWork) throws(StoreError) -> Commit {
-        var w = StoreWrite(changes: unit.changes)
-        var start = 0
-        while start < unit.live.count {
-            // Runs of one entity (objects are inserted in runs, e.g. an import's items).
-            let e = unit.live[start].entity
-            var end = start + 1
-            while end < unit.live.count && unit.live[end].entity === e { end += 1 }
-            let run = unit.live[start..<end]
-            w.inserts.append((e, run.map(\.objectID.rowID), run.map(\.values)))
-            start = end
-        }
-        for (e, ids, rows) in pendingRows { w.inserts.append((e, ids.map(\.rowID), rows)) }
-        for o in unit.changed {
-            // Never a maintained count: the store keeps those.
-            guard let committed = o.committed else { continue }
-            let e = o.entity
-            let slots = e.storedSlots.filter { committed[$0] != o.values[$0] && !e.isMaintained($0) }
-            if !slots.isEmpty { w.updates.append((e, o.objectID.rowID, slots, o.values)) }
-        }
-        w.deletes = unit.gone.map { ($0.entity, $0.objectID.rowID) }
-        let result = try store.backend.write(w)
+    private func write(_ unit: UnitOfWork) throws(StoreError) -> UnitOfWork.Commit {
+        let result = try store.backend.write(unit.storeWrite(adding: pendingRows))
         var done = unit
         done.changes = result.changes
-        return Commit(unit: done, result: result)
+        return UnitOfWork.Commit(unit: done, result: result)
     }
 
     /// After the commit: the context takes in what was written, records the undo step and tells observers,
     /// controllers and the store's other contexts.
-    private func didCommit(_ commit: Commit) {
+    private func didCommit(_ commit: UnitOfWork.Commit) {
         let (live, changed, gone, changes) = (commit.unit.live, commit.unit.changed, commit.unit.gone, commit.unit.changes)
         generation += 1
 
@@ -212,56 +178,5 @@ extension Context {
             for slot in o.relations.keys { o.relations[slot]!.commit() }
         }
         o.relationMask = 0
-    }
-
-    /// Turns a failed write into an error that names the entity and property at fault.
-    private func diagnose(_ error: any Error, _ unit: UnitOfWork) -> any Error {
-        guard var e = error as? StoreError, e.code == .foreignKey, e.object == nil else { return error }
-        let (live, changed, gone) = (unit.live, unit.changed, unit.gone)
-        switch e.code {
-        case .foreignKey:
-            // Deferred keys fail at commit without saying which row: find the dangling reference ourselves.
-            let deletedIDs = Set(gone.map(\.objectID))
-            // A fault in the list changed only inverse sides: it holds no key of its own to blame.
-            for o in live + changed where !o.isFault {
-                for slot in o.entity.storedSlots {
-                    guard let r = o.entity.properties[slot].relationship, case .integer(let t) = o.values[slot] else { continue }
-                    let target = ObjectID(entity: r.destination, rowID: t)
-                    if deletedIDs.contains(target) {
-                        e.entity = o.entity.name
-                        e.object = o.objectID
-                        e.property = o.entity.properties[slot].name
-                        e.message = "cannot save: \(o.entity.name) \(o.objectID).\(e.property!) still refers to deleted \(model.entities[r.destination].name) \(target)"
-                        return e
-                    }
-                }
-            }
-            // Or to a row deleted elsewhere since this context read it (the transaction is over: read now).
-            for o in live + changed where !o.isFault {
-                for slot in o.entity.storedSlots {
-                    guard let r = o.entity.properties[slot].relationship, case .integer(let t) = o.values[slot],
-                        let found = try? loadRows(entity: model.entities[r.destination], ids: [t]), found.first! == nil
-                    else { continue }
-                    e.entity = o.entity.name
-                    e.object = o.objectID
-                    e.property = o.entity.properties[slot].name
-                    e.message = "cannot save: \(o.entity.name) \(o.objectID).\(e.property!) refers to \(model.entities[r.destination].name) #\(t), deleted elsewhere"
-                    return e
-                }
-            }
-            for o in gone {
-                for p in o.entity.properties {
-                    guard let r = p.relationship, r.deleteRule == .noAction, !r.storesForeignKey,
-                        let left = o.members(slot: p.slot).sorted().first
-                    else { continue }
-                    e.entity = o.entity.name
-                    e.property = p.name
-                    e.message = "cannot save: deleted \(o.entity.name) \(o.objectID) is still referred to by \(model.entities[r.destination].name) #\(left) through \(p.name) (no-action rule)"
-                    return e
-                }
-            }
-        default: break
-        }
-        return e
     }
 }

@@ -45,7 +45,8 @@ public final class Context {
     var observers: [Int: (ChangeSet) -> Void] = [:]
     /// Results controllers on this context, told about every change set.
     var controllers: [WeakController] = []
-    var regexCache: [Int: NSRegularExpression] = [:]
+    /// Checks attribute rules at save.
+    let validator = AttributeValidator()
     private var nextObserver = 0
 
     public init(store: Store) {
