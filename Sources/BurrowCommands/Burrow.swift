@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectGraph
 import Outline
 import TerminalKit
 
@@ -49,16 +50,8 @@ public enum BurrowMain {
             return 0
         } catch let e as ExitCode {
             return e.rawValue  // the command has said why
-        } catch let e as UserError {
-            return fail(e.message)
-        } catch let e as PathError {
-            return fail(e.message)
-        } catch let e as InterchangeError {
-            return fail(e.description)
-        } catch let e as OutlineError {
-            return fail(e.description)
-        } catch let e as ObjectGraphFailure {
-            return fail(e.message)
+        } catch let e as any UserFacingError {
+            return fail(e.userMessage)
         } catch {
             let code = Burrow.exitCode(for: error)
             let message = Burrow.fullMessage(for: error)
@@ -66,7 +59,6 @@ public enum BurrowMain {
                 if !message.isEmpty { Console.current.out(message + "\n") }
                 return 0
             }
-            if let failure = ObjectGraphFailure(error) { return fail(failure.message) }
             Console.current.err(message + "\n")
             return code == .validationFailure ? 2 : code.rawValue
         }

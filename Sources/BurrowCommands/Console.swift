@@ -1,4 +1,5 @@
 import Foundation
+import ObjectGraph
 import TerminalKit
 
 /// Where commands write: the real stdout and stderr, or buffers in tests.
@@ -54,7 +55,7 @@ public struct Console: Sendable {
 func say(_ s: String) { Console.current.out(s + "\n") }
 
 /// A failure the user caused (bad path, bad file): one line on stderr, exit status 1.
-public struct UserError: Error, CustomStringConvertible {
+public struct UserError: UserFacingError {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }

@@ -1,7 +1,7 @@
 import ObjectGraph
 
 /// Why a path names no single item.
-public struct PathError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct PathError: UserFacingError, Equatable, Sendable {
     public let message: String
     public var description: String { message }
 }

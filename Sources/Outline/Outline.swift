@@ -303,7 +303,7 @@ public final class Outline {
 }
 
 /// An edit the outline cannot make.
-public enum OutlineError: Error, Equatable, CustomStringConvertible {
+public enum OutlineError: UserFacingError, Equatable {
     case cannotDeleteRoot
     case cannotMoveRoot
     case noParent

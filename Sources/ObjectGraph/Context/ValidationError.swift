@@ -35,9 +35,11 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
 }
 
 /// Every rule a save broke; nothing was written and the context kept its changes.
-public struct ValidationFailure: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ValidationFailure: UserFacingError, Equatable, Sendable {
     public let errors: [ValidationError]
     public var description: String {
         "save failed validation:\n" + errors.map { "  " + $0.description }.joined(separator: "\n")
     }
+    /// Every broken rule, on one line.
+    public var userMessage: String { errors.map(\.description).joined(separator: "; ") }
 }

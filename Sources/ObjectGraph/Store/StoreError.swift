@@ -5,7 +5,7 @@
 /// ```swift
 /// do { try context.save() } catch StoreError.Code.uniqueConstraint { … }
 /// ```
-public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct StoreError: UserFacingError, Equatable, Sendable {
     public enum Code: String, Equatable, Sendable {
         /// The file could not be opened or created (missing folder, permissions, a FIFO, …).
         case cannotOpen

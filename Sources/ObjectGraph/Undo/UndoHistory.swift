@@ -81,7 +81,7 @@ public final class UndoHistory {
 
 /// Why an undo or redo could not be applied: a later change made elsewhere is in the way. Nothing was
 /// changed, and the step is dropped so that the rest of the history goes on.
-public struct UndoConflict: Error, Equatable, Sendable, CustomStringConvertible {
+public struct UndoConflict: UserFacingError, Equatable, Sendable {
     /// "undo" or "redo".
     public let verb: String
     /// The step's action name.

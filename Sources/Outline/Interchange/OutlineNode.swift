@@ -1,3 +1,5 @@
+import ObjectGraph
+
 /// An outline as plain values, between a file format and the store: what import reads and export writes.
 ///
 /// ```swift
@@ -109,7 +111,7 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
 }
 
 /// A file that cannot be read as the format it claims to be; nothing was imported.
-public struct InterchangeError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct InterchangeError: UserFacingError, Equatable, Sendable {
     public let format: String
     public let line: Int
     public let column: Int
