@@ -13,12 +13,8 @@ enum Outliner {
     /// is taken over (a bad database, not a terminal) is one line on stderr and status 1.
     static func run(databasePath path: String) throws -> Int32 {
         let logger = bootstrapLogging()
-        let outline: Outline
-        do {
-            outline = try Outline(path: path)
-        } catch {
-            throw UserError(error.description)
-        }
+        // A store error is a user-facing error: `BurrowMain.run` reports it.
+        let outline = try Outline(path: path)
         let curses: CursesTerminal
         do {
             curses = try CursesTerminal.start()
