@@ -40,10 +40,7 @@ struct AppBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var figures: [Int: Double] = [:]
         for n in sizes {
-            guard let generated = GeneratedOutline.make(size: n, in: dir + "/gen\(n)") else {
-                print("startup: skipped (python3 or ../shared/tools/gen_outline.py not found)")
-                return
-            }
+            let generated = try GeneratedOutline.make(size: n, in: dir + "/gen\(n)")
             // Setup: the generator's outline (its indented-text form) imported through the object graph.
             let store = dir + "/outline\(n).sqlite"
             do {

@@ -1,23 +1,11 @@
 import Foundation
 
-/// The shared generator's outlines (`../shared/tools/gen_outline.py N DIR`: big.opml, big.hnb, …), made once
-/// per size and run.
+/// The generated outlines the scenarios read (big.opml, big.hnb, big.txt), and hnb as their optional baseline.
 enum GeneratedOutline {
-    /// The directory holding the generated files for `size` items, or nil when python3 or the generator is
-    /// missing (set `BURROW_GEN_OUTLINE` to the script's path when running from elsewhere).
-    static func make(size: Int, in dir: String) -> String? {
-        let candidates = [
-            ProcessInfo.processInfo.environment["BURROW_GEN_OUTLINE"],
-            FileManager.default.currentDirectoryPath + "/../shared/tools/gen_outline.py",
-        ].compactMap { $0 }
-        guard let script = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", script, String(size), dir]
-        p.standardOutput = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return nil }
-        p.waitUntilExit()
-        return p.terminationStatus == 0 ? dir : nil
+    /// Writes the outline of `size` items into `dir` (see `OutlineGenerator`) and returns `dir`.
+    static func make(size: Int, in dir: String) throws -> String {
+        try OutlineGenerator(size: size).write(to: dir)
+        return dir
     }
 
     /// hnb, when it is installed (`apt-get install hnb`): the outliner the issues compare with.

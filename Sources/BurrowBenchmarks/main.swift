@@ -2,6 +2,7 @@ import Foundation
 
 // Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
 //        [interchange] [startup] [keys] [memory]   (startup needs `swift build -c release` for the burrow binary)
+//        BurrowBenchmarks --generate-outline N DIR   (writes the scenarios' outline files, e.g. to load in hnb)
 // Prints each scenario's figure beside the raw SQLite C API doing the same work in the same run.
 if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writer" {
     try ObservationBenchmarks.childWriter(path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3])!)
@@ -10,6 +11,21 @@ if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writ
 if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--child-memory" {
     try AppBenchmarks.childMemory(path: CommandLine.arguments[2])
     exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "--generate-outline" {
+    guard CommandLine.arguments.count == 4, let size = Int(CommandLine.arguments[2]) else {
+        print("usage: BurrowBenchmarks --generate-outline N DIR")
+        exit(2)
+    }
+    let generator = OutlineGenerator(size: size), dir = CommandLine.arguments[3]
+    do {
+        let seconds = try Harness.time { try generator.write(to: dir) }
+        print("\(generator.count) items in \(dir) (\(OutlineGenerator.files.joined(separator: ", "))), \(Harness.ms(seconds))")
+        exit(0)
+    } catch {
+        print("cannot write the outline to \(dir): \(error)")
+        exit(1)
+    }
 }
 let quick = CommandLine.arguments.contains("--quick")
 print("Burrow benchmarks\(quick ? " (quick)" : "") — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
