@@ -3,7 +3,7 @@
 /// statement when it reported the failure (like GRDB's `DatabaseError`).
 ///
 /// ```swift
-/// do { try context.save() } catch StoreError.Code.uniqueConstraint { … }
+/// do { try context.save() } catch StoreError.uniqueConstraint { … }
 /// ```
 public struct StoreError: UserFacingError, Equatable, Sendable {
     public enum Code: String, Equatable, Sendable {
@@ -38,11 +38,6 @@ public struct StoreError: UserFacingError, Equatable, Sendable {
         case readOnly
         /// Any other failure the storage engine reported.
         case storage
-
-        /// Matches a ``StoreError`` with this code, so callers can `catch` by case.
-        public static func ~= (code: Code, error: any Error) -> Bool {
-            (error as? StoreError)?.code == code
-        }
     }
 
     public var code: Code
@@ -78,3 +73,30 @@ public struct StoreError: UserFacingError, Equatable, Sendable {
         return s
     }
 }
+
+/// Matches a ``StoreError`` with this code, so callers can `catch StoreError.conflict { … }`.
+public func ~= (code: StoreError.Code, error: any Error) -> Bool {
+    (error as? StoreError)?.code == code
+}
+
+/// The codes as patterns: `catch StoreError.conflict` (an enum case would be read as a case pattern, which
+/// cannot match `any Error`; a static value is matched with `~=`, like GRDB's `DatabaseError.SQLITE_BUSY`).
+extension StoreError {
+    public static let cannotOpen = Code.cannotOpen
+    public static let notADatabase = Code.notADatabase
+    public static let notAStore = Code.notAStore
+    public static let incompatibleModel = Code.incompatibleModel
+    public static let newerModel = Code.newerModel
+    public static let needsUpgrade = Code.needsUpgrade
+    public static let unknownEntity = Code.unknownEntity
+    public static let unknownProperty = Code.unknownProperty
+    public static let notSelfToMany = Code.notSelfToMany
+    public static let uniqueConstraint = Code.uniqueConstraint
+    public static let foreignKey = Code.foreignKey
+    public static let conflict = Code.conflict
+    public static let diskFull = Code.diskFull
+    public static let busy = Code.busy
+    public static let readOnly = Code.readOnly
+    public static let storage = Code.storage
+}
+
