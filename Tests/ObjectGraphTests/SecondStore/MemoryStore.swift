@@ -1,0 +1,570 @@
+import Foundation
+
+@testable import ObjectGraph
+
+/// A second store type, written only against `PersistentStore` (no SQLite, no change to `Context`), to
+/// show that the seam holds: every entity's rows live in a dictionary by row ID, a write transaction works
+/// on the tables and rolls back to a copy-on-write snapshot of them when its body throws, and every commit
+/// that changes something is appended to a change log.
+///
+/// Values are kept as SQLite keeps them (its storage classes: NULL, INTEGER, REAL, TEXT, BLOB, after the
+/// column's affinity) and read back typed as `SQLiteStore` reads them, so both store types hand the
+/// context the same values, compare and sort the same way, and count, check and repair the same way.
+///
+/// Several `Store`s built on one `MemoryStore` behave like several processes on one file: each has its own
+/// cursor into the change log and finds the others' commits with `poll()`.
+final class MemoryStore: PersistentStore {
+    let model: Model
+
+    /// Everything stored: what a write transaction rolls back to.
+    struct State {
+        /// By entity index: rows by ID, each a value per slot (slots not stored hold `.null`).
+        var tables: [[Int64: [Value]]]
+        /// The next row ID the allocator hands out (nil: the allocator is missing, as in a damaged file).
+        var nextID: Int64? = 1
+        /// The change log, oldest first.
+        var log: [(seq: Int64, changes: ChangeSet)] = []
+        /// The sequence number of the next log entry (never reused once committed).
+        var nextSeq: Int64 = 1
+    }
+
+    private(set) var state: State
+    private var writing = false
+    private var snapshotDepth = 0
+    /// How many change-log entries are kept; older ones are pruned (a reader behind them re-reads
+    /// everything, as with SQLite's retention).
+    var logLimit: Int
+
+    init(model: Model, logLimit: Int = 4096) {
+        self.model = model
+        self.logLimit = logLimit
+        state = State(tables: Array(repeating: [:], count: model.entities.count))
+    }
+
+    /// A `Store` on this backend: call it twice for two "processes" on one store.
+    func makeStore() throws(StoreError) -> Store {
+        try Store(self, model: model, path: nil, isReadOnly: false)
+    }
+
+    // MARK: - Transactions
+
+    var isInTransaction: Bool { writing }
+    var isInSnapshot: Bool { writing || snapshotDepth > 0 }
+
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        precondition(!writing, "write transactions do not nest")
+        precondition(snapshotDepth == 0, "nothing may save while changes are being delivered (from a results controller's batch)")
+        let before = state  // copy-on-write: the tables are copied only when the body first changes them
+        writing = true
+        defer { writing = false }
+        do {
+            return try body()
+        } catch {
+            state = before
+            throw error
+        }
+    }
+
+    func snapshot<T>(_ body: () throws -> T) throws -> T {
+        // One thread, and nothing may save inside a snapshot: every read in `body` sees one state.
+        if isInSnapshot { return try body() }
+        snapshotDepth += 1
+        defer { snapshotDepth -= 1 }
+        return try body()
+    }
+
+    func reserveIDs(_ count: Int) throws(StoreError) -> Range<Int64> {
+        // Outside a write transaction this is a commit of its own; inside one it rolls back with it.
+        let start = state.nextID ?? smallestUnusedID()
+        state.nextID = start + Int64(count)
+        return start..<(start + Int64(count))
+    }
+
+    /// One more than the largest ID stored in any table (1 for an empty store).
+    private func smallestUnusedID() -> Int64 {
+        (state.tables.compactMap { $0.keys.max() }.max() ?? 0) + 1
+    }
+
+    // MARK: - Values as SQLite keeps them
+
+    /// `value` as a column of `type` stores it: SQLite's storage class (what `RawStatement.bind` binds),
+    /// then the column's affinity (TEXT, INTEGER, REAL or BLOB; see `Schema.columnType`).
+    static func stored(_ value: Value, as type: AttributeType) -> Value {
+        let bound: Value
+        switch value {
+        case .bool(let b): bound = .integer(b ? 1 : 0)
+        case .date(let d): bound = .double(d.timeIntervalSince1970)
+        case .uuid(let u): bound = .data(Data(u.bytes))
+        default: bound = value
+        }
+        switch (type, bound) {
+        case (.string, .integer(let i)): return .string(String(i))
+        case (.string, .double(let d)): return .string(String(d))
+        case (.integer64, .double(let d)), (.bool, .double(let d)):
+            // INTEGER affinity keeps a REAL that is a whole number as an INTEGER.
+            if d == d.rounded(), let i = Int64(exactly: d) { return .integer(i) }
+            return bound
+        case (.integer64, .string(let s)), (.bool, .string(let s)):
+            if let i = Int64(s) { return .integer(i) }
+            if let d = Double(s), d.isFinite { return stored(.double(d), as: type) }
+            return bound
+        case (.double, .integer(let i)), (.date, .integer(let i)): return .double(Double(i))
+        case (.double, .string(let s)), (.date, .string(let s)):
+            if let d = Double(s), d.isFinite { return .double(d) }
+            return bound
+        default: return bound
+        }
+    }
+
+    /// A stored value read as `type`, as `RawStatement.value(at:as:)` reads a column (NULL stays `.null`).
+    static func read(_ v: Value, as type: AttributeType) -> Value {
+        if v.isNull { return .null }
+        switch type {
+        case .string:
+            switch v {
+            case .string: return v
+            case .integer(let i): return .string(String(i))
+            case .double(let d): return .string(String(d))
+            case .data(let d): return .string(String(decoding: d, as: UTF8.self))
+            default: return v
+            }
+        case .integer64: return .integer(int64(v))
+        case .bool: return .bool(int64(v) != 0)
+        case .double: return .double(double(v))
+        case .date: return .date(Date(timeIntervalSince1970: double(v)))
+        case .binary, .uuid:
+            let bytes: Data
+            switch v {
+            case .data(let d): bytes = d
+            case .string(let s): bytes = Data(s.utf8)
+            case .integer(let i): bytes = Data(String(i).utf8)
+            case .double(let d): bytes = Data(String(d).utf8)
+            default: bytes = Data()
+            }
+            if type == .uuid, bytes.count == 16, let u = bytes.withUnsafeBytes({ UUID(bytes: $0) }) { return .uuid(u) }
+            return .data(bytes)
+        }
+    }
+
+    private static func int64(_ v: Value) -> Int64 {
+        switch v {
+        case .integer(let i): return i
+        case .double(let d): return d.isNaN ? 0 : d >= 9.2e18 ? .max : d <= -9.2e18 ? .min : Int64(d)
+        case .string(let s): return Int64(s) ?? Double(s).map { int64(.double($0)) } ?? 0
+        case .data(let d): return int64(.string(String(decoding: d, as: UTF8.self)))
+        default: return 0
+        }
+    }
+
+    private static func double(_ v: Value) -> Double {
+        switch v {
+        case .integer(let i): return Double(i)
+        case .double(let d): return d
+        case .string(let s): return Double(s) ?? 0
+        case .data(let d): return Double(String(decoding: d, as: UTF8.self)) ?? 0
+        default: return 0
+        }
+    }
+
+    /// A stored row with the slots of `layout` read (typed); the others hold their defaults.
+    private func decode(_ row: [Value], _ entity: EntityDescription, _ layout: RowLayout) -> [Value] {
+        var out: [Value] = []
+        out.reserveCapacity(row.count)
+        for slot in 0..<layout.columnOfSlot.count {
+            out.append(layout.columnOfSlot[slot] > 0 ? Self.read(row[slot], as: entity.typeOfSlot[slot]) : entity.defaults[slot])
+        }
+        return out
+    }
+
+    // MARK: - Reading
+
+    /// The rows `request` matches, in its order (sort keys, then the ID in the last key's direction), not
+    /// windowed. The stored values are in SQLite's storage classes, so `Value.compare` orders them as
+    /// SQLite's `ORDER BY` does (NULL first ascending, last descending).
+    private func matching(_ request: FetchRequest, _ entity: EntityDescription) -> [(id: Int64, row: [Value])] {
+        var out: [(id: Int64, row: [Value])] = []
+        for (id, row) in state.tables[entity.index] where request.predicate.evaluate(entity, values: row) {
+            out.append((id, row))
+        }
+        let keys = request.sortKeys.map { key -> (slot: Int, ascending: Bool) in
+            guard let p = entity.property(key.key), p.isStored else {
+                preconditionFailure("\(entity.name).\(key.key) is not a stored attribute or to-one relationship")
+            }
+            return (p.slot, key.ascending)
+        }
+        let idAscending = request.idAscending
+        out.sort { a, b in
+            for k in keys {
+                let c = Value.compare(ObjectPredicate.normalized(a.row[k.slot]), ObjectPredicate.normalized(b.row[k.slot]))
+                if c != 0 { return k.ascending ? c < 0 : c > 0 }
+            }
+            return idAscending ? a.id < b.id : a.id > b.id
+        }
+        return out
+    }
+
+    /// `rows` cut to `limit` rows after `offset` (SQL's `LIMIT … OFFSET …`).
+    private func window<T>(_ rows: [T], limit: Int?, offset: Int) -> ArraySlice<T> {
+        let start = min(max(offset, 0), rows.count)
+        let end = limit.map { $0 < 0 ? rows.count : min(rows.count, start + $0) } ?? rows.count
+        return rows[start..<end]
+    }
+
+    func fetchIDs(_ request: FetchRequest, of entity: EntityDescription, prefetching rows: PrefetchedRows?) throws(StoreError) -> [Int64] {
+        let found = window(matching(request, entity), limit: request.limit, offset: request.offset)
+        if let rows {
+            let slots = rows.layout.slots, types = rows.layout.columnTypes
+            for (_, row) in found {
+                for k in 0..<slots.count { rows.values.append(Self.read(row[slots[k]], as: types[k])) }
+            }
+        }
+        return found.map(\.id)
+    }
+
+    func fetchSortKeys(_ request: FetchRequest, of entity: EntityDescription, limit: Int?) throws(StoreError) -> [(id: Int64, keys: [Value])] {
+        let slots = request.sortKeys.map { entity.property($0.key)!.slot }
+        return window(matching(request, entity), limit: limit, offset: 0).map { found in
+            (found.id, slots.map { Self.read(found.row[$0], as: entity.typeOfSlot[$0]) })
+        }
+    }
+
+    func fetchValues(_ request: FetchRequest, of entity: EntityDescription, slots: [Int]) throws(StoreError) -> [(id: Int64, values: [Value])] {
+        window(matching(request, entity), limit: request.limit, offset: request.offset).map { found in
+            (found.id, slots.map { Self.read(found.row[$0], as: entity.typeOfSlot[$0]) })
+        }
+    }
+
+    func count(_ request: FetchRequest, of entity: EntityDescription) throws(StoreError) -> Int {
+        state.tables[entity.index].values.reduce(0) { $0 + (request.predicate.evaluate(entity, values: $1) ? 1 : 0) }
+    }
+
+    func rows(of entity: EntityDescription, ids: [Int64], layout: RowLayout) throws(StoreError) -> [[Value]?] {
+        let table = state.tables[entity.index]
+        return ids.map { id in table[id].map { decode($0, entity, layout) } }
+    }
+
+    /// No ordered reads: the caller reads batches by ID.
+    func rowsInOrder(_ result: FetchStorage, from: Int, count: Int) throws(StoreError) -> [[Value]?]? { nil }
+
+    func rows(of entity: EntityDescription, keySlot: Int, equalTo owner: Int64, withRows: Bool) throws(StoreError)
+        -> [(id: Int64, row: [Value]?)]
+    {
+        state.tables[entity.index]
+            .filter { $0.value[keySlot] == .integer(owner) }
+            .sorted { $0.key < $1.key }
+            .map { ($0.key, withRows ? decode($0.value, entity, entity.wholeRow) : nil) }
+    }
+
+    func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64] {
+        var children: [Int64: [Int64]] = [:]
+        for (id, row) in state.tables[entity.index] {
+            if case .integer(let parent) = row[keySlot] { children[parent, default: []].append(id) }
+        }
+        // Breadth first, each row once: a cycle (back to the root too) ends the walk.
+        var seen: Set<Int64> = [root]
+        var out: [Int64] = []
+        var next = 0
+        var level = [root]
+        while next < level.count {
+            for child in (children[level[next]] ?? []).sorted() where seen.insert(child).inserted {
+                out.append(child)
+                level.append(child)
+            }
+            next += 1
+        }
+        return out
+    }
+
+    func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
+        try descendants(of: root, entity: entity, keySlot: keySlot).count
+    }
+
+    /// No second connection or thread: results are fetched in place.
+    func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan? { nil }
+
+    // MARK: - Writing
+
+    func write(_ unit: StoreWrite) throws(StoreError) -> StoreWriteResult {
+        precondition(writing, "write(_:) outside a write transaction")
+        var counts = Counts()
+        // Members inserted by this unit, per owner: an owner inserted with them is written with its count.
+        for run in unit.inserts where !run.entity.countFeeds.isEmpty {
+            for row in run.rows { counts.countInserted(run.entity, row) }
+        }
+        // Deletes first (a unique value freed by one can be taken by an insert), then inserts, then updates.
+        var deleted: [Int: Set<Int64>] = [:]
+        for (e, id) in unit.deletes {
+            guard let row = state.tables[e.index].removeValue(forKey: id) else { continue }  // deleted elsewhere
+            deleted[e.index, default: []].insert(id)
+            for feed in e.countFeeds {
+                // The key as stored, not as the context read it.
+                if case .integer(let owner) = row[feed.keySlot] { counts.add(feed, owner: owner, -1) }
+            }
+        }
+        // Rows whose keys the foreign key check looks at: every key of an inserted row, the changed keys of
+        // an updated one (SQLite checks a key only when a statement writes it).
+        var touched: [(entity: EntityDescription, id: Int64, slots: [Int])] = []
+        for run in unit.inserts {
+            let e = run.entity
+            for (id, values) in zip(run.ids, run.rows) {
+                if state.tables[e.index][id] != nil {  // the primary key
+                    throw StoreError(.uniqueConstraint, "cannot save: another \(e.name) already has this id", entity: e.name, property: "id")
+                }
+                var row = [Value](repeating: .null, count: e.properties.count)
+                for slot in e.storedSlots {
+                    row[slot] = e.isMaintained(slot) ? .integer(counts.take(e.index, slot: slot, id: id)) : Self.stored(values[slot], as: e.typeOfSlot[slot])
+                }
+                try checkUnique(e, id, row)
+                state.tables[e.index][id] = row
+                touched.append((e, id, e.storedSlots))
+            }
+        }
+        for (e, id, slots, values) in unit.updates {
+            let current = state.tables[e.index][id]
+            for feed in e.countFeeds where slots.contains(feed.keySlot) {
+                // The key as stored now: another process may have moved the row since the context read it.
+                let old = current.map { Self.read($0[feed.keySlot], as: .integer64) } ?? .null
+                let new = values[feed.keySlot]
+                guard old != new else { continue }
+                if case .integer(let p) = old { counts.add(feed, owner: p, -1) }
+                if case .integer(let p) = new { counts.add(feed, owner: p, 1) }
+            }
+            guard var row = current else {
+                throw StoreError(
+                    .conflict, "cannot save: \(e.name) #\(id) was deleted elsewhere", entity: e.name,
+                    object: ObjectID(entity: e.index, rowID: id))
+            }
+            for slot in slots { row[slot] = Self.stored(values[slot], as: e.typeOfSlot[slot]) }
+            try checkUnique(e, id, row)
+            state.tables[e.index][id] = row
+            touched.append((e, id, slots))
+        }
+        var changes = unit.changes
+        var results = counts.written
+        let gone = Set(unit.deletes.map { ObjectID(entity: $0.entity.index, rowID: $0.id) })
+        for (key, delta) in counts.increments() where delta != 0 {
+            let id = ObjectID(entity: key.entity, rowID: key.id)
+            // An owner deleted by this unit is skipped, and so is one that is gone: a member still pointing
+            // to it fails the foreign key check below.
+            guard !gone.contains(id), var row = state.tables[key.entity][key.id] else { continue }
+            if case .integer(let n) = row[key.slot] { row[key.slot] = .integer(n + delta) }  // NULL + n stays NULL
+            state.tables[key.entity][key.id] = row
+            results.append(MaintainedCount(id: id, slot: key.slot, value: Self.int64(row[key.slot])))
+            changes.update(id, PropertyMask(slot: key.slot))
+        }
+        try checkForeignKeys(written: touched, deleted: deleted)
+        var seq: Int64 = 0
+        if !changes.isEmpty {
+            seq = state.nextSeq
+            state.nextSeq += 1
+            state.log.append((seq, changes))
+            if state.log.count > logLimit { state.log.removeFirst(state.log.count - logLimit) }
+        }
+        return StoreWriteResult(changes: changes, counts: results, seq: seq)
+    }
+
+    /// Unique attributes and unique compound indexes, checked per row as SQLite's unique indexes are (rows
+    /// with a NULL in the index never collide).
+    private func checkUnique(_ e: EntityDescription, _ id: Int64, _ row: [Value]) throws(StoreError) {
+        var groups: [[Int]] = []
+        for slot in e.storedSlots where e.properties[slot].attribute?.isUnique == true { groups.append([slot]) }
+        for index in e.indexes where index.isUnique { groups.append(index.properties.compactMap { e.slot($0) }) }
+        for slots in groups where !slots.contains(where: { row[$0].isNull }) {
+            let clash = state.tables[e.index].contains { other in
+                other.key != id && slots.allSatisfy { ObjectPredicate.sqlEqual(other.value[$0], row[$0]) }
+            }
+            if clash {
+                let name = e.properties[slots[0]].name
+                throw StoreError(.uniqueConstraint, "cannot save: another \(e.name) already has this \(name)", entity: e.name, property: name)
+            }
+        }
+    }
+
+    /// The deferred foreign key check SQLite makes at commit (made here, at the end of the write, which is
+    /// the last thing a unit of work does in its transaction): every key this unit wrote points to a row,
+    /// and no row still points to one it deleted. Like SQLite, it does not say which row: the context
+    /// finds that out itself (`UnitOfWork.diagnose`).
+    private func checkForeignKeys(written: [(entity: EntityDescription, id: Int64, slots: [Int])], deleted: [Int: Set<Int64>]) throws(StoreError) {
+        let failed = StoreError(.foreignKey, "cannot save: FOREIGN KEY constraint failed")
+        for (e, id, slots) in written {
+            guard let row = state.tables[e.index][id] else { continue }
+            for slot in slots {
+                guard let r = e.relationshipOfSlot[slot], case .integer(let target) = row[slot] else { continue }
+                if state.tables[r.destination][target] == nil { throw failed }
+            }
+        }
+        guard !deleted.isEmpty else { return }
+        for e in model.entities {
+            for slot in e.storedSlots {
+                guard let r = e.relationshipOfSlot[slot], let gone = deleted[r.destination] else { continue }
+                for row in state.tables[e.index].values {
+                    if case .integer(let target) = row[slot], gone.contains(target) { throw failed }
+                }
+            }
+        }
+    }
+
+    /// The counts one write changes, gathered from what it finds stored (as `MaintainedCounts` does for
+    /// SQLite, without the SQL).
+    private struct Counts {
+        typealias Key = MaintainedCount.Key
+        /// Members inserted by this write, per owner.
+        private var inserted: [Key: Int64] = [:]
+        /// Members that joined or left owners.
+        private var deltas: [Key: Int64] = [:]
+        /// Counts written with inserted owners.
+        private(set) var written: [MaintainedCount] = []
+
+        mutating func countInserted(_ entity: EntityDescription, _ row: [Value]) {
+            for feed in entity.countFeeds {
+                if case .integer(let owner) = row[feed.keySlot] {
+                    inserted[Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += 1
+                }
+            }
+        }
+
+        /// The count an inserted owner row is written with: the members inserted with it.
+        mutating func take(_ entity: Int, slot: Int, id: Int64) -> Int64 {
+            guard let n = inserted.removeValue(forKey: Key(entity: entity, slot: slot, id: id)) else { return 0 }
+            written.append(MaintainedCount(id: ObjectID(entity: entity, rowID: id), slot: slot, value: n))
+            return n
+        }
+
+        mutating func add(_ feed: CountFeed, owner: Int64, _ delta: Int64) {
+            deltas[Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += delta
+        }
+
+        /// What existing owners gain or lose, in key order: members inserted under owners that were not
+        /// inserted themselves, and members moved or deleted.
+        func increments() -> [(key: Key, delta: Int64)] {
+            var all = deltas
+            for (key, n) in inserted { all[key, default: 0] += n }
+            return all.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+    }
+
+    // MARK: - Changes made elsewhere
+
+    /// Always true (allowed: false positives only make a poll read the log).
+    func mayHaveChangedElsewhere() throws(StoreError) -> Bool { true }
+
+    func latestChange() throws(StoreError) -> Int64 { state.log.last?.seq ?? 0 }
+
+    func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], oldest: Int64?) {
+        guard let top = state.log.last?.seq, top > seq else { return ([], nil) }
+        let entries = state.log.filter { $0.seq > seq }.map { (seq: $0.seq, changes: Optional($0.changes)) }
+        return (entries, state.log.first?.seq)
+    }
+
+    // MARK: - Upkeep
+
+    /// Nothing to do: the tables are the whole store.
+    func checkpoint() {}
+
+    func check() throws(StoreError) -> [StoreProblem] {
+        var out: [StoreProblem] = []
+        for e in model.entities {
+            for slot in e.storedSlots {
+                guard let r = e.relationshipOfSlot[slot] else { continue }
+                let dest = model.entities[r.destination]
+                for (id, row) in state.tables[e.index].sorted(by: { $0.key < $1.key }) {
+                    guard case .integer(let target) = row[slot], state.tables[dest.index][target] == nil else { continue }
+                    out.append(StoreProblem(
+                        .danglingReference, "\(e.name) #\(id) refers to \(dest.name) #\(target), which does not exist (\(e.properties[slot].name))",
+                        object: ObjectID(entity: e.index, rowID: id)))
+                }
+            }
+        }
+        for (e, a, slot) in requiredWithDefaults() {
+            for id in state.tables[e.index].keys.sorted() where state.tables[e.index][id]![slot].isNull {
+                out.append(StoreProblem(.missingValue, "\(e.name) #\(id) has no \(a.name), which is required", object: ObjectID(entity: e.index, rowID: id)))
+            }
+        }
+        let unused = smallestUnusedID()
+        if let next = state.nextID {
+            if next < unused {
+                out.append(StoreProblem(.idAllocator, "the ID allocator would hand out #\(next), but IDs up to #\(unused - 1) are in use"))
+            }
+        } else {
+            out.append(StoreProblem(.idAllocator, "the ID allocator is missing"))
+        }
+        for s in staleCounts() {
+            let e = model.entities[s.id.entity]
+            out.append(StoreProblem(
+                .count, "\(e.name) #\(s.id.rowID) stores \(s.stored.map(String.init) ?? "no") \(e.properties[s.slot].name) but counts \(s.actual)",
+                object: s.id))
+        }
+        return out
+    }
+
+    func repairDerived() throws(StoreError) -> [String] {
+        func repair() -> [String] {
+            var done: [String] = []
+            var filled = 0
+            for (e, a, slot) in requiredWithDefaults() {
+                for (id, row) in state.tables[e.index] where row[slot].isNull {
+                    state.tables[e.index][id]![slot] = Self.stored(a.defaultValue, as: a.type)
+                    filled += 1
+                }
+            }
+            if filled > 0 { done.append("gave \(filled) missing required value\(filled == 1 ? "" : "s") their defaults") }
+            let stale = staleCounts()
+            for s in stale { state.tables[s.id.entity][s.id.rowID]![s.slot] = .integer(s.actual) }
+            if !stale.isEmpty { done.append("counted again \(stale.count) stored count\(stale.count == 1 ? "" : "s") that were wrong") }
+            let unused = smallestUnusedID()
+            if state.nextID == nil || state.nextID! < unused {
+                state.nextID = unused
+                done.append("set the ID allocator to #\(unused)")
+            }
+            return done
+        }
+        if writing { return repair() }
+        do {
+            return try writeTransaction(repair)
+        } catch {
+            throw StoreError(.storage, "cannot repair the store: \(error)")
+        }
+    }
+
+    /// Required stored attributes that have a default, with their slots.
+    private func requiredWithDefaults() -> [(EntityDescription, Attribute, Int)] {
+        model.entities.flatMap { e in
+            e.storedSlots.compactMap { slot in
+                e.properties[slot].attribute.flatMap { a in !a.isOptional && !a.defaultValue.isNull ? (e, a, slot) : nil }
+            }
+        }
+    }
+
+    /// Every maintained count that differs from its members counted in the rows.
+    private func staleCounts() -> [(id: ObjectID, slot: Int, stored: Int64?, actual: Int64)] {
+        var out: [(id: ObjectID, slot: Int, stored: Int64?, actual: Int64)] = []
+        for member in model.entities {
+            for feed in member.countFeeds {
+                var actual: [Int64: Int64] = [:]
+                for row in state.tables[member.index].values {
+                    if case .integer(let owner) = row[feed.keySlot] { actual[owner, default: 0] += 1 }
+                }
+                for (id, row) in state.tables[feed.owner].sorted(by: { $0.key < $1.key }) {
+                    let stored: Int64? = row[feed.ownerSlot].isNull ? nil : Self.int64(row[feed.ownerSlot])
+                    let n = actual[id] ?? 0
+                    if stored != n { out.append((ObjectID(entity: feed.owner, rowID: id), feed.ownerSlot, stored, n)) }
+                }
+            }
+        }
+        return out
+    }
+
+    // MARK: - For tests
+
+    /// The stored values of one row, read typed (nil when there is none): what another program would see.
+    func storedRow(_ id: ObjectID) -> [Value]? {
+        let e = model.entities[id.entity]
+        return state.tables[id.entity][id.rowID].map { decode($0, e, e.wholeRow) }
+    }
+
+    /// Changes a stored value behind every context's back, as another tool damaging the file would.
+    func damage(_ id: ObjectID, slot: Int, to value: Value) {
+        precondition(!writing)
+        state.tables[id.entity][id.rowID]?[slot] = Self.stored(value, as: model.entities[id.entity].typeOfSlot[slot])
+    }
+}
