@@ -1,5 +1,5 @@
 extension Context {
-    /// Validates every changed object, then writes all changes in one SQLite transaction and publishes
+    /// Validates every changed object, then writes all changes in one transaction of the store and publishes
     /// the change set. On failure nothing is written and the context keeps its changes.
     ///
     /// Throws ``ValidationFailure`` (every broken rule) or ``StoreError``.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A unit of work over a store: an identity map of objects, change tracking, fetches, delete rules,
-/// validation, and save as one SQLite transaction.
+/// validation, and save as one transaction of the store.
 ///
 /// ```swift
 /// let context = Context(store: store)

@@ -13,6 +13,13 @@
 ///   transaction, from what it finds stored, never from what the context read.
 /// - Every commit that changes something appends its change set to a log with increasing sequence numbers,
 ///   so other connections can take it in (``changes(after:)``).
+/// - Rows come back typed as each attribute's type (a `.bool` as `.bool`, a `.date` as `.date`), whatever
+///   the store keeps: the context compares values to tell what changed.
+/// - Constraints are the store's: a unique attribute or compound index taken twice fails the write with
+///   `.uniqueConstraint` (naming the entity and property when it can); a to-one key left pointing to no row
+///   when the transaction ends (written by this unit, or left by a delete) fails it with `.foreignKey`
+///   (`object` may stay nil: the context then names the object at fault). Undo relies on both to report a
+///   step that would refer to something deleted elsewhere.
 ///
 /// `SQLiteStore` (under `Store/SQLite/`) is the one store type today; ``Store`` is the public face that
 /// contexts share and that delivers change sets between them.
@@ -75,7 +82,7 @@ protocol PersistentStore: AnyObject {
     /// True when another connection may have committed since the last call (cheap; false positives are
     /// allowed, false negatives are not).
     func mayHaveChangedElsewhere() throws(StoreError) -> Bool
-    /// The newest sequence number in the change log (0 when empty).
+    /// The newest sequence number the change log ever gave (0 when none): pruning never lowers it.
     func latestChange() throws(StoreError) -> Int64
     /// Log entries after `seq`, in order, and the oldest sequence number still kept (entries older than that
     /// were pruned; a reader behind it must re-read everything).

@@ -204,8 +204,9 @@ public final class Store {
     private func takeForeignCommits() throws -> (changes: ChangeSet, count: Int, missed: Bool) {
         let (entries, oldest) = try backend.changes(after: changeCursor)
         guard !entries.isEmpty else { return (ChangeSet(), 0, false) }
-        // Entries we never saw were pruned: we cannot know what changed, so everything is re-read.
-        let missed = changeCursor > 0 && (oldest ?? 0) > changeCursor + 1
+        // Entries we never saw were pruned: we cannot know what changed, so everything is re-read. (The
+        // cursor starts at the newest number ever given, so a gap after it is always a loss.)
+        let missed = (oldest ?? 0) > changeCursor + 1
         var foreign = ChangeSet()
         var count = 0
         for e in entries {

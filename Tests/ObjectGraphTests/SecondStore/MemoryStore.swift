@@ -448,7 +448,7 @@ final class MemoryStore: PersistentStore {
     /// Always true (allowed: false positives only make a poll read the log).
     func mayHaveChangedElsewhere() throws(StoreError) -> Bool { true }
 
-    func latestChange() throws(StoreError) -> Int64 { state.log.last?.seq ?? 0 }
+    func latestChange() throws(StoreError) -> Int64 { state.nextSeq - 1 }
 
     func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], oldest: Int64?) {
         guard let top = state.log.last?.seq, top > seq else { return ([], nil) }

@@ -17,7 +17,9 @@ extension SQLiteStore {
 
     func latestChange() throws(StoreError) -> Int64 {
         do {
-            return try read { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM og_changes") ?? 0 }
+            // The log's AUTOINCREMENT counter, not its largest row: pruning never lowers it, so a reader that
+            // starts now can tell entries it missed (pruned) from a log that was always empty.
+            return try read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'og_changes'") ?? 0 }
         } catch {
             throw StoreError.wrap(error, "cannot read the change log", path: path)
         }

@@ -176,7 +176,7 @@ extension SQLiteStore {
 
     func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64] {
         do {
-            return try read { db in try Int64.fetchAll(db, sql: descendantsSQL(entity, keySlot, select: "id"), arguments: [root]) }
+            return try read { db in try Int64.fetchAll(db, sql: descendantsSQL(entity, keySlot, select: "id"), arguments: [root, root]) }
         } catch {
             throw StoreError.wrap(error, "cannot read what is below \(entity.name) #\(root)", path: path)
         }
@@ -184,7 +184,7 @@ extension SQLiteStore {
 
     func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
         do {
-            return try read { db in try Int.fetchOne(db, sql: descendantsSQL(entity, keySlot, select: "count(*)"), arguments: [root]) ?? 0 }
+            return try read { db in try Int.fetchOne(db, sql: descendantsSQL(entity, keySlot, select: "count(*)"), arguments: [root, root]) ?? 0 }
         } catch {
             throw StoreError.wrap(error, "cannot count what is below \(entity.name) #\(root)", path: path)
         }
@@ -193,9 +193,10 @@ extension SQLiteStore {
     private func descendantsSQL(_ e: EntityDescription, _ keySlot: Int, select: String) -> String {
         let table = Schema.quote(e.name)
         let key = Schema.quote(e.properties[keySlot].name)
-        // UNION, not UNION ALL: a row met twice (a cycle) is not followed again.
+        // UNION, not UNION ALL: a row met twice (a cycle) is not followed again; a cycle back to the root
+        // would list the root itself, which is never below itself.
         return "WITH RECURSIVE below(id) AS (SELECT id FROM \(table) WHERE \(key) = ? "
-            + "UNION SELECT t.id FROM \(table) t JOIN below ON t.\(key) = below.id) SELECT \(select) FROM below"
+            + "UNION SELECT t.id FROM \(table) t JOIN below ON t.\(key) = below.id) SELECT \(select) FROM below WHERE id <> ?"
     }
 
     func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan? {
