@@ -17,6 +17,8 @@ final class AppHarness {
         terminal = Terminal(backend: backend)
         self.outline = try outline ?? Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
         app = try App(outline: self.outline)
+        // As the run loop does: the app learns the screen's size as an event, before the first frame.
+        app.handle(.resize(Size(width: width, height: height)))
         draw()
     }
 
