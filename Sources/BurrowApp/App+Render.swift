@@ -83,6 +83,9 @@ extension App {
             buffer.write(DisplayWidth.truncate(hint, to: area.width - 2), at: Position(x: area.x + 2, y: area.y), style: Theme.hint)
             return nil
         }
+        // Read once, not per row: the mode is the app's, so each read inside the row closure is checked.
+        var renaming: (field: TextField, id: ObjectID)? = nil
+        if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
         ListView(count: rows).render(into: &buffer, area: area, state: &state) { row, buffer in
             var index = row.index
@@ -94,7 +97,7 @@ extension App {
                 if index > e { index -= 1 }
             }
             let item = level.row(at: index)
-            if case .rename(var field, let id) = mode, id == item.id {
+            if var field = renaming?.field, renaming?.id == item.id {
                 buffer.write(item.isDone ? " [x] " : " [ ] ", at: row.area.origin)
                 cursor = field.render(into: &buffer, area: Layout.rowField(row.area), focused: true)
             } else {
