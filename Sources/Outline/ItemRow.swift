@@ -5,8 +5,11 @@ import ObjectGraph
 ///
 /// For example: `controller.itemRow(at: 0)` is `ItemRow(id: #7, title: "Groceries", isDone: false, childCount: 12)`.
 public struct ItemRow: Sendable, Equatable {
+    /// The item it was read from: what edits name (see `Outline+Editing`).
     public let id: ObjectID
+    /// As stored when the row was read: a later rename reaches the next read, not this value.
     public let title: String
+    /// Checked off.
     public let isDone: Bool
     /// Direct sub-items as last saved (see `Item.childCount`): for display.
     public let childCount: Int
