@@ -3,14 +3,18 @@ import Outline
 import TerminalKit
 
 extension App {
+    /// A title the user saw for an item an action names: a failure says it rather than the ID.
+    typealias Named = (id: ObjectID, title: String)
+
     /// Runs one user action as one unit of work in one write transaction (see `Outline.perform`): commits
     /// made elsewhere arrive first, so the edit reads the outline as it is; then the edit, then one save
     /// (one named undo step). On failure nothing of the action is kept (the context rolls back that unit
-    /// only; the undo history stays) and the status line says why.
+    /// only; the undo history stays) and the status line says why, naming a gone item by its title in
+    /// `named`.
     ///
     /// `edit` returns the item to select once the level has the change (and to select again on undo).
     @discardableResult
-    func perform(_ name: String, _ edit: () throws -> ObjectID?) -> Bool {
+    func perform(_ name: String, naming named: [Named], _ edit: () throws -> ObjectID?) -> Bool {
         let level = top
         let history = outline.context.undoHistory
         defer { level.expectedID = nil }
@@ -29,101 +33,83 @@ extension App {
             }
             logger.debug("did \(name)")
             return true
+        } catch var gone as ItemGone {
+            gone.title = named.first { $0.id == gone.id }?.title ?? gone.title
+            fail("Cannot \(name.prefix(1).lowercased() + name.dropFirst())", gone)
+            return false
         } catch {
             fail("Cannot \(name.prefix(1).lowercased() + name.dropFirst())", error)
             return false
         }
     }
 
-    /// The item `id` as stored now (inside an action, after other processes' commits arrived), or an error
-    /// that says it is gone.
-    func existing(_ id: ObjectID, _ title: String) throws -> Item {
-        guard let item = try outline.context.existingObject(for: id) as? Item else { throw Gone(title: title) }
-        return item
-    }
-
-    /// An item an action needs was deleted elsewhere (by another process, or by undo in another level).
-    struct Gone: Error, CustomStringConvertible {
-        let title: String
-        var description: String { "“\(title)” no longer exists (it was deleted elsewhere)" }
-    }
-
-    var currentParent: Item { parentItem(of: top) }
+    /// The level on screen's item, as the user last saw it.
+    private var here: Named { (top.parentID, top.lastKnownTitle) }
 
     func addFromCapture(_ text: String) {
         let title = text.trimmingCharacters(in: .whitespaces)
         guard !title.isEmpty else { return }
-        let (parentID, parentTitle) = (top.parentID, top.lastKnownTitle)
-        if perform("Add \(quoted(title))", { try outline.append(title, to: existing(parentID, parentTitle)).objectID }) {
+        let parent = here
+        if perform("Add \(quoted(title))", naming: [parent], { try outline.append(title, to: parent.id) }) {
             status = .info("Added \(quoted(title))")
         }
     }
 
-    /// Pasted text: several lines add one item each (one undo step); one line goes into the capture line.
+    /// Pasted text: several lines into the capture line add one item each (one undo step); otherwise it goes
+    /// into the open editor (opening the capture line first when browsing).
     func paste(_ text: String) {
         switch mode {
-        case .capture(var field), .rename(var field, _), .insert(var field, _):
-            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            if case .capture = mode, lines.count > 1 {
-                let titles = ([field.text + lines[0]] + lines.dropFirst()).filter { !$0.isEmpty }
-                let (parentID, parentTitle) = (top.parentID, top.lastKnownTitle)
-                let name = titles.count == 1 ? "Add \(quoted(titles[0]))" : "Add \(titles.count) items"
-                if perform(name, { try outline.append(titles: titles, to: existing(parentID, parentTitle)).last?.objectID }) {
-                    status = .info(titles.count == 1 ? "Added \(quoted(titles[0]))" : "Added \(titles.count) items")
-                }
-                field.setText("")
-            } else {
-                field.insert(text)
-            }
-            switch mode {
-            case .capture: mode = .capture(field)
-            case .rename(_, let id): mode = .rename(field, item: id)
-            case .insert(_, let placement): mode = .insert(field, placement)
-            default: break
-            }
-        case .search(var field):
-            field.insert(text)
-            mode = .search(field)
+        case .help:
+            break
         case .browse:
             mode = .capture(TextField())
             paste(text)
-        case .help:
-            break
+        case .capture(let field):
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard lines.count > 1 else {
+                mode.field?.insert(text)
+                return
+            }
+            let titles = ([field.text + lines[0]] + lines.dropFirst()).filter { !$0.isEmpty }
+            let parent = here
+            let name = titles.count == 1 ? "Add \(quoted(titles[0]))" : "Add \(titles.count) items"
+            if perform(name, naming: [parent], { try outline.append(titles: titles, to: parent.id).last }) {
+                status = .info(titles.count == 1 ? "Added \(quoted(titles[0]))" : "Added \(titles.count) items")
+            }
+            mode.field?.setText("")
+        case .search, .rename, .insert:
+            mode.field?.insert(text)
         }
     }
 
     func insert(_ text: String, _ placement: Mode.Placement) {
         let title = text.trimmingCharacters(in: .whitespaces)
         guard !title.isEmpty else { return }
-        let (parentID, parentTitle) = (top.parentID, top.lastKnownTitle)
+        let parent = here
         var note = ""
-        let done = perform("Add \(quoted(title))") {
-            let parent = try existing(parentID, parentTitle)
+        let done = perform("Add \(quoted(title))", naming: [parent]) {
             // The item it was to go beside may have gone meanwhile: the new one is not lost, it goes last.
-            func beside(_ id: ObjectID) throws -> Item? {
-                let item = try outline.context.existingObject(for: id) as? Item
-                if item?.parent !== parent { note = " (at the end: the item beside it is gone)" }
-                return item?.parent === parent ? item : nil
+            func beside(_ id: ObjectID) throws -> Bool {
+                let isHere = try outline.parentID(of: id) == parent.id
+                if !isHere { note = " (at the end: the item beside it is gone)" }
+                return isHere
             }
             switch placement {
-            case .below(let id):
-                if let sibling = try beside(id) { return try outline.insert(title, after: sibling).objectID }
-            case .above(let id):
-                if let sibling = try beside(id) { return try outline.insert(title, before: sibling).objectID }
+            case .below(let id): if try beside(id) { return try outline.insert(title, after: id) }
+            case .above(let id): if try beside(id) { return try outline.insert(title, before: id) }
             case .end: break
             }
-            return try outline.append(title, to: parent).objectID
+            return try outline.append(title, to: parent.id)
         }
         if done { status = .info("Added \(quoted(title))" + note) }
     }
 
     func rename(_ id: ObjectID, to text: String) {
         let title = text.trimmingCharacters(in: .whitespaces)
-        let old = item(id).title
+        let old = (try? outline.row(id))?.title ?? ""
         guard title != old else { return }
-        if perform("Rename \(quoted(old)) to \(quoted(title))", {
-            let item = try existing(id, old)
-            item.title = title
+        if perform("Rename \(quoted(old)) to \(quoted(title))", naming: [(id, old)], {
+            try outline.rename(id, to: title)
             return id
         }) {
             status = .info("Renamed \(quoted(old)) to \(quoted(title))")
@@ -131,28 +117,28 @@ extension App {
     }
 
     func deleteSelected() {
-        guard let id = top.selectedID, let title = top.selectedItem?.title else { return }
-        var what = quoted(title)
-        if perform("Delete \(what)", {
-            let item = try existing(id, title)
-            what = try outline.deletionDescription(of: item)
+        guard let row = top.selectedRow else { return }
+        var what = quoted(row.title)
+        if perform("Delete \(what)", naming: [(row.id, row.title)], {
+            // Named by what the store holds now: another process may have added sub-items.
+            what = try outline.deletionDescription(of: row.id)
             outline.context.setActionName("Delete \(what)")
-            try outline.delete(item)
-            return id
+            try outline.delete(row.id)
+            return row.id
         }) {
             status = .info("Deleted \(what) · \(keymap.label(for: .undo) ?? "u"): undo")
         }
     }
 
     func toggleDone() {
-        guard let id = top.selectedID, let item = top.selectedItem else { return }
-        let (title, done) = (item.title, !item.isDone)
-        let name = (done ? "Mark done " : "Mark not done ") + quoted(title)
-        if perform(name, {
-            try existing(id, title).isDone = done
-            return id
+        guard let row = top.selectedRow else { return }
+        let done = !row.isDone
+        let name = (done ? "Mark done " : "Mark not done ") + quoted(row.title)
+        if perform(name, naming: [(row.id, row.title)], {
+            try outline.setDone(row.id, to: done)
+            return row.id
         }) {
-            status = .info((done ? "Done: " : "Not done: ") + quoted(title))
+            status = .info((done ? "Done: " : "Not done: ") + quoted(row.title))
         }
     }
 
@@ -160,18 +146,16 @@ extension App {
     /// and K undo each other.
     func moveSelected(by delta: Int) {
         let level = top
-        guard let row = level.list.selected, let id = level.selectedID, let item = level.selectedItem else { return }
-        let target = row + delta
+        guard let index = level.list.selected, let row = level.selectedRow else { return }
+        let target = index + delta
         guard target >= 0, target < level.count else {
             status = .info(delta < 0 ? "Already the first item" : "Already the last item")
             return
         }
-        let neighbour = level.item(at: target)
-        let (title, other, otherID) = (item.title, neighbour.title, neighbour.objectID)
-        perform("Move \(quoted(title)) \(delta < 0 ? "up" : "down")") {
-            let item = try existing(id, title), neighbour = try existing(otherID, other)
-            if delta < 0 { try outline.move(item, before: neighbour) } else { try outline.move(item, after: neighbour) }
-            return id
+        let neighbour = level.row(at: target)
+        perform("Move \(quoted(row.title)) \(delta < 0 ? "up" : "down")", naming: [(row.id, row.title), (neighbour.id, neighbour.title)]) {
+            if delta < 0 { try outline.move(row.id, before: neighbour.id) } else { try outline.move(row.id, after: neighbour.id) }
+            return row.id
         }
     }
 
@@ -179,79 +163,73 @@ extension App {
     /// the item above opens with it selected, so outdent (which comes back) is the inverse.
     func indentSelected() {
         let level = top
-        guard let row = level.list.selected, let id = level.selectedID, let item = level.selectedItem else { return }
-        guard row > 0 else {
-            status = .info("Nothing above \(quoted(item.title)) to indent it under")
+        guard let index = level.list.selected, let row = level.selectedRow else { return }
+        guard index > 0 else {
+            status = .info("Nothing above \(quoted(row.title)) to indent it under")
             return
         }
-        let above = level.item(at: row - 1)
-        let (title, aboveTitle, aboveID) = (item.title, above.title, above.objectID)
-        if perform("Indent \(quoted(title))", {
-            try outline.move(try existing(id, title), to: try existing(aboveID, aboveTitle), at: Int.max)
-            return id
+        let above = level.row(at: index - 1)
+        if perform("Indent \(quoted(row.title))", naming: [(row.id, row.title), (above.id, above.title)], {
+            try outline.move(row.id, to: above.id, at: Int.max)
+            return row.id
         }) {
-            open(self.item(aboveID))
-            top.select(id: id)
-            status = .info("Moved \(quoted(title)) into \(quoted(aboveTitle))")
+            open(above)
+            top.select(id: row.id)
+            status = .info("Moved \(quoted(row.title)) into \(quoted(above.title))")
         }
     }
 
     /// Moves the selected item out of this level, right after the item whose sub-items these are, and
     /// follows it: back in the level above with it selected, so indent (which goes back in) is the inverse.
     func outdentSelected() {
-        guard let id = top.selectedID, let item = top.selectedItem else { return }
+        guard let row = top.selectedRow else { return }
         guard stack.count > 1 else {
             status = .info("Already at the top level: nothing to outdent to")
             return
         }
-        let (title, parentID, parentTitle) = (item.title, top.parentID, top.lastKnownTitle)
-        if perform("Outdent \(quoted(title))", {
-            try outline.move(try existing(id, title), after: try existing(parentID, parentTitle))
+        let parent = here
+        if perform("Outdent \(quoted(row.title))", naming: [(row.id, row.title), parent], {
+            try outline.move(row.id, after: parent.id)
             return nil
         }) {
             pop()
-            top.select(id: id)
-            status = .info("Moved \(quoted(title)) out, after \(quoted(parentTitle))")
+            top.select(id: row.id)
+            status = .info("Moved \(quoted(row.title)) out, after \(quoted(parent.title))")
         }
     }
 
-    /// Moves the cut item into this level, below the selection (or at the end of an empty level). A cut item
+    /// Moves the cut item into this level, below the selection (first when nothing here is selected). A cut item
     /// deleted meanwhile (here or elsewhere) is not pasted: the status line says so and nothing is recorded.
     func pasteCut() {
         guard let cut else {
             status = .info("Nothing cut: m on an item cuts it")
             return
         }
-        let (parentID, parentTitle) = (top.parentID, top.lastKnownTitle)
+        let parent = here
         let belowID = top.selectedID
         if belowID == cut.id {
             status = .info("\(quoted(cut.title)) is already here")
             return
         }
         do {
-            guard try outline.context.existingObject(for: cut.id) != nil else { throw Gone(title: cut.title) }
+            guard try outline.row(cut.id) != nil else { throw ItemGone(id: cut.id, title: cut.title) }
         } catch {
             self.cut = nil
             status = .error("Nothing to paste: \(error)")
             return
         }
-        if perform("Move \(quoted(cut.title)) to \(quoted(parentTitle))", {
-            let item = try existing(cut.id, cut.title), parent = try existing(parentID, parentTitle)
-            if let belowID, let below = try outline.context.existingObject(for: belowID) as? Item, below.parent === parent {
-                try outline.move(item, after: below)
+        if perform("Move \(quoted(cut.title)) to \(quoted(parent.title))", naming: [cut, parent], {
+            if let belowID, try outline.parentID(of: belowID) == parent.id {
+                try outline.move(cut.id, after: belowID)
             } else {
-                try outline.move(item, to: parent, at: 0)
+                try outline.move(cut.id, to: parent.id, at: 0)
             }
             return cut.id
         }) {
             self.cut = nil
-            status = .info("Moved \(quoted(cut.title)) to \(quoted(parentTitle))")
-        } else if (try? outline.context.existingObject(for: cut.id)) == nil {
+            status = .info("Moved \(quoted(cut.title)) to \(quoted(parent.title))")
+        } else if (try? outline.row(cut.id)) == nil {
             self.cut = nil
         }
-    }
-
-    func item(_ id: ObjectID) -> Item {
-        outline.context.object(for: id) as! Item
     }
 }

@@ -23,9 +23,10 @@ extension App {
         }
         let level = top
         let here = level.parentID == place.parentID
+        // Levels the step deleted are popped with a message that says the step did it.
+        defer { settleStack(after: undoing ? .undo : .redo) }
         if here { level.expectedID = place.itemID }
         defer { level.expectedID = nil }
-        cause = undoing ? "by undo" : "by redo"
         do {
             let name = (undoing ? try context.undo() : try context.redo()) ?? ""
             if undoing {
@@ -56,12 +57,7 @@ extension App {
 
     /// "Burrow › Groceries": the path of titles down to an item.
     func location(of id: ObjectID) -> String {
-        var titles: [String] = []
-        var item: Item? = self.item(id)
-        while let i = item, !i.isInaccessible {
-            titles.append(i.title)
-            item = i.parent
-        }
-        return titles.isEmpty ? "a deleted item" : titles.reversed().joined(separator: " › ")
+        let titles = (try? outline.titles(downTo: id)) ?? []
+        return titles.isEmpty ? "a deleted item" : titles.joined(separator: " › ")
     }
 }

@@ -3,31 +3,27 @@ import Outline
 import TerminalKit
 
 extension App {
-    /// Draws the whole screen: breadcrumbs, the quick-capture line, the level (or help), the status line.
+    /// Draws the whole screen at the frame's size: breadcrumbs, the quick-capture line, the level (or help),
+    /// the status line. It changes nothing: the scroll it shows was settled when the state last changed.
     public func render(into frame: inout Frame) {
-        let area = frame.area
-        screenSize = frame.size
-        guard !Self.isTooSmall(frame.size) else {
+        render(Layout(size: frame.size), into: &frame)
+    }
+
+    /// Draws the screen laid out as `layout`: a function of the state and the layout alone.
+    func render(_ layout: Layout, into frame: inout Frame) {
+        guard !layout.isTooSmall else {
             renderTooSmall(into: &frame)
             return
         }
-        let (header, rest) = area.splitTop(2)
-        let (body, footer) = rest.splitBottom(1)
-        listHeight = body.height
         let crumbs = breadcrumbs.map { Sanitizer.visible($0) }
-        renderBreadcrumbs(crumbs, into: &frame.buffer, area: header.row(0))
+        renderBreadcrumbs(crumbs, into: &frame.buffer, area: layout.breadcrumbs)
         if case .help(let offset) = mode {
-            HelpView(keymap: keymap).render(into: &frame.buffer, area: Rect(x: 0, y: 1, width: area.width, height: body.height + 1), offset: offset)
+            HelpView(keymap: keymap).render(into: &frame.buffer, area: layout.help, offset: offset)
         } else {
-            frame.cursor = renderCapture(into: &frame.buffer, area: header.row(1), levelTitle: crumbs.last ?? "")
-            if let cursor = renderLevel(into: &frame.buffer, area: body) { frame.cursor = cursor }
+            frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
+            if let cursor = renderLevel(into: &frame.buffer, area: layout.list) { frame.cursor = cursor }
         }
-        renderStatus(into: &frame.buffer, area: footer)
-    }
-
-    /// Below `Theme.minimumSize` the outline is not drawn, and keys do nothing but quit.
-    static func isTooSmall(_ size: Size) -> Bool {
-        size.width < Theme.minimumSize.width || size.height < Theme.minimumSize.height
+        renderStatus(into: &frame.buffer, layout: layout)
     }
 
     private func renderTooSmall(into frame: inout Frame) {
@@ -46,19 +42,16 @@ extension App {
         buffer.write(DisplayWidth.truncateLeading(path, to: area.width), at: area.origin, style: Theme.breadcrumbs, maxWidth: area.width)
     }
 
-    private func renderCapture(into buffer: inout Buffer, area: Rect, levelTitle: String) -> Position? {
-        let fieldArea = Rect(x: area.x + 2, y: area.y, width: area.width - 2, height: 1)
+    /// Fields are drawn from copies: their scroll was settled for this layout already.
+    private func renderCapture(into buffer: inout Buffer, layout: Layout, levelTitle: String) -> Position? {
+        let area = layout.capture, fieldArea = layout.captureField
         switch mode {
         case .capture(var field):
             buffer.write("›", at: area.origin, style: Theme.prompt)
-            let cursor = field.render(into: &buffer, area: fieldArea, focused: true)
-            mode = .capture(field)
-            return cursor
+            return field.render(into: &buffer, area: fieldArea, focused: true)
         case .search(var field):
             buffer.write("/", at: area.origin, style: Theme.prompt)
-            let cursor = field.render(into: &buffer, area: fieldArea, focused: true, placeholder: "")
-            mode = .search(field)
-            return cursor
+            return field.render(into: &buffer, area: fieldArea, focused: true, placeholder: "")
         default:
             buffer.write("+", at: area.origin, style: Theme.placeholder)
             let hint = "Add to \(levelTitle)…"
@@ -68,7 +61,7 @@ extension App {
     }
 
     /// The level's rows (with an editor row while inserting), or the empty-level hint; returns the cursor
-    /// when an editor is open.
+    /// when an editor is open. Only the rows shown are read, each as values.
     private func renderLevel(into buffer: inout Buffer, area: Rect) -> Position? {
         let level = top
         let count = level.count
@@ -90,6 +83,9 @@ extension App {
             buffer.write(DisplayWidth.truncate(hint, to: area.width - 2), at: Position(x: area.x + 2, y: area.y), style: Theme.hint)
             return nil
         }
+        // Read once, not per row: the mode is the app's, so each read inside the row closure is checked.
+        var renaming: (field: TextField, id: ObjectID)? = nil
+        if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
         ListView(count: rows).render(into: &buffer, area: area, state: &state) { row, buffer in
             var index = row.index
@@ -100,34 +96,30 @@ extension App {
                 }
                 if index > e { index -= 1 }
             }
-            let item = level.item(at: index)
-            if case .rename(var field, let id) = mode, id == item.objectID {
+            let item = level.row(at: index)
+            if var field = renaming?.field, renaming?.id == item.id {
                 buffer.write(item.isDone ? " [x] " : " [ ] ", at: row.area.origin)
-                cursor = field.render(into: &buffer, area: Rect(x: row.area.x + 5, y: row.area.y, width: row.area.width - 5, height: 1), focused: true)
-                mode = .rename(field, item: id)
+                cursor = field.render(into: &buffer, area: Layout.rowField(row.area), focused: true)
             } else {
-                RowView(title: item.title, isDone: item.isDone, childCount: item.childCount).render(into: &buffer, area: row.area)
+                RowView(row: item).render(into: &buffer, area: row.area)
             }
         }
-        if editorRow == nil { level.list.offset = state.offset } else { level.list.offset = min(level.list.offset, max(0, count - 1)) }
         return cursor
     }
 
     private func renderEditorRow(into buffer: inout Buffer, area: Rect) -> Position? {
-        guard case .insert(var field, let placement) = mode else { return nil }
+        guard case .insert(var field, _) = mode else { return nil }
         buffer.write(" [ ] ", at: area.origin)
-        let cursor = field.render(into: &buffer, area: Rect(x: area.x + 5, y: area.y, width: area.width - 5, height: 1), focused: true)
-        mode = .insert(field, placement)
-        return cursor
+        return field.render(into: &buffer, area: Layout.rowField(area), focused: true)
     }
 
-    private func renderStatus(into buffer: inout Buffer, area: Rect) {
+    private func renderStatus(into buffer: inout Buffer, layout: Layout) {
         var right: [String] = []
         switch mode {
         case .browse:
             let level = top
             let count = level.count
-            if count > listHeight, let selected = level.list.selected {
+            if count > layout.list.height, let selected = level.list.selected {
                 right.append("\(selected + 1)/\(level.knownCount.map(String.init) ?? "\(count)+")")
             }
             if cut != nil { right.append("p: paste") }
@@ -141,6 +133,6 @@ extension App {
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
         let style = status?.isError == true ? Theme.error : Theme.status
         StatusBar(left: message, right: right.joined(separator: " · "), style: style, rightStyle: Theme.status)
-            .render(into: &buffer, area: area)
+            .render(into: &buffer, area: layout.status)
     }
 }

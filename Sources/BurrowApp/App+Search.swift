@@ -7,8 +7,8 @@ extension App {
         let text = query.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return }
         do {
-            let found = try outline.search(text)
-            searchMatches = found.map(\.objectID)
+            let found = try outline.searchIDs(text)
+            searchMatches = found
             searchQuery = text
             guard !found.isEmpty else {
                 status = .info("Nothing contains \(quoted(text))")
@@ -37,7 +37,7 @@ extension App {
         var i = searchIndex
         for _ in 0..<n {
             i = ((i + delta) % n + n) % n
-            if !item(searchMatches[i]).isInaccessible {
+            if (try? outline.row(searchMatches[i])) != nil {
                 showMatch(i)
                 return
             }
@@ -47,24 +47,23 @@ extension App {
 
     private func showMatch(_ index: Int) {
         searchIndex = index
-        let match = item(searchMatches[index])
-        reveal(match)
+        reveal(searchMatches[index])
         let keys = [keymap.label(for: .nextMatch), keymap.label(for: .previousMatch)].compactMap { $0 }.joined(separator: "/")
         status = .info("\(quoted(searchQuery ?? "")): match \(index + 1) of \(searchMatches.count) · \(keys): next/previous")
     }
 
-    /// Shows the level holding `item`, with `item` selected: the stack keeps the levels it shares with the way
-    /// down to it, and opens the rest.
-    func reveal(_ item: Item) {
-        var chain: [Item] = []
-        var parent = item.parent
-        while let p = parent, !p.isRoot {
-            chain.append(p)
-            parent = p.parent
+    /// Shows the level holding the item `id`, with it selected: the stack keeps the levels it shares with the
+    /// way down to it, and opens the rest.
+    func reveal(_ id: ObjectID) {
+        let chain: [ItemRow]
+        do {
+            chain = try outline.ancestors(of: id)
+        } catch {
+            fail("Cannot show the match", error)
+            return
         }
-        chain.reverse()
         var keep = 1
-        while keep < stack.count, keep - 1 < chain.count, stack[keep].parentID == chain[keep - 1].objectID { keep += 1 }
+        while keep < stack.count, keep - 1 < chain.count, stack[keep].parentID == chain[keep - 1].id { keep += 1 }
         if stack.count > keep {
             stack.removeSubrange(keep...)
             do { try top.resume() } catch { fail("Cannot refresh the level", error) }
@@ -75,6 +74,6 @@ extension App {
                 return
             }
         }
-        top.select(id: item.objectID)
+        top.select(id: id)
     }
 }

@@ -30,12 +30,9 @@ public final class App {
     var searchQuery: String?
     var searchMatches: [ObjectID] = []
     var searchIndex = 0
-    /// What deleted the levels that disappear next: "by undo", "by redo", or another process.
-    var cause = "elsewhere"
-    /// Rows of the list on the last frame, for page keys.
-    var listHeight = 10
-    /// The screen's size as last drawn or resized to; nil until the first frame.
-    var screenSize: Size?
+    /// The screen's size as last resized to, which clicks and page keys are read against. The run loop sends
+    /// the terminal's size before the first frame; until then, the size most terminals open at.
+    var screenSize = Size(width: 80, height: 24)
     public private(set) var isRunning = true
 
     /// Opens the outliner on the top level of `outline`; without a logger it logs nothing.
@@ -46,43 +43,42 @@ public final class App {
         self.outline = outline
         self.keymap = keymap
         self.logger = logger
-        try push(try outline.root())
+        try push(try outline.rootRow())
     }
 
     var top: Level { stack[stack.count - 1] }
+
+    /// Where everything is on the screen as last resized to.
+    var layout: Layout { Layout(size: screenSize) }
 
     /// The status line's message, for tests and logs.
     public var statusText: String? { status?.text }
 
     /// Titles from the top of the outline down to the current level.
-    public var breadcrumbs: [String] {
-        stack.map { level in
-            let item = parentItem(of: level)
-            if !item.isInaccessible { level.lastKnownTitle = item.title }
-            return level.lastKnownTitle
-        }
-    }
+    public var breadcrumbs: [String] { stack.map(title(of:)) }
 
-    func parentItem(of level: Level) -> Item { item(level.parentID) }
+    /// The title of the item whose sub-items `level` shows, as stored now (as last seen once it is gone).
+    func title(of level: Level) -> String {
+        (try? outline.row(level.parentID))?.title ?? level.lastKnownTitle
+    }
 
     // MARK: Events
 
     /// Takes one input event.
     public func handle(_ event: InputEvent) {
         if case .resize(let size) = event { screenSize = size }
-        if let size = screenSize, Self.isTooSmall(size) {
+        if layout.isTooSmall {
             handleWhileTooSmall(event)
-            settleStack()
-            return
+        } else {
+            switch event {
+            case .key(let key): handle(key)
+            case .paste(let text): paste(text)
+            case .mouse(let m): handle(m)
+            case .resize, .resumed: break
+            case .terminate: isRunning = false
+            }
         }
-        switch event {
-        case .key(let key): handle(key)
-        case .paste(let text): paste(text)
-        case .mouse(let m): handle(m)
-        case .resize, .resumed: break
-        case .terminate: isRunning = false
-        }
-        settleStack()
+        settle()
     }
 
     /// Looks for commits by other processes (the run loop calls it on every idle tick): their changes reach the
@@ -94,7 +90,7 @@ public final class App {
             logger.error("poll failed: \(error)")
             status = .error("Cannot read changes made elsewhere: \(error)")
         }
-        settleStack()
+        settle()
     }
 
     /// Stops the run loop (as `q` does).
@@ -128,76 +124,79 @@ public final class App {
                 status = .info("\(key.label) does nothing here · ?: help")
             }
         case .help(let offset):
-            // The overlay covers the list and the capture line; it scrolls no further than its last line.
-            let last = max(0, HelpView(keymap: keymap).lines.count - (listHeight + 1))
-            let page = max(1, listHeight - 1)
-            switch key {
-            case .character("j"), .down: mode = .help(offset: min(last, offset + 1))
-            case .character("k"), .up: mode = .help(offset: max(0, offset - 1))
-            case .pageDown, .character(" "): mode = .help(offset: min(last, offset + page))
-            case .pageUp: mode = .help(offset: max(0, offset - page))
-            default: mode = .browse
-            }
-        case .capture(var field):
-            switch key {
-            case .enter:
-                addFromCapture(field.text)
-                field.setText("")
-                mode = .capture(field)
-            case .escape: mode = .browse
-            case .up, .down: top.move(by: key == .up ? -1 : 1)
-            default:
-                _ = field.handle(key)
-                mode = .capture(field)
-            }
-        case .search(var field):
-            switch key {
-            case .enter:
-                mode = .browse
-                search(field.text)
-            case .escape: mode = .browse
-            default:
-                _ = field.handle(key)
-                mode = .search(field)
-            }
-        case .rename(var field, let id):
-            switch key {
-            case .enter:
-                // As capture refuses an empty title, so does rename: the editor stays open.
-                guard !field.text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    status = .error("A title cannot be empty · Esc: keep the old one")
-                    return
-                }
-                mode = .browse
-                rename(id, to: field.text)
-            case .escape: mode = .browse
-            default:
-                _ = field.handle(key)
-                mode = .rename(field, item: id)
-            }
-        case .insert(var field, let placement):
-            switch key {
-            case .enter:
-                mode = .browse
-                insert(field.text, placement)
-            case .escape: mode = .browse
-            default:
-                _ = field.handle(key)
-                mode = .insert(field, placement)
-            }
+            scrollHelp(from: offset, by: key)
+        case .capture, .search, .rename, .insert:
+            edit(key)
         }
     }
 
+    /// The help overlay's keys come from the keymap like every other key; one it does not bind closes it.
+    private func scrollHelp(from offset: Int, by key: TerminalKit.Key) {
+        // The overlay covers the list and the capture line; it scrolls no further than its last line.
+        let last = max(0, HelpView(keymap: keymap).lines.count - layout.help.height)
+        let page = max(1, layout.list.height - 1)
+        switch keymap.helpCommand(for: key) {
+        case .moveDown: mode = .help(offset: min(last, offset + 1))
+        case .moveUp: mode = .help(offset: max(0, offset - 1))
+        case .pageDown: mode = .help(offset: min(last, offset + page))
+        case .pageUp: mode = .help(offset: max(0, offset - page))
+        default: mode = .browse
+        }
+    }
+
+    /// A key in any of the editors: Enter does what the editor is for, Esc leaves it, the rest edit its text
+    /// (in the capture line ↑ and ↓ move the selection, so one can capture beside a chosen item).
+    private func edit(_ key: TerminalKit.Key) {
+        if case .capture = mode, key == .up || key == .down {
+            top.move(by: key == .up ? -1 : 1)
+            return
+        }
+        switch key {
+        case .enter: confirm()
+        case .escape: mode = .browse
+        default: _ = mode.field?.handle(key)
+        }
+    }
+
+    /// Enter in an editor.
+    private func confirm() {
+        guard let text = mode.field?.text else { return }
+        switch mode {
+        case .capture:
+            // The capture line stays open for the next item.
+            addFromCapture(text)
+            mode.field?.setText("")
+        case .search:
+            mode = .browse
+            search(text)
+        case .rename(_, let id):
+            // As capture refuses an empty title, so does rename: the editor stays open.
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                status = .error("A title cannot be empty · Esc: keep the old one")
+                return
+            }
+            mode = .browse
+            rename(id, to: text)
+        case .insert(_, let placement):
+            mode = .browse
+            insert(text, placement)
+        case .browse, .help:
+            break
+        }
+    }
+
+    /// Clicks are read against the same layout frames are drawn with.
     private func handle(_ m: MouseEvent) {
         guard case .browse = mode else { return }
         switch m.kind {
         case .wheelUp: top.move(by: -3)
         case .wheelDown: top.move(by: 3)
         case .press(button: 1):
-            if m.position.y == 1 {
+            let layout = self.layout
+            if layout.capture.contains(m.position) {
                 mode = .capture(TextField())
-            } else if m.position.y >= 2, m.position.y < 2 + listHeight {
-                let row = top.list.offset + m.position.y - 2
+            } else if layout.list.contains(m.position) {
+                let row = top.list.offset + m.position.y - layout.list.y
                 if row < top.count { top.select(row) }
             }
         case .press: break
@@ -208,18 +207,19 @@ public final class App {
 
     func run(_ command: Command) {
         let level = top
+        let height = layout.list.height
         switch command {
         case .moveDown: level.move(by: 1)
         case .moveUp: level.move(by: -1)
         case .first: level.select(0)
         case .last: level.select(level.controller.count - 1)
-        case .pageDown: level.move(by: ListView.pageSize(height: listHeight))
-        case .pageUp: level.move(by: -ListView.pageSize(height: listHeight))
-        case .halfPageDown: level.move(by: max(1, listHeight / 2))
-        case .halfPageUp: level.move(by: -max(1, listHeight / 2))
+        case .pageDown: level.move(by: ListView.pageSize(height: height))
+        case .pageUp: level.move(by: -ListView.pageSize(height: height))
+        case .halfPageDown: level.move(by: max(1, height / 2))
+        case .halfPageUp: level.move(by: -max(1, height / 2))
         case .drillIn:
-            guard let item = level.selectedItem else { return }
-            open(item)
+            guard let row = level.selectedRow else { return }
+            open(row)
         case .back:
             guard stack.count > 1 else {
                 status = .info("Already at the top level")
@@ -232,8 +232,8 @@ public final class App {
         case .insertBelow: mode = .insert(TextField(), level.selectedID.map { .below($0) } ?? .end)
         case .insertAbove: mode = .insert(TextField(), level.selectedID.map { .above($0) } ?? .end)
         case .rename:
-            guard let item = level.selectedItem else { return }
-            mode = .rename(TextField(text: item.title), item: item.objectID)
+            guard let row = level.selectedRow else { return }
+            mode = .rename(TextField(text: row.title), item: row.id)
         case .delete: deleteSelected()
         case .toggleDone: toggleDone()
         case .moveItemUp: moveSelected(by: -1)
@@ -241,9 +241,9 @@ public final class App {
         case .indent: indentSelected()
         case .outdent: outdentSelected()
         case .cut:
-            guard let item = level.selectedItem else { return }
-            cut = (item.objectID, item.title)
-            status = .info("Cut \(quoted(item.title)): open another level and press p to move it there")
+            guard let row = level.selectedRow else { return }
+            cut = (row.id, row.title)
+            status = .info("Cut \(quoted(row.title)): open another level and press p to move it there")
         case .paste: pasteCut()
         case .search: mode = .search(TextField(text: searchQuery ?? ""))
         case .nextMatch: stepMatch(by: 1)
@@ -257,17 +257,17 @@ public final class App {
 
     // MARK: Navigation
 
-    func open(_ item: Item) {
+    func open(_ row: ItemRow) {
         do {
-            try push(item)
+            try push(row)
         } catch {
-            fail("Cannot open \(quoted(item.title))", error)
+            fail("Cannot open \(quoted(row.title))", error)
         }
     }
 
-    func push(_ item: Item) throws {
+    func push(_ parent: ItemRow) throws {
         stack.last?.pause()
-        let level = try Level(parent: item, outline: outline)
+        let level = try Level(parent: parent, outline: outline)
         stack.append(level)
     }
 
@@ -279,12 +279,50 @@ public final class App {
         } catch {
             fail("Cannot refresh the level", error)
         }
-        if !top.isGone, !parentItem(of: old).isInaccessible { top.select(id: old.parentID) }
+        if !top.isGone, (try? outline.row(old.parentID)) != nil { top.select(id: old.parentID) }
+    }
+
+    // MARK: Settling
+
+    /// Brings what follows from the outline and the screen up to date once an event or a poll has changed
+    /// them, so that drawing a frame changes nothing: levels and editors whose item went, the titles levels
+    /// remember, the background read of a long level, and the scroll of the list and of the open editor.
+    func settle() {
+        settleStack()
+        for level in stack {
+            if let row = try? outline.row(level.parentID) { level.lastKnownTitle = row.title }
+        }
+        top.takeFinishedRead()
+        // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
+        guard !layout.isTooSmall else { return }
+        scroll(to: layout)
+    }
+
+    /// Scrolls the top level and the open editor as drawing them at `layout` would.
+    private func scroll(to layout: Layout) {
+        let level = top
+        let count = level.count
+        switch mode {
+        case .help:
+            break
+        case .insert:
+            // The editor row holds the selection on screen; the level keeps its own, and its offset in range.
+            level.list.offset = min(level.list.offset, max(0, count - 1))
+        default:
+            guard count > 0 else { break }
+            var state = level.list
+            ListView(count: count).scroll(&state, height: layout.list.height)
+            level.list.offset = state.offset
+        }
+        switch mode {
+        case .capture, .search: mode.field?.scrollToCursor(width: layout.captureField.width)
+        case .rename, .insert: mode.field?.scrollToCursor(width: Layout.rowField(layout.list.row(0)).width)
+        case .browse, .help: break
+        }
     }
 
     /// Pops levels whose item was deleted (by undo, redo or another process) to the nearest survivor.
-    func settleStack() {
-        defer { cause = "elsewhere" }
+    func settleStack(after cause: DeletionCause = .elsewhere) {
         var gone: [String] = []
         while stack.count > 1, top.isGone {
             gone.append(top.lastKnownTitle)
@@ -293,7 +331,7 @@ public final class App {
         }
         settleEditors()
         guard let outermost = gone.last else { return }
-        status = .info("\(quoted(outermost)) was deleted \(cause): back in \(quoted(breadcrumbs.last ?? ""))")
+        status = .info("\(quoted(outermost)) was deleted \(cause.rawValue): back in \(quoted(breadcrumbs.last ?? ""))")
     }
 
     /// An editor tied to an item that left the level (deleted or moved by another process, or by undo)

@@ -19,6 +19,11 @@ extension Outline {
         return try documentOrder(items)
     }
 
+    /// The IDs of `search(_:limit:)`'s items, in the same order: for a screen that keeps no objects.
+    public func searchIDs(_ text: String, limit: Int = 10_000) throws -> [ObjectID] {
+        try search(text, limit: limit).map(\.objectID)
+    }
+
     /// `items` in the order they appear in the outline (depth first). The ancestors of all of them form a
     /// small tree (each ancestor read once, walking up with an explicit loop); it is walked from the top with
     /// an explicit stack, siblings in (order key, ID) order, so depth costs memory, not the thread's stack,

@@ -71,7 +71,7 @@ public final class Outline {
 
     /// The request for `parent`'s sub-items in sibling order.
     public static func level(of parent: Item) -> FetchRequest {
-        FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortKey("order")])
+        level(of: parent.objectID)
     }
 
     /// `parent`'s sub-items in order (objects are made as they are read).

@@ -92,7 +92,7 @@ struct CommandTests {
             """)
         try h.press("<BS> <Left> h")
         #expect(h.app.statusText == "Already at the top level")
-        #expect(h.app.top.selectedItem?.title == "Work")
+        #expect(h.app.top.selectedRow?.title == "Work")
     }
 
     @Test func breadcrumbsAreCutFromTheLeft() throws {
@@ -129,7 +129,7 @@ struct CommandTests {
         #expect(h.backend.cursor == Position(x: 8, y: 3))
         try h.press("<Enter>")
         #expect(try h.titles() == ["One", "Two", "Three"])
-        #expect(h.app.top.selectedItem?.title == "Two")
+        #expect(h.app.top.selectedRow?.title == "Two")
         try h.press("g O")
         h.type("Zero")
         try h.press("<Enter>")
@@ -206,20 +206,20 @@ struct CommandTests {
         let h = try AppHarness(outline: o)
         try h.press("x")
         #expect(h.app.statusText == "Deleted “A” and 3 sub-items · u: undo")
-        #expect(h.app.top.selectedItem?.title == "E")
+        #expect(h.app.top.selectedRow?.title == "E")
         try h.press("<Del>")
         #expect(h.app.statusText == "Deleted “E” · u: undo")
         try h.press("u u")
         #expect(try h.titles() == ["A", "E"])
         #expect(try h.titles(under: ["A", "B"]) == ["C", "D"])
-        #expect(h.app.top.selectedItem?.title == "A")
+        #expect(h.app.top.selectedRow?.title == "A")
     }
 
     @Test func reorderingKeepsTheSelectionOnTheItem() throws {
         let h = try harness(["A", "B", "C"])
         try h.press("J")
         #expect(try h.titles() == ["B", "A", "C"])
-        #expect(h.app.top.selectedItem?.title == "A")
+        #expect(h.app.top.selectedRow?.title == "A")
         try h.press("<S-Down>")
         #expect(try h.titles() == ["B", "C", "A"])
         try h.press("<S-Down>")
@@ -245,7 +245,7 @@ struct CommandTests {
         #expect(try h.titles() == ["A", "B", "D"])
         #expect(try h.titles(under: ["B"]) == ["C"])
         #expect(h.app.breadcrumbs == ["Burrow", "B"])
-        #expect(h.app.top.selectedItem?.title == "C")
+        #expect(h.app.top.selectedRow?.title == "C")
         h.expect("""
             Burrow › B
             + Add to B…
@@ -259,14 +259,14 @@ struct CommandTests {
         try h.press("<S-Tab>")
         #expect(try h.titles() == ["A", "B", "C", "D"])
         #expect(h.app.breadcrumbs == ["Burrow"])
-        #expect(h.app.top.selectedItem?.title == "C")
+        #expect(h.app.top.selectedRow?.title == "C")
         #expect(h.app.statusText == "Moved “C” out, after “B”")
         // And again, the other way round: Tab then Shift-Tab is a round trip, whatever the level holds.
         try h.press("<Tab> <Tab>")
         #expect(h.app.statusText == "Nothing above “C” to indent it under")
         try h.press("<S-Tab> <S-Tab>")
         #expect(try h.titles() == ["A", "B", "C", "D"])
-        #expect(h.app.top.selectedItem?.title == "C")
+        #expect(h.app.top.selectedRow?.title == "C")
         #expect(h.app.statusText == "Already at the top level: nothing to outdent to")
         // Undo takes each back in turn.
         try h.press("u")
@@ -464,9 +464,9 @@ struct CommandTests {
     @Test func mouseClicksSelectAndWheelScrolls() throws {
         let h = try harness((1...10).map { "Item \($0)" })
         h.send(.mouse(MouseEvent(kind: .press(button: 1), position: Position(x: 5, y: 4))))
-        #expect(h.app.top.selectedItem?.title == "Item 3")
+        #expect(h.app.top.selectedRow?.title == "Item 3")
         h.send(.mouse(MouseEvent(kind: .wheelDown, position: Position(x: 5, y: 4))))
-        #expect(h.app.top.selectedItem?.title == "Item 6")
+        #expect(h.app.top.selectedRow?.title == "Item 6")
         h.send(.mouse(MouseEvent(kind: .press(button: 1), position: Position(x: 5, y: 1))))
         h.type("New")
         try h.press("<Enter>")

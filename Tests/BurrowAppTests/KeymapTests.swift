@@ -29,6 +29,47 @@ struct KeymapTests {
         }
     }
 
+    @Test func theHelpOverlayHasItsOwnKeysBoundOnce() throws {
+        let help = Keymap.default.help.bindings
+        #expect(Set(help.map(\.command)) == [.moveDown, .moveUp, .pageDown, .pageUp])
+        var seen: Set<TerminalKit.Key> = []
+        for key in help.flatMap(\.keys) { #expect(seen.insert(key).inserted, "\(key) is bound twice in help") }
+        #expect(Keymap.default.helpCommand(for: .character(" ")) == .pageDown)
+        #expect(Keymap.default.command(for: .character(" ")) == .toggleDone)
+        #expect(Keymap.default.helpCommand(for: .character("q")) == nil)
+    }
+
+    /// The overlay's keys are data like every other key: another keymap's help keys scroll it, its title says
+    /// them, and the default's keys then close it.
+    @Test func helpKeysComeFromTheKeymap() throws {
+        let keymap = Keymap(sections: Keymap.default.sections, help: Keymap.Section("In the help overlay", [
+            KeyBinding("<C-n>", .moveDown, "Scroll down"),
+            KeyBinding("<C-p>", .moveUp, "Scroll up"),
+        ]))
+        let h = try AppHarness(width: 40, height: 8, keymap: keymap)
+        try h.press("?")
+        h.expect("""
+            Burrow
+             Keys — Ctrl-N/Ctrl-P scroll, any other…
+
+             Moving
+               j ↓                   Move down
+               k ↑                   Move up
+               g Home                First item
+                                          Esc: close
+            """)
+        try h.press("<C-n> <C-n>")
+        #expect(h.backend.lines[1] == " Moving")
+        try h.press("<C-p>")
+        #expect(h.backend.lines[1] == "")
+        try h.press("j")
+        #expect(h.backend.lines[2] == "  a: add an item · ?: help")
+        try h.press("?")
+        #expect(h.backend.lines[1].hasPrefix(" Keys"))
+        try h.press("<Space>")
+        #expect(h.backend.lines[2] == "  a: add an item · ?: help")
+    }
+
     @Test func keysOfTheSharedConventionsAreBound() throws {
         let map = Keymap.default
         let expected: [(String, Command)] = [

@@ -27,12 +27,12 @@ struct LiveUpdateTests {
     @Test func selectionFollowsItsItemThroughChangesOnTop() throws {
         let (h, other) = try setUp(["A", "B", "C", "D"])
         try h.press("j j")
-        #expect(h.app.top.selectedItem?.title == "C")
+        #expect(h.app.top.selectedRow?.title == "C")
         // Inserted above: the selection stays on C, one row down.
         try other.insert("X", into: try other.root(), at: 0)
         try other.save()
         h.draw()
-        #expect(h.app.top.selectedItem?.title == "C")
+        #expect(h.app.top.selectedRow?.title == "C")
         #expect(h.app.top.list.selected == 3)
         // Deleted above, moved, renamed.
         try other.delete(try otherItem(other, "A"))
@@ -52,13 +52,13 @@ struct LiveUpdateTests {
 
                                              ?: help
             """)
-        #expect(h.app.top.selectedItem?.title == "C2")
+        #expect(h.app.top.selectedRow?.title == "C2")
         #expect(h.backend.cell(x: 2, y: 2).style.attributes == .reverse)
         // The selected item itself deleted: the selection goes to the item that took its place.
         try other.delete(try otherItem(other, "C2"))
         try other.save()
         h.draw()
-        #expect(h.app.top.selectedItem?.title == "X")
+        #expect(h.app.top.selectedRow?.title == "X")
     }
 
     @Test func aPausedLevelCatchesUpInOneBatchWithTheSelectionOnItsItem() throws {
@@ -76,7 +76,7 @@ struct LiveUpdateTests {
         #expect(h.app.stack[0].controller.batchesDelivered == before)
         try h.press("h")
         #expect(h.app.stack[0].controller.batchesDelivered == before + 1)
-        #expect(h.app.top.selectedItem?.title == "C")
+        #expect(h.app.top.selectedRow?.title == "C")
         h.expect("""
             Burrow
             + Add to Burrow…
@@ -127,7 +127,7 @@ struct LiveUpdateTests {
         #expect(try h.titles() == ["theirs", "Z"])
         try h.press("u")
         #expect(h.app.statusText == "Undid: Mark done “Z”")
-        #expect(h.app.top.item(at: 1).isDone == false)
+        #expect(h.app.top.row(at: 1).isDone == false)
         try h.press("<C-r>")
         #expect(h.app.statusText == "Redid: Mark done “Z”")
     }

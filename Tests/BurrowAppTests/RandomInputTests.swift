@@ -81,7 +81,8 @@ struct RandomInputTests {
         let top = app.top
         #expect(!top.isGone, "\(at): the level on screen is gone")
         // The level shows exactly what the store holds, and the selection is on the row of its item.
-        let stored = try h.outline.children(of: app.parentItem(of: top)).map(\.objectID)
+        let parent = try #require(try h.outline.context.existingObject(for: top.parentID) as? Item, "\(at): the level's item is gone")
+        let stored = try h.outline.children(of: parent).map(\.objectID)
         #expect(top.controller.objectIDs == stored, "\(at): the level differs from the store")
         if let row = top.list.selected {
             #expect(row < top.count, "\(at): selection past the end")

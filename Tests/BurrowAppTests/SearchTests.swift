@@ -44,22 +44,22 @@ struct SearchTests {
 
             “milk”: match 1 of 3 · n/N: nex… ?: help
             """)
-        #expect(h.app.top.selectedItem?.title == "Milk")
+        #expect(h.app.top.selectedRow?.title == "Milk")
         try h.press("n")
         #expect(h.app.breadcrumbs == ["Burrow", "Groceries"])
-        #expect(h.app.top.selectedItem?.title == "Oat MILK")
+        #expect(h.app.top.selectedRow?.title == "Oat MILK")
         try h.press("n")
         #expect(h.app.breadcrumbs == ["Burrow", "Work"])
-        #expect(h.app.top.selectedItem?.title == "Ask about milk budget")
+        #expect(h.app.top.selectedRow?.title == "Ask about milk budget")
         #expect(h.app.statusText == "“milk”: match 3 of 3 · n/N: next/previous")
         try h.press("n")
-        #expect(h.app.top.selectedItem?.title == "Milk")
+        #expect(h.app.top.selectedRow?.title == "Milk")
         try h.press("N N")
-        #expect(h.app.top.selectedItem?.title == "Oat MILK")
+        #expect(h.app.top.selectedRow?.title == "Oat MILK")
         // Back goes up the revealed path as if the user had opened it.
         try h.press("h")
         #expect(h.app.breadcrumbs == ["Burrow"])
-        #expect(h.app.top.selectedItem?.title == "Groceries")
+        #expect(h.app.top.selectedRow?.title == "Groceries")
     }
 
     @Test func noMatchesDeletedMatchesAndCancel() throws {
@@ -73,12 +73,12 @@ struct SearchTests {
         #expect(h.app.breadcrumbs == ["Burrow"])
         try h.press("/ <C-u> e <Enter>")
         // "Dairy"? no: titles containing "e": Groceries, Eggs, … in outline order.
-        #expect(h.app.top.selectedItem?.title == "Groceries")
+        #expect(h.app.top.selectedRow?.title == "Groceries")
         try h.press("n")
-        #expect(h.app.top.selectedItem?.title == "Eggs")
+        #expect(h.app.top.selectedRow?.title == "Eggs")
         try h.press("d N")
-        #expect(h.app.top.selectedItem?.title == "Groceries")
+        #expect(h.app.top.selectedRow?.title == "Groceries")
         try h.press("n")
-        #expect(h.app.top.selectedItem?.title != "Eggs")
+        #expect(h.app.top.selectedRow?.title != "Eggs")
     }
 }

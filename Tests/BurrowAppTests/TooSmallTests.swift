@@ -61,7 +61,7 @@ struct TooSmallTests {
 
             Keys did nothing: the terminal … ?: help
             """)
-        #expect(h.app.top.selectedItem?.title == "Groceries")
+        #expect(h.app.top.selectedRow?.title == "Groceries")
     }
 
     @Test func anAddIsNotSavedAtOneByOne() throws {

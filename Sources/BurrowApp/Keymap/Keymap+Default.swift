@@ -43,5 +43,10 @@ extension Keymap {
             KeyBinding("? <F1>", .help, "Show or hide this help"),
             KeyBinding("q <C-c>", .quit, "Quit (everything is already saved)"),
         ]),
-    ])
+    ], help: Section("In the help overlay", [
+        KeyBinding("j <Down>", .moveDown, "Scroll down"),
+        KeyBinding("k <Up>", .moveUp, "Scroll up"),
+        KeyBinding("<PgDn> <Space>", .pageDown, "Scroll a page down"),
+        KeyBinding("<PgUp>", .pageUp, "Scroll a page up"),
+    ]))
 }

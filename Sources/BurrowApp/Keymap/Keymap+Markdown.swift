@@ -13,12 +13,17 @@ extension Keymap {
             confirms and Esc leaves. Pasting several lines into the capture line adds one item per line.
 
             """
-        for section in sections {
-            out += "\n## \(section.title)\n\n| Keys | Command |\n| --- | --- |\n"
-            for b in section.bindings {
-                let keys = b.keys.map { "`\($0.label.replacingOccurrences(of: "|", with: "\\|"))`" }.joined(separator: " ")
-                out += "| \(keys) | \(b.help) |\n"
-            }
+        for section in sections { out += Self.table(section) }
+        out += Self.table(help)
+        out += "\nAny other key closes the help overlay.\n"
+        return out
+    }
+
+    private static func table(_ section: Section) -> String {
+        var out = "\n## \(section.title)\n\n| Keys | Command |\n| --- | --- |\n"
+        for b in section.bindings {
+            let keys = b.keys.map { "`\($0.label.replacingOccurrences(of: "|", with: "\\|"))`" }.joined(separator: " ")
+            out += "| \(keys) | \(b.help) |\n"
         }
         return out
     }

@@ -17,31 +17,52 @@ public struct Keymap: Sendable {
     }
 
     public let sections: [Section]
+    /// The keys while the help overlay shows: moving commands scroll it, and every other key closes it.
+    public let help: Section
     private let lookup: [Key: Command]
+    private let helpLookup: [Key: Command]
 
-    /// A keymap from sections; a key bound twice keeps its first binding.
-    public init(sections: [Section]) {
+    /// A keymap from sections and the help overlay's keys; a key bound twice keeps its first binding.
+    public init(sections: [Section], help: Section = Section("In the help overlay", [])) {
         self.sections = sections
+        self.help = help
+        lookup = Self.lookup(sections)
+        helpLookup = Self.lookup([help])
+    }
+
+    private static func lookup(_ sections: [Section]) -> [Key: Command] {
         var lookup: [Key: Command] = [:]
         for section in sections {
             for binding in section.bindings {
                 for key in binding.keys where lookup[key] == nil { lookup[key] = binding.command }
             }
         }
-        self.lookup = lookup
+        return lookup
     }
 
     /// The command bound to `key`, if any.
     public func command(for key: Key) -> Command? { lookup[key] }
 
+    /// The command `key` runs while the help overlay shows; nil closes the overlay.
+    public func helpCommand(for key: Key) -> Command? { helpLookup[key] }
+
     /// The first key bound to `command`, as people read it (for hints: "a: add").
     public func label(for command: Command) -> String? {
+        Self.label(for: command, in: sections)
+    }
+
+    /// The first key bound to `command` in the help overlay, as people read it.
+    public func helpLabel(for command: Command) -> String? {
+        Self.label(for: command, in: [help])
+    }
+
+    private static func label(for command: Command, in sections: [Section]) -> String? {
         for section in sections {
             if let b = section.bindings.first(where: { $0.command == command }) { return b.keys.first?.label }
         }
         return nil
     }
 
-    /// Every binding, in order.
+    /// Every binding outside the help overlay, in order.
     public var bindings: [KeyBinding] { sections.flatMap(\.bindings) }
 }

@@ -12,6 +12,8 @@ public enum AppRuntime {
         let clock = ContinuousClock()
         var lastPoll = clock.now
         var signal: Int32? = nil
+        // Drawing changes nothing in the app, so it learns the size as it learns every later one: as an event.
+        app.handle(.resize(terminal.size))
         while app.isRunning {
             terminal.draw { app.render(into: &$0) }
             if let event = input.nextEvent(timeout: pollInterval) {

@@ -14,15 +14,15 @@ final class Level {
     private(set) var selectedID: ObjectID?
     /// An item to select when a batch brings it into the level (one just added, or brought back by undo).
     var expectedID: ObjectID?
-    /// The parent's title when the level was last drawn, for messages after it is gone.
+    /// The parent's title as last seen (after each event), for messages once it is gone.
     var lastKnownTitle: String
     /// Called after a batch changed the level (invalidation included).
     var onBatch: ((Level, ResultsBatch) -> Void)?
 
-    init(parent: Item, outline: Outline) throws {
-        parentID = parent.objectID
+    init(parent: ItemRow, outline: Outline) throws {
+        parentID = parent.id
         lastKnownTitle = parent.title
-        controller = ResultsController(context: outline.context, request: Outline.level(of: parent))
+        controller = ResultsController(context: outline.context, request: Outline.level(of: parent.id))
         controller.onChange = { [unowned self] batch in
             self.follow(batch)
             self.onBatch?(self, batch)
@@ -35,15 +35,21 @@ final class Level {
     var count: Int { controller.isComplete ? controller.count : controller.loadedCount }
 
     /// The count if known, for "12/340".
-    var knownCount: Int? { controller.loadIfReady() ? controller.count : nil }
+    var knownCount: Int? { controller.isComplete ? controller.count : nil }
+
+    /// Takes the IDs of a long level's background read once it has finished (so "12/340" replaces "12/256+"),
+    /// when the state is settled rather than while a frame is drawn.
+    func takeFinishedRead() { _ = controller.loadIfReady() }
 
     var isGone: Bool { controller.isInvalidated }
 
-    func item(at row: Int) -> Item { controller.object(at: row) as! Item }
+    /// Row `row` as values, read now: only the rows drawn or acted on are read.
+    func row(at row: Int) -> ItemRow { controller.itemRow(at: row) }
 
-    var selectedItem: Item? {
+    /// The selected row as values, read now.
+    var selectedRow: ItemRow? {
         guard let row = list.selected, row < count else { return nil }
-        return item(at: row)
+        return self.row(at: row)
     }
 
     /// Selects a row (clamped); the selection then follows the item there.

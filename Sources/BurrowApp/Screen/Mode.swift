@@ -20,4 +20,25 @@ enum Mode {
         case above(ObjectID)
         case end
     }
+
+    /// The text being edited, whichever editor is open: keys and pastes edit it the same way in all four, and
+    /// setting it keeps the editor and what it is for. Nil while browsing or reading help.
+    var field: TextField? {
+        get {
+            switch self {
+            case .capture(let f), .search(let f), .rename(let f, _), .insert(let f, _): return f
+            case .browse, .help: return nil
+            }
+        }
+        set {
+            guard let f = newValue else { return }
+            switch self {
+            case .capture: self = .capture(f)
+            case .search: self = .search(f)
+            case .rename(_, let id): self = .rename(f, item: id)
+            case .insert(_, let placement): self = .insert(f, placement)
+            case .browse, .help: break
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@ struct HelpView {
 
     /// The overlay's lines: (text, style).
     var lines: [(String, Style)] {
-        var out: [(String, Style)] = [("Keys — j/k scroll, any other key closes", Theme.helpTitle)]
+        var out: [(String, Style)] = [(title, Theme.helpTitle)]
         let keyColumn = 24
         for section in keymap.sections {
             out.append(("", .plain))
@@ -17,6 +17,12 @@ struct HelpView {
             }
         }
         return out
+    }
+
+    /// "Keys — j/k scroll, any other key closes", from the overlay's own keys.
+    var title: String {
+        let scroll = [keymap.helpLabel(for: .moveDown), keymap.helpLabel(for: .moveUp)].compactMap { $0 }
+        return scroll.isEmpty ? "Keys — any key closes" : "Keys — \(scroll.joined(separator: "/")) scroll, any other key closes"
     }
 
     func render(into buffer: inout Buffer, area: Rect, offset: Int) {

@@ -30,9 +30,7 @@ public struct ListView {
     /// Scrolls to keep the selection visible, then draws the visible rows with `drawRow`.
     public func render(into buffer: inout Buffer, area: Rect, state: inout ListState, drawRow: (Row, inout Buffer) -> Void) {
         let area = area.intersection(buffer.area)
-        if let s = state.selected, s >= count { state.select(s, count: count) }
-        if state.selected == nil, count > 0 { state.selected = 0 }
-        state.scrollToSelection(height: area.height, count: count, margin: margin)
+        scroll(&state, height: area.height)
         buffer.fill(area)
         guard !area.isEmpty else { return }
         for i in 0..<min(area.height, max(0, count - state.offset)) {
@@ -41,6 +39,15 @@ public struct ListView {
             drawRow(row, &buffer)
             if row.isSelected { buffer.updateStyle(in: row.area, selectedStyle) }
         }
+    }
+
+    /// What `render` does to `state` before drawing `height` rows: a selection past the end or missing is
+    /// put on a row, then the list scrolls to it. A caller that keeps its state between frames applies this
+    /// when the state changes, so drawing can leave the state alone.
+    public func scroll(_ state: inout ListState, height: Int) {
+        if let s = state.selected, s >= count { state.select(s, count: count) }
+        if state.selected == nil, count > 0 { state.selected = 0 }
+        state.scrollToSelection(height: height, count: count, margin: margin)
     }
 
     /// The rows a page key moves: the list's height less one row of overlap.

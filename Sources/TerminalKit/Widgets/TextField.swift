@@ -107,6 +107,24 @@ public struct TextField: Sendable {
         return j
     }
 
+    /// Scrolls as `render` does for a field `width` cells wide, so that a caller keeping the field between
+    /// frames can do it when the text, the cursor or the width changes and draw a copy.
+    public mutating func scrollToCursor(width: Int) {
+        _ = scrollToCursor(width: width, widths: characters.map { DisplayWidth.of($0) })
+    }
+
+    /// Returns the cursor's column in the text.
+    private mutating func scrollToCursor(width: Int, widths: [Int]) -> Int {
+        var cursorColumn = 0
+        for w in widths[..<cursor] { cursorColumn += w }
+        let total = cursorColumn + widths[cursor...].reduce(0, +)
+        // Keep the cursor inside the field, and do not leave empty room on the right when the text would fill it.
+        if cursorColumn < scroll { scroll = cursorColumn }
+        if cursorColumn >= scroll + width { scroll = cursorColumn - width + 1 }
+        scroll = max(0, min(scroll, max(0, total + 1 - width)))
+        return cursorColumn
+    }
+
     /// Draws the field in the first row of `area` and returns where the cursor goes when focused.
     ///
     /// An empty, unfocused field shows `placeholder`. The view scrolls so the cursor stays visible; a wide
@@ -123,13 +141,7 @@ public struct TextField: Sendable {
             return nil
         }
         let widths = characters.map { DisplayWidth.of($0) }
-        var cursorColumn = 0
-        for w in widths[..<cursor] { cursorColumn += w }
-        let total = cursorColumn + widths[cursor...].reduce(0, +)
-        // Keep the cursor inside the field, and do not leave empty room on the right when the text would fill it.
-        if cursorColumn < scroll { scroll = cursorColumn }
-        if cursorColumn >= scroll + row.width { scroll = cursorColumn - row.width + 1 }
-        scroll = max(0, min(scroll, max(0, total + 1 - row.width)))
+        let cursorColumn = scrollToCursor(width: row.width, widths: widths)
         var column = 0
         for (c, w) in zip(characters, widths) {
             defer { column += w }

@@ -12,11 +12,13 @@ final class AppHarness {
     let outline: Outline
     let app: App
 
-    init(width: Int = 40, height: Int = 8, outline: Outline? = nil) throws {
+    init(width: Int = 40, height: Int = 8, outline: Outline? = nil, keymap: Keymap = .default) throws {
         backend = TestBackend(width: width, height: height)
         terminal = Terminal(backend: backend)
         self.outline = try outline ?? Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
-        app = try App(outline: self.outline)
+        app = try App(outline: self.outline, keymap: keymap)
+        // As the run loop does: the app learns the screen's size as an event, before the first frame.
+        app.handle(.resize(Size(width: width, height: height)))
         draw()
     }
 
@@ -50,6 +52,30 @@ final class AppHarness {
         if let report = backend.difference(from: expected) {
             Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
         }
+    }
+
+    /// Resizes the screen and tells the app, as the terminal does.
+    func resize(_ width: Int, _ height: Int) {
+        backend.resize(width: width, height: height)
+        send(.resize(Size(width: width, height: height)))
+    }
+
+    /// A left click at a cell.
+    func click(x: Int, y: Int) {
+        send(.mouse(MouseEvent(kind: .press(button: 1), position: Position(x: x, y: y))))
+    }
+
+    /// Everything the app keeps between events, written out: equal before and after means nothing changed it.
+    var state: String {
+        let app = self.app
+        var out = "mode \(app.mode) · status \(String(describing: app.status)) · size \(app.screenSize)"
+        out += " · cut \(String(describing: app.cut)) · search \(String(describing: app.searchQuery)) \(app.searchMatches) \(app.searchIndex)"
+        out += " · undo \(app.undoPlaces.count) redo \(app.redoPlaces.count)"
+        for level in app.stack {
+            out += "\nlevel \(level.parentID) \(level.list) \(String(describing: level.selectedID))"
+            out += " \(String(describing: level.expectedID)) “\(level.lastKnownTitle)” \(level.controller.batchesDelivered)"
+        }
+        return out
     }
 
     /// The items under the top level, as titles, straight from the store.

@@ -1,0 +1,28 @@
+import ObjectGraph
+
+/// One item as plain values, read at one moment: what a level's row draws and what an action names. Keeping
+/// one never keeps a live object, so a screen holding rows cannot change the outline by accident.
+///
+/// For example: `controller.itemRow(at: 0)` is `ItemRow(id: #7, title: "Groceries", isDone: false, childCount: 12)`.
+public struct ItemRow: Sendable, Equatable {
+    /// The item it was read from: what edits name (see `Outline+Editing`).
+    public let id: ObjectID
+    /// As stored when the row was read: a later rename reaches the next read, not this value.
+    public let title: String
+    /// Checked off.
+    public let isDone: Bool
+    /// Direct sub-items as last saved (see `Item.childCount`): for display.
+    public let childCount: Int
+
+    /// A row from its values (the outline makes them from items; tests and previews make them directly).
+    public init(id: ObjectID, title: String, isDone: Bool, childCount: Int) {
+        self.id = id
+        self.title = title
+        self.isDone = isDone
+        self.childCount = childCount
+    }
+
+    init(_ item: Item) {
+        self.init(id: item.objectID, title: item.title, isDone: item.isDone, childCount: item.childCount)
+    }
+}

@@ -1,0 +1,96 @@
+import ObjectGraph
+
+/// The outliner's edits with items named by ID, as a screen holding `ItemRow` values names them.
+///
+/// Each one runs inside `perform` (one write transaction, one named undo step): it resolves its items there,
+/// after the commits made elsewhere have arrived, so it acts on the items as stored now, never on a row the
+/// screen drew before a change. An item no longer stored is an `ItemGone` error and the unit of work changes
+/// nothing.
+///
+/// ```swift
+/// try outline.perform("Mark done “Milk”") { try outline.setDone(milk, to: true) }
+/// ```
+extension Outline {
+    /// The item `id` as stored now, or `ItemGone`.
+    func existing(_ id: ObjectID) throws -> Item {
+        guard let item = try context.existingObject(for: id) as? Item else { throw ItemGone(id: id) }
+        return item
+    }
+
+    /// `existing` for an edit: outside a transaction what it read could change before its save.
+    private func resolve(_ id: ObjectID) throws -> Item {
+        assert(context.store.isInTransaction, "an edit by ID runs inside Outline.perform")
+        return try existing(id)
+    }
+
+    // MARK: - Adding
+
+    /// Adds an item at the end of the sub-items of `parent`; returns its ID.
+    @discardableResult
+    public func append(_ title: String, to parent: ObjectID) throws -> ObjectID {
+        try append(title, to: try resolve(parent)).objectID
+    }
+
+    /// Adds items at the end of the sub-items of `parent`, in order; returns their IDs.
+    @discardableResult
+    public func append(titles: [String], to parent: ObjectID) throws -> [ObjectID] {
+        try append(titles: titles, to: try resolve(parent)).map(\.objectID)
+    }
+
+    /// Inserts an item right after `sibling`, in its level; returns its ID.
+    @discardableResult
+    public func insert(_ title: String, after sibling: ObjectID) throws -> ObjectID {
+        try insert(title, after: try resolve(sibling)).objectID
+    }
+
+    /// Inserts an item right before `sibling`, in its level; returns its ID.
+    @discardableResult
+    public func insert(_ title: String, before sibling: ObjectID) throws -> ObjectID {
+        try insert(title, before: try resolve(sibling)).objectID
+    }
+
+    // MARK: - Changing
+
+    /// Gives the item `id` a new title.
+    public func rename(_ id: ObjectID, to title: String) throws {
+        try resolve(id).title = title
+    }
+
+    /// Marks the item `id` done or not done.
+    public func setDone(_ id: ObjectID, to done: Bool) throws {
+        try resolve(id).isDone = done
+    }
+
+    // MARK: - Moving
+
+    /// Moves the item `id` (with its sub-items) right before `sibling`, into `sibling`'s level.
+    public func move(_ id: ObjectID, before sibling: ObjectID) throws {
+        let item = try resolve(id)
+        try move(item, before: try resolve(sibling))
+    }
+
+    /// Moves the item `id` (with its sub-items) right after `sibling`, into `sibling`'s level.
+    public func move(_ id: ObjectID, after sibling: ObjectID) throws {
+        let item = try resolve(id)
+        try move(item, after: try resolve(sibling))
+    }
+
+    /// Moves the item `id` (with its sub-items) to become sub-item number `index` of `parent` (clamped, so
+    /// `Int.max` is last).
+    public func move(_ id: ObjectID, to parent: ObjectID, at index: Int) throws {
+        let item = try resolve(id)
+        try move(item, to: try resolve(parent), at: index)
+    }
+
+    // MARK: - Deleting
+
+    /// What a delete of the item `id` is called, read as stored now: `“Groceries” and 12 sub-items`.
+    public func deletionDescription(of id: ObjectID) throws -> String {
+        try deletionDescription(of: try existing(id))
+    }
+
+    /// Deletes the item `id` and all its sub-items.
+    public func delete(_ id: ObjectID) throws {
+        try delete(try resolve(id))
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@testable import Outline
+
+/// Edits that name items by ID (what a screen holding `ItemRow` values uses) and the reads that hand out
+/// values: each edit resolves its items inside its own write transaction, so an item deleted by someone
+/// else is a clear `ItemGone` and the unit of work changes nothing.
+@Suite struct OutlineEditingByIDTests {
+    /// A fresh outline on an in-memory store, and a second outline on the same store for "someone else".
+    private func outlines(_ titles: [String]) throws -> (mine: Outline, other: Outline) {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let mine = Outline(context: Context(store: store))
+        try mine.append(titles: titles, to: try mine.root())
+        try mine.save()
+        return (mine, Outline(context: Context(store: store)))
+    }
+
+    private func titles(_ o: Outline, under parent: Item? = nil) throws -> [String] {
+        try o.children(of: parent ?? o.root()).map(\.title)
+    }
+
+    private func id(_ o: Outline, _ title: String) throws -> ObjectID {
+        try #require(try o.children(of: o.root()).first { $0.title == title }).objectID
+    }
+
+    @Test func eachEditByIDIsOneNamedUndoStep() throws {
+        let (o, _) = try outlines(["A", "B", "C"])
+        let (a, b, c) = (try id(o, "A"), try id(o, "B"), try id(o, "C"))
+        let root = try o.rootRow().id
+        let history = o.context.undoHistory
+        let before = history.undoCount
+
+        let d = try o.perform("Add “D”") { try o.append("D", to: root) }
+        try o.perform("Add two") { try o.append(titles: ["E", "F"], to: root) }
+        let ab = try o.perform("Add “AB”") { try o.insert("AB", after: a) }
+        try o.perform("Add “Z”") { try o.insert("Z", before: a) }
+        #expect(try titles(o) == ["Z", "A", "AB", "B", "C", "D", "E", "F"])
+        #expect(try o.row(d)?.title == "D")
+        #expect(try o.parentID(of: ab) == root)
+
+        try o.perform("Rename “B”") { try o.rename(b, to: "B2") }
+        try o.perform("Mark done “C”") { try o.setDone(c, to: true) }
+        #expect(try o.row(b)?.title == "B2")
+        #expect(try o.row(c)?.isDone == true)
+
+        try o.perform("Move “C” up") { try o.move(c, before: a) }
+        try o.perform("Move “A” down") { try o.move(a, after: d) }
+        #expect(try titles(o) == ["Z", "C", "AB", "B2", "D", "A", "E", "F"])
+        try o.perform("Indent “AB”") { try o.move(ab, to: b, at: Int.max) }
+        #expect(try o.row(b)?.childCount == 1)
+        #expect(try o.ancestors(of: ab).map(\.title) == ["B2"])
+        #expect(try o.titles(downTo: ab) == ["Burrow", "B2", "AB"])
+
+        #expect(try o.deletionDescription(of: b) == "“B2” and 1 sub-item")
+        try o.perform("Delete “B2”") { try o.delete(b) }
+        #expect(try o.row(b) == nil)
+        #expect(try o.row(ab) == nil)
+        #expect(try o.titles(downTo: ab) == [])
+        #expect(try titles(o) == ["Z", "C", "D", "A", "E", "F"])
+
+        #expect(history.undoCount == before + 10)
+        #expect(history.undoActionName == "Delete “B2”")
+        try o.context.undo()
+        #expect(try o.row(b)?.title == "B2")
+        #expect(try o.row(ab)?.title == "AB")
+    }
+
+    @Test(arguments: ["rename", "done", "delete", "moveBefore", "moveAfter", "moveInto", "append", "insertAfter", "insertBefore"])
+    func anEditOnAnItemDeletedElsewhereSaysSoAndChangesNothing(edit: String) throws {
+        let (o, other) = try outlines(["A", "B", "C"])
+        let (a, b) = (try id(o, "A"), try id(o, "B"))
+        let steps = o.context.undoHistory.undoCount
+        // Someone else deletes B; this context still has it registered as it was.
+        try other.delete(try #require(try other.children(of: other.root()).first { $0.title == "B" }))
+        try other.save()
+        let error = #expect(throws: ItemGone.self) {
+            try o.perform("Edit") {
+                // A change made earlier in the same unit of work goes with it.
+                try o.rename(a, to: "A changed")
+                switch edit {
+                case "rename": try o.rename(b, to: "B2")
+                case "done": try o.setDone(b, to: true)
+                case "delete": try o.delete(b)
+                case "moveBefore": try o.move(a, before: b)
+                case "moveAfter": try o.move(b, after: a)
+                case "moveInto": try o.move(a, to: b, at: 0)
+                case "append": try o.append("new", to: b)
+                case "insertAfter": try o.insert("new", after: b)
+                default: try o.insert("new", before: b)
+                }
+            }
+        }
+        #expect(error == ItemGone(id: b))
+        #expect(error?.description == "item \(b) no longer exists (it was deleted elsewhere)")
+        #expect(try titles(o) == ["A", "C"])
+        #expect(try titles(other) == ["A", "C"])
+        #expect(o.context.undoHistory.undoCount == steps)
+        #expect(!o.context.hasChanges)
+        // Nothing is lost: the outline goes on taking edits, and undo still has every earlier step.
+        try o.perform("Rename “A”") { try o.rename(a, to: "A2") }
+        #expect(try titles(other) == ["A2", "C"])
+    }
+
+    /// Another process's delete that this one has not polled yet: the transaction takes it in first, so the
+    /// edit fails instead of writing against the deleted row.
+    @Test func anUnpolledDeleteByAnotherProcessIsSeenInsideTheTransaction() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("by-id-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("o.sqlite").path
+        let o = try Outline(path: path)
+        try o.append(titles: ["A", "B"], to: try o.root())
+        try o.save()
+        let a = try id(o, "A")
+        #expect(try o.row(a)?.title == "A")
+        let other = try Outline(path: path)
+        try other.delete(try other.item(at: "A"))
+        try other.save()
+        #expect(throws: ItemGone(id: a)) {
+            try o.perform("Mark done “A”") { try o.setDone(a, to: true) }
+        }
+        #expect(try o.row(a) == nil)
+        #expect(try titles(o) == ["B"])
+    }
+
+    @Test func goneSaysTheTitleTheCallerSaw() {
+        let gone = ItemGone(id: ObjectID(entity: 0, rowID: 7), title: "Milk")
+        #expect(gone.description == "“Milk” no longer exists (it was deleted elsewhere)")
+        #expect(ItemGone(id: ObjectID(entity: 0, rowID: 7)).description == "item #7 no longer exists (it was deleted elsewhere)")
+    }
+
+    @Test func aLevelReadByIDIsTheLevelReadByItemAndItsRowsAreValues() throws {
+        let (o, other) = try outlines(["A", "B"])
+        let root = try o.root()
+        try o.perform { try o.append(titles: ["1", "2"], to: try id(o, "A")) }
+        let byID = ResultsController(context: o.context, request: Outline.level(of: root.objectID))
+        try byID.performFetch()
+        #expect(byID.objectIDs == (try o.children(of: root).map(\.objectID)))
+        let row = byID.itemRow(at: 0)
+        #expect(row == ItemRow(id: try id(o, "A"), title: "A", isDone: false, childCount: 2))
+        // A row is a snapshot: a later change elsewhere reaches the next read, not the row already read.
+        try other.children(of: other.root())[0].title = "A2"
+        try other.save()
+        #expect(row.title == "A")
+        #expect(byID.itemRow(at: 0).title == "A2")
+        #expect(try o.rootRow() == ItemRow(id: root.objectID, title: "Burrow", isDone: false, childCount: 2))
+        #expect(try o.parentID(of: root.objectID) == nil)
+        #expect(try o.ancestors(of: try id(o, "B")) == [])
+        #expect(try o.searchIDs("a2") == [try id(o, "A2")])
+    }
+}
