@@ -21,8 +21,15 @@ struct UnitOfWork {
             let e = live[start].entity
             var end = start + 1
             while end < live.count && live[end].entity === e { end += 1 }
-            let run = live[start..<end]
-            w.inserts.append((e, run.map(\.objectID.rowID), run.map(\.values)))
+            // Plain loops: a key-path `map` costs a dynamic key-path application per object.
+            var ids: [Int64] = [], rows: [[Value]] = []
+            ids.reserveCapacity(end - start)
+            rows.reserveCapacity(end - start)
+            for o in live[start..<end] {
+                ids.append(o.objectID.rowID)
+                rows.append(o.values)
+            }
+            w.inserts.append((e, ids, rows))
             start = end
         }
         for (e, ids, values) in rows { w.inserts.append((e, ids.map(\.rowID), values)) }

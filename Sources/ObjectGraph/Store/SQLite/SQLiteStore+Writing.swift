@@ -64,19 +64,17 @@ extension SQLiteStore {
             let n = rows.count - start >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
             let stmt = try statement(db, insertSQL(e, rows: n))
             for i in 0..<n {
-                let id = ids[start + i]
+                let id = ids[start + i], values = rows[start + i]
                 var column = 1 + Int32(i) * width
                 stmt.bind(id, at: column)
                 column += 1
-                rows[start + i].withUnsafeBufferPointer { values in
-                    for slot in e.storedSlots {
-                        if maintained && e.isMaintained(slot) {
-                            stmt.bind(.integer(counts.take(e.index, slot: slot, id: id)), at: column)
-                        } else {
-                            stmt.bind(values[slot], at: column)
-                        }
-                        column += 1
+                for slot in e.storedSlots {
+                    if maintained && e.isMaintained(slot) {
+                        stmt.bind(.integer(counts.take(e.index, slot: slot, id: id)), at: column)
+                    } else {
+                        stmt.bind(values[slot], at: column)
                     }
+                    column += 1
                 }
             }
             try stmt.run(db)
