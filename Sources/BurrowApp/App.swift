@@ -356,6 +356,8 @@ public final class App {
 
     func fail(_ what: String, _ error: any Error) {
         logger.error("\(what): \(error)")
-        status = .error("\(what): \(error)")
+        // The one line meant for the user (a validation failure's description runs over several lines).
+        let message = (error as? any UserFacingError)?.userMessage ?? "\(error)"
+        status = .error("\(what): \(message)")
     }
 }

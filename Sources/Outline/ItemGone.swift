@@ -4,7 +4,7 @@ import ObjectGraph
 /// another level. The edit changed nothing.
 ///
 /// For example: `catch let gone as ItemGone where gone.id == milk` after another window deleted “Milk”.
-public struct ItemGone: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ItemGone: UserFacingError, Equatable, Sendable {
     /// The item the edit named.
     public let id: ObjectID
     /// The title the caller last saw, for the message; without it the message gives the ID.

@@ -1,5 +1,5 @@
 /// One broken rule found when saving.
-public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct ValidationError: UserFacingError, Equatable, Sendable {
     public enum Rule: Equatable, Sendable {
         case required
         case wrongType(expected: AttributeType)

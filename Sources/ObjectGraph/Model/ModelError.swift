@@ -1,5 +1,5 @@
 /// A mistake in a model declaration, found when the model is built.
-public enum ModelError: Error, Equatable, CustomStringConvertible {
+public enum ModelError: UserFacingError, Equatable {
     case duplicateEntity(String)
     case duplicateProperty(entity: String, property: String)
     case reservedName(String)
