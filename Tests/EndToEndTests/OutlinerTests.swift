@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The real `burrow` in a real terminal (tmux): the seed story, relaunch, live updates from another process,
 /// resize, and SIGTERM.
@@ -177,7 +178,7 @@ struct OutlinerTests {
 
     @Test func refusesATerminalThatCannotMoveTheCursor() throws {
         let tmux = try Tmux(width: 60, height: 12, shellCommand: """
-            TERM=dumb BURROW_DB="$TEST_DIR/outline.sqlite" \(Binaries.path("burrow")); echo "exit=$?"; sleep 60
+            TERM=dumb BURROW_DB="$TEST_DIR/outline.sqlite" \(Binaries.path("burrow")); echo "exit=$?"; exec sleep infinity
             """)
         let screen = try #require(tmux.waitFor(text: "exit="))
         #expect(screen.joined().contains("burrow: terminal type “dumb” cannot move the cursor"), "\(screen)")
@@ -185,15 +186,13 @@ struct OutlinerTests {
     }
 
     @Test func refusesWithoutATerminalAndOnABadDatabase() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("o.sqlite").path
+        let dir = TemporaryDirectory("burrow-e2e")
+        let db = dir.path()
         let (status, out, err) = try Binaries.run("burrow", ["--db", db])
         #expect(status == 1)
         #expect(out.isEmpty)
         #expect(err.contains("must be a terminal"))
-        let junk = dir.appendingPathComponent("junk.sqlite").path
+        let junk = dir.path("junk.sqlite")
         try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: junk))
         let (status2, _, err2) = try Binaries.run("burrow", ["--db", junk])
         #expect(status2 == 1)
