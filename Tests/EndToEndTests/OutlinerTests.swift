@@ -198,6 +198,7 @@ struct OutlinerTests {
 
     @Test func refusesWithoutATerminalAndOnABadDatabase() throws {
         let dir = TemporaryDirectory("burrow-e2e")
+        defer { withExtendedLifetime(dir) {} }
         let db = dir.path()
         let (status, out, err) = try Binaries.run("burrow", ["--db", db])
         #expect(status == 1)
