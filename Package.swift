@@ -76,15 +76,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"], swiftSettings: strict),
-        .testTarget(name: "BurrowAppTests", dependencies: ["BurrowApp", "Outline", "ObjectGraph", "TerminalKit"], swiftSettings: strict),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit"], swiftSettings: strict),
+        // What every test target shares: seeded randomness, temporary folders, polling with a deadline, the
+        // screen assertion, the results-controller recorder. A plain target (it is no test bundle) on
+        // ObjectGraph and TerminalKit only, so the library tests never build the outliner.
+        .target(name: "TestSupport", dependencies: ["ObjectGraph", "TerminalKit"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BurrowAppTests", dependencies: ["BurrowApp", "Outline", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit", "TestSupport"], swiftSettings: strict),
         // Real binaries in a real terminal (tmux); depending on the executables makes `swift test` build them.
-        .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo", "BurrowCLI"], swiftSettings: strict),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo", "BurrowCLI", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"], swiftSettings: strict),
         // Depends on the executable so that its multi-process tests run the real `burrow`.
-        .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "BurrowCLI"], swiftSettings: strict),
-        .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph"], swiftSettings: strict),
+        .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "BurrowCLI", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,26 +1,19 @@
 import Foundation
 import Outline
 import Testing
+import TestSupport
 
 @testable import BurrowCommands
 @testable import ObjectGraph
-import Outline
 
 /// Runs `burrow` in-process against a temporary database, capturing its output.
 final class Shell: @unchecked Sendable {
-    let dir: URL
-    var db: String { dir.appendingPathComponent("outline.sqlite").path }
+    let dir = TemporaryDirectory("burrow-cli")
+    var db: String { dir.path("outline.sqlite") }
     private let lock = NSLock()
     private var outText = "", errText = ""
     /// Whether the commands are told their standard output and error are terminals.
     var outIsTerminal = false, errIsTerminal = false
-
-    init() {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: dir) }
 
     /// Exit status, stdout and stderr of `burrow ARGS --db <temp>`.
     @discardableResult
@@ -50,7 +43,7 @@ final class Shell: @unchecked Sendable {
         return (code, outText, errText)
     }
 
-    func file(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    func file(_ name: String) -> String { dir.path(name) }
 }
 
 @Suite struct CommandTests {

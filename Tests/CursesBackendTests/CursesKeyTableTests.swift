@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import CursesBackend
 import TerminalKit
+import TestSupport
 
 struct CursesKeyTableTests {
     @Test(arguments: [
@@ -30,6 +31,44 @@ struct CursesKeyTableTests {
         #expect(table.key(for: 604) == Key(.delete, modifiers: .control))
         #expect(table.key(for: 605) == Key(.home, modifiers: .shift))
         #expect(table.key(for: 606) == nil)
+    }
+
+    /// Terminal descriptions drawn at random: any of the modified-key capabilities present, absent or
+    /// cancelled (a code of 0 or less), at the distinct codes above `KEY_MAX` ncurses hands out at run time.
+    /// Each present one gives its key with the modifiers xterm's parameter stands for (written out here, not
+    /// computed as the table does), no other code gives a key, and the fixed codes are untouched.
+    @Test(arguments: TestSeed.seeds([1, 2, 3, 4, 5]))
+    func randomTerminalDescriptions(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let names: [(String, Key.Code)] = [
+            ("kUP", .up), ("kDN", .down), ("kLFT", .left), ("kRIT", .right), ("kHOM", .home), ("kEND", .end),
+            ("kNXT", .pageDown), ("kPRV", .pageUp), ("kDC", .delete), ("kIC", .insert),
+        ]
+        let modifiers: [Int: Key.Modifiers] = [
+            2: .shift, 3: .alt, 4: [.alt, .shift], 5: .control, 6: [.control, .shift], 7: [.control, .alt],
+            8: [.control, .alt, .shift],
+        ]
+        let runtimeCodes = (Int32(KEY_MAX) + 1)...(Int32(KEY_MAX) + 200)
+        var unused = Array(runtimeCodes).shuffled(using: &rng)
+        var description: [String: Int32] = [:]
+        var expected: [Int32: Key] = [:]
+        for (name, code) in names {
+            for parameter in 2...8 {
+                switch rng.below(4) {
+                case 0: break
+                case 1: description[name + String(parameter)] = rng.pick([0, -1])
+                default:
+                    let c = unused.removeLast()
+                    description[name + String(parameter)] = c
+                    expected[c] = Key(code, modifiers: modifiers[parameter]!)
+                }
+            }
+        }
+        let table = CursesKeyTable { description[$0] }
+        let wrong = runtimeCodes.filter { table.key(for: $0) != expected[$0] }
+        #expect(wrong.isEmpty, "codes \(wrong) of \(description.sorted { $0.key < $1.key }), \(rng.note)")
+        #expect(table.key(for: 0) == nil && table.key(for: -1) == nil, "\(rng.note)")
+        #expect(table.key(for: KEY_UP) == .up && table.key(for: KEY_SLEFT) == Key(.left, modifiers: .shift), "\(rng.note)")
     }
 
     /// ncurses assigns codes to xterm's modified arrows at run time; resolve them as the backend does, on a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The subcommands' output as a terminal receives it: control characters in stored titles are shown, never
 /// obeyed; through a pipe the data is exact.
@@ -8,10 +9,9 @@ struct CommandOutputTests {
     static let evil = "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title"
 
     @Test func noCommandRetitlesOrClearsTheTerminal() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("burrow-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = dir.appendingPathComponent("o.sqlite").path
+        let dir = TemporaryDirectory("burrow-e2e")
+        defer { withExtendedLifetime(dir) {} }
+        let db = dir.path()
         #expect(try Binaries.run("burrow", ["add", Self.evil, "--db", db]).0 == 0)
         #expect(try Binaries.run("burrow", ["add", "child", "--under", "#2", "--db", db]).0 == 0)
         // Through a pipe: the exact title.
@@ -28,7 +28,7 @@ struct CommandOutputTests {
             printf 'before\\n'
             \(commands.map { "\(burrow) \($0)" }.joined(separator: "\n"))
             echo "done=$?"
-            sleep 60
+            exec sleep infinity
             """)
         let screen = try #require(tmux.waitFor(text: "done="), "\(tmux.screen())")
         #expect(screen.first == "before", "the screen was cleared: \(screen)")

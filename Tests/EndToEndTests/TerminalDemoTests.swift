@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The terminal layer in a real terminal: the demo program in tmux, driven by keys, resized, signalled.
 @Suite(.serialized)
@@ -10,18 +11,17 @@ struct TerminalDemoTests {
         for (k, v) in environment { env += "\(k)=\(Tmux.quote(v)) " }
         let demo = "echo $$ > \"$TEST_DIR/pid\"; ulimit -c 0; exec env \(env)\(Binaries.path("TerminalDemo"))"
         return try Tmux(width: width, height: height, shellCommand:
-            "sh -c \(Tmux.quote(demo)); echo \"exit=$?\"; stty -a > \"$TEST_DIR/stty.txt\"; sleep 60")
+            "sh -c \(Tmux.quote(demo)); echo \"exit=$?\"; stty -a > \"$TEST_DIR/stty.txt\"; exec sleep infinity")
     }
 
     private func demoPID(_ tmux: Tmux) throws -> pid_t {
         let path = tmux.directory.appendingPathComponent("pid").path
-        for _ in 0..<500 {
-            if let s = try? String(contentsOfFile: path, encoding: .utf8), let p = pid_t(s.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return p
-            }
-            usleep(10_000)
+        // The shell writes the file as it starts; a half-written one reads as no number yet.
+        let pid = Poll.value(timeout: .seconds(5)) {
+            (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
-        throw TmuxError(arguments: ["pid"], status: -1)
+        guard let pid else { throw TmuxError(arguments: ["pid"], status: -1) }
+        return pid
     }
 
     /// The terminal is back to how the shell left it: main screen, cursor shown, no keypad or mouse mode, and
@@ -30,11 +30,10 @@ struct TerminalDemoTests {
         #expect(try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0",
                 sourceLocation: sourceLocation)
         let sttyPath = tmux.directory.appendingPathComponent("stty.txt").path
-        var modes = ""
-        for _ in 0..<500 where modes.isEmpty {
-            modes = (try? String(contentsOfFile: sttyPath, encoding: .utf8)) ?? ""
-            if modes.isEmpty { usleep(10_000) }
-        }
+        // Written by the shell once the program has ended; empty until `stty` has run.
+        let modes = Poll.value(timeout: .seconds(5)) {
+            (try? String(contentsOfFile: sttyPath, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
+        } ?? ""
         let words = Set(modes.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
         let missing = ["icanon", "echo", "ixon", "isig", "icrnl", "opost"].filter { !words.contains($0) }
         #expect(missing.isEmpty, "terminal modes not restored: \(missing)", sourceLocation: sourceLocation)

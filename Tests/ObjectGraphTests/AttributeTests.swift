@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 
 @Suite struct AttributeTests {
     @Test func everyTypeRoundTripsThroughTheStore() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
         let uuid = UUID(uuidString: "12345678-1234-1234-1234-123456789ABC")!
         var id: ObjectID!
@@ -94,7 +95,7 @@ import Testing
                 Attribute.transient("area", .double) { box in .double((box["w"] as Double) * (box["h"] as Double)) }
             }
         }
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         let context = Context(store: try Store(path: dir.path(), model: model))
         let box = try context.insert("Box")
         box["scratch"] = "kept in memory"

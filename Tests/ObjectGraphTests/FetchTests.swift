@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 
@@ -57,7 +58,7 @@ import Testing
 
     /// Random rows with nulls, ties and mixed case.
     func populate(_ c: Context, count: Int, seed: UInt64) throws -> [ManagedObject] {
-        var rng = SplitMix(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let names: [Value] = [.null, "a", "ab", "abc", "B", "b", "Cab", "c", "", "zz"]
         var out: [ManagedObject] = []
         for _ in 0..<count {
@@ -85,7 +86,7 @@ import Testing
             #expect(viaSQL == viaMemory, "\(name)")
         }
         // Unsaved edits: a fetch merges them; the same fetch after saving must give the same list.
-        var rng = SplitMix(seed: 99)
+        var rng = SeededRandom(seed: 99)
         for o in all where rng.next() % 4 == 0 { o["n"] = .integer(Int64(rng.next() % 6)) }
         for o in all where rng.next() % 9 == 0 { c.delete(o) }
         _ = try populate(c, count: 30, seed: 11)
@@ -274,18 +275,5 @@ import Testing
         r.limit = 2
         #expect(try c.fetch(r).map { $0["name"] as String } == ["bravo", "charlie"])
         #expect(try c.count(FetchRequest("P", where: Key("n") >= Int64(3))) == 2)
-    }
-}
-
-/// A small deterministic generator, so failures replay from their seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

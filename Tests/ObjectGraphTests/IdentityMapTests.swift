@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 
@@ -13,7 +14,7 @@ import Testing
     /// backward-shift removal.
     @Test func agreesWithADictionary() {
         let entities = Self.model.entities
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededRandom(seed: TestSeed.seed(1))
         let map = IdentityMap()
         var reference: [ObjectID: ManagedObject] = [:]
         let keys: [Int64] = Array(1...3000) + (0..<500).map { Int64($0) * 4096 } + [0, -1, Int64.max, Int64.min]
@@ -28,19 +29,19 @@ import Testing
                 reference[id] = o
             }
             if step % 997 == 0 {
-                #expect(map.count == reference.count)
-                for (k, v) in reference { #expect(map[k] === v) }
+                #expect(map.count == reference.count, "step \(step), \(rng.note)")
+                #expect(reference.allSatisfy { map[$0.key] === $0.value }, "step \(step), \(rng.note)")
             }
         }
-        #expect(map.count == reference.count)
+        #expect(map.count == reference.count, "\(rng.note)")
         for k in keys {
             for e in 0...1 {
                 let id = ObjectID(entity: e, rowID: k)
-                #expect(map[id] === reference[id])
+                #expect(map[id] === reference[id], "\(id), \(rng.note)")
             }
         }
-        #expect(Set(map.values.map(\.objectID)) == Set(reference.keys))
+        #expect(Set(map.values.map(\.objectID)) == Set(reference.keys), "\(rng.note)")
         map.reserveCapacity(100_000)
-        for (k, v) in reference { #expect(map[k] === v) }
+        #expect(reference.allSatisfy { map[$0.key] === $0.value }, "after reserving, \(rng.note)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 
@@ -95,7 +96,7 @@ import Testing
     /// Two connections, each having read the folder before the other saved: the counts are the store's, not
     /// what either connection read.
     @Test func interleavedConnectionsNeverLoseACount() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         let one = try Store(path: dir.path(), model: Self.model)
         let c1 = Context(store: one)
         let folder = try c1.insert("Folder")
@@ -119,7 +120,7 @@ import Testing
     /// A change to a row another connection deleted fails with a conflict instead of reporting a change
     /// nobody can see; the row is not brought back.
     @Test func savingAChangeToARowDeletedElsewhereIsAConflict() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         let c1 = Context(store: try Store(path: dir.path(), model: Self.model))
         let folder = try c1.insert("Folder")
         try c1.save()
@@ -137,7 +138,7 @@ import Testing
     /// from them is current; a failure rolls back only that unit, and IDs reserved inside it are never
     /// handed out again.
     @Test func transactionsReadCurrentStateAndRollBackWhole() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         let c1 = Context(store: try Store(path: dir.path(), model: Self.model))
         let folder = try c1.insert("Folder")
         folder["name"] = "before"
@@ -192,7 +193,7 @@ import Testing
 
     /// A store whose counts were wrong before the model maintained them is recounted when opened.
     @Test func aCountThatBecomesMaintainedIsRecountedOnOpen() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         let before = Self.folders(maintained: false)
         let c = Context(store: try Store(path: dir.path(), model: before))
         let folder = try c.insert("Folder")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func personsAndTheirDVDs() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         do {
             let col = Collection(context: Context(store: try Store(path: dir.path(), model: Self.model)))
             let ann = try col.addPerson(username: "ann", name: "Ann")

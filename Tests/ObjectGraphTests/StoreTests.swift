@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func storeUsesWALForeignKeysAndRecordsTheModel() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         let store = try Store(path: dir.path(), model: Self.v1)
         let (mode, keys, hash) = try store.queue.read { db in
             (
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func additiveChangesMigrateAndKeepData() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         var id: ObjectID!
         do {
             let c = Context(store: try Store(path: dir.path(), model: Self.v1))
@@ -67,7 +68,7 @@ import Testing
     /// A migration that fails half-way (a new unique index over values that repeat) rolls back whole: the
     /// file's bytes are as they were, and the old model still opens it with its data.
     @Test func aMigrationThatFailsLeavesTheFileAsItWas() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         do {
             let c = Context(store: try Store(path: dir.path(), model: Self.v1))
             for _ in 0..<2 { try c.insert("Note")["text"] = "same" }
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func newerStoreIsRefusedAndUntouched() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         do {
             let c = Context(store: try Store(path: dir.path(), model: Self.v2))
             _ = try c.insert("Folder")
@@ -116,7 +117,7 @@ import Testing
         ("removed entity", try! Model(version: 2) { Entity("Other") { Attribute("x", .string) } }, "entity Note was removed"),
     ])
     func incompatibleModelIsRefusedAndUntouched(name: String, model: Model, reason: String) throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         do {
             let c = Context(store: try Store(path: dir.path(), model: Self.v1))
             _ = try c.insert("Note")
@@ -130,7 +131,7 @@ import Testing
     }
 
     @Test func otherFilesAreRefusedAndUntouched() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         let text = dir.path("notes.txt")
         try Data("just some text\n".utf8).write(to: URL(fileURLWithPath: text))
         let e1 = storeError { _ = try Store(path: text, model: Self.v1) }
@@ -152,7 +153,7 @@ import Testing
     }
 
     @Test func idsArePermanentAcrossSaveAndRelaunch() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         var ids: [ObjectID] = []
         do {
             let c = Context(store: try Store(path: dir.path(), model: Self.v1))
@@ -221,7 +222,7 @@ import Testing
     /// A store written before partial indexes (format 1, a full unique index) is brought up to date when
     /// opened, keeping its rows.
     @Test func formatOneStoreGetsItsPartialIndexOnOpen() throws {
-        let dir = TempDir()
+        let dir = TemporaryDirectory("objectgraph")
         do {
             let store = try Store(path: dir.path(), model: Self.badges)
             let c = Context(store: store)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 @testable import Outline
@@ -8,10 +9,9 @@ import Testing
 /// fixes what can be derived without losing an item.
 @Suite struct CheckTests {
     /// A file outline: Groceries (Milk, Eggs), Work (Mail), Ideas.
-    func outline() throws -> (Outline, URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let o = try Outline(path: dir.appendingPathComponent("o.sqlite").path)
+    func outline() throws -> (Outline, TemporaryDirectory) {
+        let dir = TemporaryDirectory("burrow-check")
+        let o = try Outline(path: dir.path())
         let root = try o.root()
         let top = try o.append(titles: ["Groceries", "Work", "Ideas"], to: root)
         try o.append(titles: ["Milk", "Eggs"], to: top[0])
@@ -32,7 +32,7 @@ import Testing
 
     @Test func anIntactOutlineHasNoProblems() throws {
         let (o, dir) = try outline()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         #expect(try o.check() == [])
         let steps = o.context.undoHistory.undoCount
         #expect(try o.repair() == [])
@@ -64,7 +64,7 @@ import Testing
         ]
         for (name, sql, expected) in table {
             let (o, dir) = try outline()
-            defer { try? FileManager.default.removeItem(at: dir) }
+            defer { withExtendedLifetime(dir) {} }
             let titlesBefore = Set(try o.context.fetchValues(FetchRequest("Item"), keys: ["title"]).map { $0.values[0] })
             try damage(o, sql)
             let found = try o.check()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 @testable import Outline
@@ -7,15 +8,15 @@ import Testing
 /// Commits made through another connection (another process, or another `Store` on the same file, which
 /// shares no memory with this one) reach this store's controllers when it polls.
 @Suite struct CrossConnectionTests {
-    func paths() -> (URL, String) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cross-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return (dir, dir.appendingPathComponent("o.sqlite").path)
+    /// A folder for the store file, and the file's path; the folder goes when the test drops it.
+    func paths() -> (TemporaryDirectory, String) {
+        let dir = TemporaryDirectory("burrow-cross")
+        return (dir, dir.path())
     }
 
     @Test func foreignCommitsArriveAsBatchesAndOwnOnesNeverTwice() throws {
         let (dir, path) = paths()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         let mine = try Outline(path: path)
         let root = try mine.root()
         try mine.append(titles: ["a", "b", "c"], to: root)
@@ -57,7 +58,7 @@ import Testing
     /// placed X from the first), and the level stayed out of order.
     @Test func severalCommitsInOnePollLeaveTheLevelInOrder() throws {
         let (dir, path) = paths()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         let setUp = try Outline(path: path)
         try setUp.append(titles: ["A", "B", "C", "D", "E"], to: try setUp.root())
         try setUp.save()
@@ -82,7 +83,7 @@ import Testing
     /// yet): both reach the controllers together, on one snapshot.
     @Test func anOwnSaveCarriesCommitsMadeElsewhereBeforeIt() throws {
         let (dir, path) = paths()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         let mine = try Outline(path: path)
         let root = try mine.root()
         try mine.append(titles: ["A", "B", "C", "D", "E"], to: root)
@@ -101,7 +102,7 @@ import Testing
 
     @Test func missedEntriesResynchronize() throws {
         let (dir, path) = paths()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         let mine = try Outline(path: path)
         let root = try mine.root()
         try mine.append(titles: ["a", "b"], to: root)
@@ -126,10 +127,9 @@ import Testing
 /// A controller on a file store reads its IDs in the background and shows its first rows at once.
 @Suite struct BackgroundLoadingTests {
     @Test func firstWindowFirstThenTheWholeListBeforeAnyChange() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bg-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let o = try Outline(path: dir.appendingPathComponent("o.sqlite").path)
+        let dir = TemporaryDirectory("burrow-loading")
+        defer { withExtendedLifetime(dir) {} }
+        let o = try Outline(path: dir.path())
         let root = try o.root()
         try o.append(titles: (0..<5000).map { "item \($0)" }, to: root)
         try o.save()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import Outline
 
@@ -7,8 +8,8 @@ import Testing
 /// says so, exits 1 and leaves the outline as it was, checked and listed by the next commands.
 @Suite(.serialized) struct FullDiskTests {
     @Test func aWriteThatRunsOutOfRoomLosesNothing() throws {
-        let folder = MultiProcessTests.Folder()
-        let db = folder.db()
+        let folder = TemporaryDirectory("burrow-outline")
+        let db = folder.path()
         #expect(BurrowProcess.run(["add", "Keep", "these", "--db", db]).status == 0)
         let file = folder.url.appendingPathComponent("big.txt").path
         try Data((0..<20_000).map { "item \($0) with a title long enough to take some room\n" }.joined().utf8)

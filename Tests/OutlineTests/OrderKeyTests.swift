@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import Outline
 
@@ -20,16 +21,16 @@ import Testing
     }
 
     /// Random insertions between random neighbours keep the list strictly sorted and every key valid.
-    @Test(arguments: [1 as UInt64, 2, 3, 42])
+    @Test(arguments: TestSeed.seeds([1, 2, 3, 42]))
     func randomInsertionsKeepOrder(seed: UInt64) {
         var rng = SeededRandom(seed: seed)
         var keys: [String] = []
         for _ in 0..<3000 {
-            let i = Int(rng.next() % UInt64(keys.count + 1))
+            let i = rng.below(keys.count + 1)
             let k = OrderKey.between(i > 0 ? keys[i - 1] : nil, i < keys.count ? keys[i] : nil)
-            #expect(OrderKey.isValid(k), "seed \(seed): \(k)")
-            if i > 0 { #expect(keys[i - 1].utf8.lexicographicallyPrecedes(k.utf8), "seed \(seed)") }
-            if i < keys.count { #expect(k.utf8.lexicographicallyPrecedes(keys[i].utf8), "seed \(seed)") }
+            #expect(OrderKey.isValid(k), "\(rng.note): \(k)")
+            if i > 0 { #expect(keys[i - 1].utf8.lexicographicallyPrecedes(k.utf8), "\(rng.note)") }
+            if i < keys.count { #expect(k.utf8.lexicographicallyPrecedes(keys[i].utf8), "\(rng.note)") }
             keys.insert(k, at: i)
         }
     }
@@ -55,17 +56,5 @@ import Testing
         #expect(OrderKey.between("a0", "garbage!") == "a1")
         #expect(OrderKey.isValid("a10") == false)
         #expect(OrderKey.isValid("b1") == false)
-    }
-}
-
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import TestSupport
 
 @testable import Outline
 
@@ -14,10 +15,9 @@ import Testing
     }
 
     @Test func rootIsCreatedOnceEvenAcrossOpens() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outline-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("o.sqlite").path
+        let dir = TemporaryDirectory("burrow-outline")
+        defer { withExtendedLifetime(dir) {} }
+        let path = dir.path()
         let a = try Outline(path: path)
         let r1 = try a.root(), r2 = try a.root()
         #expect(r1 === r2)

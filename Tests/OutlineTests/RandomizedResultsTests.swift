@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 @testable import Outline
 
 /// Random units of work from two contexts, with undo, redo and paused controllers. After each one, every
 /// live controller's batch applied to its old list must give a fresh fetch, and the outline must be
-/// intact (keys ordered and unique per level, child counts right). A failing seed is printed to replay.
+/// intact (keys ordered and unique per level, child counts right). A failure names its seed, to replay.
 @Suite struct RandomizedResultsTests {
-    @Test(arguments: [11 as UInt64, 12, 13])
+    @Test(arguments: TestSeed.seeds([11, 12, 13]))
     func randomUnitsOfWork(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)
         let store = try Store(inMemoryWith: OutlineModel.model)
@@ -122,11 +123,11 @@ import Testing
             }
             let failures = recorders.flatMap(\.failures) + staleTitles
             if !failures.isEmpty {
-                Issue.record("seed \(seed), step \(step): \(failures.first!)\nlast ops: \(log.suffix(5))")
+                Issue.record("\(rng.note), step \(step): \(failures.first!)\nlast ops: \(log.suffix(5))")
                 return
             }
             if let problem = try checkOutline(store) {
-                Issue.record("seed \(seed), step \(step): \(problem)\nlast ops: \(log.suffix(6))")
+                Issue.record("\(rng.note), step \(step): \(problem)\nlast ops: \(log.suffix(6))")
                 return
             }
             if rng.next() % 10 == 0 { try refillControllers() }

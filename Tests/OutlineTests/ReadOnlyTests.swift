@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 @testable import Outline
@@ -8,7 +9,7 @@ import Testing
 /// read-only file in a read-only folder, and never wait for a writer. Writing commands leave the file alone
 /// complete. Odd `--db` paths are refused at once instead of hanging.
 @Suite(.serialized) struct ReadOnlyTests {
-    let folder = MultiProcessTests.Folder()
+    let folder = TemporaryDirectory("burrow-outline")
 
     func burrow(_ args: String..., db: String) -> BurrowProcess.Result {
         BurrowProcess.run(args + ["--db", db])
@@ -24,7 +25,7 @@ import Testing
 
     /// A store with a few items, written and closed by real commands.
     func store() -> String {
-        let db = folder.db()
+        let db = folder.path()
         #expect(burrow("add", "Groceries", "Work", db: db).status == 0)
         #expect(burrow("add", "Milk", "--under", "Groceries", db: db).status == 0)
         return db
@@ -33,7 +34,7 @@ import Testing
     @Test func readingCommandsChangeNoByte() throws {
         let db = store()
         // Each writing command checkpointed: the file alone holds everything, the log is empty.
-        let copy = folder.db("copy.sqlite")
+        let copy = folder.path("copy.sqlite")
         try FileManager.default.copyItem(atPath: db, toPath: copy)
         #expect(burrow("ls", "--tree", db: copy).out == "[ ] Groceries (1)\n  [ ] Milk\n[ ] Work\n")
         let before = bytes(db)
@@ -44,7 +45,7 @@ import Testing
             #expect(size(db + "-wal") == 0, "\(args) wrote to the log")
         }
         // Nothing is created where there is no outline yet: an empty outline is listed.
-        let none = folder.db("none.sqlite")
+        let none = folder.path("none.sqlite")
         #expect(burrow("ls", db: none).out == "(no items under the top level)\n")
         #expect(burrow("export", "--format", "text", db: none).status == 0)
         #expect(!FileManager.default.fileExists(atPath: none))
@@ -61,7 +62,7 @@ import Testing
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir) }
         let asOther = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
         // The other user may not see into the build folder (a clone under /root): run a copy from /tmp.
-        let bin = MultiProcessTests.Folder()
+        let bin = TemporaryDirectory("burrow-outline")
         let binary = bin.url.appendingPathComponent("burrow").path
         try FileManager.default.copyItem(atPath: BurrowProcess.path, toPath: binary)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.url.path)
@@ -99,7 +100,7 @@ import Testing
     /// A store written by the model before counts were maintained is read as it is (nothing to migrate
     /// but its counts) and upgraded by the first command that writes.
     @Test func anOlderStoreIsReadAsItIsAndUpgradedByAWriter() throws {
-        let db = folder.db()
+        let db = folder.path()
         let v1 = try Model(version: 1) {
             Entity("Item", type: Item.self) {
                 Attribute("title", .string, default: "")
@@ -138,7 +139,7 @@ import Testing
 
     /// A FIFO, a socket or a device as the store is refused at once (the old code waited forever on a FIFO).
     @Test func oddFilesAreRefusedAtOnce() throws {
-        let fifo = folder.db("fifo")
+        let fifo = folder.path("fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
         for args in [["ls"], ["add", "x"], ["export"], ["check"], ["--help"]] where args != ["--help"] {
             let r = BurrowProcess.run(args + ["--db", fifo])

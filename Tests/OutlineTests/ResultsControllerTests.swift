@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 @testable import Outline
@@ -69,28 +70,6 @@ import Testing
         #expect(r.failures == [])
     }
 
-    @Test func sectionsMoveRowsAndDropEmptySections() throws {
-        let (o, root, top, _) = try world()
-        top[1].isDone = true
-        try o.save()
-        let bySection = ResultsController(
-            context: o.context, request: Outline.level(of: root), sectionKey: "done")
-        let r = try ResultsRecorder(bySection)
-        #expect(ResultsRecorder.sections(of: bySection).map(\.count) == [4, 1])
-        top[3].isDone = true  // moves across sections
-        try o.save()
-        #expect(r.take() == ["move [0.2->1.1]"])
-        top[1].isDone = false
-        top[3].isDone = false  // the done section empties and goes
-        try o.save()
-        #expect(r.take() == ["deleteSections [1]; insert [0.1, 0.3]"])
-        top[4].isDone = true  // a new section appears
-        try o.save()
-        #expect(r.take() == ["insertSections [1]; move [0.4->1.0]"])
-        try r.checkAgainstFetch(o.context.store)
-        #expect(r.failures == [])
-    }
-
     @Test func pauseResumeCoalescesAndInvalidates() throws {
         let (o, root, top, sub) = try world()
         let level = try recorder(o, top[0])
@@ -148,34 +127,5 @@ import Testing
         #expect(r.take() == ["move [0.10000->0.5]"])
         try r.checkAgainstFetch(o.context.store)
         #expect(r.failures == [])
-    }
-
-    /// A fetch limit (and offset) holds through changes: rows pushed past the window leave it, rows pulled
-    /// into it arrive, and each batch applied to the old list gives a fresh fetch.
-    @Test func aWindowKeepsItsLimitAndOffset() throws {
-        typealias Edit = (Outline, Item, [Item]) throws -> Void
-        let table: [(String, Int?, Int, Edit, [String])] = [
-            ("limit 2, insert first", 2, 0, { o, r, _ in try o.insert("D", into: r, at: 0) }, ["delete [0.1]; insert [0.0]"]),
-            ("limit 2, insert past it", 2, 0, { o, r, _ in try o.append("z", to: r) }, []),
-            ("limit 2, delete inside", 2, 0, { o, _, t in try o.delete(t[0]) }, ["delete [0.0]; insert [0.1]"]),
-            ("limit 2, move in from below", 2, 0, { o, _, t in try o.move(t[4], before: t[0]) }, ["delete [0.1]; insert [0.0]"]),
-            ("limit 2, rename inside", 2, 0, { _, _, t in t[1].title = "B" }, ["update [0.1->0.1]"]),
-            ("limit 3, reorder inside", 3, 0, { o, _, t in try o.move(t[0], after: t[2]) }, ["move [0.0->0.2]"]),
-            ("limit 3, reorder out", 3, 0, { o, _, t in try o.move(t[0], after: t[4]) }, ["delete [0.0]; insert [0.2]"]),
-            ("offset 1 limit 2, insert first", 2, 1, { o, r, _ in try o.insert("D", into: r, at: 0) }, ["delete [0.1]; insert [0.0]"]),
-            ("offset 2, delete before it", nil, 2, { o, _, t in try o.delete(t[0]) }, ["delete [0.0]"]),
-        ]
-        for (name, limit, offset, edit, batches) in table {
-            let (o, root, top, _) = try world()
-            var request = Outline.level(of: root)
-            request.limit = limit
-            request.offset = offset
-            let r = try ResultsRecorder(ResultsController(context: o.context, request: request))
-            try edit(o, root, top)
-            try o.save()
-            #expect(r.take() == batches, "\(name)")
-            try r.checkAgainstFetch(o.context.store)
-            #expect(r.failures == [], "\(name)")
-        }
     }
 }

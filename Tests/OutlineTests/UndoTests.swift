@@ -103,38 +103,6 @@ import Testing
         #expect(o.context.undoHistory.undoCount == 1)
     }
 
-    @Test func stacksFollowTheRules() throws {
-        let o = try makeOutline()
-        let root = try o.root()
-        let h = o.context.undoHistory
-        try o.append("one", to: root)
-        try o.save(actionName: "one")
-        try o.append("two", to: root)
-        try o.save(actionName: "two")
-        try o.context.undo()
-        #expect(h.canRedo)
-        try o.append("three", to: root)
-        try o.save(actionName: "three")
-        #expect(!h.canRedo)  // a new change clears redo
-        // A group spans several saves and undoes as one step.
-        h.beginGroup("Paste 3 items")
-        for t in ["x", "y", "z"] {
-            try o.append(t, to: root)
-            try o.save()
-        }
-        h.endGroup()
-        #expect(h.undoActionName == "Paste 3 items")
-        try o.context.undo()
-        #expect(try titles(o, root) == ["one", "three"])
-        // A limit drops the oldest steps.
-        h.levelsLimit = 1
-        #expect(h.undoCount == 1 && h.undoActionName == "three")
-        // Rollback empties both stacks.
-        try o.append("unsaved", to: root)
-        o.context.rollback()
-        #expect(!h.canUndo && !h.canRedo)
-    }
-
     @Test func aConflictWithAnotherContextChangesNothingAndIsSkipped() throws {
         let store = try Store(inMemoryWith: OutlineModel.model)
         let o = try makeOutline(store)

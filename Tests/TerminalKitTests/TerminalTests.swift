@@ -1,5 +1,6 @@
 import Testing
 import TerminalKit
+import TestSupport
 
 struct TerminalTests {
     @Test func sendsOnlyWhatChangedBetweenFrames() {

@@ -1,5 +1,6 @@
 import Testing
 import TerminalKit
+import TestSupport
 
 struct TextFieldTests {
     /// Applies keys (in notation) to a field holding `start` with the cursor at `|`, and returns the text with

@@ -1,12 +1,17 @@
 import Foundation
+import TestSupport
 
 /// A private tmux server running one program in a pane of a fixed size, for end-to-end tests: send keys, read
 /// the screen with `capture-pane`, resize, signal.
 ///
-/// Waiting is always for a condition on the screen (polled), never a fixed sleep.
+/// Waiting is always for a condition on the screen (polled), never a fixed sleep. A command whose last screen
+/// a test reads ends with `exec sleep infinity`: the pane stays until the server is killed, however slow the
+/// machine.
 final class Tmux {
     let socket: String
-    let directory: URL
+    /// `$TEST_DIR`: held here so it lives as long as the server that writes into it.
+    private let folder: TemporaryDirectory
+    var directory: URL { folder.url }
     private(set) var width: Int
     private(set) var height: Int
 
@@ -14,8 +19,7 @@ final class Tmux {
     /// fresh temporary directory (the `directory` property), removed with the server.
     init(width: Int = 80, height: Int = 24, shellCommand: String, environment: [String: String] = [:]) throws {
         socket = "burrow-test-\(getpid())-\(UUID().uuidString.prefix(8))"
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        folder = TemporaryDirectory(socket)
         self.width = width
         self.height = height
         let config = directory.appendingPathComponent("tmux.conf")
@@ -29,8 +33,8 @@ final class Tmux {
     }
 
     deinit {
+        // Before the folder goes: the program in the pane may still be writing into it.
         _ = try? run(["kill-server"])
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// The pane's rows as text, trailing spaces removed.
@@ -48,13 +52,9 @@ final class Tmux {
     /// Polls the screen until `condition` holds; returns the screen then, or nil after `timeout`.
     @discardableResult
     func waitFor(timeout: Duration = .seconds(15), _ condition: ([String]) -> Bool) -> [String]? {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while true {
+        Poll.value(timeout: timeout) {
             let s = screen()
-            if condition(s) { return s }
-            if clock.now >= deadline { return nil }
-            usleep(20_000)
+            return condition(s) ? s : nil
         }
     }
 

@@ -1,54 +1,4 @@
-import Foundation
-import Testing
-
 @testable import ObjectGraph
-
-/// A fresh folder per test, removed when the value is dropped.
-final class TempDir {
-    let url: URL
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("og-test-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String = "store.sqlite") -> String { url.appendingPathComponent(name).path }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
-/// The bytes of a file and of its WAL/SHM companions, to prove a failed open left everything as it was.
-func fileState(_ path: String) -> [String: Data?] {
-    var out: [String: Data?] = [:]
-    for suffix in ["", "-wal", "-shm", "-journal"] {
-        out[suffix] = FileManager.default.contents(atPath: path + suffix)
-    }
-    return out
-}
-
-/// Runs `body` expecting it to throw a `StoreError`, and returns that error.
-func storeError(_ body: () throws -> Void) -> StoreError? {
-    do {
-        try body()
-        return nil
-    } catch let e as StoreError {
-        return e
-    } catch {
-        Issue.record("expected a StoreError, got \(error)")
-        return nil
-    }
-}
-
-/// Runs `body` expecting a validation failure, and returns its errors' descriptions.
-func validationErrors(_ body: () throws -> Void) -> [String] {
-    do {
-        try body()
-        Issue.record("expected a validation failure")
-        return []
-    } catch let e as ValidationFailure {
-        return e.errors.map(\.description)
-    } catch {
-        Issue.record("expected a ValidationFailure, got \(error)")
-        return []
-    }
-}
 
 /// A model with one attribute of every type, every validation rule, and every delete rule.
 enum Fixtures {
@@ -102,23 +52,3 @@ enum Fixtures {
         }
     }
 }
-
-/// Records every will-delete call (name, cascade flag), shared by the recording classes.
-final class DeleteLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String: [String]] = [:]
-    static let shared = DeleteLog()
-    func add(_ key: String, _ s: String) { lock.lock(); entries[key, default: []].append(s); lock.unlock() }
-    func take(_ key: String) -> [String] { lock.lock(); defer { lock.unlock() }; return entries.removeValue(forKey: key) ?? [] }
-}
-
-class Recording: ManagedObject {
-    override func prepareForDeletion(_ deletion: Deletion) {
-        let name: String = self["name"]
-        let tag = name.split(separator: ":").first.map(String.init) ?? ""
-        DeleteLog.shared.add(tag, "\(name)\(deletion.isCascade ? " (cascade)" : "")")
-    }
-}
-final class RecordingOwner: Recording {}
-final class RecordingPet: Recording {}
-final class RecordingToy: Recording {}
