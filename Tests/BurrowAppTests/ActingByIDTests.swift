@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Outline
 import Testing
+import TestSupport
 import TerminalKit
 @testable import BurrowApp
 
@@ -19,11 +20,10 @@ struct ActingByIDTests {
     }
 
     /// The app on a file, and another connection to it whose commits arrive only by polling, as another
-    /// process's; and the folder to remove.
-    private func twoProcesses(_ titles: [String]) throws -> (AppHarness, Outline, URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("by-id-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("o.sqlite").path
+    /// process's; and the folder, removed when it is released.
+    private func twoProcesses(_ titles: [String]) throws -> (AppHarness, Outline, TemporaryDirectory) {
+        let dir = TemporaryDirectory("by-id")
+        let path = dir.path()
         let mine = try Outline(path: path)
         try mine.append(titles: titles, to: try mine.root())
         try mine.save()
@@ -82,7 +82,7 @@ struct ActingByIDTests {
     /// ID; the status line names it as the user saw it, and the next frame shows it where it now is.
     @Test func anUnpolledChangeAboveTheSelectionDoesNotRedirectTheEdit() throws {
         let (h, other, dir) = try twoProcesses(["A", "B", "C", "D"])
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         try h.press("j j")
         try other.insert("X", into: try other.root(), at: 0)
         try other.insert("Y", into: try other.root(), at: 0)
@@ -153,7 +153,7 @@ struct ActingByIDTests {
     /// nothing changes and no step is recorded; the next J goes past the item that is below now.
     @Test func aMoveWhoseNeighbourWasDeletedElsewhereNamesTheNeighbour() throws {
         let (h, other, dir) = try twoProcesses(["A", "B", "C"])
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         let steps = h.outline.context.undoHistory.undoCount
         try other.delete(try item(other, "B"))
         try other.save()
@@ -181,7 +181,7 @@ struct ActingByIDTests {
     /// screen stays (nothing opened).
     @Test func anIndentIntoAnItemDeletedElsewhereNamesItAndStaysHere() throws {
         let (h, other, dir) = try twoProcesses(["A", "B"])
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         try h.press("j")
         try other.delete(try item(other, "A"))
         try other.save()

@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Outline
 import Testing
+import TestSupport
 import TerminalKit
 @testable import BurrowApp
 
@@ -160,10 +161,9 @@ struct LiveUpdateTests {
     /// An action whose item another process deleted a moment before (not polled yet) fails with a message,
     /// records nothing, and leaves the rest of history usable (the old code wiped history on a failed save).
     @Test func anActionOnAnItemDeletedElsewhereFailsAndKeepsHistory() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("o.sqlite").path
+        let dir = TemporaryDirectory("burrow-live")
+        defer { withExtendedLifetime(dir) {} }
+        let path = dir.path()
         let mine = try Outline(path: path)
         try mine.append(titles: ["A", "B"], to: try mine.root())
         try mine.save()

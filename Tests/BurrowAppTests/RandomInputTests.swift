@@ -2,30 +2,19 @@ import ObjectGraph
 import Outline
 import Testing
 import TerminalKit
+import TestSupport
 @testable import BurrowApp
 
 /// Thousands of random key presses, pastes, clicks and resizes, with another context changing the outline
 /// in between: the outliner must never crash, and after every event its state must hold together.
 struct RandomInputTests {
-    /// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let keys: [TerminalKit.Key] = Keymap.default.bindings.flatMap(\.keys).filter { $0 != .ctrl("c") && $0 != .character("q") }
         + ["x", "é", "日", " ", "\u{1B}", "\t"].map { TerminalKit.Key.character(Character($0)) }
         + [.enter, .escape, .backspace, .ctrl("w"), .ctrl("u"), .left, .right, .home, .end, Key.alt("b")]
 
-    @Test(arguments: [1, 2, 3, 4])
+    @Test(arguments: TestSeed.seeds([1, 2, 3, 4]))
     func randomSessionsNeverBreakTheOutliner(seed: UInt64) throws {
-        var rng = Generator(state: seed)
+        var rng = SeededRandom(seed: seed)
         let store = try Store(inMemoryWith: OutlineModel.model)
         let outline = Outline(context: Context(store: store))
         try outline.append(titles: (0..<30).map { "Item \($0)" }, to: try outline.root())
@@ -50,12 +39,12 @@ struct RandomInputTests {
                 try otherEdit(other, &rng)
                 h.tick()
             }
-            try check(h, "seed \(seed), step \(step)")
+            try check(h, "\(rng.note), step \(step)")
         }
     }
 
     /// A random change saved by the other context: add, delete, move or rename somewhere in the outline.
-    private func otherEdit(_ o: Outline, _ rng: inout Generator) throws {
+    private func otherEdit(_ o: Outline, _ rng: inout SeededRandom) throws {
         var level = try o.root()
         while level.childCount > 0, Bool.random(using: &rng) {
             guard let next = try o.child(of: level, at: Int.random(in: 0..<level.childCount, using: &rng)) else { break }

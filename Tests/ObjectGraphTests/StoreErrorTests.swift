@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 
@@ -59,10 +60,9 @@ import Testing
     }
 
     @Test func aConflictNamesTheObjectAndIsCaughtByItsCode() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("og-conflict-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("s.sqlite").path
+        let dir = TemporaryDirectory("og-conflict")
+        defer { withExtendedLifetime(dir) {} }
+        let path = dir.path()
         // Two connections, as two processes would have: `mine` has not taken in the delete when it saves.
         let mine = Context(store: try Store(path: path, model: Self.model))
         let theirs = Context(store: try Store(path: path, model: Self.model))
@@ -126,9 +126,9 @@ import Testing
     }
 
     @Test func messagesNameTheStoreNotAProgram() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("og-errors-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = TemporaryDirectory("og-errors")
+        defer { withExtendedLifetime(folder) {} }
+        let dir = folder.url
         let text = dir.appendingPathComponent("notes.txt").path
         try Data("just some text, long enough to be a header".utf8).write(to: URL(fileURLWithPath: text))
         var messages: [String] = []

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import Testing
+import TestSupport
 
 @testable import Outline
 
@@ -106,10 +107,9 @@ import Testing
     /// Another process's delete that this one has not polled yet: the transaction takes it in first, so the
     /// edit fails instead of writing against the deleted row.
     @Test func anUnpolledDeleteByAnotherProcessIsSeenInsideTheTransaction() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("by-id-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("o.sqlite").path
+        let dir = TemporaryDirectory("by-id")
+        defer { withExtendedLifetime(dir) {} }
+        let path = dir.path()
         let o = try Outline(path: path)
         try o.append(titles: ["A", "B"], to: try o.root())
         try o.save()

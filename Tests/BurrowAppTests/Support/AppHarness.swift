@@ -2,6 +2,7 @@ import ObjectGraph
 import Outline
 import Testing
 import TerminalKit
+import TestSupport
 @testable import BurrowApp
 
 /// The outliner on the test backend: press keys one at a time (a frame is drawn after each, as the run loop
@@ -49,9 +50,7 @@ final class AppHarness {
     }
 
     func expect(_ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        if let report = backend.difference(from: expected) {
-            Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
-        }
+        expectScreen(backend, expected, sourceLocation: sourceLocation)
     }
 
     /// Resizes the screen and tells the app, as the terminal does.

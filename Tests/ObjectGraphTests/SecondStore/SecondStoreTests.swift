@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import ObjectGraph
 
@@ -28,7 +29,7 @@ import Testing
         func makePair() throws -> Pair {
             switch self {
             case .sqlite:
-                let dir = TempDir()
+                let dir = TemporaryDirectory()
                 let model = SecondStoreTests.model
                 return Pair(one: try Store(path: dir.path(), model: model), two: try Store(path: dir.path(), model: model), dir: dir)
             case .memory:
@@ -42,8 +43,8 @@ import Testing
         let one: Store
         let two: Store
         /// Keeps the SQLite file's folder while the stores live.
-        let dir: TempDir?
-        init(one: Store, two: Store, dir: TempDir?) {
+        let dir: TemporaryDirectory?
+        init(one: Store, two: Store, dir: TemporaryDirectory?) {
             self.one = one
             self.two = two
             self.dir = dir
