@@ -2,7 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -11,12 +11,12 @@ let package = Package(
     products: [
         .executable(name: "burrow", targets: ["BurrowCLI"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
-        .library(name: "Outline", targets: ["Outline"]),
+        .library(name: "Outline", targets: ["Outline"])
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2")
     ],
     targets: [
         // The object graph: model, SQLite store, context. Knows nothing of outlines or terminals.
@@ -24,7 +24,7 @@ let package = Package(
             name: "ObjectGraph",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
             swiftSettings: strict
         ),
@@ -54,7 +54,7 @@ let package = Package(
             name: "BurrowCommands",
             dependencies: [
                 "Outline", "ObjectGraph", "TerminalKit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strict
         ),
@@ -63,7 +63,7 @@ let package = Package(
             name: "BurrowCLI",
             dependencies: [
                 "BurrowCommands", "BurrowApp", "CursesBackend", "TerminalKit", "Outline",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strict
         ),
@@ -72,7 +72,7 @@ let package = Package(
             name: "BurrowBenchmarks",
             dependencies: [
                 "ObjectGraph", "Outline", "BurrowApp", "TerminalKit",
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
             swiftSettings: strict
         ),
@@ -81,14 +81,15 @@ let package = Package(
         // ObjectGraph and TerminalKit only, so the library tests never build the outliner.
         .target(name: "TestSupport", dependencies: ["ObjectGraph", "TerminalKit"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "BurrowAppTests", dependencies: ["BurrowApp", "Outline", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "BurrowAppTests", dependencies: ["BurrowApp", "Outline", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit", "TestSupport"], swiftSettings: strict),
         // Real binaries in a real terminal (tmux); depending on the executables makes `swift test` build them.
         .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo", "BurrowCLI", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"], swiftSettings: strict),
         // Depends on the executable so that its multi-process tests run the real `burrow`.
         .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "BurrowCLI", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph", "TestSupport"], swiftSettings: strict)
     ],
     swiftLanguageModes: [.v6]
 )

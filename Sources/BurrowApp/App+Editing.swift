@@ -108,10 +108,13 @@ extension App {
         let title = text.trimmingCharacters(in: .whitespaces)
         let old = (try? outline.row(id))?.title ?? ""
         guard title != old else { return }
-        if perform("Rename \(quoted(old)) to \(quoted(title))", naming: [(id, old)], {
-            try outline.rename(id, to: title)
-            return id
-        }) {
+        if perform(
+            "Rename \(quoted(old)) to \(quoted(title))", naming: [(id, old)],
+            {
+                try outline.rename(id, to: title)
+                return id
+            })
+        {
             status = .info("Renamed \(quoted(old)) to \(quoted(title))")
         }
     }
@@ -119,13 +122,16 @@ extension App {
     func deleteSelected() {
         guard let row = top.selectedRow else { return }
         var what = quoted(row.title)
-        if perform("Delete \(what)", naming: [(row.id, row.title)], {
-            // Named by what the store holds now: another process may have added sub-items.
-            what = try outline.deletionDescription(of: row.id)
-            outline.context.setActionName("Delete \(what)")
-            try outline.delete(row.id)
-            return row.id
-        }) {
+        if perform(
+            "Delete \(what)", naming: [(row.id, row.title)],
+            {
+                // Named by what the store holds now: another process may have added sub-items.
+                what = try outline.deletionDescription(of: row.id)
+                outline.context.setActionName("Delete \(what)")
+                try outline.delete(row.id)
+                return row.id
+            })
+        {
             status = .info("Deleted \(what) · \(keymap.label(for: .undo) ?? "u"): undo")
         }
     }
@@ -134,10 +140,13 @@ extension App {
         guard let row = top.selectedRow else { return }
         let done = !row.isDone
         let name = (done ? "Mark done " : "Mark not done ") + quoted(row.title)
-        if perform(name, naming: [(row.id, row.title)], {
-            try outline.setDone(row.id, to: done)
-            return row.id
-        }) {
+        if perform(
+            name, naming: [(row.id, row.title)],
+            {
+                try outline.setDone(row.id, to: done)
+                return row.id
+            })
+        {
             status = .info((done ? "Done: " : "Not done: ") + quoted(row.title))
         }
     }
@@ -169,10 +178,13 @@ extension App {
             return
         }
         let above = level.row(at: index - 1)
-        if perform("Indent \(quoted(row.title))", naming: [(row.id, row.title), (above.id, above.title)], {
-            try outline.move(row.id, to: above.id, at: Int.max)
-            return row.id
-        }) {
+        if perform(
+            "Indent \(quoted(row.title))", naming: [(row.id, row.title), (above.id, above.title)],
+            {
+                try outline.move(row.id, to: above.id, at: Int.max)
+                return row.id
+            })
+        {
             open(above)
             top.select(id: row.id)
             status = .info("Moved \(quoted(row.title)) into \(quoted(above.title))")
@@ -188,10 +200,13 @@ extension App {
             return
         }
         let parent = here
-        if perform("Outdent \(quoted(row.title))", naming: [(row.id, row.title), parent], {
-            try outline.move(row.id, after: parent.id)
-            return nil
-        }) {
+        if perform(
+            "Outdent \(quoted(row.title))", naming: [(row.id, row.title), parent],
+            {
+                try outline.move(row.id, after: parent.id)
+                return nil
+            })
+        {
             pop()
             top.select(id: row.id)
             status = .info("Moved \(quoted(row.title)) out, after \(quoted(parent.title))")
@@ -218,14 +233,17 @@ extension App {
             status = .error("Nothing to paste: \(error)")
             return
         }
-        if perform("Move \(quoted(cut.title)) to \(quoted(parent.title))", naming: [cut, parent], {
-            if let belowID, try outline.parentID(of: belowID) == parent.id {
-                try outline.move(cut.id, after: belowID)
-            } else {
-                try outline.move(cut.id, to: parent.id, at: 0)
-            }
-            return cut.id
-        }) {
+        if perform(
+            "Move \(quoted(cut.title)) to \(quoted(parent.title))", naming: [cut, parent],
+            {
+                if let belowID, try outline.parentID(of: belowID) == parent.id {
+                    try outline.move(cut.id, after: belowID)
+                } else {
+                    try outline.move(cut.id, to: parent.id, at: 0)
+                }
+                return cut.id
+            })
+        {
             self.cut = nil
             status = .info("Moved \(quoted(cut.title)) to \(quoted(parent.title))")
         } else if (try? outline.row(cut.id)) == nil {

@@ -16,7 +16,7 @@ extension App {
         let context = outline.context
         let verb = undoing ? "Undid" : "Redid"
         guard let place = undoing ? undoPlaces.last : redoPlaces.last,
-              undoing ? context.undoHistory.canUndo : context.undoHistory.canRedo
+            undoing ? context.undoHistory.canUndo : context.undoHistory.canRedo
         else {
             status = .info(undoing ? "Nothing to undo" : "Nothing to redo")
             return

@@ -77,7 +77,8 @@ extension App {
             state.selected = editorRow
         }
         if count == 0 && editorRow == nil {
-            let hint = stack.count == 1
+            let hint =
+                stack.count == 1
                 ? "\(keymap.label(for: .capture) ?? "a"): add an item · \(keymap.label(for: .help) ?? "?"): help"
                 : "No sub-items yet · \(keymap.label(for: .capture) ?? "a"): add one · \(keymap.label(for: .back) ?? "h"): back"
             buffer.write(DisplayWidth.truncate(hint, to: area.width - 2), at: Position(x: area.x + 2, y: area.y), style: Theme.hint)

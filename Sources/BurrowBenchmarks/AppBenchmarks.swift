@@ -80,7 +80,9 @@ struct AppBenchmarks {
             make = try Harness.time { app = try App(outline: outline) }
             draw = Harness.time { Terminal(backend: backend).draw { app.render(into: &$0) } }
         }
-        print("    in-process, \(sizes.last ?? 0) items: \(Harness.ms(total)) = open the store \(Harness.ms(open)) + root level \(Harness.ms(make)) + first frame \(Harness.ms(draw))")
+        print(
+            "    in-process, \(sizes.last ?? 0) items: \(Harness.ms(total)) = open the store \(Harness.ms(open)) + root level \(Harness.ms(make)) + first frame \(Harness.ms(draw))"
+        )
     }
 
     // MARK: - Key press to frame
@@ -89,7 +91,8 @@ struct AppBenchmarks {
     private var keySequence: [TerminalKit.Key] {
         var keys: [TerminalKit.Key] = []
         while keys.count < keyPresses {
-            keys += Array(repeating: .character("j"), count: 20) + [.pageDown, .pageDown, .ctrl("d")]
+            keys +=
+                Array(repeating: .character("j"), count: 20) + [.pageDown, .pageDown, .ctrl("d")]
                 + Array(repeating: .character("k"), count: 10) + [.pageUp, .character("G"), .character("k"), .character("g")]
         }
         return Array(keys.prefix(keyPresses))
@@ -110,10 +113,11 @@ struct AppBenchmarks {
         let keys = keySequence
         var ours: [Double] = []
         for key in keys {
-            ours.append(Harness.time {
-                app.handle(.key(key))
-                terminal.draw { app.render(into: &$0) }
-            })
+            ours.append(
+                Harness.time {
+                    app.handle(.key(key))
+                    terminal.draw { app.render(into: &$0) }
+                })
         }
         // Baseline: the same keys on the same list held as an array of titles, drawn with the same widgets.
         let titles = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0).titles(keysLevel)
@@ -121,38 +125,45 @@ struct AppBenchmarks {
         let baselineTerminal = Terminal(backend: NullBackend(width: 80, height: 24))
         var base: [Double] = []
         for key in keys {
-            base.append(Harness.time {
-                switch key {
-                case .character("j"): state.move(by: 1, count: titles.count)
-                case .character("k"): state.move(by: -1, count: titles.count)
-                case .pageDown: state.move(by: 21, count: titles.count)
-                case .pageUp: state.move(by: -21, count: titles.count)
-                case .ctrl("d"): state.move(by: 11, count: titles.count)
-                case .character("G"): state.select(titles.count - 1, count: titles.count)
-                default: state.select(0, count: titles.count)
-                }
-                baselineTerminal.draw { frame in
-                    ListView(count: titles.count).render(into: &frame.buffer, area: Rect(x: 0, y: 2, width: 80, height: 21), state: &state) { row, buffer in
-                        buffer.write(" [ ] " + titles[row.index], at: row.area.origin, maxWidth: row.area.width)
+            base.append(
+                Harness.time {
+                    switch key {
+                    case .character("j"): state.move(by: 1, count: titles.count)
+                    case .character("k"): state.move(by: -1, count: titles.count)
+                    case .pageDown: state.move(by: 21, count: titles.count)
+                    case .pageUp: state.move(by: -21, count: titles.count)
+                    case .ctrl("d"): state.move(by: 11, count: titles.count)
+                    case .character("G"): state.select(titles.count - 1, count: titles.count)
+                    default: state.select(0, count: titles.count)
                     }
-                    StatusBar(left: "", right: "\((state.selected ?? 0) + 1)/\(titles.count) · ?: help").render(into: &frame.buffer, area: Rect(x: 0, y: 23, width: 80, height: 1))
-                }
-            })
+                    baselineTerminal.draw { frame in
+                        ListView(count: titles.count).render(into: &frame.buffer, area: Rect(x: 0, y: 2, width: 80, height: 21), state: &state) {
+                            row, buffer in
+                            buffer.write(" [ ] " + titles[row.index], at: row.area.origin, maxWidth: row.area.width)
+                        }
+                        StatusBar(left: "", right: "\((state.selected ?? 0) + 1)/\(titles.count) · ?: help").render(
+                            into: &frame.buffer, area: Rect(x: 0, y: 23, width: 80, height: 1))
+                    }
+                })
         }
         for (name, p) in [("median", 0.5), ("p99", 0.99)] {
-            Harness.report("\(keysLevel) items: key to frame, \(name) (vs array)",
-                           ours: Harness.percentile(ours, p), baseline: Harness.percentile(base, p), goal: "p99 <= 1 ms")
+            Harness.report(
+                "\(keysLevel) items: key to frame, \(name) (vs array)",
+                ours: Harness.percentile(ours, p), baseline: Harness.percentile(base, p), goal: "p99 <= 1 ms")
         }
         print("    \(keys.count) keys; slowest: \(Harness.ms(ours.max() ?? 0))")
         // Edits commit a transaction each: toggling done on the selected item, there and back.
         var edits: [Double] = []
         for _ in 0..<(Int(ProcessInfo.processInfo.environment["EDITS"] ?? "") ?? max(10, keyPresses / 10)) {
-            edits.append(Harness.time {
-                app.handle(.key(.character(" ")))
-                terminal.draw { app.render(into: &$0) }
-            })
+            edits.append(
+                Harness.time {
+                    app.handle(.key(.character(" ")))
+                    terminal.draw { app.render(into: &$0) }
+                })
         }
-        print("    an edit (toggle done, one commit) to frame: median \(Harness.ms(Harness.percentile(edits, 0.5))), p99 \(Harness.ms(Harness.percentile(edits, 0.99))) top \(edits.sorted().suffix(8).map { Harness.ms($0) })")
+        print(
+            "    an edit (toggle done, one commit) to frame: median \(Harness.ms(Harness.percentile(edits, 0.5))), p99 \(Harness.ms(Harness.percentile(edits, 0.99))) top \(edits.sorted().suffix(8).map { Harness.ms($0) })"
+        )
     }
 
     // MARK: - Memory
@@ -169,13 +180,17 @@ struct AppBenchmarks {
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        let fields = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ").compactMap {
+            Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         guard fields.count == 3 else {
             print("memory: the child process failed")
             return
         }
-        print(String(format: "  %-72@ %9.1f MiB   (process before opening: %.1f MiB; peak %.1f MiB)   goal <= 100 MB",
-                     "resident memory with a level of \(memoryLevel) items open" as NSString, fields[1], fields[0], fields[2]))
+        print(
+            String(
+                format: "  %-72@ %9.1f MiB   (process before opening: %.1f MiB; peak %.1f MiB)   goal <= 100 MB",
+                "resident memory with a level of \(memoryLevel) items open" as NSString, fields[1], fields[0], fields[2]))
     }
 
     /// The child of `memory()`: opens the outliner on a huge level, draws, jumps to the end and back, and
@@ -197,8 +212,8 @@ struct AppBenchmarks {
     /// child started by a big parent would report the parent's peak).
     private static var highWaterMark: Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kb / 1024
     }

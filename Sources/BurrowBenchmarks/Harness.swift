@@ -74,7 +74,7 @@ enum Harness {
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for p in argv { free(p) } }
         var child: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
         guard posix_spawn(&child, executable, &actions, nil, argv, environ) == 0 else { return nil }
@@ -97,7 +97,9 @@ enum Harness {
     }
 
     static func header() {
-        print("scenario".padding(toLength: 46, withPad: " ", startingAt: 0) + "ours".leftPadded(12) + "raw SQLite".leftPadded(12) + "ratio".leftPadded(9) + "   goal")
+        print(
+            "scenario".padding(toLength: 46, withPad: " ", startingAt: 0) + "ours".leftPadded(12) + "raw SQLite".leftPadded(12)
+                + "ratio".leftPadded(9) + "   goal")
     }
 
     /// A scratch folder for one scenario.

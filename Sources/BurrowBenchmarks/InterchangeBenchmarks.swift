@@ -24,28 +24,32 @@ struct InterchangeBenchmarks {
         for _ in 0..<runs {
             k += 1
             store = dir + "/import\(k).sqlite"
-            ours.append(try Harness.time {
-                var outline: Outline?
-                var root: Item?
-                var nodes: [OutlineNode] = []
-                phases[0].times.append(try Harness.time {
-                    outline = try Outline(path: store)
-                    root = try outline!.root()
+            ours.append(
+                try Harness.time {
+                    var outline: Outline?
+                    var root: Item?
+                    var nodes: [OutlineNode] = []
+                    phases[0].times.append(
+                        try Harness.time {
+                            outline = try Outline(path: store)
+                            root = try outline!.root()
+                        })
+                    phases[1].times.append(try Harness.time { nodes = try OPML.read(bytes: data) })
+                    phases[2].times.append(try Harness.time { try outline!.add(nodes, under: root!) })
+                    phases[3].times.append(try Harness.time { try outline!.save() })
+                    // The store closes: SQLite checkpoints the write-ahead log into the database file.
+                    phases[4].times.append(
+                        Harness.time {
+                            root = nil
+                            outline = nil
+                        })
                 })
-                phases[1].times.append(try Harness.time { nodes = try OPML.read(bytes: data) })
-                phases[2].times.append(try Harness.time { try outline!.add(nodes, under: root!) })
-                phases[3].times.append(try Harness.time { try outline!.save() })
-                // The store closes: SQLite checkpoints the write-ahead log into the database file.
-                phases[4].times.append(Harness.time {
-                    root = nil
-                    outline = nil
-                })
-            })
             if let t = GeneratedOutline.hnbStartup(hnbFile, runs: 1) { hnb.append(t) }
         }
         let total = Harness.percentile(ours, 0.5)
         if !hnb.isEmpty {
-            Harness.report("import \(size)-item OPML (baseline: hnb loading it, measured)", ours: total, baseline: Harness.percentile(hnb, 0.5), goal: "<= hnb")
+            Harness.report(
+                "import \(size)-item OPML (baseline: hnb loading it, measured)", ours: total, baseline: Harness.percentile(hnb, 0.5), goal: "<= hnb")
         } else {
             Harness.report("import \(size)-item OPML (baseline: hnb, the issue's 0.34 s)", ours: total, baseline: 0.34, goal: "<= hnb's 0.34 s")
         }
@@ -60,7 +64,8 @@ struct InterchangeBenchmarks {
                 if let t = GeneratedOutline.hnbStartup(hnbFile, runs: 1) { hnbAgain.append(t) }
             }
             if !cli.isEmpty && !hnbAgain.isEmpty {
-                Harness.report("`burrow import big.opml` process (baseline: hnb)", ours: Harness.percentile(cli, 0.5),
+                Harness.report(
+                    "`burrow import big.opml` process (baseline: hnb)", ours: Harness.percentile(cli, 0.5),
                     baseline: Harness.percentile(hnbAgain, 0.5), goal: "<= hnb")
             }
         }

@@ -42,21 +42,24 @@ struct ObservationBenchmarks {
             print("    open a controller on \(n) siblings and read the first 50 rows: \(Harness.ms(open))")
             var times: [Double] = []
             for _ in 0..<edits {
-                times.append(try Harness.time {
-                    try outline.insert("new at the top", into: root, at: 0)
-                    try outline.save()
-                })
-                times.append(try Harness.time {
-                    let item = level.object(at: level.count / 2) as! Item
-                    try outline.move(item, before: level.object(at: 0) as! Item)
-                    try outline.save()
-                })
+                times.append(
+                    try Harness.time {
+                        try outline.insert("new at the top", into: root, at: 0)
+                        try outline.save()
+                    })
+                times.append(
+                    try Harness.time {
+                        let item = level.object(at: level.count / 2) as! Item
+                        try outline.move(item, before: level.object(at: 0) as! Item)
+                        try outline.save()
+                    })
             }
             precondition(delivered == 2 * edits, "every edit must deliver one batch")
             if n == hugeLevel { ours = times }
         }
         let raw = try rawEditTimes(storage, dir)
-        Harness.report("\(hugeLevel) siblings: edit to batch (median)", ours: Harness.percentile(ours, 0.5),
+        Harness.report(
+            "\(hugeLevel) siblings: edit to batch (median)", ours: Harness.percentile(ours, 0.5),
             baseline: Harness.percentile(raw, 0.5), goal: "<= 5 ms")
         print("    largest batch: \(sizes[10_000] ?? 0) events at 10,000 siblings, \(sizes[hugeLevel] ?? 0) at \(hugeLevel)")
         try? FileManager.default.removeItem(atPath: dir)
@@ -71,18 +74,19 @@ struct ObservationBenchmarks {
         var times: [Double] = []
         var next = Int64(hugeLevel + 10)
         for _ in 0..<(2 * edits) {
-            times.append(Harness.time {
-                _ = sqlite3_step(first)
-                let key = sql.text(first, 0)
-                sqlite3_reset(first)
-                sql.exec("BEGIN IMMEDIATE")
-                next += 1
-                sqlite3_bind_int64(ins, 1, next)
-                sql.bind(ins, 2, OrderKey.between(nil, key))
-                sql.step(ins)
-                sql.exec("UPDATE Item SET childCount = childCount + 1 WHERE id = 1")
-                sql.exec("COMMIT")
-            })
+            times.append(
+                Harness.time {
+                    _ = sqlite3_step(first)
+                    let key = sql.text(first, 0)
+                    sqlite3_reset(first)
+                    sql.exec("BEGIN IMMEDIATE")
+                    next += 1
+                    sqlite3_bind_int64(ins, 1, next)
+                    sql.bind(ins, 2, OrderKey.between(nil, key))
+                    sql.step(ins)
+                    sql.exec("UPDATE Item SET childCount = childCount + 1 WHERE id = 1")
+                    sql.exec("COMMIT")
+                })
         }
         sqlite3_finalize(first)
         sqlite3_finalize(ins)
@@ -108,7 +112,8 @@ struct ObservationBenchmarks {
         let rows = sql.prepare("SELECT \(StorageBenchmarks.columns) FROM Item WHERE id != 1")
         var saved: [(Int64, String, String, Int64, Int64)] = []
         while sqlite3_step(rows) == SQLITE_ROW {
-            saved.append((sqlite3_column_int64(rows, 0), sql.text(rows, 1), sql.text(rows, 4), sqlite3_column_int64(rows, 5), sqlite3_column_int64(rows, 7)))
+            saved.append(
+                (sqlite3_column_int64(rows, 0), sql.text(rows, 1), sql.text(rows, 4), sqlite3_column_int64(rows, 5), sqlite3_column_int64(rows, 7)))
         }
         sqlite3_finalize(rows)
         precondition(saved.count == count)
@@ -119,24 +124,26 @@ struct ObservationBenchmarks {
             ours.append(try Harness.time { try outline.context.undo() })
             // Raw: delete the same rows, then time putting them back.
             sql.exec("BEGIN IMMEDIATE; DELETE FROM Item WHERE id != 1; UPDATE Item SET childCount = 0 WHERE id = 1; COMMIT")
-            raw.append(Harness.time {
-                sql.exec("BEGIN IMMEDIATE")
-                let ins = sql.prepare("INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, NULL, 0, ?, ?, NULL, ?)")
-                for r in saved {
-                    sqlite3_bind_int64(ins, 1, r.0)
-                    sql.bind(ins, 2, r.1)
-                    sql.bind(ins, 3, r.2)
-                    sqlite3_bind_int64(ins, 4, r.3)
-                    sqlite3_bind_int64(ins, 5, r.4)
-                    sql.step(ins)
-                }
-                sqlite3_finalize(ins)
-                sql.exec("UPDATE Item SET childCount = 1 WHERE id = 1")
-                sql.exec("COMMIT")
-            })
+            raw.append(
+                Harness.time {
+                    sql.exec("BEGIN IMMEDIATE")
+                    let ins = sql.prepare("INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, NULL, 0, ?, ?, NULL, ?)")
+                    for r in saved {
+                        sqlite3_bind_int64(ins, 1, r.0)
+                        sql.bind(ins, 2, r.1)
+                        sql.bind(ins, 3, r.2)
+                        sqlite3_bind_int64(ins, 4, r.3)
+                        sqlite3_bind_int64(ins, 5, r.4)
+                        sql.step(ins)
+                    }
+                    sqlite3_finalize(ins)
+                    sql.exec("UPDATE Item SET childCount = 1 WHERE id = 1")
+                    sql.exec("COMMIT")
+                })
             outline.context.refreshAll()
         }
-        Harness.report("undo a cascade delete of \(count) items", ours: Harness.percentile(ours, 0.5),
+        Harness.report(
+            "undo a cascade delete of \(count) items", ours: Harness.percentile(ours, 0.5),
             baseline: Harness.percentile(raw, 0.5), goal: "ratio <= 3")
         try? FileManager.default.removeItem(atPath: dir)
     }
@@ -170,8 +177,9 @@ struct ObservationBenchmarks {
         }
         child.waitUntilExit()
         let p50 = Harness.percentile(latencies, 0.5), p99 = Harness.percentile(latencies, 0.99)
-        print("commit in another process to batch here".padding(toLength: 46, withPad: " ", startingAt: 0)
-            + "p50 \(Harness.ms(p50)), p99 \(Harness.ms(p99)) over \(latencies.count) commits (polling every 100 ms)   goal p99 <= 250 ms")
+        print(
+            "commit in another process to batch here".padding(toLength: 46, withPad: " ", startingAt: 0)
+                + "p50 \(Harness.ms(p50)), p99 \(Harness.ms(p99)) over \(latencies.count) commits (polling every 100 ms)   goal p99 <= 250 ms")
         try? FileManager.default.removeItem(atPath: dir)
     }
 

@@ -33,7 +33,8 @@ struct OutlineGenerator {
         var txt = try Sink(dir + "/big.txt")
         // The item text is letters, digits, dots and spaces only, so the XML escaping the old generator
         // applied (`escape`, `quoteattr`) never changed a byte and is not repeated here.
-        try hnb.append("""
+        try hnb.append(
+            """
             <?xml version="1.0" encoding="ISO-8859-1"?>
             <!DOCTYPE tree[
             \t<!ELEMENT tree (node*)>
@@ -46,7 +47,8 @@ struct OutlineGenerator {
             <tree>
 
             """)
-        try opml.append("""
+        try opml.append(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <opml version="2.0">
             <head><title>big outline</title></head>

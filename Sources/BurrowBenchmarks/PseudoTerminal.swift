@@ -46,7 +46,7 @@ final class PseudoTerminal {
         for (k, v) in environment { env[k] = v }
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { (envp + argv).forEach { free($0) } }
+        defer { for p in envp + argv { free(p) } }
         var child: pid_t = 0
         started = DispatchTime.now().uptimeNanoseconds
         let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)

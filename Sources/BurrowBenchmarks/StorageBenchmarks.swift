@@ -36,8 +36,10 @@ struct StorageBenchmarks {
         var k = 0
         // The plain baseline writes one row per prepared INSERT; the reference line lets the C side use the
         // object graph's own trick (32 rows per INSERT), which leaves the cost of the graph alone.
-        for (rowsPerStatement, name, goal) in [(1, "insert \(n) items in one save", "ratio <= 1.5"),
-                                               (32, "  same, raw SQLite with 32 rows per INSERT", "(reference)")] {
+        for (rowsPerStatement, name, goal) in [
+            (1, "insert \(n) items in one save", "ratio <= 1.5"),
+            (32, "  same, raw SQLite with 32 rows per INSERT", "(reference)")
+        ] {
             let (ours, raw) = try Harness.interleaved(runs: runs) {
                 k += 1
                 let outline = try Outline(path: emptyStore(dir, "ours\(k)"))
@@ -172,20 +174,23 @@ struct StorageBenchmarks {
         var rng = SystemRandomNumberGenerator()
         var topIns: [Double] = [], firstDel: [Double] = [], moves: [Double] = []
         for _ in 0..<edits {
-            topIns.append(try Harness.time {
-                try outline.insert("new at the top", into: root, at: 0)
-                try outline.save()
-            })
-            firstDel.append(try Harness.time {
-                try outline.delete(try outline.child(of: root, at: 0)!)
-                try outline.save()
-            })
+            topIns.append(
+                try Harness.time {
+                    try outline.insert("new at the top", into: root, at: 0)
+                    try outline.save()
+                })
+            firstDel.append(
+                try Harness.time {
+                    try outline.delete(try outline.child(of: root, at: 0)!)
+                    try outline.save()
+                })
             let id = ObjectID(entity: 0, rowID: Int64.random(in: 2...Int64(n), using: &rng))
             guard let item = try outline.context.existingObject(for: id) as? Item else { continue }
-            moves.append(try Harness.time {
-                try outline.move(item, before: try outline.child(of: root, at: 0)!)
-                try outline.save()
-            })
+            moves.append(
+                try Harness.time {
+                    try outline.move(item, before: try outline.child(of: root, at: 0)!)
+                    try outline.save()
+                })
         }
 
         let sql = RawSQLite(path: rawPath)
@@ -202,35 +207,38 @@ struct StorageBenchmarks {
         let move = sql.prepare("UPDATE Item SET \"order\" = ? WHERE id = ?")
         var nextID = Int64(n + 1_000_000)
         for _ in 0..<edits {
-            rTop.append(Harness.time {
-                let (_, key) = firstRow()
-                sql.exec("BEGIN IMMEDIATE")
-                nextID += 1
-                sqlite3_bind_int64(ins, 1, nextID)
-                sql.bind(ins, 2, OrderKey.between(nil, key))
-                sql.step(ins)
-                sqlite3_bind_int64(count, 1, 1)
-                sql.step(count)
-                sql.exec("COMMIT")
-            })
-            rDel.append(Harness.time {
-                let (id, _) = firstRow()
-                sql.exec("BEGIN IMMEDIATE")
-                sqlite3_bind_int64(del, 1, id)
-                sql.step(del)
-                sqlite3_bind_int64(count, 1, -1)
-                sql.step(count)
-                sql.exec("COMMIT")
-            })
+            rTop.append(
+                Harness.time {
+                    let (_, key) = firstRow()
+                    sql.exec("BEGIN IMMEDIATE")
+                    nextID += 1
+                    sqlite3_bind_int64(ins, 1, nextID)
+                    sql.bind(ins, 2, OrderKey.between(nil, key))
+                    sql.step(ins)
+                    sqlite3_bind_int64(count, 1, 1)
+                    sql.step(count)
+                    sql.exec("COMMIT")
+                })
+            rDel.append(
+                Harness.time {
+                    let (id, _) = firstRow()
+                    sql.exec("BEGIN IMMEDIATE")
+                    sqlite3_bind_int64(del, 1, id)
+                    sql.step(del)
+                    sqlite3_bind_int64(count, 1, -1)
+                    sql.step(count)
+                    sql.exec("COMMIT")
+                })
             let id = Int64.random(in: 2...Int64(n), using: &rng)
-            rMove.append(Harness.time {
-                let (_, key) = firstRow()
-                sql.exec("BEGIN IMMEDIATE")
-                sql.bind(move, 1, OrderKey.between(nil, key))
-                sqlite3_bind_int64(move, 2, id)
-                sql.step(move)
-                sql.exec("COMMIT")
-            })
+            rMove.append(
+                Harness.time {
+                    let (_, key) = firstRow()
+                    sql.exec("BEGIN IMMEDIATE")
+                    sql.bind(move, 1, OrderKey.between(nil, key))
+                    sqlite3_bind_int64(move, 2, id)
+                    sql.step(move)
+                    sql.exec("COMMIT")
+                })
         }
         for s in [first, ins, del, count, move] { sqlite3_finalize(s) }
         let m = { (x: [Double]) in Harness.percentile(x, 0.5) }

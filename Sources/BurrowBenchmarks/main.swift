@@ -28,7 +28,9 @@ if CommandLine.arguments.dropFirst().first == "--generate-outline" {
     }
 }
 let quick = CommandLine.arguments.contains("--quick")
-print("Burrow benchmarks\(quick ? " (quick)" : "") — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
+print(
+    "Burrow benchmarks\(quick ? " (quick)" : "") — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
+)
 Harness.header()
 let only = Set(CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") })
 do {

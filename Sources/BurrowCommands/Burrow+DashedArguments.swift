@@ -97,9 +97,11 @@ extension Burrow {
 
     /// `word` as a shell reads it back: bare when it is plain, else in single quotes.
     private static func quoted(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            ($0.properties.isAlphabetic || $0.properties.numericType != nil) && $0.isASCII || "-_./:=+,@%".unicodeScalars.contains($0)
-        }
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy {
+                ($0.properties.isAlphabetic || $0.properties.numericType != nil) && $0.isASCII || "-_./:=+,@%".unicodeScalars.contains($0)
+            }
         return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -78,7 +78,8 @@ struct Progress {
         Console.current.errControl("\r")
         if let total, total > 0 {
             let width = 30, filled = min(width, done * width / total)
-            Console.current.err("\(label) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)")
+            Console.current.err(
+                "\(label) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)")
         } else {
             Console.current.err("\(label) \(done)")
         }

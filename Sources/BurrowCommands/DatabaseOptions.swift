@@ -1,12 +1,16 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import ObjectGraph
 import Outline
 import TerminalKit
 
 /// `--db PATH`, shared by every command.
 public struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The outline database.", discussion: "Default: $BURROW_DB, else $XDG_DATA_HOME/burrow/outline.sqlite (~/.local/share/burrow/outline.sqlite)."))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The outline database.",
+            discussion: "Default: $BURROW_DB, else $XDG_DATA_HOME/burrow/outline.sqlite (~/.local/share/burrow/outline.sqlite)."))
     public var db: String?
 
     public init() {}

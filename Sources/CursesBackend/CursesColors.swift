@@ -35,8 +35,9 @@ final class CursesColors {
     /// The pair number for a style's colours (0, the terminal's default, when there is no colour).
     func pair(for style: Style) -> Int16 {
         guard enabled, style.foreground != .default || style.background != .default else { return 0 }
-        let key = Key2(foreground: style.foreground.approximated(toPaletteSize: paletteSize),
-                       background: style.background.approximated(toPaletteSize: paletteSize))
+        let key = Key2(
+            foreground: style.foreground.approximated(toPaletteSize: paletteSize),
+            background: style.background.approximated(toPaletteSize: paletteSize))
         if let p = pairs[key] { return p }
         guard Int(next) < maxPairs else { return 0 }
         let p = next

@@ -18,7 +18,8 @@ public enum CursesError: Error, Equatable, CustomStringConvertible {
         case .unknownTerminal(let name):
             return "unknown terminal type “\(name)” (no terminfo entry; try TERM=xterm-256color)"
         case .cannotAddressCursor(let name):
-            return "terminal type “\(name)” cannot move the cursor, which the full-screen outliner needs (try TERM=xterm-256color, or use a subcommand)"
+            return
+                "terminal type “\(name)” cannot move the cursor, which the full-screen outliner needs (try TERM=xterm-256color, or use a subcommand)"
         case .cannotStart(let why):
             return "cannot start the terminal: \(why)"
         }

@@ -18,7 +18,7 @@ struct CursesKeyTable {
         }
         let named: [(String, Key.Code)] = [
             ("kUP", .up), ("kDN", .down), ("kLFT", .left), ("kRIT", .right), ("kHOM", .home), ("kEND", .end),
-            ("kNXT", .pageDown), ("kPRV", .pageUp), ("kDC", .delete), ("kIC", .insert),
+            ("kNXT", .pageDown), ("kPRV", .pageUp), ("kDC", .delete), ("kIC", .insert)
         ]
         for (name, code) in named {
             for parameter in 2...8 {
@@ -46,6 +46,6 @@ struct CursesKeyTable {
         KEY_SHOME: Key(.home, modifiers: .shift), KEY_SEND: Key(.end, modifiers: .shift),
         KEY_SDC: Key(.delete, modifiers: .shift), KEY_SIC: Key(.insert, modifiers: .shift),
         KEY_SNEXT: Key(.pageDown, modifiers: .shift), KEY_SPREVIOUS: Key(.pageUp, modifiers: .shift),
-        KEY_A1: .home, KEY_C1: .end, KEY_A3: .pageUp, KEY_C3: .pageDown,
+        KEY_A1: .home, KEY_C1: .end, KEY_A3: .pageUp, KEY_C3: .pageDown
     ]
 }

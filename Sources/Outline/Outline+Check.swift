@@ -42,8 +42,9 @@ extension Outline {
                     last = key
                 }
                 let n = survey.detached.count, below = survey.unreachable.count - n
-                done.append("moved \(n) item\(n == 1 ? "" : "s") not reachable from the top"
-                    + (below > 0 ? " (with \(below) sub-item\(below == 1 ? "" : "s"))" : "") + " under “Recovered”")
+                done.append(
+                    "moved \(n) item\(n == 1 ? "" : "s") not reachable from the top"
+                        + (below > 0 ? " (with \(below) sub-item\(below == 1 ? "" : "s"))" : "") + " under “Recovered”")
             }
             var rekeyed = 0
             for parent in survey.badLevels {
@@ -54,7 +55,9 @@ extension Outline {
                 }
             }
             if rekeyed > 0 {
-                done.append("gave \(rekeyed) item\(rekeyed == 1 ? "" : "s") in \(survey.badLevels.count) level\(survey.badLevels.count == 1 ? "" : "s") new order keys")
+                done.append(
+                    "gave \(rekeyed) item\(rekeyed == 1 ? "" : "s") in \(survey.badLevels.count) level\(survey.badLevels.count == 1 ? "" : "s") new order keys"
+                )
             }
             return done
         }
@@ -172,8 +175,9 @@ private struct Survey {
                         let cycle = Array(walk[loop...])
                         let first = cycle.min()!
                         detached.append(first)
-                        problems.append("\(title(first)) is in a cycle of \(cycle.count) item\(cycle.count == 1 ? "" : "s") "
-                            + "(\(cycle.map { "#\($0)" }.joined(separator: " → "))), not reachable from the top")
+                        problems.append(
+                            "\(title(first)) is in a cycle of \(cycle.count) item\(cycle.count == 1 ? "" : "s") "
+                                + "(\(cycle.map { "#\($0)" }.joined(separator: " → "))), not reachable from the top")
                     }
                     break
                 }
@@ -183,7 +187,8 @@ private struct Survey {
                     detached.append(x)
                     let why = parentOf[x].map { "its parent #\($0) does not exist" } ?? "it has no parent"
                     let below = size(below: x)
-                    problems.append("\(title(x))\(below > 0 ? " and \(below) sub-item\(below == 1 ? "" : "s")" : "") cannot be reached from the top: \(why)")
+                    problems.append(
+                        "\(title(x))\(below > 0 ? " and \(below) sub-item\(below == 1 ? "" : "s")" : "") cannot be reached from the top: \(why)")
                     break
                 }
                 x = p

@@ -33,8 +33,9 @@ extension Outline {
                 current = matches[0]
             case 0:
                 let list = kids.prefix(12).map { "“\($0.title)”" }.joined(separator: ", ")
-                throw PathError(message: "no item “\(segment)” in \(here)"
-                    + (kids.isEmpty ? " (it has no items)" : "; it has \(list)\(kids.count > 12 ? ", …" : "")"))
+                throw PathError(
+                    message: "no item “\(segment)” in \(here)"
+                        + (kids.isEmpty ? " (it has no items)" : "; it has \(list)\(kids.count > 12 ? ", …" : "")"))
             default:
                 let list = matches.prefix(12).map { "#\($0.objectID.rowID)" }.joined(separator: ", ")
                 throw PathError(message: "“\(segment)” is ambiguous in \(here): \(matches.count) items have that title (\(list)); use an ID")

@@ -232,7 +232,6 @@ public final class Outline {
         return (try context.fetch(r).first as? Item)?.order
     }
 
-
     /// The items that will be before and after position `index` once `excluded` has left the level.
     private func neighbours(in parent: Item, at index: Int, excluding excluded: Item?) throws -> (Item?, Item?) {
         var r = Outline.level(of: parent)

@@ -1,9 +1,10 @@
 import Foundation
 import ObjectGraph
 import Outline
-import Testing
-import TestSupport
 import TerminalKit
+import TestSupport
+import Testing
+
 @testable import BurrowApp
 
 /// An edit key acts on the item the selection is on, by ID, however rows moved under it since the last frame
@@ -49,7 +50,8 @@ struct ActingByIDTests {
         try h.press("<Space>")
         #expect(h.app.statusText == "Done: “C”")
         #expect(try done(h) == ["C"])
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Y
@@ -93,7 +95,8 @@ struct ActingByIDTests {
         #expect(h.app.statusText == "Done: “C”")
         #expect(try done(h) == ["C2"])
         #expect(h.app.top.selectedRow?.title == "C2")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] X
@@ -161,7 +164,8 @@ struct ActingByIDTests {
         #expect(h.app.statusText == "Cannot move “A” down: “B” no longer exists (it was deleted elsewhere)")
         #expect(try h.titles() == ["A", "C"])
         #expect(h.outline.context.undoHistory.undoCount == steps)
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] A

@@ -1,7 +1,8 @@
 import ObjectGraph
 import Outline
-import Testing
 import TerminalKit
+import Testing
+
 @testable import BurrowApp
 
 /// Every command on the test backend, compared as whole screens.
@@ -17,7 +18,8 @@ struct CommandTests {
     @Test func movingTheSelection() throws {
         let h = try harness((1...12).map { "Item \($0)" })
         try h.press("j j")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Item 1
@@ -29,7 +31,8 @@ struct CommandTests {
             """)
         #expect(h.backend.cell(x: 2, y: 4).style.attributes == .reverse)
         try h.press("G")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Item 8
@@ -58,7 +61,8 @@ struct CommandTests {
         try h.press("<Enter> <Esc> l a")
         h.type("Milk")
         try h.press("<Enter> <Esc>")
-        h.expect("""
+        h.expect(
+            """
             Burrow › Groceries › Dairy
             + Add to Dairy…
              [ ] Milk
@@ -69,7 +73,8 @@ struct CommandTests {
             Added “Milk”                     ?: help
             """)
         try h.press("~")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Groceries                      1 ›
@@ -80,7 +85,8 @@ struct CommandTests {
                                              ?: help
             """)
         try h.press("j l")
-        h.expect("""
+        h.expect(
+            """
             Burrow › Work
             + Add to Work…
               No sub-items yet · a: add one · h: ba…
@@ -100,7 +106,8 @@ struct CommandTests {
         try h.press("<Enter> a")
         h.type("Dairy products")
         try h.press("<Enter> <Esc> <Enter>")
-        h.expect("""
+        h.expect(
+            """
             …ehold things › Dairy products
             + Add to Dairy products…
               No sub-items yet · a: add o…
@@ -116,7 +123,8 @@ struct CommandTests {
         let h = try harness(["One", "Three"])
         try h.press("o")
         h.type("Two")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] One
@@ -138,7 +146,8 @@ struct CommandTests {
         #expect(try h.titles() == ["Zero", "One", "Two", "Three"])
         try h.press("e <C-u>")
         h.type("Nought")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Nought
@@ -167,7 +176,8 @@ struct CommandTests {
         try h.press("<Enter>")
         h.type("Eggs")
         try h.press("<Enter>")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             ›
              [ ] Milk
@@ -246,7 +256,8 @@ struct CommandTests {
         #expect(try h.titles(under: ["B"]) == ["C"])
         #expect(h.app.breadcrumbs == ["Burrow", "B"])
         #expect(h.app.top.selectedRow?.title == "C")
-        h.expect("""
+        h.expect(
+            """
             Burrow › B
             + Add to B…
              [ ] C
@@ -330,7 +341,8 @@ struct CommandTests {
     @Test func toggleDone() throws {
         let h = try harness(["Milk"])
         try h.press("<Space>")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [x] Milk
@@ -378,7 +390,8 @@ struct CommandTests {
     @Test func helpIsGeneratedFromTheKeymap() throws {
         let h = try harness(["A"], width: 60, height: 12)
         try h.press("?")
-        h.expect("""
+        h.expect(
+            """
             Burrow
              Keys — j/k scroll, any other key closes
 
@@ -393,7 +406,8 @@ struct CommandTests {
                                                               Esc: close
             """)
         try h.press("<PgDn> <PgDn> <PgDn> <PgDn> <PgDn>")
-        h.expect("""
+        h.expect(
+            """
             Burrow
                n                     Next match
                N                     Previous match
@@ -426,9 +440,10 @@ struct CommandTests {
     @Test func longWideAndHostileTitles() throws {
         let h = try harness([
             "A very long title that will not fit in the width of this small screen",
-            "日本語のとても長いタイトルで画面に入りきらない", "evil \u{1B}]0;pwned\u{07}\u{1B}[2J", "",
+            "日本語のとても長いタイトルで画面に入りきらない", "evil \u{1B}]0;pwned\u{07}\u{1B}[2J", ""
         ])
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] A very long title that will not fi…
@@ -445,14 +460,16 @@ struct CommandTests {
         let h = try harness(["A"])
         h.backend.resize(width: 12, height: 3)
         h.send(.resize(Size(width: 12, height: 3)))
-        h.expect("""
+        h.expect(
+            """
             Terminal to…
             (24×5 neede…
               q: quit
             """)
         h.backend.resize(width: 30, height: 5)
         h.send(.resize(Size(width: 30, height: 5)))
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] A

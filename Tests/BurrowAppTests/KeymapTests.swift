@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TerminalKit
+import Testing
+
 @testable import BurrowApp
 
 struct KeymapTests {
@@ -42,13 +43,18 @@ struct KeymapTests {
     /// The overlay's keys are data like every other key: another keymap's help keys scroll it, its title says
     /// them, and the default's keys then close it.
     @Test func helpKeysComeFromTheKeymap() throws {
-        let keymap = Keymap(sections: Keymap.default.sections, help: Keymap.Section("In the help overlay", [
-            KeyBinding("<C-n>", .moveDown, "Scroll down"),
-            KeyBinding("<C-p>", .moveUp, "Scroll up"),
-        ]))
+        let keymap = Keymap(
+            sections: Keymap.default.sections,
+            help: Keymap.Section(
+                "In the help overlay",
+                [
+                    KeyBinding("<C-n>", .moveDown, "Scroll down"),
+                    KeyBinding("<C-p>", .moveUp, "Scroll up")
+                ]))
         let h = try AppHarness(width: 40, height: 8, keymap: keymap)
         try h.press("?")
-        h.expect("""
+        h.expect(
+            """
             Burrow
              Keys — Ctrl-N/Ctrl-P scroll, any other…
 
@@ -79,7 +85,7 @@ struct KeymapTests {
             ("<Del>", .delete), ("K", .moveItemUp), ("<S-Up>", .moveItemUp), ("<A-Down>", .moveItemDown),
             (">", .indent), ("<Tab>", .indent), ("<S-Tab>", .outdent), ("m", .cut), ("<Space>", .toggleDone),
             ("u", .undo), ("<C-z>", .undo), ("<C-r>", .redo), ("<C-y>", .redo), ("?", .help), ("q", .quit),
-            ("<C-c>", .quit),
+            ("<C-c>", .quit)
         ]
         for (notation, command) in expected {
             #expect(map.command(for: try TerminalKit.Key.parse(notation)) == command, "\(notation)")

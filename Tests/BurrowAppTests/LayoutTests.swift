@@ -1,7 +1,8 @@
 import ObjectGraph
 import Outline
-import Testing
 import TerminalKit
+import Testing
+
 @testable import BurrowApp
 
 /// The screen's layout is worked out once per frame from the size; drawing and clicks use the same one, and
@@ -26,7 +27,7 @@ struct LayoutTests {
         (Size(width: 60, height: 4), rect(0, 0, 60, 1), rect(0, 1, 60, 1), rect(0, 2, 60, 1), rect(0, 3, 60, 1), true),
         (Size(width: 30, height: 3), rect(0, 0, 30, 1), rect(0, 1, 30, 1), rect(0, 2, 30, 0), rect(0, 2, 30, 1), true),
         (Size(width: 1, height: 1), rect(0, 0, 1, 1), rect(0, 1, 1, 0), rect(0, 1, 1, 0), rect(0, 1, 1, 0), true),
-        (Size(width: 0, height: 0), rect(0, 0, 0, 0), rect(0, 1, 0, 0), rect(0, 0, 0, 0), rect(0, 0, 0, 0), true),
+        (Size(width: 0, height: 0), rect(0, 0, 0, 0), rect(0, 1, 0, 0), rect(0, 0, 0, 0), rect(0, 0, 0, 0), true)
     ])
     func rowsAtEachSize(size: Size, breadcrumbs: Rect, capture: Rect, list: Rect, status: Rect, tooSmall: Bool) {
         let layout = Layout(size: size)
@@ -64,7 +65,8 @@ struct LayoutTests {
         #expect(h.app.top.selectedRow?.title == "Item 18")
         // Smaller: the list is rows 2–6 and row 7 is the status line now.
         h.resize(40, 8)
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Item 18
@@ -81,7 +83,8 @@ struct LayoutTests {
         // The capture line opens the editor; clicks while editing do nothing.
         h.click(x: 30, y: 1)
         h.click(x: 5, y: 2)
-        h.expect("""
+        h.expect(
+            """
             Burrow
             ›
              [ ] Item 18
@@ -127,7 +130,8 @@ struct LayoutTests {
         #expect(h.state == before)
         h.draw()
         #expect(h.backend.lines == screen)
-        h.expect("""
+        h.expect(
+            """
             Burrow
             › fox jumps over the lazy dog
              [ ] Item 26
@@ -172,7 +176,8 @@ struct LayoutTests {
         let before = h.state
         h.draw()
         #expect(h.state == before)
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Item 8

@@ -1,9 +1,10 @@
 import Foundation
 import ObjectGraph
 import Outline
-import Testing
-import TestSupport
 import TerminalKit
+import TestSupport
+import Testing
+
 @testable import BurrowApp
 
 /// Changes saved by a second context on the same store (as another window or process would) reach the levels
@@ -43,7 +44,8 @@ struct LiveUpdateTests {
         try otherItem(other, "C").title = "C2"
         try other.save()
         h.draw()
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] C2
@@ -78,7 +80,8 @@ struct LiveUpdateTests {
         try h.press("h")
         #expect(h.app.stack[0].controller.batchesDelivered == before + 1)
         #expect(h.app.top.selectedRow?.title == "C")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] X
@@ -104,7 +107,8 @@ struct LiveUpdateTests {
         #expect(h.app.breadcrumbs == ["Burrow"])
         // The outermost item that went is named: "Dairy" went with it.
         #expect(h.app.statusText == "“Groceries” was deleted elsewhere: back in “Burrow”")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Work
@@ -146,7 +150,8 @@ struct LiveUpdateTests {
         #expect(h.app.statusText == "The item being renamed was deleted or moved elsewhere: rename cancelled")
         #expect(try h.titles() == ["B"])
         #expect(h.outline.context.undoHistory.undoCount == steps)
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] B

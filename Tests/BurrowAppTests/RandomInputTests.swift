@@ -1,14 +1,16 @@
 import ObjectGraph
 import Outline
-import Testing
 import TerminalKit
 import TestSupport
+import Testing
+
 @testable import BurrowApp
 
 /// Thousands of random key presses, pastes, clicks and resizes, with another context changing the outline
 /// in between: the outliner must never crash, and after every event its state must hold together.
 struct RandomInputTests {
-    static let keys: [TerminalKit.Key] = Keymap.default.bindings.flatMap(\.keys).filter { $0 != .ctrl("c") && $0 != .character("q") }
+    static let keys: [TerminalKit.Key] =
+        Keymap.default.bindings.flatMap(\.keys).filter { $0 != .ctrl("c") && $0 != .character("q") }
         + ["x", "é", "日", " ", "\u{1B}", "\t"].map { TerminalKit.Key.character(Character($0)) }
         + [.enter, .escape, .backspace, .ctrl("w"), .ctrl("u"), .left, .right, .home, .end, Key.alt("b")]
 
@@ -29,8 +31,11 @@ struct RandomInputTests {
             case 85..<88:
                 h.send(.paste(["one\ntwo", "x", "a\u{1B}[2Jb", ""].randomElement(using: &rng)!))
             case 88..<90:
-                h.send(.mouse(MouseEvent(kind: [.press(button: 1), .wheelUp, .wheelDown].randomElement(using: &rng)!,
-                                         position: Position(x: Int.random(in: 0..<40, using: &rng), y: Int.random(in: 0..<10, using: &rng)))))
+                h.send(
+                    .mouse(
+                        MouseEvent(
+                            kind: [.press(button: 1), .wheelUp, .wheelDown].randomElement(using: &rng)!,
+                            position: Position(x: Int.random(in: 0..<40, using: &rng), y: Int.random(in: 0..<10, using: &rng)))))
             case 90..<92:
                 let w = Int.random(in: 1..<60, using: &rng), ht = Int.random(in: 1..<16, using: &rng)
                 h.backend.resize(width: w, height: ht)

@@ -1,7 +1,8 @@
 import ObjectGraph
 import Outline
-import Testing
 import TerminalKit
+import Testing
+
 @testable import BurrowApp
 
 /// `/` searches the whole outline; Enter shows the first match in its level, `n`/`N` step through the rest.
@@ -23,7 +24,8 @@ struct SearchTests {
         let h = try harness()
         try h.press("/")
         h.type("milk")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             / milk
              [ ] Groceries                      2 ›
@@ -34,7 +36,8 @@ struct SearchTests {
                          Enter: search · Esc: cancel
             """)
         try h.press("<Enter>")
-        h.expect("""
+        h.expect(
+            """
             Burrow › Groceries › Dairy
             + Add to Dairy…
              [ ] Milk

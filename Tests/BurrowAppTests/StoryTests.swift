@@ -1,5 +1,6 @@
-import Testing
 import TerminalKit
+import Testing
+
 @testable import BurrowApp
 
 /// The seed's story, screen by screen: add “Groceries”, drill in, add “Milk” and “Eggs”, back, delete
@@ -7,7 +8,8 @@ import TerminalKit
 struct StoryTests {
     @Test func theSeedStory() throws {
         let h = try AppHarness()
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
               a: add an item · ?: help
@@ -19,7 +21,8 @@ struct StoryTests {
             """)
         try h.press("a")
         h.type("Groceries")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             › Groceries
               a: add an item · ?: help
@@ -31,7 +34,8 @@ struct StoryTests {
             """)
         #expect(h.backend.cursor == Position(x: 11, y: 1))
         try h.press("<Enter> <Esc>")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Groceries
@@ -48,7 +52,8 @@ struct StoryTests {
         try h.press("<Enter>")
         h.type("Eggs")
         try h.press("<Enter> <Esc>")
-        h.expect("""
+        h.expect(
+            """
             Burrow › Groceries
             + Add to Groceries…
              [ ] Milk
@@ -60,7 +65,8 @@ struct StoryTests {
             """)
         #expect(h.backend.cell(x: 1, y: 3).style.attributes == .reverse)
         try h.press("h")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Groceries                      2 ›
@@ -71,7 +77,8 @@ struct StoryTests {
                                              ?: help
             """)
         try h.press("d")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
               a: add an item · ?: help
@@ -84,7 +91,8 @@ struct StoryTests {
         #expect(h.app.statusText == "Deleted “Groceries” and 2 sub-items · u: undo")
         #expect(try h.titles() == [])
         try h.press("u")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Groceries                      2 ›
@@ -97,7 +105,8 @@ struct StoryTests {
         #expect(h.app.statusText == "Undid: Delete “Groceries” and 2 sub-items")
         #expect(try h.titles(under: ["Groceries"]) == ["Milk", "Eggs"])
         try h.press("<Enter>")
-        h.expect("""
+        h.expect(
+            """
             Burrow › Groceries
             + Add to Groceries…
              [ ] Milk
@@ -108,7 +117,8 @@ struct StoryTests {
                                              ?: help
             """)
         try h.press("h <C-r>")
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
               a: add an item · ?: help

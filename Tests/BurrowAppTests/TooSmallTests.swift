@@ -1,7 +1,8 @@
 import ObjectGraph
 import Outline
-import Testing
 import TerminalKit
+import Testing
+
 @testable import BurrowApp
 
 /// While the terminal is too small to draw the outline, nothing the user cannot see may change it: keys,
@@ -51,7 +52,8 @@ struct TooSmallTests {
         #expect(h.outline.context.undoHistory.undoCount == steps)
         #expect(h.app.isRunning)
         resize(h, 40, 8)
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Groceries                      3 ›
@@ -78,7 +80,8 @@ struct TooSmallTests {
         #expect(h.outline.context.undoHistory.undoCount == steps)
         // The capture line is still open with what was typed before the terminal shrank.
         resize(h, 40, 8)
-        h.expect("""
+        h.expect(
+            """
             Burrow
             › Mil
              [ ] Groceries                      3 ›
@@ -98,7 +101,8 @@ struct TooSmallTests {
         try h.press("j e")
         h.type(" stuff")
         resize(h, 23, 20)
-        h.expect("""
+        h.expect(
+            """
 
 
 
@@ -125,7 +129,8 @@ struct TooSmallTests {
         resize(h, 40, 4)
         #expect(h.backend.lines.contains { $0.contains("Terminal too small") })
         resize(h, 40, 8)
-        h.expect("""
+        h.expect(
+            """
             Burrow
             + Add to Burrow…
              [ ] Groceries                      3 ›

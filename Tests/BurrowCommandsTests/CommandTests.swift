@@ -1,7 +1,7 @@
 import Foundation
 import Outline
-import Testing
 import TestSupport
+import Testing
 
 @testable import BurrowCommands
 @testable import ObjectGraph
@@ -28,8 +28,12 @@ final class Shell: @unchecked Sendable {
         errText = ""
         lock.unlock()
         let console = Console(
-            out: { s in self.lock.lock(); self.outText += s; self.lock.unlock() },
-            err: { s in self.lock.lock(); self.errText += s; self.lock.unlock() },
+            out: { s in
+                self.lock.lock(); self.outText += s; self.lock.unlock()
+            },
+            err: { s in
+                self.lock.lock(); self.errText += s; self.lock.unlock()
+            },
             input: { Data(stdin.utf8) }, outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal)
         // The temporary database goes before any `--`, after which it would be text (and the real default
         // database would be used).
@@ -58,16 +62,17 @@ final class Shell: @unchecked Sendable {
         sh.run("add", "deep", "--under", "Work/a\\/b slash")
         #expect(sh.run("ls").1 == "[ ] Groceries (3)\n[ ] Work (1)\n")
         #expect(sh.run("ls", "Groceries").1 == "[ ] Cheese\n[ ] Milk\n[ ] Eggs\n")
-        #expect(sh.run("ls", "--tree").1 == """
-            [ ] Groceries (3)
-              [ ] Cheese
-              [ ] Milk
-              [ ] Eggs
-            [ ] Work (1)
-              [ ] a/b slash (1)
-                [ ] deep
+        #expect(
+            sh.run("ls", "--tree").1 == """
+                [ ] Groceries (3)
+                  [ ] Cheese
+                  [ ] Milk
+                  [ ] Eggs
+                [ ] Work (1)
+                  [ ] a/b slash (1)
+                    [ ] deep
 
-            """)
+                """)
         #expect(sh.run("ls", "--tree", "--depth", "2").1.contains("    [ ] deep") == false)
         let ids = sh.run("ls", "--ids").1
         let id = ids.split(separator: " ").first.map(String.init)!
@@ -137,7 +142,7 @@ final class Shell: @unchecked Sendable {
         (["ls", "-tree"], "burrow ls DB -- -tree"),
         (["import", "-shopping.md"], "burrow import DB -- -shopping.md"),
         (["export", "-ofile.md"], "burrow export DB -- -ofile.md"),
-        (["-shopping"], "goes after --"),
+        (["-shopping"], "goes after --")
     ])
     func anArgumentThatLooksLikeAnOptionIsRefusedNamingTheSeparator(args: [String], suggestion: String) throws {
         let sh = Shell()
@@ -204,10 +209,14 @@ final class Shell: @unchecked Sendable {
     /// A title holding escape sequences is shown, not obeyed, when a command writes it to a terminal (as `ls`
     /// does); to a file or a pipe the data is exact, so `export > file` round-trips.
     @Test(arguments: [
-        ("markdown", "- [ ] evil \u{1B}]0;pwned\u{07} \u{1B}[2J title\n  - [ ] child\tx\n",
-                     "- [ ] evil ^[]0;pwned^G ^[[2J title\n  - [ ] child\tx\n"),
-        ("text", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title\n\tchild\tx\n",
-                 "evil ^[]0;pwned^G ^[[2J title\n\tchild\tx\n"),
+        (
+            "markdown", "- [ ] evil \u{1B}]0;pwned\u{07} \u{1B}[2J title\n  - [ ] child\tx\n",
+            "- [ ] evil ^[]0;pwned^G ^[[2J title\n  - [ ] child\tx\n"
+        ),
+        (
+            "text", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title\n\tchild\tx\n",
+            "evil ^[]0;pwned^G ^[[2J title\n\tchild\tx\n"
+        )
     ])
     func exportShowsControlCharactersOnATerminalAndWritesThemExactlyElsewhere(format: String, exact: String, shown: String) {
         let sh = Shell()
@@ -225,19 +234,22 @@ final class Shell: @unchecked Sendable {
         let evil = "evil \u{1B}]0;pwned\u{07}\u{9B}2J"
         let file = sh.file("out\u{1B}[2J.md")
         var printed = ""
-        for args in [["add", evil], ["add", evil + " child", "--under", evil], ["ls", "--tree"], ["ls", "--json"],
-                     ["export"], ["export", "--format", "json"], ["export", "--format", "markdown"], ["export", "--format", "text"],
-                     ["export", "-o", file], ["import", file, "--under", evil], ["done", evil],
-                     ["mv", evil + "/" + evil + " child", "--to", evil + "/" + evil], ["rename", evil, evil + " again"],
-                     ["rm", evil + " again"], ["ls", evil], ["import", sh.file("missing\u{1B}[2J.md")],
-                     ["add", "x", "--under", evil], ["rename", evil, "x", evil], ["ls", "--depth", evil]] {
+        for args in [
+            ["add", evil], ["add", evil + " child", "--under", evil], ["ls", "--tree"], ["ls", "--json"],
+            ["export"], ["export", "--format", "json"], ["export", "--format", "markdown"], ["export", "--format", "text"],
+            ["export", "-o", file], ["import", file, "--under", evil], ["done", evil],
+            ["mv", evil + "/" + evil + " child", "--to", evil + "/" + evil], ["rename", evil, evil + " again"],
+            ["rm", evil + " again"], ["ls", evil], ["import", sh.file("missing\u{1B}[2J.md")],
+            ["add", "x", "--under", evil], ["rename", evil, "x", evil], ["ls", "--depth", evil]
+        ] {
             let (_, out, err) = sh.run(args)
             printed += out + err
         }
         // The progress bar's own carriage returns and line erases are the only control characters.
         let text = printed.replacingOccurrences(of: "\r\u{1B}[K", with: "").replacingOccurrences(of: "\r", with: "")
-        #expect(!text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) },
-                "\(printed)")
+        #expect(
+            !text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || (0x7F...0x9F).contains($0.value) },
+            "\(printed)")
         #expect(text.contains("Renamed “evil ^[]0;pwned^G<U+009B>2J” to “evil ^[]0;pwned^G<U+009B>2J again”"))
         #expect(text.contains("Exported 2 items to \(sh.file("out^[[2J.md")) (markdown)"))
         #expect(text.contains("Error: Unexpected argument 'evil ^[]0;pwned^G<U+009B>2J'"))
@@ -297,20 +309,22 @@ final class Shell: @unchecked Sendable {
         }
         let (code, out, _) = sh.run("check")
         #expect(code == 1)
-        #expect(out == """
-            #1 “Burrow” stores 2 sub-items but has 1
-            #2 “Groceries” stores 5 sub-items but has 1
-            #3 “Work” cannot be reached from the top: it has no parent
+        #expect(
+            out == """
+                #1 “Burrow” stores 2 sub-items but has 1
+                #2 “Groceries” stores 5 sub-items but has 1
+                #3 “Work” cannot be reached from the top: it has no parent
 
-            """)
+                """)
         let repaired = sh.run("check", "--repair")
         #expect(repaired.0 == 0)
-        #expect(repaired.1 == """
-            Repaired: counted again 2 stored counts that were wrong
-            Repaired: moved 1 item not reachable from the top under “Recovered”
-            The outline is intact now.
+        #expect(
+            repaired.1 == """
+                Repaired: counted again 2 stored counts that were wrong
+                Repaired: moved 1 item not reachable from the top under “Recovered”
+                The outline is intact now.
 
-            """)
+                """)
         #expect(sh.run("ls", "--tree").1 == "[ ] Groceries (1)\n  [ ] Milk\n[ ] Recovered (1)\n  [ ] Work\n")
         #expect(sh.run("check").0 == 0)
     }
@@ -362,8 +376,9 @@ extension CommandTests {
             #expect(sh.run("import", "-", "--format", "json", stdin: deeper).0 == 0)
             let refused = sh.run("export", "--format", format.rawValue)
             #expect(refused.0 == 1)
-            #expect(refused.2 == "burrow: the outline is \(limit + 1) levels deep and \(format.rawValue) holds at most \(limit): "
-                + "export it as OPML or JSON\n")
+            #expect(
+                refused.2 == "burrow: the outline is \(limit + 1) levels deep and \(format.rawValue) holds at most \(limit): "
+                    + "export it as OPML or JSON\n")
             return
         }
         #expect(code == 0, "\(err)")

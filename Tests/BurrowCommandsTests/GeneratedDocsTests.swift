@@ -15,7 +15,8 @@ import Testing
         let file = Self.docs.appendingPathComponent("completions/burrow.\(shell.rawValue)")
         let stored = try String(contentsOf: file, encoding: .utf8)
         let current = Burrow.completionScript(for: shell)
-        #expect(stored.trimmingCharacters(in: .newlines) == current.trimmingCharacters(in: .newlines),
+        #expect(
+            stored.trimmingCharacters(in: .newlines) == current.trimmingCharacters(in: .newlines),
             "docs/completions is stale: run docs/regenerate.sh")
     }
 

@@ -1,21 +1,23 @@
 import CNCursesW
 import Foundation
-import Testing
-@testable import CursesBackend
 import TerminalKit
 import TestSupport
+import Testing
+
+@testable import CursesBackend
 
 struct CursesKeyTableTests {
-    @Test(arguments: [
-        (KEY_UP, Key.up), (KEY_DOWN, Key.down), (KEY_LEFT, Key.left), (KEY_RIGHT, Key.right),
-        (KEY_BACKSPACE, Key.backspace), (KEY_DC, Key.delete), (KEY_IC, Key.insert), (KEY_ENTER, Key.enter),
-        (KEY_BTAB, Key.backTab), (KEY_HOME, Key.home), (KEY_END, Key.end), (KEY_PPAGE, Key.pageUp),
-        (KEY_NPAGE, Key.pageDown), (KEY_SR, Key(.up, modifiers: .shift)), (KEY_SF, Key(.down, modifiers: .shift)),
-        (KEY_SLEFT, Key(.left, modifiers: .shift)), (KEY_SRIGHT, Key(.right, modifiers: .shift)),
-        (burrow_key_f(1), Key(.function(1))), (burrow_key_f(12), Key(.function(12))),
-        (burrow_key_f(13), Key(.function(1), modifiers: .shift)), (burrow_key_f(29), Key(.function(5), modifiers: .control)),
-        (burrow_key_f(49), Key(.function(1), modifiers: .alt)),
-    ] as [(Int32, Key)])
+    @Test(
+        arguments: [
+            (KEY_UP, Key.up), (KEY_DOWN, Key.down), (KEY_LEFT, Key.left), (KEY_RIGHT, Key.right),
+            (KEY_BACKSPACE, Key.backspace), (KEY_DC, Key.delete), (KEY_IC, Key.insert), (KEY_ENTER, Key.enter),
+            (KEY_BTAB, Key.backTab), (KEY_HOME, Key.home), (KEY_END, Key.end), (KEY_PPAGE, Key.pageUp),
+            (KEY_NPAGE, Key.pageDown), (KEY_SR, Key(.up, modifiers: .shift)), (KEY_SF, Key(.down, modifiers: .shift)),
+            (KEY_SLEFT, Key(.left, modifiers: .shift)), (KEY_SRIGHT, Key(.right, modifiers: .shift)),
+            (burrow_key_f(1), Key(.function(1))), (burrow_key_f(12), Key(.function(12))),
+            (burrow_key_f(13), Key(.function(1), modifiers: .shift)), (burrow_key_f(29), Key(.function(5), modifiers: .control)),
+            (burrow_key_f(49), Key(.function(1), modifiers: .alt))
+        ] as [(Int32, Key)])
     func fixedCodes(code: Int32, key: Key) {
         let table = CursesKeyTable { _ in nil }
         #expect(table.key(for: code) == key)
@@ -42,11 +44,11 @@ struct CursesKeyTableTests {
         var rng = SeededRandom(seed: seed)
         let names: [(String, Key.Code)] = [
             ("kUP", .up), ("kDN", .down), ("kLFT", .left), ("kRIT", .right), ("kHOM", .home), ("kEND", .end),
-            ("kNXT", .pageDown), ("kPRV", .pageUp), ("kDC", .delete), ("kIC", .insert),
+            ("kNXT", .pageDown), ("kPRV", .pageUp), ("kDC", .delete), ("kIC", .insert)
         ]
         let modifiers: [Int: Key.Modifiers] = [
             2: .shift, 3: .alt, 4: [.alt, .shift], 5: .control, 6: [.control, .shift], 7: [.control, .alt],
-            8: [.control, .alt, .shift],
+            8: [.control, .alt, .shift]
         ]
         let runtimeCodes = (Int32(KEY_MAX) + 1)...(Int32(KEY_MAX) + 200)
         var unused = Array(runtimeCodes).shuffled(using: &rng)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The subcommands' output as a terminal receives it: control characters in stored titles are shown, never
 /// obeyed; through a pipe the data is exact.
@@ -22,14 +22,16 @@ struct CommandOutputTests {
         let commands = [
             "export --format markdown", "export --format text", "export", "export --format json",
             "ls --tree", "rename \"$(printf 'evil \\033]0;pwned\\007 \\033[2J title/child')\" \"$(printf 'kid \\033]0;pwned2\\007')\"",
-            "done '#2'", "rm '#2'",
+            "done '#2'", "rm '#2'"
         ]
-        let tmux = try Tmux(width: 100, height: 40, shellCommand: """
-            printf 'before\\n'
-            \(commands.map { "\(burrow) \($0)" }.joined(separator: "\n"))
-            echo "done=$?"
-            exec sleep infinity
-            """)
+        let tmux = try Tmux(
+            width: 100, height: 40,
+            shellCommand: """
+                printf 'before\\n'
+                \(commands.map { "\(burrow) \($0)" }.joined(separator: "\n"))
+                echo "done=$?"
+                exec sleep infinity
+                """)
         let screen = try #require(tmux.waitFor(text: "done="), "\(tmux.screen())")
         #expect(screen.first == "before", "the screen was cleared: \(screen)")
         #expect(screen.contains("- [ ] evil ^[]0;pwned^G ^[[2J title"), "\(screen)")

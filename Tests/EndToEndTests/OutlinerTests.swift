@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The real `burrow` in a real terminal (tmux): the seed story, relaunch, live updates from another process,
 /// resize, and SIGTERM.
@@ -8,12 +8,14 @@ import TestSupport
 struct OutlinerTests {
     /// Starts `burrow` on a fresh database in `$TEST_DIR`, printing its exit status when it ends.
     private func start(width: Int = 60, height: Int = 12) throws -> (Tmux, String) {
-        let tmux = try Tmux(width: width, height: height, shellCommand: """
-            export BURROW_DB="$TEST_DIR/outline.sqlite" BURROW_LOG="$TEST_DIR/burrow.log"
-            echo $$ > "$TEST_DIR/pid"
-            ulimit -c 0
-            while :; do \(Binaries.path("burrow")); echo "exit=$?"; stty -a > "$TEST_DIR/stty.txt"; read line; done
-            """)
+        let tmux = try Tmux(
+            width: width, height: height,
+            shellCommand: """
+                export BURROW_DB="$TEST_DIR/outline.sqlite" BURROW_LOG="$TEST_DIR/burrow.log"
+                echo $$ > "$TEST_DIR/pid"
+                ulimit -c 0
+                while :; do \(Binaries.path("burrow")); echo "exit=$?"; stty -a > "$TEST_DIR/stty.txt"; read line; done
+                """)
         return (tmux, tmux.directory.appendingPathComponent("outline.sqlite").path)
     }
 
@@ -171,13 +173,15 @@ struct OutlinerTests {
         try #require(tmux.waitFor(text: "Added “Saved at once”") != nil)
         kill(try outlinerPID(tmux), signal)
         #expect(tmux.waitFor(text: "exit=\(128 + signal)") != nil, "\(tmux.screen())", sourceLocation: sourceLocation)
-        #expect(try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0",
-                sourceLocation: sourceLocation)
+        #expect(
+            try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0",
+            sourceLocation: sourceLocation)
         // The shell writes the modes after it prints the exit status.
         let sttyPath = tmux.directory.appendingPathComponent("stty.txt").path
-        let modes = Poll.value(timeout: .seconds(5)) {
-            (try? String(contentsOfFile: sttyPath, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
-        } ?? ""
+        let modes =
+            Poll.value(timeout: .seconds(5)) {
+                (try? String(contentsOfFile: sttyPath, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
+            } ?? ""
         let words = Set(modes.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
         let missing = ["icanon", "echo", "ixon", "isig", "icrnl", "opost"].filter { !words.contains($0) }
         #expect(missing.isEmpty, "terminal modes not restored: \(missing)", sourceLocation: sourceLocation)
@@ -188,9 +192,11 @@ struct OutlinerTests {
     }
 
     @Test func refusesATerminalThatCannotMoveTheCursor() throws {
-        let tmux = try Tmux(width: 60, height: 12, shellCommand: """
-            TERM=dumb BURROW_DB="$TEST_DIR/outline.sqlite" \(Binaries.path("burrow")); echo "exit=$?"; exec sleep infinity
-            """)
+        let tmux = try Tmux(
+            width: 60, height: 12,
+            shellCommand: """
+                TERM=dumb BURROW_DB="$TEST_DIR/outline.sqlite" \(Binaries.path("burrow")); echo "exit=$?"; exec sleep infinity
+                """)
         let screen = try #require(tmux.waitFor(text: "exit="))
         #expect(screen.joined().contains("burrow: terminal type “dumb” cannot move the cursor"), "\(screen)")
         #expect(screen.contains("exit=1"))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The terminal layer in a real terminal: the demo program in tmux, driven by keys, resized, signalled.
 @Suite(.serialized)
@@ -10,8 +10,10 @@ struct TerminalDemoTests {
         var env = ""
         for (k, v) in environment { env += "\(k)=\(Tmux.quote(v)) " }
         let demo = "echo $$ > \"$TEST_DIR/pid\"; ulimit -c 0; exec env \(env)\(Binaries.path("TerminalDemo"))"
-        return try Tmux(width: width, height: height, shellCommand:
-            "sh -c \(Tmux.quote(demo)); echo \"exit=$?\"; stty -a > \"$TEST_DIR/stty.txt\"; exec sleep infinity")
+        return try Tmux(
+            width: width, height: height,
+            shellCommand:
+                "sh -c \(Tmux.quote(demo)); echo \"exit=$?\"; stty -a > \"$TEST_DIR/stty.txt\"; exec sleep infinity")
     }
 
     private func demoPID(_ tmux: Tmux) throws -> pid_t {
@@ -27,13 +29,15 @@ struct TerminalDemoTests {
     /// The terminal is back to how the shell left it: main screen, cursor shown, no keypad or mouse mode, and
     /// cooked mode with echo and flow control.
     private func expectRestored(_ tmux: Tmux, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0",
-                sourceLocation: sourceLocation)
+        #expect(
+            try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0",
+            sourceLocation: sourceLocation)
         let sttyPath = tmux.directory.appendingPathComponent("stty.txt").path
         // Written by the shell once the program has ended; empty until `stty` has run.
-        let modes = Poll.value(timeout: .seconds(5)) {
-            (try? String(contentsOfFile: sttyPath, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
-        } ?? ""
+        let modes =
+            Poll.value(timeout: .seconds(5)) {
+                (try? String(contentsOfFile: sttyPath, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 }
+            } ?? ""
         let words = Set(modes.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
         let missing = ["icanon", "echo", "ixon", "isig", "icrnl", "opost"].filter { !words.contains($0) }
         #expect(missing.isEmpty, "terminal modes not restored: \(missing)", sourceLocation: sourceLocation)
@@ -42,15 +46,16 @@ struct TerminalDemoTests {
     @Test func drawsTypesResizesAndRestoresTheTerminal() throws {
         let tmux = try startDemo()
         let first = try #require(tmux.waitFor(text: "last: none"))
-        #expect(first == [
-            "",
-            "1. plain item",
-            "2. 日本語のテキスト",
-            "3. evil ^[]0;pwned^G ^[[2J title",
-            "4. café ☕ done",
-            "", "", "", "",
-            "last: none                                             60x10",
-        ])
+        #expect(
+            first == [
+                "",
+                "1. plain item",
+                "2. 日本語のテキスト",
+                "3. evil ^[]0;pwned^G ^[[2J title",
+                "4. café ☕ done",
+                "", "", "", "",
+                "last: none                                             60x10"
+            ])
         // The escape sequences in item 3 were shown, not obeyed: the window title is unchanged.
         #expect(try !tmux.display("#{pane_title}").contains("pwned"))
         #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "1 1")
@@ -59,8 +64,10 @@ struct TerminalDemoTests {
         try tmux.send("Left", "BSpace")
         #expect(tmux.waitFor(text: "last: <BS>")?.first == "hi 本")
         // Flow control and job control keys reach the program in raw mode.
-        for (key, shown) in [("C-s", "<C-s>"), ("C-q", nil), ("C-z", "<C-z>"), ("C-c", "<C-c>"), ("S-Up", "<S-Up>"),
-                             ("M-Up", "<A-Up>"), ("M-x", "<A-x>"), ("BTab", "<S-Tab>"), ("F5", "<F5>"), ("Escape", "<Esc>")] {
+        for (key, shown) in [
+            ("C-s", "<C-s>"), ("C-q", nil), ("C-z", "<C-z>"), ("C-c", "<C-c>"), ("S-Up", "<S-Up>"),
+            ("M-Up", "<A-Up>"), ("M-x", "<A-x>"), ("BTab", "<S-Tab>"), ("F5", "<F5>"), ("Escape", "<Esc>")
+        ] {
             guard let shown else { continue }
             try tmux.send(key)
             #expect(tmux.waitFor(text: "last: \(shown)") != nil, "key \(key) did not arrive as \(shown)")
@@ -73,14 +80,15 @@ struct TerminalDemoTests {
 
         try tmux.resize(width: 40, height: 6)
         let resized = try #require(tmux.waitFor(text: "last: resize(40x6)"))
-        #expect(resized == [
-            "one two",
-            "2. 日本語のテキスト",
-            "3. evil ^[]0;pwned^G ^[[2J title",
-            "4. café ☕ done",
-            "5. hi 本",
-            "last: resize(40x6)                  40x6",
-        ])
+        #expect(
+            resized == [
+                "one two",
+                "2. 日本語のテキスト",
+                "3. evil ^[]0;pwned^G ^[[2J title",
+                "4. café ☕ done",
+                "5. hi 本",
+                "last: resize(40x6)                  40x6"
+            ])
 
         try tmux.send("C-q")
         #expect(tmux.waitFor(text: "exit=0") != nil)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import ObjectGraph
 
@@ -61,7 +61,7 @@ import TestSupport
         ("code", .string("AB-1"), "Rule #ID.code = \"AB-1\" does not match [A-Z]{3}-[0-9]+"),
         ("code", .string("ABC-12x"), "Rule #ID.code = \"ABC-12x\" does not match [A-Z]{3}-[0-9]+"),
         ("blob", .data(Data([1, 2, 3, 4])), "Rule #ID.blob is longer than 3"),
-        ("ranged", .string("7"), "Rule #ID.ranged = \"7\" is not a integer64"),
+        ("ranged", .string("7"), "Rule #ID.ranged = \"7\" is not a integer64")
     ])
     func eachRuleGivesItsError(key: String, value: Value, message: String) throws {
         let context = Context(store: try Store(inMemoryWith: Fixtures.rules))

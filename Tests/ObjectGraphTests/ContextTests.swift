@@ -126,10 +126,11 @@ import Testing
         extra["label"] = .string(String(repeating: "x", count: 21))
         c.delete(rows[2])
         let errors = validationErrors { try c.save() }
-        #expect(errors == [
-            "Row \(extra.objectID).label is longer than 20",
-            "Row \(rows[0].objectID).label is longer than 20",
-        ])
+        #expect(
+            errors == [
+                "Row \(extra.objectID).label is longer than 20",
+                "Row \(rows[0].objectID).label is longer than 20"
+            ])
         #expect(c.hasChanges)
         let other = Context(store: store)
         let stored = try other.fetch(FetchRequest("Row", sortedBy: [SortKey("n")])).map { $0["label"] as String }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import ObjectGraph
 
@@ -53,7 +53,7 @@ import TestSupport
 
     static let sorts: [[SortKey]] = [
         [], [SortKey("name")], [SortKey("n", ascending: false)],
-        [SortKey("flag"), SortKey("x", ascending: false)], [SortKey("when")],
+        [SortKey("flag"), SortKey("x", ascending: false)], [SortKey("when")]
     ]
 
     /// Random rows with nulls, ties and mixed case.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 @testable import ObjectGraph
 

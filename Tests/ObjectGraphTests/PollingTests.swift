@@ -1,6 +1,6 @@
 import ObjectGraph
-import Testing
 import TestSupport
+import Testing
 
 /// Commits made through another connection (another `Store` on the same file, which shares no memory with
 /// this one, as another process would) reach this store's contexts and controllers when it polls.

@@ -1,6 +1,6 @@
 import ObjectGraph
-import Testing
 import TestSupport
+import Testing
 
 /// Random units of work on the task model from two connections to one file, with undo, redo, polls and
 /// paused controllers. After each step every live controller is checked twice: each batch applied to its
@@ -111,8 +111,10 @@ import TestSupport
                         if let before = undoneFrom, madeAfter[name] == theirCommits, try TaskModel.rows(store) != before {
                             let now = try TaskModel.rows(store)
                             let keys = Set(now.keys).union(before.keys).filter { now[$0] != before[$0] }.sorted()
-                            failures.append("redo of \(name) did not give back the graph before its undo: "
-                                + keys.map { "#\($0) \(before[$0].map { "\($0)" } ?? "absent") → \(now[$0].map { "\($0)" } ?? "absent")" }.joined(separator: ", "))
+                            failures.append(
+                                "redo of \(name) did not give back the graph before its undo: "
+                                    + keys.map { "#\($0) \(before[$0].map { "\($0)" } ?? "absent") → \(now[$0].map { "\($0)" } ?? "absent")" }.joined(
+                                        separator: ", "))
                         }
                     }
                     undoneFrom = nil
@@ -155,8 +157,9 @@ import TestSupport
     func controller(_ shown: Shown, _ context: Context, partial: Bool) -> ResultsController {
         guard let list = shown.list else { return ResultsController(context: context, request: TaskModel.lists) }
         let inList: ObjectPredicate = Key("list") == ObjectID(entity: Self.listEntity, rowID: list)
-        var request = FetchRequest("Task", where: shown.openOnly ? inList && Key("done") == false : inList,
-                                   sortedBy: [SortKey("position", ascending: !shown.descending)])
+        var request = FetchRequest(
+            "Task", where: shown.openOnly ? inList && Key("done") == false : inList,
+            sortedBy: [SortKey("position", ascending: !shown.descending)])
         request.limit = shown.limit
         request.offset = shown.offset
         if partial { request.propertiesToFetch = ["title", "done"] }
@@ -227,8 +230,9 @@ import TestSupport
         let reader = Context(store: store)
         var tasks: [Int64: StoredTask] = [:]
         for row in try reader.fetchValues(FetchRequest("Task"), keys: ["list", "position", "done"]) {
-            tasks[row.id.rowID] = StoredTask(list: Int64(value: row.values[0]), position: Int64(value: row.values[1]) ?? -1,
-                                             done: Bool(value: row.values[2]) ?? false)
+            tasks[row.id.rowID] = StoredTask(
+                list: Int64(value: row.values[0]), position: Int64(value: row.values[1]) ?? -1,
+                done: Bool(value: row.values[2]) ?? false)
         }
         var lists: [(id: Int64, name: String)] = []
         var problems: [String] = []

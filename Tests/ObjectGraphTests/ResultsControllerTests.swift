@@ -1,15 +1,17 @@
 import ObjectGraph
-import Testing
 import TestSupport
+import Testing
 
 /// What a results controller delivers for each kind of change, on the task model: every batch exactly,
 /// and every batch applied to the list before it gives the controller's list, which is a fresh fetch.
 @Suite struct ResultsControllerTests {
     /// Recorders of Home's tasks, Work's tasks and the lists.
     func recorders(_ t: TaskWorld) throws -> (home: ResultsRecorder, work: ResultsRecorder, lists: ResultsRecorder) {
-        (try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.home))),
-         try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.work))),
-         try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.lists)))
+        (
+            try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.home))),
+            try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.work))),
+            try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.lists))
+        )
     }
 
     /// Each edit, and the batch each controller gets: rows that leave, arrive, move or change in place, and
@@ -17,33 +19,49 @@ import TestSupport
     @Test func eachEditGivesItsBatch() throws {
         typealias Edit = (TaskWorld) throws -> Void
         let table: [(String, Edit, home: [String], work: [String], lists: [String])] = [
-            ("add at the end", { t in try t.context.addTask("f", to: t.home, at: 60) },
-             ["insert [0.5]"], [], ["update [0.0->0.0]"]),
-            ("add between", { t in try t.context.addTask("new", to: t.home, at: 25) },
-             ["insert [0.2]"], [], ["update [0.0->0.0]"]),
-            ("add on a tie: after the older task", { t in try t.context.addTask("tie", to: t.home, at: 30) },
-             ["insert [0.3]"], [], ["update [0.0->0.0]"]),
+            (
+                "add at the end", { t in try t.context.addTask("f", to: t.home, at: 60) },
+                ["insert [0.5]"], [], ["update [0.0->0.0]"]
+            ),
+            (
+                "add between", { t in try t.context.addTask("new", to: t.home, at: 25) },
+                ["insert [0.2]"], [], ["update [0.0->0.0]"]
+            ),
+            (
+                "add on a tie: after the older task", { t in try t.context.addTask("tie", to: t.home, at: 30) },
+                ["insert [0.3]"], [], ["update [0.0->0.0]"]
+            ),
             ("delete the first", { t in t.context.delete(t.h[0]) }, ["delete [0.0]"], [], ["update [0.0->0.0]"]),
             ("delete the last", { t in t.context.delete(t.h[4]) }, ["delete [0.4]"], [], ["update [0.0->0.0]"]),
-            ("move to the other list", { t in
-                t.h[0].setObject(t.work, for: "list")
-                t.h[0]["position"] = 15
-            }, ["delete [0.0]"], ["insert [0.1]"], ["update [0.0->0.0, 0.1->0.1]"]),
+            (
+                "move to the other list",
+                { t in
+                    t.h[0].setObject(t.work, for: "list")
+                    t.h[0]["position"] = 15
+                }, ["delete [0.0]"], ["insert [0.1]"], ["update [0.0->0.0, 0.1->0.1]"]
+            ),
             ("reorder up", { t in t.h[3]["position"] = 5 }, ["move [0.3->0.0]"], [], []),
             ("reorder down", { t in t.h[0]["position"] = 45 }, ["move [0.0->0.3]"], [], []),
             ("a new position in the same place", { t in t.h[0]["position"] = 11 }, ["update [0.0->0.0]"], [], []),
             ("rename", { t in t.h[2]["title"] = "C" }, ["update [0.2->0.2]"], [], []),
             ("mark done", { t in t.h[1]["done"] = true }, ["update [0.1->0.1]"], [], []),
             ("a change in the other list only", { t in t.w[0]["title"] = "X" }, [], ["update [0.0->0.0]"], []),
-            ("two changes, one batch", { t in
-                t.h[1]["title"] = "B"
-                try t.context.addTask("f", to: t.home, at: 60)
-            }, ["insert [0.5]; update [0.1->0.1]"], [], ["update [0.0->0.0]"]),
+            (
+                "two changes, one batch",
+                { t in
+                    t.h[1]["title"] = "B"
+                    try t.context.addTask("f", to: t.home, at: 60)
+                }, ["insert [0.5]; update [0.1->0.1]"], [], ["update [0.0->0.0]"]
+            ),
             ("rename a list past the other", { t in t.home["name"] = "Zoo" }, [], [], ["move [0.0->0.1]"]),
-            ("delete a list: its tasks go with it", { t in t.context.delete(t.work) },
-             [], ["delete [0.0, 0.1]; invalidated"], ["delete [0.1]"]),
-            ("a new list: only the lists change", { t in _ = try t.context.addList("Empty") },
-             [], [], ["insert [0.0]"]),
+            (
+                "delete a list: its tasks go with it", { t in t.context.delete(t.work) },
+                [], ["delete [0.0, 0.1]; invalidated"], ["delete [0.1]"]
+            ),
+            (
+                "a new list: only the lists change", { t in _ = try t.context.addList("Empty") },
+                [], [], ["insert [0.0]"]
+            )
         ]
         for (name, edit, home, work, lists) in table {
             let t = try TaskWorld()

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
 
 @testable import ObjectGraph
 
@@ -107,14 +107,23 @@ import TestSupport
     }
 
     @Test(arguments: [
-        ("type change", try! Model(version: 2) { Entity("Note") { Attribute("text", .integer64, default: 0) } },
-         "attribute Note.text changed type from string to integer64"),
-        ("removed attribute", try! Model(version: 2) { Entity("Note") { Attribute("body", .string, optional: true) } },
-         "attribute Note.text was removed"),
-        ("required without default", try! Model(version: 2) {
-            Entity("Note") { Attribute("text", .string, default: ""); Attribute("must", .string) }
-        }, "new required attribute Note.must has no default for existing rows"),
-        ("removed entity", try! Model(version: 2) { Entity("Other") { Attribute("x", .string) } }, "entity Note was removed"),
+        (
+            "type change", try! Model(version: 2) { Entity("Note") { Attribute("text", .integer64, default: 0) } },
+            "attribute Note.text changed type from string to integer64"
+        ),
+        (
+            "removed attribute", try! Model(version: 2) { Entity("Note") { Attribute("body", .string, optional: true) } },
+            "attribute Note.text was removed"
+        ),
+        (
+            "required without default",
+            try! Model(version: 2) {
+                Entity("Note") {
+                    Attribute("text", .string, default: ""); Attribute("must", .string)
+                }
+            }, "new required attribute Note.must has no default for existing rows"
+        ),
+        ("removed entity", try! Model(version: 2) { Entity("Other") { Attribute("x", .string) } }, "entity Note was removed")
     ])
     func incompatibleModelIsRefusedAndUntouched(name: String, model: Model, reason: String) throws {
         let dir = TemporaryDirectory("objectgraph")

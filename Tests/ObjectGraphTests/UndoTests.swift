@@ -1,6 +1,6 @@
 import ObjectGraph
-import Testing
 import TestSupport
+import Testing
 
 /// Undo and redo on the task model: each save is a step that restores the whole graph exactly (values,
 /// relationships, the counts the store keeps, the same IDs); a step that would overwrite or lose what
@@ -18,11 +18,14 @@ import TestSupport
             ("Move “b” to Work", { t.h[1].setObject(t.work, for: "list") }),
             ("Delete “e”", { c.delete(t.h[4]) }),
             ("Add a list with a task", { try c.addTask("first", to: try c.addList("Errands"), at: 0) }),
-            ("Rename “Home”, add to Work", {
-                t.home["name"] = "House"
-                try c.addTask("z", to: t.work, at: 5)
-            }),
-            ("Delete “Work” and its tasks", { c.delete(t.work) }),
+            (
+                "Rename “Home”, add to Work",
+                {
+                    t.home["name"] = "House"
+                    try c.addTask("z", to: t.work, at: 5)
+                }
+            ),
+            ("Delete “Work” and its tasks", { c.delete(t.work) })
         ]
         let start = try TaskModel.rows(t.store)
         for (name, edit) in edits {

@@ -1,6 +1,6 @@
 import ObjectGraph
-import Testing
 import TestSupport
+import Testing
 
 /// A request's limit and offset hold through changes: rows pushed past the window leave it, rows pulled
 /// into it arrive, and each batch applied to the old window gives a fresh fetch of the window.
@@ -20,12 +20,16 @@ import TestSupport
             ("limit 3, reorder out", 3, 0, { t in t.h[0]["position"] = 55 }, ["delete [0.0]; insert [0.2]"]),
             ("offset 1 limit 2, add first", 2, 1, { t in try t.context.addTask("new", to: t.home, at: 5) }, ["delete [0.1]; insert [0.0]"]),
             ("offset 2, delete before it", nil, 2, { t in t.context.delete(t.h[0]) }, ["delete [0.0]"]),
-            ("offset 2 limit 2, a row leaves for the other list", 2, 2, { t in t.h[2].setObject(t.work, for: "list") },
-             ["delete [0.0]; insert [0.1]"]),
+            (
+                "offset 2 limit 2, a row leaves for the other list", 2, 2, { t in t.h[2].setObject(t.work, for: "list") },
+                ["delete [0.0]; insert [0.1]"]
+            ),
             ("offset 1 limit 10, add at the end", 10, 1, { t in try t.context.addTask("new", to: t.home, at: 60) }, ["insert [0.4]"]),
-            ("offset 5: empty until a row is added before it", nil, 5, { t in try t.context.addTask("new", to: t.home, at: 5) },
-             ["insert [0.0]"]),
-            ("limit 2, the list is deleted", 2, 0, { t in t.context.delete(t.home) }, ["delete [0.0, 0.1]; invalidated"]),
+            (
+                "offset 5: empty until a row is added before it", nil, 5, { t in try t.context.addTask("new", to: t.home, at: 5) },
+                ["insert [0.0]"]
+            ),
+            ("limit 2, the list is deleted", 2, 0, { t in t.context.delete(t.home) }, ["delete [0.0, 0.1]; invalidated"])
         ]
         for (name, limit, offset, edit, batches) in table {
             let t = try TaskWorld()

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import ObjectGraph
 @testable import Outline
@@ -41,26 +41,44 @@ import TestSupport
 
     @Test func eachDamageIsFoundAndRepairedWithoutLosingAnItem() throws {
         let table: [(String, String, [String])] = [
-            ("stale count", "UPDATE Item SET childCount = 7 WHERE title = 'Groceries'",
-             ["#2 “Groceries” stores 7 sub-items but has 2"]),
-            ("repeated keys", "UPDATE Item SET \"order\" = 'a0' WHERE title IN ('Work', 'Ideas')",
-             ["#1 “Burrow” has sub-items that share an order key (a0)"]),
-            ("invalid key", "UPDATE Item SET \"order\" = '' WHERE title = 'Eggs'",
-             ["#6 “Eggs” has an invalid order key “”"]),
-            ("orphan with a sub-item", "UPDATE Item SET parent = NULL WHERE title = 'Work'",
-             ["#1 “Burrow” stores 3 sub-items but has 2", "#3 “Work” and 1 sub-item cannot be reached from the top: it has no parent"]),
-            ("missing parent", "UPDATE Item SET parent = 999 WHERE title = 'Ideas'",
-             ["#1 “Burrow” stores 3 sub-items but has 2", "#4 “Ideas” cannot be reached from the top: its parent #999 does not exist"]),
-            ("cycle", "UPDATE Item SET parent = (SELECT id FROM Item WHERE title = 'Mail') WHERE title = 'Work'",
-             ["#1 “Burrow” stores 3 sub-items but has 2", "#4 “Ideas” stores 0 sub-items but has 0"]),
+            (
+                "stale count", "UPDATE Item SET childCount = 7 WHERE title = 'Groceries'",
+                ["#2 “Groceries” stores 7 sub-items but has 2"]
+            ),
+            (
+                "repeated keys", "UPDATE Item SET \"order\" = 'a0' WHERE title IN ('Work', 'Ideas')",
+                ["#1 “Burrow” has sub-items that share an order key (a0)"]
+            ),
+            (
+                "invalid key", "UPDATE Item SET \"order\" = '' WHERE title = 'Eggs'",
+                ["#6 “Eggs” has an invalid order key “”"]
+            ),
+            (
+                "orphan with a sub-item", "UPDATE Item SET parent = NULL WHERE title = 'Work'",
+                ["#1 “Burrow” stores 3 sub-items but has 2", "#3 “Work” and 1 sub-item cannot be reached from the top: it has no parent"]
+            ),
+            (
+                "missing parent", "UPDATE Item SET parent = 999 WHERE title = 'Ideas'",
+                ["#1 “Burrow” stores 3 sub-items but has 2", "#4 “Ideas” cannot be reached from the top: its parent #999 does not exist"]
+            ),
+            (
+                "cycle", "UPDATE Item SET parent = (SELECT id FROM Item WHERE title = 'Mail') WHERE title = 'Work'",
+                ["#1 “Burrow” stores 3 sub-items but has 2", "#4 “Ideas” stores 0 sub-items but has 0"]
+            ),
             ("no allocator", "DELETE FROM og_metadata WHERE key = 'next_id'", ["the ID allocator is missing"]),
-            ("allocator behind", "UPDATE og_metadata SET value = 3 WHERE key = 'next_id'",
-             ["the ID allocator would hand out #3, but IDs up to #7 are in use"]),
+            (
+                "allocator behind", "UPDATE og_metadata SET value = 3 WHERE key = 'next_id'",
+                ["the ID allocator would hand out #3, but IDs up to #7 are in use"]
+            ),
             ("missing required value", "UPDATE Item SET done = NULL WHERE title = 'Milk'", ["Item #5 has no done, which is required"]),
-            ("no top item", "DELETE FROM Item WHERE rootMarker = 1",
-             ["there is no top item", "#2 “Groceries” and 2 sub-items cannot be reached from the top: its parent #1 does not exist",
-              "#3 “Work” and 1 sub-item cannot be reached from the top: its parent #1 does not exist",
-              "#4 “Ideas” cannot be reached from the top: its parent #1 does not exist"]),
+            (
+                "no top item", "DELETE FROM Item WHERE rootMarker = 1",
+                [
+                    "there is no top item", "#2 “Groceries” and 2 sub-items cannot be reached from the top: its parent #1 does not exist",
+                    "#3 “Work” and 1 sub-item cannot be reached from the top: its parent #1 does not exist",
+                    "#4 “Ideas” cannot be reached from the top: its parent #1 does not exist"
+                ]
+            )
         ]
         for (name, sql, expected) in table {
             let (o, dir) = try outline()
@@ -81,7 +99,9 @@ import TestSupport
             let titlesAfter = Set(try o.context.fetchValues(FetchRequest("Item"), keys: ["title"]).map { $0.values[0] })
             #expect(titlesAfter.isSuperset(of: titlesBefore.subtracting(name == "no top item" ? [.string("Burrow")] : [])), "\(name)")
             // A repair is one undoable action.
-            #expect(o.context.undoHistory.undoActionName == "Repair the outline" || done.allSatisfy { $0.contains("count") || $0.contains("allocator") || $0.contains("default") }, "\(name)")
+            #expect(
+                o.context.undoHistory.undoActionName == "Repair the outline"
+                    || done.allSatisfy { $0.contains("count") || $0.contains("allocator") || $0.contains("default") }, "\(name)")
         }
     }
 }

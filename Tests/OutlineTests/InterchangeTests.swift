@@ -8,15 +8,17 @@ import Testing
     /// A tree with Unicode, empty and very long titles, notes with blank and list-like lines, done flags.
     static func sample() -> [OutlineNode] {
         [
-            OutlineNode("Groceries 🛒", children: [
-                OutlineNode("Milk", note: "2 litres\n\n- not a sub-item\n  indented line", done: true),
-                OutlineNode("Eggs & <bacon> \"quoted\" 'single'"),
-                OutlineNode("", note: "an empty title"),
-            ]),
+            OutlineNode(
+                "Groceries 🛒",
+                children: [
+                    OutlineNode("Milk", note: "2 litres\n\n- not a sub-item\n  indented line", done: true),
+                    OutlineNode("Eggs & <bacon> \"quoted\" 'single'"),
+                    OutlineNode("", note: "an empty title")
+                ]),
             OutlineNode("漢字 · naïve · e\u{301} · 👩‍👩‍👧", children: [OutlineNode("[ ] looks like a box"), OutlineNode("1. looks numbered")]),
             OutlineNode(String(repeating: "long ", count: 2000)),
             OutlineNode("  leading and trailing spaces  ", done: true),
-            OutlineNode("escape \u{1B}[31mred\u{1B}[0m and bell \u{07} and tab\tinside"),
+            OutlineNode("escape \u{1B}[31mred\u{1B}[0m and bell \u{07} and tab\tinside")
         ]
     }
 
@@ -72,7 +74,11 @@ import Testing
     @Test func exportReadsSavedRowsAndUnsavedChanges() throws {
         let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
         let root = try o.root()
-        let wide = OutlineNode("wide", children: (0..<40).map { OutlineNode("w\($0)", note: $0 % 3 == 0 ? "n\($0)" : nil, done: $0 % 2 == 0, children: (0..<($0 % 4)).map { OutlineNode("c\($0)") }) })
+        let wide = OutlineNode(
+            "wide",
+            children: (0..<40).map {
+                OutlineNode("w\($0)", note: $0 % 3 == 0 ? "n\($0)" : nil, done: $0 % 2 == 0, children: (0..<($0 % 4)).map { OutlineNode("c\($0)") })
+            })
         let x = Self.sample() + [wide]
         try o.add(x, under: root)
         try o.save()
@@ -95,7 +101,7 @@ import Testing
         let first = Self.sample()
         let second = [
             OutlineNode("wide", children: (0..<300).map { OutlineNode("w\($0)", children: (0..<($0 % 7)).map { OutlineNode("c\($0)") }) }),
-            OutlineNode("last"),
+            OutlineNode("last")
         ]
         try o.add(first, under: root)
         try o.save()
@@ -111,13 +117,16 @@ import Testing
     @Test(arguments: [
         (OutlineFormat.opml, "<?xml version=\"1.0\"?>\n<opml><body>\n<outline text=\"a\">\n</body></opml>", "OPML line 4"),
         (.opml, "<?xml version=\"1.0\"?>\n<notopml/>", "OPML line 1, column 1: no <opml> element"),
-        (.json, "{\"format\": \"burrow-outline\", \"version\": 1, \"items\": [\n{\"title\": \"a\",}\n]}", "JSON line 2, column 15: expected a member name in quotes"),
+        (
+            .json, "{\"format\": \"burrow-outline\", \"version\": 1, \"items\": [\n{\"title\": \"a\",}\n]}",
+            "JSON line 2, column 15: expected a member name in quotes"
+        ),
         (.json, "{\"items\": [{\"note\": \"no title\"}]}", "JSON line 1, column 12: an item without \"title\""),
         (.json, "{\"version\": 2, \"items\": []}", "JSON line 1, column 1: version 2 is not supported"),
         (.markdown, "- a\n      - too deep\n", "Markdown line 2, column 7: item is indented 3 levels deeper than the one above"),
         (.markdown, "- a\n - odd\n   - x\n", "Markdown line 3, column 4: item is indented 2 levels deeper than the one above"),
         (.text, "a\n\tb\n  c\n", "text line 3, column 1: spaces after indenting with tabs"),
-        (.text, "a\n    b\n      c\n", "text line 3, column 7: indentation of 6 spaces is not a multiple of 4"),
+        (.text, "a\n    b\n      c\n", "text line 3, column 7: indentation of 6 spaces is not a multiple of 4")
     ])
     func badInputIsAClearError(format: OutlineFormat, text: String, message: String) {
         do {
@@ -129,7 +138,8 @@ import Testing
     }
 
     @Test func windowsLineEndings() throws {
-        #expect(try MarkdownOutline.read("- [x] a\r\n  - b\r\n  note\r\n") == [OutlineNode("a", done: true, children: [OutlineNode("b", note: "note")])])
+        #expect(
+            try MarkdownOutline.read("- [x] a\r\n  - b\r\n  note\r\n") == [OutlineNode("a", done: true, children: [OutlineNode("b", note: "note")])])
         #expect(try IndentedText.read("a\r\n\tb\r\n") == [OutlineNode("a", children: [OutlineNode("b")])])
     }
 

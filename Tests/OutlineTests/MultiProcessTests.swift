@@ -1,7 +1,7 @@
 import Foundation
 import ObjectGraph
-import Testing
 import TestSupport
+import Testing
 
 @testable import Outline
 
@@ -42,7 +42,8 @@ import TestSupport
             #expect(BurrowProcess.run(["add", "P", "--db", db]).status == 0)
             #expect(BurrowProcess.run(["add", "c0", "--under", "P", "--db", db]).status == 0)
             let results = try BurrowProcess.concurrently(2) { i in
-                i == 0 ? BurrowProcess.run(["add", "x", "--under", "P", "--db", db])
+                i == 0
+                    ? BurrowProcess.run(["add", "x", "--under", "P", "--db", db])
                     : BurrowProcess.run(["rm", "P/c0", "--db", db])
             }
             #expect(results.map(\.status) == [0, 0], "\(results.map(\.err))")
@@ -105,7 +106,8 @@ import TestSupport
         let recorders = try (0..<levels).map { k in
             try ResultsRecorder(ResultsController(context: watcher.context, request: Outline.level(of: try watcher.item(at: "L\(k)"))))
         }
-        let reports = try BurrowProcess.concurrently(workers, meanwhile: { try watcher.context.store.poll() }) { w -> WorkerReport in
+        let poll = { _ = try watcher.context.store.poll() }
+        let reports = try BurrowProcess.concurrently(workers, meanwhile: poll) { w -> WorkerReport in
             var rng = SeededRandom(seed: seed + UInt64(w))
             var report = WorkerReport()
             func burrow(_ args: [String]) -> BurrowProcess.Result {

@@ -1,5 +1,6 @@
 import ObjectGraph
 import Testing
+
 @testable import Outline
 
 struct OutlineSearchTests {
@@ -15,9 +16,9 @@ struct OutlineSearchTests {
         try o.save()
         #expect(try o.search("milk").map(\.title) == ["MILK under A", "B milk", "Milk first in B", "milkshake under B"])
         #expect(try o.search("milk", limit: 2).count == 2)
-        #expect(try o.search("burrow").isEmpty)   // the top is not an item to find
+        #expect(try o.search("burrow").isEmpty)  // the top is not an item to find
         #expect(try o.search("").isEmpty)
         #expect(try o.search("café").map(\.title) == ["Café"])
-        #expect(try o.search("%").isEmpty)        // LIKE wildcards are matched literally
+        #expect(try o.search("%").isEmpty)  // LIKE wildcards are matched literally
     }
 }

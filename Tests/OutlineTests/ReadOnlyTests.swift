@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import ObjectGraph
 @testable import Outline
@@ -67,7 +67,8 @@ import TestSupport
         try FileManager.default.copyItem(atPath: BurrowProcess.path, toPath: binary)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.url.path)
         func run(_ args: [String]) -> BurrowProcess.Result {
-            asOther.isEmpty ? BurrowProcess.run(args + ["--db", db])
+            asOther.isEmpty
+                ? BurrowProcess.run(args + ["--db", db])
                 : BurrowProcess.run(tool: asOther[0], Array(asOther.dropFirst()) + [binary] + args + ["--db", db])
         }
         let before = bytes(db)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import ObjectGraph
 @testable import Outline
@@ -34,12 +34,15 @@ import TestSupport
             ("reorder up", { o, _, t, _ in try o.move(t[4], before: t[1]) }, ["move [0.4->0.1]"], []),
             ("rename", { _, _, t, _ in t[2].title = "C" }, ["update [0.2->0.2]"], []),
             ("rename in sub-level", { _, _, _, s in s[0].title = "X" }, [], ["update [0.0->0.0]"]),
-            ("two changes, one batch", { o, r, t, _ in
-                t[1].title = "B"
-                try o.append("z", to: r)
-            }, ["insert [0.5]; update [0.1->0.1]"], []),
+            (
+                "two changes, one batch",
+                { o, r, t, _ in
+                    t[1].title = "B"
+                    try o.append("z", to: r)
+                }, ["insert [0.5]; update [0.1->0.1]"], []
+            ),
             ("child count changes the parent's row", { o, _, t, _ in try o.append("sub", to: t[3]) }, ["update [0.3->0.3]"], []),
-            ("unrelated level", { o, _, t, _ in try o.append("deep", to: t[4]) }, ["update [0.4->0.4]"], []),
+            ("unrelated level", { o, _, t, _ in try o.append("deep", to: t[4]) }, ["update [0.4->0.4]"], [])
         ]
         for (name, edit, topBatches, subBatches) in table {
             let (o, root, top, sub) = try world()

@@ -1,7 +1,7 @@
 import Foundation
-@testable import ObjectGraph
 import Testing
 
+@testable import ObjectGraph
 @testable import Outline
 
 /// Undo and redo restore the whole graph exactly (values, relationships, order keys, IDs).
@@ -38,7 +38,7 @@ import Testing
             ("Move “d” up", { try o.move(items[3], before: items[0]) }),
             ("Indent “c”", { try o.move(items[2], to: items[1], at: 0) }),
             ("Move “b1” out", { try o.move(try o.child(of: items[1], at: 0)!, after: items[0]) }),
-            ("Delete “b”", { try o.delete(items[1]) }),
+            ("Delete “b”", { try o.delete(items[1]) })
         ]
         for (name, edit) in edits {
             let before = try graph(o)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalKit
 
 struct BufferTests {
@@ -27,9 +28,9 @@ struct BufferTests {
 
     @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
         var b = buffer(4, "日本")
-        b.write("x", at: Position(x: 1, y: 0))   // second half of 日
+        b.write("x", at: Position(x: 1, y: 0))  // second half of 日
         #expect(b.lines == [" x本"])
-        b.write("y", at: Position(x: 2, y: 0))   // first half of 本
+        b.write("y", at: Position(x: 2, y: 0))  // first half of 本
         #expect(b.lines == [" xy "])
         #expect(!b[3, 0].isContinuation)
         var c = buffer(4, "abcd")
@@ -70,10 +71,11 @@ struct BufferTests {
         // The wide character is sent once; its second half is never sent.
         #expect(wide.changes(from: narrow) == [CellChange(position: Position(x: 1, y: 0), cell: Cell("日", width: 2))])
         // Back to narrow: both cells the wide character covered are sent.
-        #expect(narrow.changes(from: wide) == [
-            CellChange(position: Position(x: 1, y: 0), cell: Cell("b")),
-            CellChange(position: Position(x: 2, y: 0), cell: Cell("c")),
-        ])
+        #expect(
+            narrow.changes(from: wide) == [
+                CellChange(position: Position(x: 1, y: 0), cell: Cell("b")),
+                CellChange(position: Position(x: 2, y: 0), cell: Cell("c"))
+            ])
         let other = buffer(4, "a本d")
         #expect(other.changes(from: wide) == [CellChange(position: Position(x: 1, y: 0), cell: Cell("本", width: 2))])
     }

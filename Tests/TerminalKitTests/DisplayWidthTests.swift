@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TerminalKit
 
 struct DisplayWidthTests {
@@ -7,7 +8,7 @@ struct DisplayWidthTests {
         ("日本", 4), ("한국어", 6), ("ｆｕｌｌ", 8), ("中a文", 5),
         ("😀", 2), ("👍🏽", 2), ("🇫🇷", 2), ("👨‍👩‍👧", 2), ("❤️", 2), ("❤", 1), ("☕", 2),
         ("\u{200D}", 0), ("\u{FEFF}", 0),
-        ("\u{1B}", 2), ("a\u{07}b", 4), ("\t", 2), ("\u{7F}", 2), ("\u{9B}", 8), ("\u{202E}", 8), ("\r\n", 4),
+        ("\u{1B}", 2), ("a\u{07}b", 4), ("\t", 2), ("\u{7F}", 2), ("\u{9B}", 8), ("\u{202E}", 8), ("\r\n", 4)
     ])
     func widthOfText(text: String, width: Int) {
         #expect(DisplayWidth.of(text) == width, "“\(text.debugDescription)”")
@@ -17,7 +18,7 @@ struct DisplayWidthTests {
         ("Groceries", 6, "Groce…"), ("Groceries", 9, "Groceries"), ("Groceries", 1, "…"), ("Groceries", 0, ""),
         ("日本語", 4, "日…"), ("日本語", 5, "日本…"), ("日本語", 6, "日本語"), ("日本語", 2, "…"),
         ("cafe\u{301} au lait", 5, "cafe\u{301}…"), ("a\u{1B}bc", 3, "a…"), ("a\u{1B}bc", 4, "a\u{1B}…"),
-        ("😀😀😀", 5, "😀😀…"),
+        ("😀😀😀", 5, "😀😀…")
     ])
     func truncation(text: String, width: Int, expected: String) {
         let cut = DisplayWidth.truncate(text, to: width)
@@ -27,14 +28,14 @@ struct DisplayWidthTests {
 
     @Test(arguments: [
         ("Burrow › Groceries › Dairy", 12, "…ies › Dairy"), ("Burrow › Dairy", 20, "Burrow › Dairy"),
-        ("日本語のテキスト", 7, "…キスト"), ("abc", 1, "…"),
+        ("日本語のテキスト", 7, "…キスト"), ("abc", 1, "…")
     ])
     func leadingTruncation(text: String, width: Int, expected: String) {
         #expect(DisplayWidth.truncateLeading(text, to: width) == expected)
     }
 
     @Test(arguments: [
-        ("ab", 4, "ab  "), ("日本", 5, "日本 "), ("日本語", 5, "日本…"), ("日本語", 4, "日… "), ("abc", 0, ""),
+        ("ab", 4, "ab  "), ("日本", 5, "日本 "), ("日本語", 5, "日本…"), ("日本語", 4, "日… "), ("abc", 0, "")
     ])
     func padding(text: String, width: Int, expected: String) {
         let padded = DisplayWidth.pad(text, to: width)

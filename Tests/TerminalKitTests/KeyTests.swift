@@ -1,5 +1,5 @@
-import Testing
 import TerminalKit
+import Testing
 
 struct KeyTests {
     @Test(arguments: [
@@ -11,7 +11,7 @@ struct KeyTests {
         ("<PgUp>", Key.pageUp), ("<PageDown>", Key.pageDown), ("<Home>", Key.home), ("<F1>", Key(.function(1))),
         ("<F12>", Key(.function(12))), ("<S-F5>", Key(.function(5), modifiers: .shift)),
         ("<Space>", Key.character(" ")), ("<lt>", Key.character("<")), ("<S-a>", Key.character("A")),
-        ("日", Key.character("日")),
+        ("日", Key.character("日"))
     ])
     func parsesNotation(notation: String, key: Key) throws {
         #expect(try Key.parse(notation) == key)
@@ -32,9 +32,10 @@ struct KeyTests {
     }
 
     @Test func parsesSequences() throws {
-        #expect(try Key.parseSequence("j j <Enter> <C-z> <S-Up>") == [
-            .character("j"), .character("j"), .enter, .ctrl("z"), Key(.up, modifiers: .shift),
-        ])
+        #expect(
+            try Key.parseSequence("j j <Enter> <C-z> <S-Up>") == [
+                .character("j"), .character("j"), .enter, .ctrl("z"), Key(.up, modifiers: .shift)
+            ])
         #expect(try Key.parseSequence("ab <Space>c") == [.character("a"), .character("b"), .character(" "), .character("c")])
         #expect(try Key.parseSequence("ab<Enter>") == [.character("a"), .character("b"), .enter])
         #expect(try Key.parseSequence("<") == [.character("<")])
@@ -56,12 +57,13 @@ struct KeyTests {
 }
 
 struct KeyDecoderTests {
-    @Test(arguments: [
-        (0x01, Key.ctrl("a")), (0x1A, Key.ctrl("z")), (0x13, Key.ctrl("s")), (0x11, Key.ctrl("q")),
-        (0x03, Key.ctrl("c")), (0x12, Key.ctrl("r")), (0x19, Key.ctrl("y")),
-        (0x08, Key.backspace), (0x7F, Key.backspace), (0x09, Key.tab), (0x0D, Key.enter), (0x0A, Key.enter),
-        (0x1B, Key.escape), (0x00, Key(.character(" "), modifiers: .control)), (0x1F, Key.ctrl("_")),
-    ] as [(UInt32, Key)])
+    @Test(
+        arguments: [
+            (0x01, Key.ctrl("a")), (0x1A, Key.ctrl("z")), (0x13, Key.ctrl("s")), (0x11, Key.ctrl("q")),
+            (0x03, Key.ctrl("c")), (0x12, Key.ctrl("r")), (0x19, Key.ctrl("y")),
+            (0x08, Key.backspace), (0x7F, Key.backspace), (0x09, Key.tab), (0x0D, Key.enter), (0x0A, Key.enter),
+            (0x1B, Key.escape), (0x00, Key(.character(" "), modifiers: .control)), (0x1F, Key.ctrl("_"))
+        ] as [(UInt32, Key)])
     func controlBytes(byte: UInt32, key: Key) {
         #expect(KeyDecoder.control(byte) == key)
     }
@@ -74,16 +76,17 @@ struct KeyDecoderTests {
         #expect(KeyDecoder.alt("\u{7F}") == Key(.backspace, modifiers: .alt))
     }
 
-    @Test(arguments: [
-        ("", "A", Key.up), ("1;2", "A", Key(.up, modifiers: .shift)), ("1;3", "B", Key(.down, modifiers: .alt)),
-        ("1;5", "C", Key(.right, modifiers: .control)), ("1;6", "D", Key(.left, modifiers: [.control, .shift])),
-        ("", "H", Key.home), ("", "F", Key.end), ("1;2", "H", Key(.home, modifiers: .shift)),
-        ("3~", "", nil), ("3", "~", Key.delete), ("3;5", "~", Key(.delete, modifiers: .control)),
-        ("2", "~", Key.insert), ("5", "~", Key.pageUp), ("6;2", "~", Key(.pageDown, modifiers: .shift)),
-        ("1", "~", Key.home), ("4", "~", Key.end), ("15", "~", Key(.function(5))), ("24", "~", Key(.function(12))),
-        ("1;2", "P", Key(.function(1), modifiers: .shift)), ("", "Z", Key.backTab),
-        ("200", "~", nil), ("99", "~", nil), ("", "q", nil),
-    ] as [(String, String, Key?)])
+    @Test(
+        arguments: [
+            ("", "A", Key.up), ("1;2", "A", Key(.up, modifiers: .shift)), ("1;3", "B", Key(.down, modifiers: .alt)),
+            ("1;5", "C", Key(.right, modifiers: .control)), ("1;6", "D", Key(.left, modifiers: [.control, .shift])),
+            ("", "H", Key.home), ("", "F", Key.end), ("1;2", "H", Key(.home, modifiers: .shift)),
+            ("3~", "", nil), ("3", "~", Key.delete), ("3;5", "~", Key(.delete, modifiers: .control)),
+            ("2", "~", Key.insert), ("5", "~", Key.pageUp), ("6;2", "~", Key(.pageDown, modifiers: .shift)),
+            ("1", "~", Key.home), ("4", "~", Key.end), ("15", "~", Key(.function(5))), ("24", "~", Key(.function(12))),
+            ("1;2", "P", Key(.function(1), modifiers: .shift)), ("", "Z", Key.backTab),
+            ("200", "~", nil), ("99", "~", nil), ("", "q", nil)
+        ] as [(String, String, Key?)])
     func csiSequences(parameters: String, final: String, key: Key?) {
         guard let f = final.first else { return }
         #expect(KeyDecoder.csi(parameters: parameters, final: f) == key)

@@ -1,20 +1,20 @@
-import Testing
 import TerminalKit
 import TestSupport
+import Testing
 
 struct SanitizerTests {
     @Test(arguments: [
         ("plain", "plain"),
-        ("\u{1B}[2J\u{1B}[H", "^[[2J^[[H"),                             // CSI: clear screen, home
-        ("\u{1B}]0;pwned\u{07}", "^[]0;pwned^G"),                       // OSC: window title
-        ("\u{1B}]52;c;aGk=\u{1B}\\", "^[]52;c;aGk=^[\\"),                // OSC 52: clipboard
-        ("\u{9B}31m red", "<U+009B>31m red"),                           // C1 CSI
-        ("\u{9D}0;x\u{9C}", "<U+009D>0;x<U+009C>"),                     // C1 OSC and ST
+        ("\u{1B}[2J\u{1B}[H", "^[[2J^[[H"),  // CSI: clear screen, home
+        ("\u{1B}]0;pwned\u{07}", "^[]0;pwned^G"),  // OSC: window title
+        ("\u{1B}]52;c;aGk=\u{1B}\\", "^[]52;c;aGk=^[\\"),  // OSC 52: clipboard
+        ("\u{9B}31m red", "<U+009B>31m red"),  // C1 CSI
+        ("\u{9D}0;x\u{9C}", "<U+009D>0;x<U+009C>"),  // C1 OSC and ST
         ("a\u{7F}b\u{00}c", "a^?b^@c"),
         ("tab\there", "tab^Ihere"),
         ("line\r\nbreak", "line^M^Jbreak"),
-        ("\u{202E}txt.exe", "<U+202E>txt.exe"),                         // bidi override
-        ("日本 café 😀", "日本 café 😀"),
+        ("\u{202E}txt.exe", "<U+202E>txt.exe"),  // bidi override
+        ("日本 café 😀", "日本 café 😀")
     ])
     func visibleForms(raw: String, visible: String) {
         #expect(Sanitizer.visible(raw) == visible)
@@ -43,7 +43,9 @@ struct SanitizerTests {
             frame.buffer.write("\u{1B}[31mred", at: Position(x: 0, y: 1))
         }
         #expect(backend.unsafeCellsReceived == 0)
-        expectScreen(backend, """
+        expectScreen(
+            backend,
+            """
             x^[]0;t^G<U+009B>2J\u{FFFD}(\u{FFFD}
             ^[[31mred
             """)

@@ -1,6 +1,6 @@
-import Testing
 import TerminalKit
 import TestSupport
+import Testing
 
 struct TerminalTests {
     @Test func sendsOnlyWhatChangedBetweenFrames() {
@@ -11,8 +11,10 @@ struct TerminalTests {
         terminal.draw { $0.buffer.write("hello", at: .zero) }
         #expect(terminal.lastChangeCount == 0)
         terminal.draw { $0.buffer.write("help", at: .zero) }
-        #expect(terminal.lastChangeCount == 2)          // "l" → "p", "o" → " "
-        expectScreen(backend, """
+        #expect(terminal.lastChangeCount == 2)  // "l" → "p", "o" → " "
+        expectScreen(
+            backend,
+            """
             help
 
 
@@ -51,15 +53,16 @@ struct TerminalTests {
             frame.buffer.write("two", at: Position(x: 0, y: 1))
         }
         #expect(backend.difference(from: "one\ntwo\n") == nil)
-        #expect(backend.difference(from: "one\nTWO\n") == """
-            screen (6×3) differs from the expected one (- expected, + actual):
-                1 |one|
-            -   2 |TWO|
-            +   2 |two|
-                3 ||
+        #expect(
+            backend.difference(from: "one\nTWO\n") == """
+                screen (6×3) differs from the expected one (- expected, + actual):
+                    1 |one|
+                -   2 |TWO|
+                +   2 |two|
+                    3 ||
 
-            """)
-        #expect(backend.difference(from: "one\ntwo") != nil)   // a missing row is a difference
+                """)
+        #expect(backend.difference(from: "one\ntwo") != nil)  // a missing row is a difference
     }
 
     @Test func scriptedInputComesOutOneEventAtATime() throws {
@@ -75,7 +78,7 @@ struct TerminalTests {
     @Test(arguments: [
         (Color.red, 8, Color.red), (Color.palette(9), 8, Color.red), (Color.palette(196), 8, Color.red),
         (Color.palette(21), 8, Color.blue), (Color.palette(231), 8, Color.white), (Color.palette(232), 8, Color.black),
-        (Color.palette(255), 8, Color.white), (Color.palette(244), 256, Color.palette(244)), (Color.default, 8, Color.default),
+        (Color.palette(255), 8, Color.white), (Color.palette(244), 256, Color.palette(244)), (Color.default, 8, Color.default)
     ])
     func colorsFoldOntoSmallerPalettes(color: Color, size: Int, expected: Color) {
         #expect(color.approximated(toPaletteSize: size) == expected)

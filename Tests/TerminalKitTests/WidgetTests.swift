@@ -1,6 +1,6 @@
-import Testing
 import TerminalKit
 import TestSupport
+import Testing
 
 struct TextFieldTests {
     /// Applies keys (in notation) to a field holding `start` with the cursor at `|`, and returns the text with
@@ -22,7 +22,7 @@ struct TextFieldTests {
         ("one two  |", "<C-w>", "one |"), ("one two|", "<C-u>", "|"), ("one |two", "<C-u>", "|two"),
         ("on|e two", "<C-k>", "on|"), ("one two|", "<A-b>", "one |two"), ("|one two", "<A-f>", "one| two"),
         ("one two|", "<C-Left> <C-Left>", "|one two"), ("日本|", "<BS> 語", "日語|"), ("a|", "<Right> <Right>", "a|"),
-        ("ab|", "<Left> <Left> <Left>", "|ab"), ("e\u{301}|", "<BS>", "|"),
+        ("ab|", "<Left> <Left> <Left>", "|ab"), ("e\u{301}|", "<BS>", "|")
     ])
     func editingKeys(start: String, keys: String, expected: String) throws {
         #expect(try edit(start, keys) == expected)
@@ -51,7 +51,9 @@ struct TextFieldTests {
             _ = wide.render(into: &frame.buffer, area: frame.area.row(2), focused: true)
         }
         // The cursor sits after the text: the field scrolls so the end and one free cell are visible.
-        expectScreen(backend, """
+        expectScreen(
+            backend,
+            """
             Add to Gr…
             brown fox
              本語の文
@@ -64,7 +66,9 @@ struct TextFieldTests {
             frame.cursor = long.render(into: &frame.buffer, area: frame.area.row(1), focused: true)
             _ = wide.render(into: &frame.buffer, area: frame.area.row(2), focused: true)
         }
-        expectScreen(backend, """
+        expectScreen(
+            backend,
+            """
 
             the quick
              本語の文
@@ -89,7 +93,9 @@ struct ListViewTests {
         let backend = TestBackend(width: 12, height: 3)
         var state = ListState()
         draw(backend, &state)
-        expectScreen(backend, """
+        expectScreen(
+            backend,
+            """
             > apple
               banana
               cherry
@@ -99,21 +105,27 @@ struct ListViewTests {
         #expect(backend.cell(x: 0, y: 1).style.attributes == [])
         state.move(by: 4, count: fruits.count)
         draw(backend, &state)
-        expectScreen(backend, """
+        expectScreen(
+            backend,
+            """
               cherry
               damson
             > elderberry
             """)
         state.move(by: 100, count: fruits.count)
         draw(backend, &state)
-        expectScreen(backend, """
+        expectScreen(
+            backend,
+            """
               elderberry
               fig
             > grape
             """)
         state.move(by: -3, count: fruits.count)
         draw(backend, &state, margin: 1)
-        expectScreen(backend, """
+        expectScreen(
+            backend,
+            """
               cherry
             > damson
               elderberry
@@ -141,7 +153,9 @@ struct StatusBarTests {
             StatusBar(left: "Deleted “Groceries” and 12 sub-items", right: "?: help").render(into: &frame.buffer, area: frame.area.row(1))
             StatusBar(left: "x", right: "a very long hint text here").render(into: &frame.buffer, area: frame.area.row(2))
         }
-        expectScreen(backend, """
+        expectScreen(
+            backend,
+            """
             Deleted “Mil… 12/340
             Deleted “Gr… ?: help
             a very long hint te…

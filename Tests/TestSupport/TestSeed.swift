@@ -29,8 +29,9 @@ public enum TestSeed {
     /// A value that is neither is a mistake worth stopping for: silently running the fixed seeds instead
     /// would look like a replay that passed.
     private static let override: (@Sendable () -> UInt64)? = {
-        guard let text = ProcessInfo.processInfo.environment[environmentVariable]?
-            .trimmingCharacters(in: .whitespaces), !text.isEmpty
+        guard
+            let text = ProcessInfo.processInfo.environment[environmentVariable]?
+                .trimmingCharacters(in: .whitespaces), !text.isEmpty
         else { return nil }
         if text == "random" {
             // The one unseeded draw: it picks a seed, which every failure then reports.

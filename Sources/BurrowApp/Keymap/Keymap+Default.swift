@@ -1,52 +1,68 @@
 extension Keymap {
     /// The default keys: vim letters and arrows, as terminal outliner users expect (see ../shared/KEYS.md).
-    public static let `default` = Keymap(sections: [
-        Section("Moving", [
-            KeyBinding("j <Down>", .moveDown, "Move down"),
-            KeyBinding("k <Up>", .moveUp, "Move up"),
-            KeyBinding("g <Home>", .first, "First item"),
-            KeyBinding("G <End>", .last, "Last item"),
-            KeyBinding("<PgDn>", .pageDown, "Page down"),
-            KeyBinding("<PgUp>", .pageUp, "Page up"),
-            KeyBinding("<C-d>", .halfPageDown, "Half a page down"),
-            KeyBinding("<C-u>", .halfPageUp, "Half a page up"),
-        ]),
-        Section("Levels", [
-            KeyBinding("l <Right> <Enter>", .drillIn, "Open the item's sub-items"),
-            KeyBinding("h <Left> <BS> <Esc>", .back, "Back up one level"),
-            KeyBinding("~", .backToTop, "Back to the top level"),
-        ]),
-        Section("Editing", [
-            KeyBinding("a :", .capture, "Quick capture: add items at the end (Enter adds, Esc leaves)"),
-            KeyBinding("o", .insertBelow, "Insert an item below"),
-            KeyBinding("O", .insertAbove, "Insert an item above"),
-            KeyBinding("e i <F2>", .rename, "Rename (Enter keeps, Esc cancels)"),
-            KeyBinding("d x <Del>", .delete, "Delete the item and its sub-items"),
-            KeyBinding("<Space>", .toggleDone, "Toggle done"),
-            KeyBinding("K <S-Up> <A-Up>", .moveItemUp, "Move the item up"),
-            KeyBinding("J <S-Down> <A-Down>", .moveItemDown, "Move the item down"),
-            KeyBinding("> <Tab>", .indent, "Indent: into the item above"),
-            KeyBinding("< <S-Tab>", .outdent, "Outdent: out to the parent's level"),
-            KeyBinding("m", .cut, "Cut the item, to move it to another level"),
-            KeyBinding("p", .paste, "Paste the cut item below the selection"),
-        ]),
-        Section("Search", [
-            KeyBinding("/", .search, "Search the whole outline (Enter goes to the first match)"),
-            KeyBinding("n", .nextMatch, "Next match"),
-            KeyBinding("N", .previousMatch, "Previous match"),
-        ]),
-        Section("History", [
-            KeyBinding("u <C-z>", .undo, "Undo"),
-            KeyBinding("<C-r> <C-y>", .redo, "Redo"),
-        ]),
-        Section("Other", [
-            KeyBinding("? <F1>", .help, "Show or hide this help"),
-            KeyBinding("q <C-c>", .quit, "Quit (everything is already saved)"),
-        ]),
-    ], help: Section("In the help overlay", [
-        KeyBinding("j <Down>", .moveDown, "Scroll down"),
-        KeyBinding("k <Up>", .moveUp, "Scroll up"),
-        KeyBinding("<PgDn> <Space>", .pageDown, "Scroll a page down"),
-        KeyBinding("<PgUp>", .pageUp, "Scroll a page up"),
-    ]))
+    public static let `default` = Keymap(
+        sections: [
+            Section(
+                "Moving",
+                [
+                    KeyBinding("j <Down>", .moveDown, "Move down"),
+                    KeyBinding("k <Up>", .moveUp, "Move up"),
+                    KeyBinding("g <Home>", .first, "First item"),
+                    KeyBinding("G <End>", .last, "Last item"),
+                    KeyBinding("<PgDn>", .pageDown, "Page down"),
+                    KeyBinding("<PgUp>", .pageUp, "Page up"),
+                    KeyBinding("<C-d>", .halfPageDown, "Half a page down"),
+                    KeyBinding("<C-u>", .halfPageUp, "Half a page up")
+                ]),
+            Section(
+                "Levels",
+                [
+                    KeyBinding("l <Right> <Enter>", .drillIn, "Open the item's sub-items"),
+                    KeyBinding("h <Left> <BS> <Esc>", .back, "Back up one level"),
+                    KeyBinding("~", .backToTop, "Back to the top level")
+                ]),
+            Section(
+                "Editing",
+                [
+                    KeyBinding("a :", .capture, "Quick capture: add items at the end (Enter adds, Esc leaves)"),
+                    KeyBinding("o", .insertBelow, "Insert an item below"),
+                    KeyBinding("O", .insertAbove, "Insert an item above"),
+                    KeyBinding("e i <F2>", .rename, "Rename (Enter keeps, Esc cancels)"),
+                    KeyBinding("d x <Del>", .delete, "Delete the item and its sub-items"),
+                    KeyBinding("<Space>", .toggleDone, "Toggle done"),
+                    KeyBinding("K <S-Up> <A-Up>", .moveItemUp, "Move the item up"),
+                    KeyBinding("J <S-Down> <A-Down>", .moveItemDown, "Move the item down"),
+                    KeyBinding("> <Tab>", .indent, "Indent: into the item above"),
+                    KeyBinding("< <S-Tab>", .outdent, "Outdent: out to the parent's level"),
+                    KeyBinding("m", .cut, "Cut the item, to move it to another level"),
+                    KeyBinding("p", .paste, "Paste the cut item below the selection")
+                ]),
+            Section(
+                "Search",
+                [
+                    KeyBinding("/", .search, "Search the whole outline (Enter goes to the first match)"),
+                    KeyBinding("n", .nextMatch, "Next match"),
+                    KeyBinding("N", .previousMatch, "Previous match")
+                ]),
+            Section(
+                "History",
+                [
+                    KeyBinding("u <C-z>", .undo, "Undo"),
+                    KeyBinding("<C-r> <C-y>", .redo, "Redo")
+                ]),
+            Section(
+                "Other",
+                [
+                    KeyBinding("? <F1>", .help, "Show or hide this help"),
+                    KeyBinding("q <C-c>", .quit, "Quit (everything is already saved)")
+                ])
+        ],
+        help: Section(
+            "In the help overlay",
+            [
+                KeyBinding("j <Down>", .moveDown, "Scroll down"),
+                KeyBinding("k <Up>", .moveUp, "Scroll up"),
+                KeyBinding("<PgDn> <Space>", .pageDown, "Scroll a page down"),
+                KeyBinding("<PgUp>", .pageUp, "Scroll a page up")
+            ]))
 }

@@ -13,8 +13,9 @@ struct RowView {
         let marker = row.childCount > 0 ? " \(row.childCount) › " : ""
         let markerWidth = DisplayWidth.of(marker)
         let room = max(0, area.width - 5 - markerWidth)
-        buffer.write(DisplayWidth.truncate(row.title, to: room), at: Position(x: area.x + 5, y: area.y),
-                     style: row.isDone ? Theme.done : .plain, maxWidth: room)
+        buffer.write(
+            DisplayWidth.truncate(row.title, to: room), at: Position(x: area.x + 5, y: area.y),
+            style: row.isDone ? Theme.done : .plain, maxWidth: room)
         if markerWidth > 0 {
             buffer.write(marker, at: Position(x: area.maxX - markerWidth, y: area.y), style: Theme.count)
         }

@@ -21,10 +21,12 @@ struct Check: ParsableCommand {
 
     func run() throws {
         // Checking only reads; repairing writes, in one transaction.
-        let problems = try repair ? database.write(creatingRoot: false) { o in
-            for line in try o.repair() { say("Repaired: " + Sanitizer.visible(line)) }
-            return try o.check()
-        } : database.read { try $0.check() }
+        let problems =
+            try repair
+            ? database.write(creatingRoot: false) { o in
+                for line in try o.repair() { say("Repaired: " + Sanitizer.visible(line)) }
+                return try o.check()
+            } : database.read { try $0.check() }
         for p in problems { say(Sanitizer.visible(p)) }
         if problems.isEmpty {
             if !repair { say("The outline is intact.") } else { say("The outline is intact now.") }

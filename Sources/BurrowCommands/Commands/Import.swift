@@ -81,7 +81,8 @@ struct Import: ParsableCommand {
                 let lineStart = (bytes[..<i].lastIndex(of: 0x0A) ?? -1) + 1
                 let line = bytes[..<i].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
                 let column = String(decoding: bytes[lineStart..<i], as: UTF8.self).count + 1
-                throw UserError("\(name) line \(line), column \(column): not UTF-8 (byte 0x\(String(b, radix: 16, uppercase: true))); convert the file to UTF-8")
+                throw UserError(
+                    "\(name) line \(line), column \(column): not UTF-8 (byte 0x\(String(b, radix: 16, uppercase: true))); convert the file to UTF-8")
             }
             i += length
         }

@@ -52,7 +52,8 @@ struct Ls: ParsableCommand {
     /// Two spaces a level down to `maxIndent` levels, then the level's number: a 100,000-level outline
     /// prints lines of bounded length, not gigabytes of spaces.
     static func indent(_ depth: Int) -> String {
-        depth <= maxIndent ? String(repeating: "  ", count: depth)
+        depth <= maxIndent
+            ? String(repeating: "  ", count: depth)
             : String(repeating: "  ", count: maxIndent) + "(level \(depth + 1)) "
     }
 

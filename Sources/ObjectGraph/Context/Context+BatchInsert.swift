@@ -28,7 +28,8 @@ extension Context {
             for (id, row) in zip(ids, rows) {
                 validator.validate(values: row, id: id, entity: entity, into: &errors)
                 for slot in entity.requiredToOneSlots where row[slot].isNull {
-                    errors.append(ValidationError(object: id, entity: entity.name, property: entity.properties[slot].name, rule: .required, value: .null))
+                    errors.append(
+                        ValidationError(object: id, entity: entity.name, property: entity.properties[slot].name, rule: .required, value: .null))
                 }
             }
         }

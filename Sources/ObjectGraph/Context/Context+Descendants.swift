@@ -22,7 +22,9 @@ extension Context {
     private func selfRelationKey(of object: ManagedObject, _ relationship: String) throws(StoreError) -> Int {
         let e = object.entity
         guard let slot = e.slot(relationship), let r = e.relationshipOfSlot[slot], r.isToMany, r.destination == e.index else {
-            throw StoreError(.notSelfToMany, "\(e.name).\(relationship) is not a to-many relationship of \(e.name) to itself", entity: e.name, property: relationship)
+            throw StoreError(
+                .notSelfToMany, "\(e.name).\(relationship) is not a to-many relationship of \(e.name) to itself", entity: e.name,
+                property: relationship)
         }
         return r.inverseSlot
     }

@@ -15,7 +15,9 @@ extension Context {
             let ids: [Int64] = r.storesForeignKey ? (o.toOneID(slot: p.slot, r).map { [$0] } ?? []) : Array(o.members(slot: p.slot))
             let left = ids.filter { registered[ObjectID(entity: r.destination, rowID: $0)]?.isDeleted != true }
             if !left.isEmpty {
-                errors.append(ValidationError(object: o.objectID, entity: o.entity.name, property: p.name, rule: .deleteDenied(count: left.count), value: .null))
+                errors.append(
+                    ValidationError(object: o.objectID, entity: o.entity.name, property: p.name, rule: .deleteDenied(count: left.count), value: .null)
+                )
             }
         }
     }

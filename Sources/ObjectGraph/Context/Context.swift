@@ -56,7 +56,7 @@ public final class Context {
 
     deinit {
         // Objects keep an unowned reference to their context: those that outlive it must read nil.
-        registered.forEach { $0.context = nil }
+        registered.forEachObject { $0.context = nil }
     }
 
     /// True when there are unsaved inserts, updates or deletes.

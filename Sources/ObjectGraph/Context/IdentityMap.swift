@@ -148,7 +148,7 @@ final class IdentityMap {
     }
 
     /// Calls `body` with every registered object, in no particular order.
-    func forEach(_ body: (ManagedObject) -> Void) {
+    func forEachObject(_ body: (ManagedObject) -> Void) {
         for k in 0..<capacity { if let o = table[k].object { body(o) } }
     }
 

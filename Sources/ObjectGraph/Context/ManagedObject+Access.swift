@@ -148,7 +148,8 @@ extension ManagedObject {
         precondition(!r.isToMany, "\(entity.name).\(entity.properties[slot].name) is to-many: add through its inverse")
         let context = self.context
         if let target {
-            precondition(target.entity.index == r.destination, "\(entity.name).\(entity.properties[slot].name) cannot point to a \(target.entity.name)")
+            precondition(
+                target.entity.index == r.destination, "\(entity.name).\(entity.properties[slot].name) cannot point to a \(target.entity.name)")
             precondition(target.context === context, "objects of different contexts cannot be related")
         }
         guard let context else { return }

@@ -61,7 +61,8 @@ struct UnitOfWork {
                         e.entity = o.entity.name
                         e.object = o.objectID
                         e.property = o.entity.properties[slot].name
-                        e.message = "cannot save: \(o.entity.name) \(o.objectID).\(e.property!) still refers to deleted \(model.entities[r.destination].name) \(target)"
+                        e.message =
+                            "cannot save: \(o.entity.name) \(o.objectID).\(e.property!) still refers to deleted \(model.entities[r.destination].name) \(target)"
                         return e
                     }
                 }
@@ -75,7 +76,8 @@ struct UnitOfWork {
                     e.entity = o.entity.name
                     e.object = o.objectID
                     e.property = o.entity.properties[slot].name
-                    e.message = "cannot save: \(o.entity.name) \(o.objectID).\(e.property!) refers to \(model.entities[r.destination].name) #\(t), deleted elsewhere"
+                    e.message =
+                        "cannot save: \(o.entity.name) \(o.objectID).\(e.property!) refers to \(model.entities[r.destination].name) #\(t), deleted elsewhere"
                     return e
                 }
             }
@@ -86,7 +88,8 @@ struct UnitOfWork {
                     else { continue }
                     e.entity = o.entity.name
                     e.property = p.name
-                    e.message = "cannot save: deleted \(o.entity.name) \(o.objectID) is still referred to by \(model.entities[r.destination].name) #\(left) through \(p.name) (no-action rule)"
+                    e.message =
+                        "cannot save: deleted \(o.entity.name) \(o.objectID) is still referred to by \(model.entities[r.destination].name) #\(left) through \(p.name) (no-action rule)"
                     return e
                 }
             }

@@ -44,24 +44,25 @@ public final class Model: Sendable {
         }
         var built: [EntityDescription] = []
         for (i, e) in declared.enumerated() {
-            built.append(EntityDescription(entity: e, index: i, countFeeds: feeds[i]) { r in
-                let destIndex = index[r.destination]!
-                let dest = declared[destIndex]
-                let inverse = dest.relationships.first { $0.name == r.inverse }!
-                let inverseSlot = dest.attributes.count + dest.relationships.firstIndex { $0.name == r.inverse }!
-                let storesKey: Bool
-                if r.isToMany {
-                    storesKey = false
-                } else if inverse.isToMany {
-                    storesKey = true
-                } else {
-                    // One-to-one: the key lives on the side that sorts first, so exactly one side has it.
-                    storesKey = (e.name, r.name) < (dest.name, inverse.name)
-                }
-                return RelationshipDescription(
-                    relationship: r, destination: destIndex, inverseSlot: inverseSlot, storesForeignKey: storesKey,
-                    inverseIsToMany: inverse.isToMany)
-            })
+            built.append(
+                EntityDescription(entity: e, index: i, countFeeds: feeds[i]) { r in
+                    let destIndex = index[r.destination]!
+                    let dest = declared[destIndex]
+                    let inverse = dest.relationships.first { $0.name == r.inverse }!
+                    let inverseSlot = dest.attributes.count + dest.relationships.firstIndex { $0.name == r.inverse }!
+                    let storesKey: Bool
+                    if r.isToMany {
+                        storesKey = false
+                    } else if inverse.isToMany {
+                        storesKey = true
+                    } else {
+                        // One-to-one: the key lives on the side that sorts first, so exactly one side has it.
+                        storesKey = (e.name, r.name) < (dest.name, inverse.name)
+                    }
+                    return RelationshipDescription(
+                        relationship: r, destination: destIndex, inverseSlot: inverseSlot, storesForeignKey: storesKey,
+                        inverseIsToMany: inverse.isToMany)
+                })
         }
         entities = built
         snapshot = ModelSnapshot(version: version, entities: built)

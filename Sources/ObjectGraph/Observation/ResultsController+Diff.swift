@@ -104,7 +104,8 @@ extension ResultsController {
         for id in repositioned {
             let oldRank = oldPos[id]! - countBelow(leftBefore, oldPos[id]!)
             let newRank = newPos[id]! - countBelow(cameBefore, newPos[id]!)
-            let changedSection = sectionKey != nil
+            let changedSection =
+                sectionKey != nil
                 && !ObjectPredicate.sqlEqual(oldSections[oldPath(id).section].value, keysOf[id]![0])
             if oldRank != newRank || changedSection { moved.insert(id) } else { byGap[oldRank, default: []].append(id) }
         }

@@ -99,4 +99,3 @@ extension StoreError {
     public static let readOnly = Code.readOnly
     public static let storage = Code.storage
 }
-

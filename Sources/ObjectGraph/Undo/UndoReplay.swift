@@ -18,8 +18,9 @@ struct UndoReplay {
             try context.transaction { try restore(target, expected) }
         } catch let e as StoreError where e.code == .foreignKey {
             // A restored reference points to something deleted elsewhere (a parent, say).
-            throw UndoConflict(verb: verb, action: step.name, object: e.object, entity: e.entity ?? "an object",
-                               reason: "would refer to something deleted elsewhere" + (e.property.map { " (\($0))" } ?? ""))
+            throw UndoConflict(
+                verb: verb, action: step.name, object: e.object, entity: e.entity ?? "an object",
+                reason: "would refer to something deleted elsewhere" + (e.property.map { " (\($0))" } ?? ""))
         }
     }
 
@@ -85,7 +86,11 @@ struct UndoReplay {
                 for slot in o.entity.storedSlots
                 where !o.entity.isMaintained(slot) && other[slot] != values[slot] && o.values[slot] != values[slot] {
                     if let r = o.entity.properties[slot].relationship {
-                        if case .integer(let t) = values[slot] { o.setToOne(slot: slot, r, t, in: context) } else { o.setToOne(slot: slot, r, nil, in: context) }
+                        if case .integer(let t) = values[slot] {
+                            o.setToOne(slot: slot, r, t, in: context)
+                        } else {
+                            o.setToOne(slot: slot, r, nil, in: context)
+                        }
                     } else {
                         o.setValue(values[slot], slot: slot)
                     }
@@ -108,8 +113,10 @@ struct UndoReplay {
     }
 
     /// For each count the store maintains, how many of its members `step` deletes (of those still stored).
-    private func membersDeleted(by step: UndoRecord, current: [ObjectID: [Value]],
-                                restoring target: KeyPath<UndoRecord.Entry, [Value]?>) -> [MaintainedCount.Key: Int64] {
+    private func membersDeleted(
+        by step: UndoRecord, current: [ObjectID: [Value]],
+        restoring target: KeyPath<UndoRecord.Entry, [Value]?>
+    ) -> [MaintainedCount.Key: Int64] {
         var out: [MaintainedCount.Key: Int64] = [:]
         for entry in step.entries where entry[keyPath: target] == nil {
             guard let row = current[entry.id] else { continue }

@@ -35,17 +35,20 @@ public enum IndentedText {
                 usesTabs = false
                 if unit == nil { unit = spaces }
                 guard spaces % unit! == 0 else {
-                    throw InterchangeError(format: "text", line: n + 1, column: spaces + 1,
+                    throw InterchangeError(
+                        format: "text", line: n + 1, column: spaces + 1,
                         message: "indentation of \(spaces) spaces is not a multiple of \(unit!)")
                 }
                 depth = spaces / unit!
             }
             guard depth <= builder.depth + 1 else {
-                throw InterchangeError(format: "text", line: n + 1, column: tabs + spaces + 1,
+                throw InterchangeError(
+                    format: "text", line: n + 1, column: tabs + spaces + 1,
                     message: "line is indented \(depth - builder.depth) levels deeper than the one above")
             }
             guard depth < OutlineBuilder.maximumLevels else {
-                throw InterchangeError(format: "text", line: n + 1, column: tabs + spaces + 1,
+                throw InterchangeError(
+                    format: "text", line: n + 1, column: tabs + spaces + 1,
                     message: "line is at level \(depth + 1); indented text holds at most \(OutlineBuilder.maximumLevels) levels (use OPML or JSON)")
             }
             builder.add(OutlineNode(String(title)), depth: depth)

@@ -177,7 +177,8 @@ struct JSONReader {
                     key = isObject ? try self.key() : nil
                     continue
                 }
-            case UInt8(ascii: "\""): tape.values.append(.init(kind: .string, key: key, text: try string(), line: l, column: col, end: tape.values.count + 1))
+            case UInt8(ascii: "\""):
+                tape.values.append(.init(kind: .string, key: key, text: try string(), line: l, column: col, end: tape.values.count + 1))
             default: tape.values.append(.init(kind: .scalar, key: key, text: try scalar(), line: l, column: col, end: tape.values.count + 1))
             }
             // A value is complete: go on in its container, closing every container that ends here.

@@ -40,7 +40,8 @@ public enum MarkdownOutline {
                 } else if tabs == 0 {
                     if spaces > 0 && unit == nil { unit = spaces == 4 ? 4 : (spaces % 2 == 0 ? 2 : spaces) }
                     guard spaces % (unit ?? 2) == 0 || spaces == 0 else {
-                        throw InterchangeError(format: "Markdown", line: lineNumber, column: spaces + 1,
+                        throw InterchangeError(
+                            format: "Markdown", line: lineNumber, column: spaces + 1,
                             message: "indentation of \(spaces) spaces is not a multiple of \(unit ?? 2)")
                     }
                     depth = spaces / (unit ?? 2)
@@ -48,11 +49,13 @@ public enum MarkdownOutline {
                     throw InterchangeError(format: "Markdown", line: lineNumber, column: 1, message: "indentation mixes tabs and spaces")
                 }
                 guard depth <= builder.depth + 1 else {
-                    throw InterchangeError(format: "Markdown", line: lineNumber, column: width + 1,
+                    throw InterchangeError(
+                        format: "Markdown", line: lineNumber, column: width + 1,
                         message: "item is indented \(depth - builder.depth) levels deeper than the one above")
                 }
                 guard depth < OutlineBuilder.maximumLevels else {
-                    throw InterchangeError(format: "Markdown", line: lineNumber, column: width + 1,
+                    throw InterchangeError(
+                        format: "Markdown", line: lineNumber, column: width + 1,
                         message: "item is at level \(depth + 1); Markdown holds at most \(OutlineBuilder.maximumLevels) levels (use OPML or JSON)")
                 }
                 var title = Substring(content)

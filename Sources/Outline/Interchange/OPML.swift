@@ -46,7 +46,8 @@ public enum OPML {
                 }
             }.get()
         case .unsupported:
-            throw reader.fail(encoding.offset,
+            throw reader.fail(
+                encoding.offset,
                 "encoding \(encoding.name) is not supported: convert the file to UTF-8 and declare encoding=\"UTF-8\"")
         }
     }

@@ -196,8 +196,10 @@ extension OPMLReader {
         case 4 where matches("apos", at: name): return "'"
         case 4 where matches("quot", at: name): return "\""
         default:
-            throw fail(start, "unknown entity \(text(start..<i)) (XML predefines only &lt; &gt; &amp; &apos; &quot;; "
-                + "write other characters as &#NUMBER;)")
+            throw fail(
+                start,
+                "unknown entity \(text(start..<i)) (XML predefines only &lt; &gt; &amp; &apos; &quot;; "
+                    + "write other characters as &#NUMBER;)")
         }
     }
 

@@ -121,7 +121,8 @@ struct OPMLReader {
                     }
                     guard kind == .opml else {
                         // Reported at the start of the file: the file as a whole is not OPML.
-                        throw InterchangeError(format: "OPML", line: 1, column: 1,
+                        throw InterchangeError(
+                            format: "OPML", line: 1, column: 1,
                             message: "no <opml> element (the root element is <\(text(name))>)")
                     }
                     sawRoot = true

@@ -32,8 +32,8 @@ public struct ScreenDifference: Sendable {
     }
 }
 
-private extension String {
-    func leftPadded(to n: Int) -> String {
+extension String {
+    fileprivate func leftPadded(to n: Int) -> String {
         count >= n ? self : String(repeating: " ", count: n - count) + self
     }
 }

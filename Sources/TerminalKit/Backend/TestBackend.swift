@@ -83,8 +83,10 @@ public final class TestBackend: TerminalBackend, InputSource {
     /// Nil when the screen shows exactly `expected` (rows separated by newlines, trailing spaces ignored, every
     /// row present); otherwise a line-by-line difference that is readable in a test failure.
     public func difference(from expected: String) -> String? {
-        ScreenDifference(expected: expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
-                         actual: lines, size: size).report
+        ScreenDifference(
+            expected: expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
+            actual: lines, size: size
+        ).report
     }
 }
 

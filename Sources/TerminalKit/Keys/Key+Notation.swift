@@ -15,7 +15,7 @@ extension Key: CustomStringConvertible {
         ("Tab", .tab), ("BS", .backspace), ("Backspace", .backspace), ("Del", .delete), ("Delete", .delete),
         ("Ins", .insert), ("Insert", .insert), ("Up", .up), ("Down", .down), ("Left", .left), ("Right", .right),
         ("Home", .home), ("End", .end), ("PageUp", .pageUp), ("PgUp", .pageUp), ("PageDown", .pageDown),
-        ("PgDn", .pageDown), ("Space", .character(" ")), ("lt", .character("<")), ("gt", .character(">")),
+        ("PgDn", .pageDown), ("Space", .character(" ")), ("lt", .character("<")), ("gt", .character(">"))
     ]
 
     /// Reads one key in notation: `"j"`, `"<C-z>"`, `"<S-Up>"`.
@@ -123,8 +123,8 @@ extension Key: CustomStringConvertible {
     }
 }
 
-private extension String {
-    func caseInsensitiveCompare(_ other: Substring) -> Bool {
+extension String {
+    fileprivate func caseInsensitiveCompare(_ other: Substring) -> Bool {
         lowercased() == other.lowercased()
     }
 }

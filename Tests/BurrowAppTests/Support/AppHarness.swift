@@ -1,8 +1,9 @@
 import ObjectGraph
 import Outline
-import Testing
 import TerminalKit
 import TestSupport
+import Testing
+
 @testable import BurrowApp
 
 /// The outliner on the test backend: press keys one at a time (a frame is drawn after each, as the run loop

@@ -312,7 +312,8 @@ final class MemoryStore: PersistentStore {
                 }
                 var row = [Value](repeating: .null, count: e.properties.count)
                 for slot in e.storedSlots {
-                    row[slot] = e.isMaintained(slot) ? .integer(counts.take(e.index, slot: slot, id: id)) : Self.stored(values[slot], as: e.typeOfSlot[slot])
+                    row[slot] =
+                        e.isMaintained(slot) ? .integer(counts.take(e.index, slot: slot, id: id)) : Self.stored(values[slot], as: e.typeOfSlot[slot])
                 }
                 try checkUnique(e, id, row)
                 state.tables[e.index][id] = row
@@ -469,15 +470,18 @@ final class MemoryStore: PersistentStore {
                 let dest = model.entities[r.destination]
                 for (id, row) in state.tables[e.index].sorted(by: { $0.key < $1.key }) {
                     guard case .integer(let target) = row[slot], state.tables[dest.index][target] == nil else { continue }
-                    out.append(StoreProblem(
-                        .danglingReference, "\(e.name) #\(id) refers to \(dest.name) #\(target), which does not exist (\(e.properties[slot].name))",
-                        object: ObjectID(entity: e.index, rowID: id)))
+                    out.append(
+                        StoreProblem(
+                            .danglingReference,
+                            "\(e.name) #\(id) refers to \(dest.name) #\(target), which does not exist (\(e.properties[slot].name))",
+                            object: ObjectID(entity: e.index, rowID: id)))
                 }
             }
         }
         for (e, a, slot) in requiredWithDefaults() {
             for id in state.tables[e.index].keys.sorted() where state.tables[e.index][id]![slot].isNull {
-                out.append(StoreProblem(.missingValue, "\(e.name) #\(id) has no \(a.name), which is required", object: ObjectID(entity: e.index, rowID: id)))
+                out.append(
+                    StoreProblem(.missingValue, "\(e.name) #\(id) has no \(a.name), which is required", object: ObjectID(entity: e.index, rowID: id)))
             }
         }
         let unused = smallestUnusedID()
@@ -490,9 +494,11 @@ final class MemoryStore: PersistentStore {
         }
         for s in staleCounts() {
             let e = model.entities[s.id.entity]
-            out.append(StoreProblem(
-                .count, "\(e.name) #\(s.id.rowID) stores \(s.stored.map(String.init) ?? "no") \(e.properties[s.slot].name) but counts \(s.actual)",
-                object: s.id))
+            out.append(
+                StoreProblem(
+                    .count,
+                    "\(e.name) #\(s.id.rowID) stores \(s.stored.map(String.init) ?? "no") \(e.properties[s.slot].name) but counts \(s.actual)",
+                    object: s.id))
         }
         return out
     }

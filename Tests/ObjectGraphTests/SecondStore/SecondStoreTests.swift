@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import ObjectGraph
 
@@ -57,18 +57,22 @@ import TestSupport
         let run: @Sendable (Kind) throws -> [String]
         var testDescription: String { name }
 
-        static let all: [Scenario] = [
-            Scenario(name: "insert, fetch, sort, window") { try SecondStoreTests.insertFetchSortWindow($0) },
-            Scenario(name: "pending changes in fetches") { try SecondStoreTests.pendingChangesInFetches($0) },
-            Scenario(name: "updates, deletes, cascades, counts") { try SecondStoreTests.updatesDeletesAndCounts($0) },
-            Scenario(name: "descendants") { try SecondStoreTests.descendants($0) },
-            Scenario(name: "transactions roll back") { try SecondStoreTests.transactionsRollBack($0) },
-            Scenario(name: "conflicts with another process") { try SecondStoreTests.conflictsWithAnotherProcess($0) },
-            Scenario(name: "undo and redo round trips") { try SecondStoreTests.undoRedoRoundTrips($0) },
-            Scenario(name: "undo conflicts") { try SecondStoreTests.undoConflicts($0) },
-            Scenario(name: "polling a second store") { try SecondStoreTests.pollingASecondStore($0) },
-            Scenario(name: "check and repair") { try SecondStoreTests.checkAndRepair($0) },
-        ] + randomSeeds.map { seed in Scenario(name: "results under random edits, seed \(seed)") { try SecondStoreTests.randomEdits($0, seed: seed) } }
+        static let all: [Scenario] =
+            [
+                Scenario(name: "insert, fetch, sort, window") { try SecondStoreTests.insertFetchSortWindow($0) },
+                Scenario(name: "pending changes in fetches") { try SecondStoreTests.pendingChangesInFetches($0) },
+                Scenario(name: "updates, deletes, cascades, counts") { try SecondStoreTests.updatesDeletesAndCounts($0) },
+                Scenario(name: "descendants") { try SecondStoreTests.descendants($0) },
+                Scenario(name: "transactions roll back") { try SecondStoreTests.transactionsRollBack($0) },
+                Scenario(name: "conflicts with another process") { try SecondStoreTests.conflictsWithAnotherProcess($0) },
+                Scenario(name: "undo and redo round trips") { try SecondStoreTests.undoRedoRoundTrips($0) },
+                Scenario(name: "undo conflicts") { try SecondStoreTests.undoConflicts($0) },
+                Scenario(name: "polling a second store") { try SecondStoreTests.pollingASecondStore($0) },
+                Scenario(name: "check and repair") { try SecondStoreTests.checkAndRepair($0) }
+            ]
+            + randomSeeds.map { seed in
+                Scenario(name: "results under random edits, seed \(seed)") { try SecondStoreTests.randomEdits($0, seed: seed) }
+            }
 
         static let randomSeeds: [UInt64] = [1, 2, 3]
     }
@@ -197,7 +201,7 @@ import TestSupport
         let specs: [(String, Int, Double, Bool, String?)] = [
             ("Milk", 0, 1, false, nil), ("Bread", 0, 2, true, "wholegrain"), ("bills", 1, 0.5, false, "Due Friday"),
             ("Report", 1, 3, true, nil), ("Email Bob", 1, 1.5, false, "re: budget"), ("Post office", 2, 1, false, "stamps"),
-            ("bank", 2, 2, true, ""),
+            ("bank", 2, 2, true, "")
         ]
         for (title, l, position, done, note) in specs { try task(c, title, in: lists[l], at: position, done: done, note: note) }
         try c.save()
@@ -260,7 +264,9 @@ import TestSupport
         try check("done, title descending", tasks(Key("done") == true, [SortKey("title", ascending: false)]), ["bank", "Report", "Bread"])
         // NULL sorts first ascending and last descending, as in SQLite; ties go by ID in the last key's direction.
         try check("note ascending", tasks(.true, [SortKey("note")]), ["Milk", "Report", "bank", "bills", "Email Bob", "Post office", "Bread"])
-        try check("note descending", tasks(.true, [SortKey("note", ascending: false)]), ["Bread", "Post office", "Email Bob", "bills", "bank", "Report", "Milk"])
+        try check(
+            "note descending", tasks(.true, [SortKey("note", ascending: false)]),
+            ["Bread", "Post office", "Email Bob", "bills", "bank", "Report", "Milk"])
         try check("window 2+3", tasks(limit: 3, offset: 2), ["Milk", "Post office", "Report"])
         try check("window past the end", tasks(limit: 3, offset: 10), [])
         try check("offset only", tasks(offset: 5), ["bank", "bills"])
@@ -274,10 +280,12 @@ import TestSupport
         try check("note < m", tasks(Key("note") < "m"), ["bank", "bills"])
         try check("done or errands", tasks(Key("done") == true || Key("list") == errands), ["Bread", "Post office", "Report", "bank"])
         try check("not home", tasks(!(Key("list") == home)), ["Email Bob", "Post office", "Report", "bank", "bills"])
-        try check("done then position descending", tasks(.true, [SortKey("done"), SortKey("position", ascending: false)]),
-                  ["Email Bob", "Post office", "Milk", "bills", "Report", "bank", "Bread"])
-        try check("by list then title", tasks(.true, [SortKey("list"), SortKey("title")]),
-                  ["Bread", "Milk", "Email Bob", "Report", "bills", "Post office", "bank"])
+        try check(
+            "done then position descending", tasks(.true, [SortKey("done"), SortKey("position", ascending: false)]),
+            ["Email Bob", "Post office", "Milk", "bills", "Report", "bank", "Bread"])
+        try check(
+            "by list then title", tasks(.true, [SortKey("list"), SortKey("title")]),
+            ["Bread", "Milk", "Email Bob", "Report", "bills", "Post office", "bank"])
 
         // Values without objects, typed as the attributes say.
         let values = try c.fetchValues(tasks(limit: 4, offset: 1), keys: ["title", "position", "done", "note", "list"])
@@ -341,8 +349,9 @@ import TestSupport
         doneStored.includesPendingChanges = false
         try check("done as stored", doneStored, ["Zucchini bread", "Report", "bank"])
         try check("window with pending", tasks(limit: 3, offset: 1), ["Email Bob", "Post office", "Report"])
-        try check("descending window with pending", tasks(.true, [SortKey("position", ascending: false)], limit: 2, offset: 2),
-                  ["Zucchini bread", "Email Bob"])
+        try check(
+            "descending window with pending", tasks(.true, [SortKey("position", ascending: false)], limit: 2, offset: 2),
+            ["Zucchini bread", "Email Bob"])
         var prefetching = tasks(Key("title").contains("a"))
         prefetching.propertiesToFetch = ["title"]
         try check("prefetch with pending", prefetching, ["Email Bob", "Zucchini bread", "bank"])
@@ -694,10 +703,14 @@ import TestSupport
         let recorders = [
             try SecondStoreRecorder("home", ResultsController(context: a, request: tasks(Key("list") == home.objectID, [SortKey("position")]))),
             try SecondStoreRecorder("home named", ResultsController(context: a, request: prefetching)),
-            try SecondStoreRecorder("by done", ResultsController(context: a, request: tasks(.true, [SortKey("position", ascending: false)]), sectionKey: "done")),
+            try SecondStoreRecorder(
+                "by done", ResultsController(context: a, request: tasks(.true, [SortKey("position", ascending: false)]), sectionKey: "done")),
             try SecondStoreRecorder("window", ResultsController(context: a, request: window)),
-            try SecondStoreRecorder("lists", ResultsController(context: a, request: FetchRequest("List", sortedBy: [SortKey("taskCount", ascending: false), SortKey("title")]))),
-            try SecondStoreRecorder("on b", ResultsController(context: b, request: tasks(Key("done") == false, [SortKey("list"), SortKey("position")]))),
+            try SecondStoreRecorder(
+                "lists",
+                ResultsController(context: a, request: FetchRequest("List", sortedBy: [SortKey("taskCount", ascending: false), SortKey("title")]))),
+            try SecondStoreRecorder(
+                "on b", ResultsController(context: b, request: tasks(Key("done") == false, [SortKey("list"), SortKey("position")])))
         ]
         func pick<T>(_ xs: [T]) -> T? { xs.isEmpty ? nil : xs[Int(rng.next() % UInt64(xs.count))] }
         func position() -> Double { Double(rng.next() % 40) / 4 }  // ties on purpose

@@ -25,15 +25,15 @@ struct RawStatement {
         case .string(var str):
             str.withUTF8 { buf in
                 let p = UnsafeRawPointer(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
-                _ = sqlite3_bind_text(s, index, p, Int32(buf.count), SQLITE_TRANSIENT)
+                _ = sqlite3_bind_text(s, index, p, Int32(buf.count), sqliteTransient)
             }
         case .data(let d):
             d.withUnsafeBytes { buf in
-                _ = sqlite3_bind_blob(s, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), SQLITE_TRANSIENT)
+                _ = sqlite3_bind_blob(s, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), sqliteTransient)
             }
         case .uuid(let u):
             withUnsafeBytes(of: u.uuid) { buf in
-                _ = sqlite3_bind_blob(s, index, buf.baseAddress, 16, SQLITE_TRANSIENT)
+                _ = sqlite3_bind_blob(s, index, buf.baseAddress, 16, sqliteTransient)
             }
         }
     }
@@ -103,4 +103,4 @@ struct RawStatement {
 }
 
 /// SQLite's "copy this buffer" destructor, which Swift cannot import as a macro.
-let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)

@@ -16,20 +16,25 @@ extension SQLiteStore {
                         guard let r = e.relationshipOfSlot[slot] else { continue }
                         let dest = model.entities[r.destination]
                         let column = Schema.quote(e.properties[slot].name)
-                        let sql = "SELECT id, \(column) FROM \(Schema.quote(e.name)) WHERE \(column) IS NOT NULL "
+                        let sql =
+                            "SELECT id, \(column) FROM \(Schema.quote(e.name)) WHERE \(column) IS NOT NULL "
                             + "AND \(column) NOT IN (SELECT id FROM \(Schema.quote(dest.name))) ORDER BY id"
                         for row in try Row.fetchAll(db, sql: sql) {
                             let id: Int64 = row[0], target: Int64 = row[1]
-                            out.append(StoreProblem(
-                                .danglingReference, "\(e.name) #\(id) refers to \(dest.name) #\(target), which does not exist (\(e.properties[slot].name))",
-                                object: ObjectID(entity: e.index, rowID: id)))
+                            out.append(
+                                StoreProblem(
+                                    .danglingReference,
+                                    "\(e.name) #\(id) refers to \(dest.name) #\(target), which does not exist (\(e.properties[slot].name))",
+                                    object: ObjectID(entity: e.index, rowID: id)))
                         }
                     }
                 }
                 for (e, a) in requiredWithDefaults() {
                     let sql = "SELECT id FROM \(Schema.quote(e.name)) WHERE \(Schema.quote(a.name)) IS NULL ORDER BY id"
                     for id in try Int64.fetchAll(db, sql: sql) {
-                        out.append(StoreProblem(.missingValue, "\(e.name) #\(id) has no \(a.name), which is required", object: ObjectID(entity: e.index, rowID: id)))
+                        out.append(
+                            StoreProblem(
+                                .missingValue, "\(e.name) #\(id) has no \(a.name), which is required", object: ObjectID(entity: e.index, rowID: id)))
                     }
                 }
                 let next = try Int64.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'next_id'")
@@ -43,9 +48,11 @@ extension SQLiteStore {
                 }
                 for s in try MaintainedCounts.stale(db, model: model) {
                     let e = model.entities[s.id.entity]
-                    out.append(StoreProblem(
-                        .count, "\(e.name) #\(s.id.rowID) stores \(s.stored.map(String.init) ?? "no") \(e.properties[s.slot].name) but counts \(s.actual)",
-                        object: s.id))
+                    out.append(
+                        StoreProblem(
+                            .count,
+                            "\(e.name) #\(s.id.rowID) stores \(s.stored.map(String.init) ?? "no") \(e.properties[s.slot].name) but counts \(s.actual)",
+                            object: s.id))
                 }
                 return out
             }
@@ -64,7 +71,9 @@ extension SQLiteStore {
             var filled = 0
             for (e, a) in requiredWithDefaults() {
                 try db.execute(
-                    sql: "UPDATE \(Schema.quote(e.name)) SET \(Schema.quote(a.name)) = \(Schema.literal(a.defaultValue)) WHERE \(Schema.quote(a.name)) IS NULL")
+                    sql:
+                        "UPDATE \(Schema.quote(e.name)) SET \(Schema.quote(a.name)) = \(Schema.literal(a.defaultValue)) WHERE \(Schema.quote(a.name)) IS NULL"
+                )
                 filled += db.changesCount
             }
             if filled > 0 { done.append("gave \(filled) missing required value\(filled == 1 ? "" : "s") their defaults") }

@@ -18,12 +18,13 @@ extension SQLiteStore {
         // Opening a FIFO waits for a writer forever, and a device or socket is no store: refuse at once.
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            let kind = switch info.st_mode & S_IFMT {
-            case S_IFIFO: "a FIFO (named pipe)"
-            case S_IFSOCK: "a socket"
-            case S_IFCHR, S_IFBLK: "a device"
-            default: "not a regular file"
-            }
+            let kind =
+                switch info.st_mode & S_IFMT {
+                case S_IFIFO: "a FIFO (named pipe)"
+                case S_IFSOCK: "a socket"
+                case S_IFCHR, S_IFBLK: "a device"
+                default: "not a regular file"
+                }
             throw StoreError(.cannotOpen, "cannot open the store: it is \(kind), not a file", path: path)
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -98,9 +99,10 @@ extension SQLiteStore {
                     let message = String(cString: sqlite3_errmsg(db))
                     throw StoreError(.cannotOpen, "cannot read the store: \(message)", sqliteCode: rc, sqliteMessage: message, sql: sql)
                 }
-                rows.append((0..<sqlite3_column_count(stmt)).map { i in
-                    sqlite3_column_text(stmt, i).map { String(cString: $0) }
-                })
+                rows.append(
+                    (0..<sqlite3_column_count(stmt)).map { i in
+                        sqlite3_column_text(stmt, i).map { String(cString: $0) }
+                    })
             }
             return rows
         }

@@ -27,7 +27,8 @@ extension SQLiteStore {
             if let rows = try readOrdered(storage, from: from, count: count, keyset: seek, ties: Self.maxTies) { return rows }
         }
         let after = anchor.keys + [.integer(storage.rowIDs[from - 1])]
-        let condition = "(" + (columns + ["\"id\""]).joined(separator: ", ") + ") > ("
+        let condition =
+            "(" + (columns + ["\"id\""]).joined(separator: ", ") + ") > ("
             + Array(repeating: "?", count: after.count).joined(separator: ", ") + ")"
         return try readOrdered(storage, from: from, count: count, keyset: (.after(condition), after), ties: 0)
     }
@@ -70,10 +71,11 @@ extension SQLiteStore {
         if let cached = storage.storeCache[key] {
             sql = cached
         } else {
-            sql = selectSQL(
-                request, entity, columns: Schema.columns(storage.layout, entity), limit: count + ties, offset: from == 0 ? request.offset : 0,
-                and: keyset.form.condition.map { ($0, []) }
-            ).0
+            sql =
+                selectSQL(
+                    request, entity, columns: Schema.columns(storage.layout, entity), limit: count + ties, offset: from == 0 ? request.offset : 0,
+                    and: keyset.form.condition.map { ($0, []) }
+                ).0
             storage.storeCache[key] = sql
         }
         // LIMIT and OFFSET are bound last (see `selectSQL`).
@@ -84,7 +86,8 @@ extension SQLiteStore {
             predicateArguments = request.predicate.sql(for: entity).1
             storage.storeArguments = predicateArguments
         }
-        let args = predicateArguments + keyset.values
+        let args =
+            predicateArguments + keyset.values
             + [.integer(Int64(count + ties)), .integer(Int64(from == 0 ? request.offset : 0))]
         var out: [[Value]?] = []
         out.reserveCapacity(count)

@@ -97,7 +97,8 @@ extension SQLiteStore {
             condition = "(\(condition)) AND \(extra.0)"
             args += extra.1
         }
-        let order = (request.sortKeys.map { "\(ObjectPredicate.column($0.key, entity)) \($0.ascending ? "ASC" : "DESC")" }
+        let order =
+            (request.sortKeys.map { "\(ObjectPredicate.column($0.key, entity)) \($0.ascending ? "ASC" : "DESC")" }
             + ["\"id\" \(request.idAscending ? "ASC" : "DESC")"]).joined(separator: ", ")
         var sql = "SELECT \(columns) FROM \(Schema.quote(entity.name)) WHERE \(condition) ORDER BY \(order)"
         if limit != nil || offset > 0 {
@@ -148,7 +149,8 @@ extension SQLiteStore {
     private func rowsByIDSQL(_ entity: EntityDescription, _ size: Int, _ layout: RowLayout) -> String {
         let key = RowsByIDKey(entity: entity.index, size: size, missing: layout.missing)
         if let sql = rowsByIDSQL[key] { return sql }
-        let sql = "SELECT \(Schema.columns(layout, entity)) FROM \(Schema.quote(entity.name)) WHERE id IN ("
+        let sql =
+            "SELECT \(Schema.columns(layout, entity)) FROM \(Schema.quote(entity.name)) WHERE id IN ("
             + Array(repeating: "?", count: size).joined(separator: ",") + ")"
         rowsByIDSQL[key] = sql
         return sql

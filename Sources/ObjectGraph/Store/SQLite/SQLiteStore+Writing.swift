@@ -87,7 +87,8 @@ extension SQLiteStore {
         let key = e.index << 16 | rows
         if let sql = insertSQL[key] { return sql }
         let row = "(" + Array(repeating: "?", count: e.storedSlots.count + 1).joined(separator: ",") + ")"
-        let sql = "INSERT INTO \(Schema.quote(e.name)) (\(Schema.columns(e.wholeRow, e))) VALUES "
+        let sql =
+            "INSERT INTO \(Schema.quote(e.name)) (\(Schema.columns(e.wholeRow, e))) VALUES "
             + Array(repeating: row, count: rows).joined(separator: ",")
         insertSQL[key] = sql
         return sql
@@ -112,7 +113,8 @@ extension SQLiteStore {
                 if case .integer(let p) = old { counts.add(feed, owner: p, -1) }
                 if case .integer(let p) = new { counts.add(feed, owner: p, 1) }
             }
-            let sql = "UPDATE \(Schema.quote(e.name)) SET "
+            let sql =
+                "UPDATE \(Schema.quote(e.name)) SET "
                 + slots.map { "\(Schema.quote(e.properties[$0].name)) = ?" }.joined(separator: ", ") + " WHERE id = ?"
             let stmt = try statement(db, sql)
             for (k, slot) in slots.enumerated() { stmt.bind(values[slot], at: Int32(k + 1)) }

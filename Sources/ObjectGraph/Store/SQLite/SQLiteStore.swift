@@ -62,7 +62,10 @@ final class SQLiteStore: PersistentStore {
             throw StoreError(.cannotOpen, Store.noStoreYet, path: path)
         }
         if existing.hash != model.versionHash, !(try SchemaMigration.plan(from: existing, to: model)).isReadable {
-            throw StoreError(.needsUpgrade, "the store was written by an older version and must be upgraded before it can be read; any command that changes it does that", path: path)
+            throw StoreError(
+                .needsUpgrade,
+                "the store was written by an older version and must be upgraded before it can be read; any command that changes it does that",
+                path: path)
         }
         queue = try SQLiteStore.openReadOnly(path)
         try startDataVersion()

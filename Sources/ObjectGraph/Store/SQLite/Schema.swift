@@ -26,7 +26,8 @@ enum Schema {
         var out: [String: String] = [:]
         func add(_ columns: [String], unique: Bool, partial: Bool = false) {
             let name = "og_\(unique ? "uq" : "ix")_\(e.name)_" + columns.joined(separator: "_")
-            out[name] = "CREATE \(unique ? "UNIQUE " : "")INDEX \(quote(name)) ON \(quote(e.name))("
+            out[name] =
+                "CREATE \(unique ? "UNIQUE " : "")INDEX \(quote(name)) ON \(quote(e.name))("
                 + columns.map(quote).joined(separator: ", ") + ")"
                 + (partial ? " WHERE \(quote(columns[0])) IS NOT NULL" : "")
         }
