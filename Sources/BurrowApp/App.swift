@@ -81,8 +81,8 @@ public final class App {
         settle()
     }
 
-    /// Looks for commits by other processes (the run loop calls it on every idle tick): their changes reach the
-    /// levels as batches.
+    /// Looks for commits by other processes (the run loop calls it once per poll interval, 100 ms): their changes
+    /// reach the levels as batches.
     public func poll() {
         do {
             try outline.context.store.poll()

@@ -1,7 +1,8 @@
 import TerminalKit
 
-/// The outliner's event loop: draw a frame, wait for an event or the poll interval, handle it, and on idle
-/// ticks look for other processes' commits, so a change made elsewhere appears without a key press.
+/// The outliner's event loop: draw a frame, wait for an event or the poll interval, handle it, and once a poll
+/// interval has passed since the last poll (keys arriving or not) look for other processes' commits, so a change
+/// made elsewhere appears without a key press.
 ///
 /// For example: `let signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses)`.
 public enum AppRuntime {
