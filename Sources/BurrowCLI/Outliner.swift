@@ -3,7 +3,6 @@ import BurrowCommands
 import CursesBackend
 import Foundation
 import Logging
-import ObjectGraph
 import Outline
 import TerminalKit
 

@@ -18,25 +18,26 @@ import Testing
     @Test func theTutorialRunsAsOneProgram() throws {
         let folder = try TemporaryFolder()
         let run = try TutorialProgram().run(in: folder.path)
-        #expect(run.printed == [
-            // 3. Open a store and insert
-            "\"#FF8000\"",
-            // 4. Validation
-            "Color #2.red = 1.5 is above the maximum 1.0",
-            // 5. Fetch: whole objects, then partial faults, then values
-            "\"Orange\" \"#FF8000\"", "\"Unnamed Color\" \"#FF0000\"",
-            "\"Orange\"", "\"Unnamed Color\"",
-            "#1 \"Orange\" 1.0", "#2 \"Unnamed Color\" 1.0",
-            // 8. Keep a list on screen up to date
-            "2 \"Orange\"",
-            // 9. Undo: a rename, its undo and its redo, each a unit of work: its change set (section 7), then
-            // exactly one batch (section 8)
-            "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
-            "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
-            "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
-            // 10. Errors
-            "There is no entity called Colour",
-        ])
+        #expect(
+            run.printed == [
+                // 3. Open a store and insert
+                "\"#FF8000\"",
+                // 4. Validation
+                "Color #2.red = 1.5 is above the maximum 1.0",
+                // 5. Fetch: whole objects, then partial faults, then values
+                "\"Orange\" \"#FF8000\"", "\"Unnamed Color\" \"#FF0000\"",
+                "\"Orange\"", "\"Unnamed Color\"",
+                "#1 \"Orange\" 1.0", "#2 \"Unnamed Color\" 1.0",
+                // 8. Keep a list on screen up to date
+                "2 \"Orange\"",
+                // 9. Undo: a rename, its undo and its redo, each a unit of work: its change set (section 7), then
+                // exactly one batch (section 8)
+                "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
+                "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
+                "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
+                // 10. Errors
+                "There is no entity called Colour"
+            ])
         #expect(run.howMany == 2)
         #expect(run.undoName == "Rename “Red”")
         #expect(run.renamed == .string("Red"))
@@ -62,12 +63,15 @@ import Testing
         let folder = try TemporaryFolder()
         let file = folder.path + "/colors.sqlite"
         do {
-            let context = Context(store: try Store(path: file, model: try Model(version: 1) {
-                Entity("Color") {
-                    Attribute("red", .double, default: 0, min: 0, max: 1)
-                    Attribute("name", default: "Unnamed Color", indexed: true)
-                }
-            }))
+            let context = Context(
+                store: try Store(
+                    path: file,
+                    model: try Model(version: 1) {
+                        Entity("Color") {
+                            Attribute("red", .double, default: 0, min: 0, max: 1)
+                            Attribute("name", default: "Unnamed Color", indexed: true)
+                        }
+                    }))
             _ = try context.insert("Color")
             try context.save()
             context.store.checkpoint()
@@ -201,15 +205,15 @@ struct TutorialProgram {
         }
 
         // 3. Open a store and insert
-        let store = try Store(path: colorsFile, model: model)   // created, or opened and migrated
+        let store = try Store(path: colorsFile, model: model)  // created, or opened and migrated
         let context = Context(store: store)
 
-        let orange = try context.insert("Color")   // defaults applied, permanent ID assigned
+        let orange = try context.insert("Color")  // defaults applied, permanent ID assigned
         orange["name"] = "Orange"
         orange["red"] = 1
         orange["green"] = 0.5
-        print(orange["hex"])                        // "#FF8000"
-        try context.save()                          // one SQLite transaction
+        print(orange["hex"])  // "#FF8000"
+        try context.save()  // one SQLite transaction
 
         // 4. Validation
         let bad = try context.insert("Color")
@@ -217,16 +221,16 @@ struct TutorialProgram {
         do {
             try context.save()
         } catch let failure as ValidationFailure {
-            print(failure.errors[0])   // Color #2.red = 1.5 is above the maximum 1.0
+            print(failure.errors[0])  // Color #2.red = 1.5 is above the maximum 1.0
         }
         bad["red"] = 1
         try context.save()
 
         // 5. Fetch
         let byName = FetchRequest("Color", where: Key("red") > 0.5, sortedBy: [SortKey("name")])
-        let colors = try context.fetch(byName)     // IDs in order; objects are made as you touch them
-        for color in colors { print(color["name"], color["hex"]) }   // "Orange" "#FF8000", "Unnamed Color" "#FF0000"
-        let howMany = try context.count(FetchRequest("Color"))         // 2
+        let colors = try context.fetch(byName)  // IDs in order; objects are made as you touch them
+        for color in colors { print(color["name"], color["hex"]) }  // "Orange" "#FF8000", "Unnamed Color" "#FF0000"
+        let howMany = try context.count(FetchRequest("Color"))  // 2
 
         var names = byName
         names.propertiesToFetch = ["name"]
@@ -266,13 +270,13 @@ struct TutorialProgram {
             print(batch)
         }
         try list.performFetch()
-        print(list.count, list.object(at: 0)["name"])   // 2 "Orange"
+        print(list.count, list.object(at: 0)["name"])  // 2 "Orange"
 
         // 9. Undo
         bad["name"] = "Red"
         try context.save(actionName: "Rename “Red”")
-        let undoName = context.undoHistory.undoActionName   // "Rename “Red”"
-        try context.undo()                    // one new unit of work: the previous state, same object IDs
+        let undoName = context.undoHistory.undoActionName  // "Rename “Red”"
+        try context.undo()  // one new unit of work: the previous state, same object IDs
         try context.redo()
 
         // 10. Errors
@@ -321,7 +325,9 @@ private final class TemporaryFolder {
             var text = Self.normalised(lines.joined(separator: "\n"))
             for (inDoc, inTest) in TutorialTests.adaptations { text = text.replacingOccurrences(of: inDoc, with: inTest) }
             guard let found = code.range(of: text, range: from..<code.endIndex) else {
-                Issue.record("snippet \(n + 1) of docs/OBJECTGRAPH.md is not in TutorialTests.swift after snippet \(n) (copy it there verbatim, and run it):\n\(block)")
+                Issue.record(
+                    "snippet \(n + 1) of docs/OBJECTGRAPH.md is not in TutorialTests.swift after snippet \(n) (copy it there verbatim, and run it):\n\(block)"
+                )
                 continue
             }
             from = found.upperBound
