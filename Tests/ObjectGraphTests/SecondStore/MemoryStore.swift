@@ -286,7 +286,8 @@ final class MemoryStore: PersistentStore {
 
     func write(_ unit: StoreWrite) throws(StoreError) -> StoreWriteResult {
         precondition(writing, "write(_:) outside a write transaction")
-        var counts = Counts()
+        // The bookkeeping every store type shares; only the reads and writes of rows are this store's.
+        var counts = MaintainedCounts()
         // Members inserted by this unit, per owner: an owner inserted with them is written with its count.
         for run in unit.inserts where !run.entity.countFeeds.isEmpty {
             for row in run.rows { counts.countInserted(run.entity, row) }
@@ -343,7 +344,7 @@ final class MemoryStore: PersistentStore {
         var changes = unit.changes
         var results = counts.written
         let gone = Set(unit.deletes.map { ObjectID(entity: $0.entity.index, rowID: $0.id) })
-        for (key, delta) in counts.increments() where delta != 0 {
+        for (key, delta) in counts.takeIncrements(skipping: gone) {
             let id = ObjectID(entity: key.entity, rowID: key.id)
             // An owner deleted by this unit is skipped, and so is one that is gone: a member still pointing
             // to it fails the foreign key check below.
@@ -402,45 +403,6 @@ final class MemoryStore: PersistentStore {
                     if case .integer(let target) = row[slot], gone.contains(target) { throw failed }
                 }
             }
-        }
-    }
-
-    /// The counts one write changes, gathered from what it finds stored (as `MaintainedCounts` does for
-    /// SQLite, without the SQL).
-    private struct Counts {
-        typealias Key = MaintainedCount.Key
-        /// Members inserted by this write, per owner.
-        private var inserted: [Key: Int64] = [:]
-        /// Members that joined or left owners.
-        private var deltas: [Key: Int64] = [:]
-        /// Counts written with inserted owners.
-        private(set) var written: [MaintainedCount] = []
-
-        mutating func countInserted(_ entity: EntityDescription, _ row: [Value]) {
-            for feed in entity.countFeeds {
-                if case .integer(let owner) = row[feed.keySlot] {
-                    inserted[Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += 1
-                }
-            }
-        }
-
-        /// The count an inserted owner row is written with: the members inserted with it.
-        mutating func take(_ entity: Int, slot: Int, id: Int64) -> Int64 {
-            guard let n = inserted.removeValue(forKey: Key(entity: entity, slot: slot, id: id)) else { return 0 }
-            written.append(MaintainedCount(id: ObjectID(entity: entity, rowID: id), slot: slot, value: n))
-            return n
-        }
-
-        mutating func add(_ feed: CountFeed, owner: Int64, _ delta: Int64) {
-            deltas[Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += delta
-        }
-
-        /// What existing owners gain or lose, in key order: members inserted under owners that were not
-        /// inserted themselves, and members moved or deleted.
-        func increments() -> [(key: Key, delta: Int64)] {
-            var all = deltas
-            for (key, n) in inserted { all[key, default: 0] += n }
-            return all.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
     }
 
