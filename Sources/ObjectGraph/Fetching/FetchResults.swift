@@ -64,10 +64,9 @@ final class FetchStorage {
     @exclusivity(unchecked) var batchRows: [[Value]?] = []
     /// The last row read, as a position and its sort values: where the next ordered batch continues.
     var anchor: (position: Int, keys: [Value])?
-    /// What the store type keeps for this result between its ordered batch reads (SQLite: the statement
-    /// text by form and row limit, and the predicate's arguments), so a batch does not rebuild them.
-    var storeCache: [Int: String] = [:]
-    var storeArguments: [Value]?
+    /// Whatever the store type keeps for this result between its ordered batch reads, so a batch does not
+    /// rebuild it (opaque here: only the store type that made it reads it).
+    var storeCache: AnyObject?
 
     init(entity: EntityDescription, rowIDs: [Int64], request: FetchRequest, layout: RowLayout) {
         self.entity = entity

@@ -67,8 +67,15 @@ extension SQLiteStore {
         let request = storage.request, entity = storage.entity
         // The SQL of a result's batches differs only by form and limit: built once, not once per batch.
         let key = (count + ties) << 2 | keyset.form.key
+        let cache: OrderedReadCache
+        if let known = storage.storeCache as? OrderedReadCache {
+            cache = known
+        } else {
+            cache = OrderedReadCache(arguments: request.predicate.sql(for: entity).1)
+            storage.storeCache = cache
+        }
         let sql: String
-        if let cached = storage.storeCache[key] {
+        if let cached = cache.sql[key] {
             sql = cached
         } else {
             sql =
@@ -76,18 +83,11 @@ extension SQLiteStore {
                     request, entity, columns: Schema.columns(storage.layout, entity), limit: count + ties, offset: from == 0 ? request.offset : 0,
                     and: keyset.form.condition.map { ($0, []) }
                 ).0
-            storage.storeCache[key] = sql
+            cache.sql[key] = sql
         }
         // LIMIT and OFFSET are bound last (see `selectSQL`).
-        let predicateArguments: [Value]
-        if let known = storage.storeArguments {
-            predicateArguments = known
-        } else {
-            predicateArguments = request.predicate.sql(for: entity).1
-            storage.storeArguments = predicateArguments
-        }
         let args =
-            predicateArguments + keyset.values
+            cache.arguments + keyset.values
             + [.integer(Int64(count + ties)), .integer(Int64(from == 0 ? request.offset : 0))]
         var out: [[Value]?] = []
         out.reserveCapacity(count)
@@ -132,5 +132,16 @@ extension SQLiteStore {
         }
         guard skipped else { return nil }
         return out
+    }
+}
+
+/// What a result keeps between its ordered batch reads on SQLite: the statement text by form and row limit,
+/// and the predicate's arguments in SQL order.
+final class OrderedReadCache {
+    var sql: [Int: String] = [:]
+    let arguments: [Value]
+
+    init(arguments: [Value]) {
+        self.arguments = arguments
     }
 }
