@@ -127,16 +127,11 @@ extension Context {
     /// After the commit: the context takes in what was written, records the undo step and tells observers,
     /// controllers and the store's other contexts.
     private func didCommit(_ commit: UnitOfWork.Commit) {
-        let (live, changed, gone, changes) = (commit.unit.live, commit.unit.changed, commit.unit.gone, commit.unit.changes)
+        let (live, gone, changes) = (commit.unit.live, commit.unit.gone, commit.unit.changes)
         generation += 1
 
         if !isApplyingHistory {
-            var step = UndoRecord(name: pendingActionName ?? "")
-            for o in live { step.append(o.objectID, before: nil, after: o.values) }
-            for (_, ids, rows) in pendingRows { for (id, row) in zip(ids, rows) { step.append(id, before: nil, after: row) } }
-            for o in changed where o.committed != nil { step.append(o.objectID, before: o.committed, after: o.values) }
-            for o in gone { step.append(o.objectID, before: o.committed ?? o.values, after: nil) }
-            undoHistory.record(step)
+            undoHistory.record(UndoRecord(commit.unit, rows: pendingRows, name: pendingActionName ?? ""))
         }
         pendingActionName = nil
 

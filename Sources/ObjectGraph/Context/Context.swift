@@ -98,31 +98,6 @@ public final class Context {
         return object
     }
 
-    /// Re-creates an object with a known ID (undo of a deletion), with the given values.
-    func reinsert(_ id: ObjectID, values: [Value]) -> ManagedObject {
-        if let stale = registered[id] {
-            // Still registered (its row was deleted elsewhere): the same instance comes back.
-            stale.take(row: values)
-            stale.isDeleted = false
-            stale.isInaccessible = false
-            stale.committed = nil
-            stale.relations = [:]
-            stale.isInserted = true
-            inserted.append(stale)
-            return stale
-        }
-        let entity = model.entities[id.entity]
-        let object = entity.objectType.init(entity: entity, objectID: id)
-        object.context = self
-        object.values = values
-        object.isFault = false
-        object.isInserted = true
-        registered[id] = object
-        inserted.append(object)
-        statistics.objectsCreated += 1
-        return object
-    }
-
     private func nextRowID() throws(StoreError) -> Int64 {
         if freshIDs.isEmpty {
             // Blocks grow so that bulk inserts reserve rarely, while a context that inserts one object
