@@ -1,5 +1,5 @@
 extension Keymap {
-    /// The default keys: vim letters and arrows, as terminal outliner users expect (see ../shared/KEYS.md).
+    /// The default keys: vim letters and arrows, as terminal outliner users expect (docs/KEYMAP.md is made from them).
     public static let `default` = Keymap(
         sections: [
             Section(
