@@ -13,16 +13,21 @@ public struct ItemRow: Sendable, Equatable {
     public let isDone: Bool
     /// Direct sub-items as last saved (see `Item.childCount`): for display.
     public let childCount: Int
+    /// The item has a note (one with at least one character): a row shows a mark for it.
+    public let hasNote: Bool
 
     /// A row from its values (the outline makes them from items; tests and previews make them directly).
-    public init(id: ObjectID, title: String, isDone: Bool, childCount: Int) {
+    public init(id: ObjectID, title: String, isDone: Bool, childCount: Int, hasNote: Bool = false) {
         self.id = id
         self.title = title
         self.isDone = isDone
         self.childCount = childCount
+        self.hasNote = hasNote
     }
 
     init(_ item: Item) {
-        self.init(id: item.objectID, title: item.title, isDone: item.isDone, childCount: item.childCount)
+        self.init(
+            id: item.objectID, title: item.title, isDone: item.isDone, childCount: item.childCount,
+            hasNote: !(item.note ?? "").isEmpty)
     }
 }

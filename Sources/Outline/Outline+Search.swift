@@ -1,13 +1,15 @@
 import ObjectGraph
 
 extension Outline {
-    /// Items whose title contains `text` (ignoring case for ASCII letters, as SQLite's `lower()` does), in
-    /// the order they appear in the outline (depth first), at most `limit` of them.
+    /// Items whose title or note contains `text` (ignoring case for ASCII letters, as SQLite's `lower()`
+    /// does), in the order they appear in the outline (depth first), at most `limit` of them.
     ///
-    /// For example: `try outline.search("milk")` finds “Milk” under Groceries › Dairy and “Oat milk” elsewhere.
+    /// For example: `try outline.search("milk")` finds “Milk” under Groceries › Dairy, “Oat milk” elsewhere,
+    /// and “Breakfast”, whose note says “porridge with milk”.
     public func search(_ text: String, limit: Int = 10_000) throws -> [Item] {
         guard !text.isEmpty else { return [] }
-        var request = FetchRequest("Item", where: Key("title").contains(text, caseInsensitive: true))
+        var request = FetchRequest(
+            "Item", where: Key("title").contains(text, caseInsensitive: true) || Key("note").contains(text, caseInsensitive: true))
         request.limit = limit
         let found = try context.fetch(request)
         var items: [Item] = []

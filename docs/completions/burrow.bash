@@ -180,13 +180,13 @@ _burrow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|rm|done|mv|rename|export|import|check|help)
+    add|ls|note|rm|done|mv|rename|export|import|check|help)
         # Offer subcommand argument completions
         "_burrow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls rm done mv rename export import check help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check help' -- "${cur}"))
         ;;
     esac
 }
@@ -211,7 +211,7 @@ _burrow_add() {
 
 _burrow_ls() {
     repeating_flags=()
-    non_repeating_flags=(--tree --ids --json --version -h --help)
+    non_repeating_flags=(--tree --ids --notes --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db --depth)
     __burrow_offer_flags_options 1
@@ -222,6 +222,21 @@ _burrow_ls() {
         return
         ;;
     '--depth')
+        return
+        ;;
+    esac
+}
+
+_burrow_note() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __burrow_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
         return
         ;;
     esac

@@ -53,6 +53,7 @@ _burrow() {
         local -ar subcommands=(
             'add:Add items: one per argument, or one per line from standard input with -.'
             'ls:List a level, or a subtree with --tree.'
+            'note:Show an item'\''s note, or set it: to TEXT, or to standard input with -.'
             'rm:Delete an item with all its sub-items.'
             'done:Mark an item done (or not done with --undo).'
             'mv:Move an item (with its sub-items) under another item.'
@@ -66,7 +67,7 @@ _burrow() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|rm|done|mv|rename|export|import|check|help)
+        add|ls|note|rm|done|mv|rename|export|import|check|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -99,7 +100,22 @@ _burrow_ls() {
         '--tree[List the whole subtree, indented.]'
         '--depth[How many levels to list (default\: 1, or all with --tree).]:depth:'
         '--ids[Show each item'\''s ID (#42), which any PATH accepts.]'
+        '--notes[Show each item'\''s note under it, indented past its box.]'
         '--json[Print JSON\: id, title, note, done and children.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_note() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        ':text:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -1,21 +1,32 @@
 import Outline
 import TerminalKit
 
-/// One item of a level: a done box, the title cut to the width, and the number of sub-items with a `›`
-/// for items that have any.
+/// One item of a level: a done box, the title cut to the width, a `¶` after it when the item has a note,
+/// and the number of sub-items with a `›` for items that have any.
 ///
-/// For example: ` [ ] Groceries                     12 ›`.
+/// For example: ` [ ] Groceries ¶                   12 ›`.
 struct RowView {
     let row: ItemRow
+
+    /// What marks an item with a note: one cell wide in every terminal, and not a character titles use.
+    static let noteMark = " ¶"
 
     func render(into buffer: inout Buffer, area: Rect) {
         buffer.write(row.isDone ? " [x] " : " [ ] ", at: area.origin)
         let marker = row.childCount > 0 ? " \(row.childCount) › " : ""
         let markerWidth = DisplayWidth.of(marker)
-        let room = max(0, area.width - 5 - markerWidth)
-        buffer.write(
-            DisplayWidth.truncate(row.title, to: room), at: Position(x: area.x + 5, y: area.y),
+        // The note's mark keeps its place after the title: the title is cut first.
+        let note = row.hasNote ? Self.noteMark : ""
+        let noteWidth = min(DisplayWidth.of(note), max(0, area.width - 5 - markerWidth))
+        let room = max(0, area.width - 5 - markerWidth - noteWidth)
+        let title = DisplayWidth.truncate(row.title, to: room)
+        let used = buffer.write(
+            title, at: Position(x: area.x + 5, y: area.y),
             style: row.isDone ? Theme.done : .plain, maxWidth: room)
+        if noteWidth > 0 {
+            let x = area.x + 5 + min(room, used)
+            buffer.write(note, at: Position(x: x, y: area.y), style: Theme.count, maxWidth: noteWidth)
+        }
         if markerWidth > 0 {
             buffer.write(marker, at: Position(x: area.maxX - markerWidth, y: area.y), style: Theme.count)
         }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Outline
 import TerminalKit
 
-/// `burrow ls [PATH] [--tree] [--depth N] [--ids] [--json]`
+/// `burrow ls [PATH] [--tree] [--depth N] [--ids] [--notes] [--json]`
 struct Ls: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List a level, or a subtree with --tree.")
 
@@ -19,6 +19,9 @@ struct Ls: ParsableCommand {
 
     @Flag(help: "Show each item's ID (#42), which any PATH accepts.")
     var ids = false
+
+    @Flag(help: "Show each item's note under it, indented past its box.")
+    var notes = false
 
     @Flag(help: "Print JSON: id, title, note, done and children.")
     var json = false
@@ -46,6 +49,13 @@ struct Ls: ParsableCommand {
             let count = row.childCount > 0 ? " (\(row.childCount))" : ""
             let id = ids ? "#\(row.id.rowID) " : ""
             say(Ls.indent(row.depth) + id + box + " " + Sanitizer.visible(row.title) + count)
+            if notes, let note = row.note, !note.isEmpty {
+                // Under the title, past the box: a line that starts with no box is never an item.
+                let pad = Ls.indent(row.depth) + String(repeating: " ", count: id.count + 4)
+                for line in note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+                    say(line.isEmpty ? "" : pad + Sanitizer.visible(String(line)))
+                }
+            }
         }
     }
 
