@@ -1,3 +1,4 @@
+import Foundation
 import ObjectGraph
 
 /// One entry of the outline: a title, an optional note, a done flag, its place among its siblings and
@@ -12,21 +13,64 @@ public final class Item: ManagedObject {
         static let order = entity.slot("order")!
         static let childCount = entity.slot("childCount")!
         static let rootMarker = entity.slot("rootMarker")!
+        static let created = entity.slot("created")!
+        static let modified = entity.slot("modified")!
+    }
+
+    /// Now, to 1/1024 of a second: such a time is stored as seconds since 1970 and read back exactly,
+    /// so the value an undo step remembers equals the one the store holds (a full-precision `Date` can come
+    /// back one bit off, which would read as a change made elsewhere).
+    public static func timestamp(_ date: Date = Date()) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1024).rounded() / 1024)
+    }
+
+    /// A new item was created now, and changed now.
+    public override func awakeFromInsert() {
+        // Only on the outline's own model: an older model declared with `Item` (a migration test) has no
+        // such attributes.
+        guard entity === Slot.entity else { return }
+        let now = Item.timestamp()
+        self[slot: Slot.created] = now
+        self[slot: Slot.modified] = now
+    }
+
+    /// When the item was made (nil for items from before version 3 of the model).
+    public var created: Date? { self[slot: Slot.created] }
+
+    /// When its title, note or done mark last changed (nil for items not changed since before version 3).
+    public var modified: Date? { self[slot: Slot.modified] }
+
+    /// Records a change of what the item says.
+    private func touch() {
+        guard entity === Slot.entity else { return }
+        self[slot: Slot.modified] = Item.timestamp()
     }
 
     public var title: String {
         get { string(at: Slot.title) }
-        set { self[slot: Slot.title] = newValue }
+        set {
+            guard newValue != title else { return }
+            self[slot: Slot.title] = newValue
+            touch()
+        }
     }
 
     public var note: String? {
         get { self[slot: Slot.note] }
-        set { self[slot: Slot.note] = newValue }
+        set {
+            guard newValue != note else { return }
+            self[slot: Slot.note] = newValue
+            touch()
+        }
     }
 
     public var isDone: Bool {
         get { bool(at: Slot.done) }
-        set { self[slot: Slot.done] = newValue }
+        set {
+            guard newValue != isDone else { return }
+            self[slot: Slot.done] = newValue
+            touch()
+        }
     }
 
     /// The fractional sibling-order key (see ``OrderKey``).

@@ -84,7 +84,11 @@ extension Outline {
         var rows: [[Value]] = []
         rows.reserveCapacity(total)
         var top: [ObjectID] = []
-        let template = entity.defaults
+        // Every imported item was made now.
+        var template = entity.defaults
+        let now = Value.date(Item.timestamp())
+        template[Item.Slot.created] = now
+        template[Item.Slot.modified] = now
         let parentSlot = entity.slot("parent")!
         // Sub-levels are new, so any increasing keys do: they share prefixes of one run, made once, instead
         // of making (and storing) keys level by level. Only the top level follows what `parent` holds.

@@ -2,12 +2,15 @@ import ObjectGraph
 
 /// The outliner's data model.
 public enum OutlineModel {
-    /// Version 2: `Item` with title, note, done, order key, child count and the parent/children tree.
-    /// Version 1 kept the child count in the outline's edits; since 2 the store maintains it in each write
-    /// transaction (opening a version-1 store recounts every item once; version-1 programs refuse it).
+    /// Version 3: `Item` with title, note, done, order key, child count, when it was created and last
+    /// changed, and the parent/children tree. Version 1 kept the child count in the outline's edits; since 2
+    /// the store maintains it in each write transaction (opening a version-1 store recounts every item once;
+    /// version-1 programs refuse it). Version 3 added `created` and `modified`: items from before have none
+    /// (a lightweight migration adds the columns; reading an older store without migrating shows them as
+    /// unknown).
     public static let model: Model = {
         do {
-            return try Model(version: 2) {
+            return try Model(version: 3) {
                 Entity("Item", type: Item.self) {
                     Attribute("title", .string, default: "")
                     Attribute("note", .string, optional: true)
@@ -17,6 +20,8 @@ public enum OutlineModel {
                     // 1 on the root, NULL elsewhere: the unique index makes a second root impossible,
                     // even when two processes create one at the same time.
                     Attribute("rootMarker", .integer64, optional: true, unique: true)
+                    Attribute("created", .date, optional: true)
+                    Attribute("modified", .date, optional: true)
                     Relationship.toOne("parent", "Item", inverse: "children")
                     Relationship.toMany("children", "Item", inverse: "parent", deleteRule: .cascade)
                     CompoundIndex("parent", "order")

@@ -80,7 +80,7 @@ extension SQLiteStore {
         } else {
             sql =
                 selectSQL(
-                    request, entity, columns: Schema.columns(storage.layout, entity), limit: count + ties, offset: from == 0 ? request.offset : 0,
+                    request, entity, columns: self.columns(storage.layout, entity), limit: count + ties, offset: from == 0 ? request.offset : 0,
                     and: keyset.form.condition.map { ($0, []) }
                 ).0
             cache.sql[key] = sql

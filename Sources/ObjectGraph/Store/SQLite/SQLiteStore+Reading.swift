@@ -2,7 +2,7 @@ import GRDB
 
 extension SQLiteStore {
     func fetchIDs(_ request: FetchRequest, of entity: EntityDescription, prefetching rows: PrefetchedRows?) throws(StoreError) -> [Int64] {
-        let columns = rows.map { Schema.columns($0.layout, entity) } ?? "\"id\""
+        let columns = rows.map { self.columns($0.layout, entity) } ?? "\"id\""
         let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset)
         var out: [Int64] = []
         do {
@@ -26,7 +26,7 @@ extension SQLiteStore {
 
     func fetchSortKeys(_ request: FetchRequest, of entity: EntityDescription, limit: Int?) throws(StoreError) -> [(id: Int64, keys: [Value])] {
         let types = request.sortKeys.map { entity.property($0.key)!.attribute?.type ?? .integer64 }
-        let columns = (["\"id\""] + request.sortKeys.map { ObjectPredicate.column($0.key, entity) }).joined(separator: ", ")
+        let columns = (["\"id\""] + request.sortKeys.map { column(entity.property($0.key)!.slot, entity) }).joined(separator: ", ")
         let (sql, args) = selectSQL(request, entity, columns: columns, limit: limit, offset: 0)
         var out: [(id: Int64, keys: [Value])] = []
         do {
@@ -50,7 +50,7 @@ extension SQLiteStore {
 
     func fetchValues(_ request: FetchRequest, of entity: EntityDescription, slots: [Int]) throws(StoreError) -> [(id: Int64, values: [Value])] {
         let types = slots.map { entity.properties[$0].attribute?.type ?? .integer64 }
-        let columns = (["\"id\""] + slots.map { Schema.quote(entity.properties[$0].name) }).joined(separator: ", ")
+        let columns = (["\"id\""] + slots.map { column($0, entity) }).joined(separator: ", ")
         let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset)
         var out: [(id: Int64, values: [Value])] = []
         do {
@@ -150,7 +150,7 @@ extension SQLiteStore {
         let key = RowsByIDKey(entity: entity.index, size: size, missing: layout.missing)
         if let sql = rowsByIDSQL[key] { return sql }
         let sql =
-            "SELECT \(Schema.columns(layout, entity)) FROM \(Schema.quote(entity.name)) WHERE id IN ("
+            "SELECT \(columns(layout, entity)) FROM \(Schema.quote(entity.name)) WHERE id IN ("
             + Array(repeating: "?", count: size).joined(separator: ",") + ")"
         rowsByIDSQL[key] = sql
         return sql
@@ -160,7 +160,7 @@ extension SQLiteStore {
         -> [(id: Int64, row: [Value]?)]
     {
         let key = Schema.quote(entity.properties[keySlot].name)
-        let columns = withRows ? Schema.columns(entity.wholeRow, entity) : "\"id\""
+        let columns = withRows ? self.columns(entity.wholeRow, entity) : "\"id\""
         var out: [(id: Int64, row: [Value]?)] = []
         do {
             try read { db in

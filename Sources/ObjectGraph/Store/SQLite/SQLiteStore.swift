@@ -67,8 +67,37 @@ final class SQLiteStore: PersistentStore {
                 "the store was written by an older version and must be upgraded before it can be read; any command that changes it does that",
                 path: path)
         }
+        absentSlots = SQLiteStore.absentSlots(of: existing, in: model)
         queue = try SQLiteStore.openReadOnly(path)
         try startDataVersion()
+    }
+
+    /// By entity, the stored slots of the model that a store written by an older model has no column for
+    /// (read only: a store opened for writing is migrated first, and has them all). Reads select NULL for
+    /// them, so an older store reads as the model's with those values missing.
+    private(set) var absentSlots: [Int: Set<Int>] = [:]
+
+    private static func absentSlots(of stored: StoredModel, in model: Model) -> [Int: Set<Int>] {
+        var out: [Int: Set<Int>] = [:]
+        for e in model.entities {
+            guard let old = stored.snapshot.entity(e.name) else { continue }
+            let names = Set(old.storedAttributes.map(\.name)).union(old.foreignKeys)
+            let absent = Set(e.storedSlots.filter { !names.contains(e.properties[$0].name) })
+            if !absent.isEmpty { out[e.index] = absent }
+        }
+        return out
+    }
+
+    /// `"id", "col", …` for a read of `layout`, with NULL for a column an older store lacks.
+    func columns(_ layout: RowLayout, _ entity: EntityDescription) -> String {
+        guard let absent = absentSlots[entity.index] else { return Schema.columns(layout, entity) }
+        return (["\"id\""] + layout.slots.map { absent.contains($0) ? "NULL" : Schema.quote(entity.properties[$0].name) })
+            .joined(separator: ", ")
+    }
+
+    /// The column of `slot` in a select list: NULL where an older store lacks it.
+    func column(_ slot: Int, _ entity: EntityDescription) -> String {
+        absentSlots[entity.index]?.contains(slot) == true ? "NULL" : Schema.quote(entity.properties[slot].name)
     }
 
     /// A read-only connection: SQLite's usual locks (so a writer's commits and checkpoints are seen

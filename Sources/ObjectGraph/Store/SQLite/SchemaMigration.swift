@@ -5,15 +5,19 @@ enum SchemaMigration {
     struct Plan {
         var schema: [String]
         var recounts: [String]
+        /// True when the model has an entity the store has no table for.
+        var addsTables = false
         var statements: [String] { schema + recounts }
-        /// True when the stored schema already reads as the model's (only derived values are behind).
-        var isReadable: Bool { schema.isEmpty }
+        /// True when the store can be read with the model as it is: every table is there, and a column the
+        /// model added reads as NULL (see `SQLiteStore.absentSlots`); only derived values may be behind.
+        var isReadable: Bool { !addsTables }
     }
 
     static func plan(from stored: SQLiteStore.StoredModel, to model: Model) throws(StoreError) -> Plan {
         let old = stored.snapshot, new = model.snapshot
         var sql: [String] = []
         var problems: [String] = []
+        var addsTables = false
         // Run last: they read columns the plan may add.
         var recounts: [String] = []
         for e in old.entities where new.entity(e.name) == nil {
@@ -21,6 +25,7 @@ enum SchemaMigration {
         }
         for e in new.entities {
             guard let o = old.entity(e.name) else {
+                addsTables = true
                 sql.append(Schema.createTable(e, in: new))
                 sql.append(contentsOf: Schema.indexes(e).values.sorted())
                 continue
@@ -84,6 +89,6 @@ enum SchemaMigration {
                 .incompatibleModel,
                 "the store was written by an incompatible model: " + problems.joined(separator: "; "))
         }
-        return Plan(schema: sql, recounts: recounts)
+        return Plan(schema: sql, recounts: recounts, addsTables: addsTables)
     }
 }
