@@ -70,7 +70,8 @@ struct ObservationBenchmarks {
         storage.fill(path, hugeLevel)
         let sql = RawSQLite(path: path)
         let first = sql.prepare("SELECT \"order\" FROM Item WHERE parent = 1 ORDER BY \"order\", id LIMIT 1")
-        let ins = sql.prepare("INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, 'new at the top', NULL, 0, ?, 0, NULL, 1)")
+        let ins = sql.prepare(
+            "INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, 'new at the top', NULL, 0, ?, 0, NULL, 1, \(StorageBenchmarks.times))")
         var times: [Double] = []
         var next = Int64(hugeLevel + 10)
         for _ in 0..<(2 * edits) {
@@ -127,7 +128,8 @@ struct ObservationBenchmarks {
             raw.append(
                 Harness.time {
                     sql.exec("BEGIN IMMEDIATE")
-                    let ins = sql.prepare("INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, NULL, 0, ?, ?, NULL, ?)")
+                    let ins = sql.prepare(
+                        "INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, NULL, 0, ?, ?, NULL, ?, \(StorageBenchmarks.times))")
                     for r in saved {
                         sqlite3_bind_int64(ins, 1, r.0)
                         sql.bind(ins, 2, r.1)

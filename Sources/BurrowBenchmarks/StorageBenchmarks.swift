@@ -10,7 +10,11 @@ struct StorageBenchmarks {
     let runs: Int
     let edits: Int
 
-    static let columns = #"id, title, note, done, "order", childCount, rootMarker, parent"#
+    /// Every column our inserts write, the two times included (the raw side writes a fixed time: the same
+    /// storage work as binding one).
+    static let columns = #"id, title, note, done, "order", childCount, rootMarker, parent, created, modified"#
+    /// The times the raw side writes, after the columns above.
+    static let times = "1795000000.0, 1795000000.0"
 
     func titles(_ n: Int) -> [String] { (0..<n).map { "L4 1.2.3.\($0) quick brown fox \($0 % 97)" } }
 
@@ -67,7 +71,7 @@ struct StorageBenchmarks {
         let n = names.count
         let keys = OrderKey.keys(after: nil, count: n)
         sql.exec("BEGIN IMMEDIATE")
-        let row = "(?, ?, NULL, 0, ?, 0, NULL, 1)"
+        let row = "(?, ?, NULL, 0, ?, 0, NULL, 1, \(Self.times))"
         let many = sql.prepare("INSERT INTO Item (\(Self.columns)) VALUES " + Array(repeating: row, count: rowsPerStatement).joined(separator: ","))
         let one = sql.prepare("INSERT INTO Item (\(Self.columns)) VALUES " + row)
         var i = 0
@@ -201,7 +205,7 @@ struct StorageBenchmarks {
             defer { sqlite3_reset(first) }
             return (sqlite3_column_int64(first, 0), sql.text(first, 1))
         }
-        let ins = sql.prepare("INSERT INTO Item (\(Self.columns)) VALUES (?, 'new at the top', NULL, 0, ?, 0, NULL, 1)")
+        let ins = sql.prepare("INSERT INTO Item (\(Self.columns)) VALUES (?, 'new at the top', NULL, 0, ?, 0, NULL, 1, \(Self.times))")
         let del = sql.prepare("DELETE FROM Item WHERE id = ?")
         let count = sql.prepare("UPDATE Item SET childCount = childCount + ? WHERE id = 1")
         let move = sql.prepare("UPDATE Item SET \"order\" = ? WHERE id = ?")
@@ -255,7 +259,7 @@ struct StorageBenchmarks {
         let names = titles(min(n, 1000))
         sql.exec("BEGIN IMMEDIATE")
         sql.exec("INSERT INTO Item (id, title, done, \"order\", childCount, rootMarker) VALUES (1, 'Burrow', 0, 'a0', \(n), 1)")
-        let ins = sql.prepare("INSERT INTO Item (\(Self.columns)) VALUES (?, ?, NULL, 0, ?, 0, NULL, 1)")
+        let ins = sql.prepare("INSERT INTO Item (\(Self.columns)) VALUES (?, ?, NULL, 0, ?, 0, NULL, 1, \(Self.times))")
         for i in 0..<n {
             sqlite3_bind_int64(ins, 1, Int64(i + 2))
             sql.bind(ins, 2, names[i % names.count])
