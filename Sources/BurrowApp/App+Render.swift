@@ -6,7 +6,7 @@ extension App {
     /// Draws the whole screen at the frame's size: breadcrumbs, the quick-capture line, the level (or help),
     /// the status line. It changes nothing: the scroll it shows was settled when the state last changed.
     public func render(into frame: inout Frame) {
-        render(Layout(size: frame.size), into: &frame)
+        render(Layout(size: frame.size, details: showsDetails), into: &frame)
     }
 
     /// Draws the screen laid out as `layout`: a function of the state and the layout alone.
@@ -22,6 +22,9 @@ extension App {
         } else {
             frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
             if let cursor = renderLevel(into: &frame.buffer, area: layout.list) { frame.cursor = cursor }
+            if let area = layout.details {
+                DetailView(details: details, timeZone: timeZone).render(into: &frame.buffer, area: area, offset: detailsScroll)
+            }
         }
         renderStatus(into: &frame.buffer, layout: layout)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ObjectGraph
 import Outline
@@ -33,6 +34,15 @@ public final class App {
     /// The screen's size as last resized to, which clicks and page keys are read against. The run loop sends
     /// the terminal's size before the first frame; until then, the size most terminals open at.
     var screenSize = Size(width: 80, height: 24)
+    /// The detail pane (`I`): shown or not, what it shows (read when the selection or the outline changed,
+    /// never while drawing), and how far its text is scrolled.
+    var showsDetails = false
+    var details: ItemDetails?
+    var detailsScroll = 0
+    /// The context's generation when `details` were read: any save or change taken in moves it on.
+    var detailsGeneration = -1
+    /// The time zone the pane's times are shown in.
+    public var timeZone = TimeZone.current
     public private(set) var isRunning = true
 
     /// Opens the outliner on the top level of `outline`; without a logger it logs nothing.
@@ -49,7 +59,7 @@ public final class App {
     var top: Level { stack[stack.count - 1] }
 
     /// Where everything is on the screen as last resized to.
-    var layout: Layout { Layout(size: screenSize) }
+    var layout: Layout { Layout(size: screenSize, details: showsDetails) }
 
     /// The status line's message, for tests and logs.
     public var statusText: String? { status?.text }
@@ -251,6 +261,19 @@ public final class App {
         case .undo: undo()
         case .redo: redo()
         case .help: mode = .help(offset: 0)
+        case .details:
+            showsDetails.toggle()
+            detailsScroll = 0
+            detailsGeneration = -1
+            if showsDetails && layout.details == nil {
+                status = .info("No room for the details here: make the terminal taller")
+            }
+        case .scrollDetailsDown, .scrollDetailsUp:
+            guard showsDetails, layout.details != nil else {
+                status = .info("The details are hidden · I: show them")
+                return
+            }
+            detailsScroll = max(0, detailsScroll + (command == .scrollDetailsDown ? 1 : -1))
         case .quit: isRunning = false
         }
     }
@@ -293,9 +316,37 @@ public final class App {
             if let row = try? outline.row(level.parentID) { level.lastKnownTitle = row.title }
         }
         top.takeFinishedRead()
+        settleDetails()
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
         guard !layout.isTooSmall else { return }
         scroll(to: layout)
+    }
+
+    /// Reads the selected item's details for the pane when they may have changed (another item selected, or
+    /// anything saved or taken in since): counting what is below an item reads its whole subtree, so not on
+    /// every frame or idle poll. The scroll stays in the text.
+    private func settleDetails() {
+        guard showsDetails else {
+            details = nil
+            return
+        }
+        let id = top.selectedRow?.id
+        let generation = outline.context.generation
+        if generation != detailsGeneration || details?.row.id != id {
+            detailsGeneration = generation
+            if details?.row.id != id { detailsScroll = 0 }
+            do {
+                details = try id.flatMap { try outline.details(of: $0) }
+            } catch {
+                details = nil
+                fail("Cannot read the details", error)
+            }
+        }
+        // The last line of the text stays in view however far `]` went, and whatever the height now.
+        if let area = layout.details, let details {
+            detailsScroll = min(
+                detailsScroll, max(0, DetailView(details: details, timeZone: timeZone).lines(width: area.width).count - (area.height - 1)))
+        }
     }
 
     /// Scrolls the top level and the open editor as drawing them at `layout` would.

@@ -409,8 +409,8 @@ struct CommandTests {
         h.expect(
             """
             Burrow
-               n                     Next match
-               N                     Previous match
+               ]                     Scroll the details down
+               [                     Scroll the details up
 
              History
                u Ctrl-Z              Undo

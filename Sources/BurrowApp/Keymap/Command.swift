@@ -5,5 +5,6 @@ public enum Command: String, CaseIterable, Sendable {
     case capture, insertBelow, insertAbove, rename, delete
     case moveItemUp, moveItemDown, indent, outdent, cut, paste, toggleDone
     case search, nextMatch, previousMatch
+    case details, scrollDetailsDown, scrollDetailsUp
     case undo, redo, help, quit
 }

@@ -45,6 +45,13 @@ extension Keymap {
                     KeyBinding("N", .previousMatch, "Previous match")
                 ]),
             Section(
+                "Details",
+                [
+                    KeyBinding("I", .details, "Show or hide the details: note, times, what is below, path"),
+                    KeyBinding("]", .scrollDetailsDown, "Scroll the details down"),
+                    KeyBinding("[", .scrollDetailsUp, "Scroll the details up")
+                ]),
+            Section(
                 "History",
                 [
                     KeyBinding("u <C-z>", .undo, "Undo"),

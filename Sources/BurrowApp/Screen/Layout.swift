@@ -11,15 +11,25 @@ struct Layout: Equatable {
     /// The quick-capture line, which is also the search line.
     let capture: Rect
     let list: Rect
+    /// The detail pane under the list, when it is shown and there is room for it (8 rows of list and pane
+    /// together): the lower half.
+    let details: Rect?
     let status: Rect
 
-    init(size: Size) {
+    init(size: Size, details showsDetails: Bool = false) {
         self.size = size
         let (header, rest) = Rect(size: size).splitTop(2)
         let (body, footer) = rest.splitBottom(1)
         breadcrumbs = header.row(0)
         capture = header.row(1)
-        list = body
+        if showsDetails && body.height >= 8 {
+            let (top, bottom) = body.splitBottom(body.height / 2)
+            list = top
+            details = bottom
+        } else {
+            list = body
+            details = nil
+        }
         status = footer
     }
 

@@ -36,8 +36,9 @@ public final class Context {
     /// Rows read ahead by a batch, waiting for their object to be touched.
     var rowCache: [ObjectID: [Value]] = [:]
     /// Moves on whenever rows may have changed under this context (a save, a merged change, a refresh):
-    /// rows read before then (see `PrefetchedRows`) are no longer used to make objects.
-    var generation = 0
+    /// rows read before then (see `PrefetchedRows`) are no longer used to make objects, and a value derived
+    /// from them (a count of what is below an item, say) is worth reading again.
+    public internal(set) var generation = 0
     var freshIDs: Range<Int64> = 0..<0
     private var idBlock = 64
     /// True when `freshIDs` came from inside the open write transaction (they go if it rolls back).

@@ -1,0 +1,73 @@
+import Foundation
+import Outline
+import TerminalKit
+
+/// The detail pane: a rule, the item's path, what is below it, when it was created and changed, then its
+/// note wrapped to the width, scrolled by `offset` lines. Every line is untrusted text, drawn sanitised.
+///
+/// For example:
+/// ```
+/// ──────────────────────────────
+/// Burrow › Groceries
+/// 2 sub-items · 5 below in all
+/// Created 2026-11-22 09:15 · changed 09:40
+/// Saturday, before ten
+/// ```
+struct DetailView {
+    /// Nil when no item is selected (an empty level).
+    let details: ItemDetails?
+    let timeZone: TimeZone
+
+    /// The pane's lines at `width`, before scrolling: the rule stays on top, the rest scrolls.
+    func lines(width: Int) -> [String] {
+        guard let d = details else { return ["No item selected"] }
+        var out = [d.path.map { Sanitizer.visible($0) }.joined(separator: " › ")]
+        let subs = d.row.childCount
+        out.append(
+            d.below == 0
+                ? "No sub-items"
+                : "\(subs) sub-item\(subs == 1 ? "" : "s") · \(d.below) below in all")
+        out.append(times(d))
+        if let note = d.note, !note.isEmpty {
+            out += DisplayWidth.wrap(note, width: width)
+        } else {
+            out.append("No note")
+        }
+        return out
+    }
+
+    /// "Created 2026-11-22 09:15 · changed 09:40": the day is written again only when it differs.
+    private func times(_ d: ItemDetails) -> String {
+        let day = DateFormatter(), time = DateFormatter()
+        for f in [day, time] {
+            f.timeZone = timeZone
+            f.locale = Locale(identifier: "en_US_POSIX")
+        }
+        day.dateFormat = "yyyy-MM-dd HH:mm"
+        time.dateFormat = "HH:mm"
+        let created = d.created.map { "Created \(day.string(from: $0))" } ?? "Created before times were kept"
+        guard let modified = d.modified, modified != d.created else { return created }
+        let sameDay = d.created.map { day.string(from: $0).prefix(10) == day.string(from: modified).prefix(10) } ?? false
+        return created + " · changed " + (sameDay ? time.string(from: modified) : day.string(from: modified))
+    }
+
+    func render(into buffer: inout Buffer, area: Rect, offset: Int) {
+        guard area.height > 0 else { return }
+        buffer.write(String(repeating: "─", count: area.width), at: area.origin, style: Theme.hint, maxWidth: area.width)
+        let all = lines(width: area.width)
+        let room = area.height - 1
+        let shown = all.dropFirst(min(offset, max(0, all.count - 1))).prefix(room)
+        for (i, line) in shown.enumerated() {
+            let isNote = offset + i >= 3 && details?.note.map { !$0.isEmpty } == true
+            buffer.write(
+                DisplayWidth.truncate(line, to: area.width), at: Position(x: area.x, y: area.y + 1 + i),
+                style: isNote ? .plain : Theme.hint, maxWidth: area.width)
+        }
+        // More below than fits: say so on the last line, where the reader looks next.
+        let hidden = all.count - offset - room
+        if hidden > 0 {
+            let more = " ↓ \(hidden) more · ] "
+            buffer.write(more, at: Position(x: area.maxX - DisplayWidth.of(more), y: area.maxY - 1), style: Theme.count)
+        }
+    }
+}
