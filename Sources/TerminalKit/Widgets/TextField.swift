@@ -47,6 +47,25 @@ public struct TextField: Sendable {
         let cleaned = text.map { $0.isNewline ? " " : $0 }
         characters.insert(contentsOf: cleaned, at: cursor)
         cursor += cleaned.count
+        regroup()
+    }
+
+    /// Makes `characters` the text's grapheme clusters again. Keys arrive one scalar at a time: an accent
+    /// typed after `e`, the second half of a flag, a skin tone or a zero-width joiner join the character
+    /// before them, so that moving, deleting and drawing treat them as the one character they are. The
+    /// cursor stays after the text that was before it (after the whole character, when that one grew).
+    private mutating func regroup() {
+        let regrouped = Array(String(characters))
+        guard regrouped.count != characters.count else { return }
+        var target = 0
+        for c in characters[..<cursor] { target += c.unicodeScalars.count }
+        var scalars = 0, index = 0
+        for c in regrouped where scalars < target {
+            scalars += c.unicodeScalars.count
+            index += 1
+        }
+        characters = regrouped
+        cursor = index
     }
 
     /// Applies an editing key.
@@ -61,10 +80,12 @@ public struct TextField: Sendable {
             guard cursor > 0 else { return .moved }
             cursor -= 1
             characters.remove(at: cursor)
+            regroup()
             return .edited
         case (.delete, []), (.character("d"), .control):
             guard cursor < characters.count else { return .moved }
             characters.remove(at: cursor)
+            regroup()
             return .edited
         case (.left, []), (.character("b"), .control): cursor = max(0, cursor - 1)
         case (.right, []), (.character("f"), .control): cursor = min(characters.count, cursor + 1)
