@@ -43,6 +43,10 @@ public final class App {
     var detailsGeneration = -1
     /// The time zone the pane's times are shown in.
     public var timeZone = TimeZone.current
+    /// The note `E` asked to edit, waiting for the run loop to lend the terminal (`editPendingNote`).
+    var pendingNoteEdit: ItemRow?
+    /// The variables the note editor is chosen from (`$VISUAL`, `$EDITOR`, `$PATH`).
+    public var environment = ProcessInfo.processInfo.environment
     public private(set) var isRunning = true
 
     /// Opens the outliner on the top level of `outline`; without a logger it logs nothing.
@@ -268,6 +272,12 @@ public final class App {
             if showsDetails && layout.details == nil {
                 status = .info("No room for the details here: make the terminal taller")
             }
+        case .editNote:
+            guard let row = level.selectedRow else {
+                status = .info("No item to edit the note of")
+                return
+            }
+            pendingNoteEdit = row
         case .scrollDetailsDown, .scrollDetailsUp:
             guard showsDetails, layout.details != nil else {
                 status = .info("The details are hidden · I: show them")

@@ -19,7 +19,7 @@ import TerminalKit
 /// defer { curses.stop() }
 /// let terminal = Terminal(backend: curses)
 /// ```
-public final class CursesTerminal: TerminalBackend, InputSource {
+public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandover {
     /// Choices made at start.
     public struct Options: Sendable {
         /// Report mouse clicks and wheel turns (the terminal's own text selection then needs Shift).
@@ -180,6 +180,22 @@ public final class CursesTerminal: TerminalBackend, InputSource {
     private func leaveProgramModes() {
         if options.bracketedPaste { burrow_write_raw("\u{1B}[?2004l") }
         if options.mouse { mousemask(0, nil) }
+    }
+
+    /// Restores the terminal for another program (an editor), runs it, then takes the terminal over again
+    /// and redraws everything. The other program gets the terminal as the shell left it.
+    public func handOver<T>(_ body: () throws -> T) rethrows -> T {
+        leaveProgramModes()
+        endwin()
+        defer {
+            // refresh() returns ncurses to program mode; the app redraws everything.
+            if options.mouse { mousemask(burrow_mouse_events(), nil) }
+            enterProgramModes()
+            clear()
+            wrefresh(window)
+            updateSize()
+        }
+        return try body()
     }
 
     /// Restores the terminal and stops the process (SIGTSTP); on continuing, takes it over again.

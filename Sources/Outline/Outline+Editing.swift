@@ -56,6 +56,22 @@ extension Outline {
         try resolve(id).title = title
     }
 
+    /// Sets the note of `id` to `text` (an empty text removes it) when it still says `expected` (what the
+    /// user started editing), and returns `id`. When someone changed the note meanwhile, neither text is
+    /// lost: the item keeps theirs, and `text` becomes the note of a new item right below it, whose ID is
+    /// returned.
+    @discardableResult
+    public func setNote(_ id: ObjectID, to text: String, ifStill expected: String) throws -> ObjectID {
+        let item = try resolve(id)
+        guard (item.note ?? "") == expected else {
+            let kept = try insert("Edited note of \(quotedTitle(item))", after: item)
+            kept.note = text.isEmpty ? nil : text
+            return kept.objectID
+        }
+        item.note = text.isEmpty ? nil : text
+        return id
+    }
+
     /// Marks the item `id` done or not done.
     public func setDone(_ id: ObjectID, to done: Bool) throws {
         try resolve(id).isDone = done

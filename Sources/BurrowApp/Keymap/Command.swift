@@ -5,6 +5,6 @@ public enum Command: String, CaseIterable, Sendable {
     case capture, insertBelow, insertAbove, rename, delete
     case moveItemUp, moveItemDown, indent, outdent, cut, paste, toggleDone
     case search, nextMatch, previousMatch
-    case details, scrollDetailsDown, scrollDetailsUp
+    case details, scrollDetailsDown, scrollDetailsUp, editNote
     case undo, redo, help, quit
 }

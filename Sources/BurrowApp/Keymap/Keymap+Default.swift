@@ -48,6 +48,7 @@ extension Keymap {
                 "Details",
                 [
                     KeyBinding("I", .details, "Show or hide the details: note, times, what is below, path"),
+                    KeyBinding("E", .editNote, "Edit the note in $VISUAL or $EDITOR"),
                     KeyBinding("]", .scrollDetailsDown, "Scroll the details down"),
                     KeyBinding("[", .scrollDetailsUp, "Scroll the details up")
                 ]),

@@ -25,6 +25,11 @@ public enum AppRuntime {
                 }
                 app.handle(event)
             }
+            // `E`: the editor gets the terminal (the input side is the terminal), then the screen is redrawn.
+            if app.wantsTerminal, let lender = input as? any TerminalHandover {
+                app.editPendingNote(on: lender)
+                terminal.invalidate()
+            }
             if clock.now - lastPoll >= pollInterval {
                 app.poll()
                 lastPoll = clock.now

@@ -9,7 +9,7 @@
 /// try backend.type("j j <Enter>")
 /// #expect(backend.difference(from: "…") == nil)
 /// ```
-public final class TestBackend: TerminalBackend, InputSource {
+public final class TestBackend: TerminalBackend, InputSource, TerminalHandover {
     public private(set) var size: Size
     /// What the screen shows now.
     public private(set) var screen: Buffer
@@ -45,6 +45,16 @@ public final class TestBackend: TerminalBackend, InputSource {
     public func clear() { screen = Buffer(size: size) }
 
     public func flush() { flushCount += 1 }
+
+    /// How many times the terminal was lent to another program.
+    public private(set) var handOvers = 0
+
+    /// Runs `body` as if another program had the terminal: afterwards the screen must be drawn again.
+    public func handOver<T>(_ body: () throws -> T) rethrows -> T {
+        handOvers += 1
+        defer { clear() }
+        return try body()
+    }
 
     // MARK: InputSource
 
