@@ -29,6 +29,8 @@ public enum AppRuntime {
             if app.wantsTerminal, let lender = input as? any TerminalHandover {
                 app.editPendingNote(on: lender)
                 terminal.invalidate()
+                // The terminal may have been resized while the editor had it.
+                app.handle(.resize(terminal.size))
             }
             if clock.now - lastPoll >= pollInterval {
                 app.poll()
