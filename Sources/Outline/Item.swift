@@ -42,7 +42,9 @@ public final class Item: ManagedObject {
 
     /// Records a change of what the item says.
     private func touch() {
-        guard entity === Slot.entity else { return }
+        // An item inserted in this unit of work was stamped when it was made: setting its title is part of
+        // making it, and stamping again would cost an import a clock read and a write per item.
+        guard entity === Slot.entity, !isInserted else { return }
         self[slot: Slot.modified] = Item.timestamp()
     }
 
