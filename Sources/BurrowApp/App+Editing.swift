@@ -136,6 +136,24 @@ extension App {
         }
     }
 
+    /// Copies the selected item with its sub-items right below it, and selects the copy.
+    func duplicateSelected() {
+        guard let row = top.selectedRow else { return }
+        var subItems = 0
+        if perform(
+            "Duplicate \(quoted(row.title))", naming: [(row.id, row.title)],
+            {
+                let (copy, count) = try outline.duplicate(row.id)
+                subItems = count
+                if count > 0 { outline.context.setActionName("Duplicate \(quoted(row.title)) and \(count) sub-item\(count == 1 ? "" : "s")") }
+                return copy
+            })
+        {
+            let what = quoted(row.title) + (subItems > 0 ? " and \(subItems) sub-item\(subItems == 1 ? "" : "s")" : "")
+            status = .info("Duplicated \(what) · \(keymap.label(for: .undo) ?? "u"): undo")
+        }
+    }
+
     func toggleDone() {
         guard let row = top.selectedRow else { return }
         let done = !row.isDone

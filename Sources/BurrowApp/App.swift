@@ -250,6 +250,7 @@ public final class App {
             mode = .rename(TextField(text: row.title), item: row.id)
         case .delete: deleteSelected()
         case .toggleDone: toggleDone()
+        case .duplicate: duplicateSelected()
         case .moveItemUp: moveSelected(by: -1)
         case .moveItemDown: moveSelected(by: 1)
         case .indent: indentSelected()

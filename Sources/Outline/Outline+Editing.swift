@@ -72,6 +72,27 @@ extension Outline {
         return id
     }
 
+    /// Copies the item `id` with everything below it (titles, notes, done marks, order) right after it, and
+    /// returns the copy's ID and how many sub-items came with it. The sub-items are written as rows, as an
+    /// import is, so a copy of a large subtree costs what importing it costs.
+    @discardableResult
+    public func duplicate(_ id: ObjectID) throws -> (copy: ObjectID, subItems: Int) {
+        let item = try resolve(id)
+        if item.isRoot { throw OutlineError.noParent }
+        let below = try nodes(under: item)
+        let copy = try insert(item.title, after: item)
+        copy.note = item.note
+        copy.isDone = item.isDone
+        try add(below, under: copy)
+        var count = 0
+        var pending = [below]
+        while let level = pending.popLast() {
+            count += level.count
+            for node in level where !node.children.isEmpty { pending.append(node.children) }
+        }
+        return (copy.objectID, count)
+    }
+
     /// Marks the item `id` done or not done.
     public func setDone(_ id: ObjectID, to done: Bool) throws {
         try resolve(id).isDone = done

@@ -3,7 +3,7 @@ public enum Command: String, CaseIterable, Sendable {
     case moveDown, moveUp, first, last, pageDown, pageUp, halfPageDown, halfPageUp
     case drillIn, back, backToTop
     case capture, insertBelow, insertAbove, rename, delete
-    case moveItemUp, moveItemDown, indent, outdent, cut, paste, toggleDone
+    case moveItemUp, moveItemDown, indent, outdent, cut, paste, toggleDone, duplicate
     case search, nextMatch, previousMatch
     case details, scrollDetailsDown, scrollDetailsUp, editNote
     case undo, redo, help, quit

@@ -35,7 +35,8 @@ extension Keymap {
                     KeyBinding("> <Tab>", .indent, "Indent: into the item above"),
                     KeyBinding("< <S-Tab>", .outdent, "Outdent: out to the parent's level"),
                     KeyBinding("m", .cut, "Cut the item, to move it to another level"),
-                    KeyBinding("p", .paste, "Paste the cut item below the selection")
+                    KeyBinding("p", .paste, "Paste the cut item below the selection"),
+                    KeyBinding("Y", .duplicate, "Duplicate the item and its sub-items below it")
                 ]),
             Section(
                 "Search",
