@@ -70,6 +70,11 @@ extension App {
                 mode.field?.insert(text)
                 return
             }
+            if let nodes = App.structure(of: text, prefix: field.text) {
+                addStructure(nodes)
+                mode.field?.setText("")
+                return
+            }
             let titles = ([field.text + lines[0]] + lines.dropFirst()).filter { !$0.isEmpty }
             let parent = here
             let name = titles.count == 1 ? "Add \(quoted(titles[0]))" : "Add \(titles.count) items"
@@ -79,6 +84,39 @@ extension App {
             mode.field?.setText("")
         case .search, .rename, .insert:
             mode.field?.insert(text)
+        }
+    }
+
+    /// Pasted lines as an outline, when they have one: some line indented, or every line a list item
+    /// (read as the Markdown importer reads them, `[ ]`/`[x]` included); else nil, and each line is an
+    /// item. Text whose indentation does not make an outline is nil too: nothing pasted is lost for it.
+    /// `prefix` (what was typed before the paste) starts the first title.
+    static func structure(of text: String, prefix: String) -> [OutlineNode]? {
+        let lines = text.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }
+        let indented = lines.contains { $0.first == " " || $0.first == "\t" }
+        let listed = lines.allSatisfy { line in
+            let s = line.drop { $0 == " " || $0 == "\t" }
+            return ["- ", "* ", "+ "].contains { s.hasPrefix($0) } || s.prefix { $0.isNumber }.count > 0 && s.drop { $0.isNumber }.hasPrefix(". ")
+        }
+        guard indented || listed else { return nil }
+        guard var nodes = try? (listed ? MarkdownOutline.read(text) : IndentedText.read(text)), !nodes.isEmpty else { return nil }
+        if !prefix.isEmpty { nodes[0].title = prefix + nodes[0].title }
+        return nodes
+    }
+
+    /// Adds pasted `nodes` with their structure at the end of the level, as one action.
+    func addStructure(_ nodes: [OutlineNode]) {
+        var total = 0
+        var pending = [nodes]
+        while let level = pending.popLast() {
+            total += level.count
+            for node in level where !node.children.isEmpty { pending.append(node.children) }
+        }
+        let parent = here
+        let name = total == 1 ? "Add \(quoted(nodes[0].title))" : "Add \(total) items"
+        if perform(name, naming: [parent], { try outline.add(nodes, under: parent.id).last }) {
+            let here = nodes.count == total ? "" : " (\(nodes.count) here, the rest below them)"
+            status = .info(total == 1 ? "Added \(quoted(nodes[0].title))" : "Added \(total) items\(here)")
         }
     }
 

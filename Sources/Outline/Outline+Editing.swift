@@ -72,6 +72,13 @@ extension Outline {
         return id
     }
 
+    /// Adds `nodes` (with their subtrees) at the end of the item `parent`'s sub-items, as an import does;
+    /// returns the IDs of the top-level items added.
+    @discardableResult
+    public func add(_ nodes: [OutlineNode], under parent: ObjectID) throws -> [ObjectID] {
+        try add(nodes, under: try resolve(parent))
+    }
+
     /// Copies the item `id` with everything below it (titles, notes, done marks, order) right after it, and
     /// returns the copy's ID and how many sub-items came with it. The sub-items are written as rows, as an
     /// import is, so a copy of a large subtree costs what importing it costs.
