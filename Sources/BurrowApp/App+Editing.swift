@@ -44,7 +44,7 @@ extension App {
     }
 
     /// The level on screen's item, as the user last saw it.
-    private var here: Named { (top.parentID, top.lastKnownTitle) }
+    var here: Named { (top.parentID, top.lastKnownTitle) }
 
     func addFromCapture(_ text: String) {
         let title = text.trimmingCharacters(in: .whitespaces)

@@ -43,15 +43,21 @@ extension App {
             return
         }
         var kept: ObjectID?
+        var gone = false
+        let parent = here
         let done = perform("Edit the note of \(quoted(row.title))", naming: [(row.id, row.title)]) { () throws -> ObjectID? in
-            let id = try outline.setNote(row.id, to: edited, ifStill: before)
+            let id = try outline.setNote(row.id, to: edited, ifStill: before, title: row.title, keepingUnder: parent.id)
             kept = id == row.id ? nil : id
+            gone = try outline.row(row.id) == nil
             return id
         }
         guard done else { return }
-        status =
-            kept == nil
-            ? .info("Saved the note of \(quoted(row.title))")
-            : .error("The note of \(quoted(row.title)) changed elsewhere while you edited it: your text is in the item below it")
+        if kept == nil {
+            status = .info("Saved the note of \(quoted(row.title))")
+        } else if gone {
+            status = .error("\(quoted(row.title)) was deleted elsewhere while you edited its note: your text is in a new item at the end")
+        } else {
+            status = .error("The note of \(quoted(row.title)) changed elsewhere while you edited it: your text is in the item below it")
+        }
     }
 }

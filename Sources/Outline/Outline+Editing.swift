@@ -57,12 +57,20 @@ extension Outline {
     }
 
     /// Sets the note of `id` to `text` (an empty text removes it) when it still says `expected` (what the
-    /// user started editing), and returns `id`. When someone changed the note meanwhile, neither text is
-    /// lost: the item keeps theirs, and `text` becomes the note of a new item right below it, whose ID is
-    /// returned.
+    /// user started editing), and returns `id`. No one's words are lost when the item changed meanwhile:
+    /// if someone changed the note, the item keeps theirs and `text` becomes the note of a new item right
+    /// below it; if someone deleted the item (`title` is what the user saw), `text` goes to a new item at the
+    /// end of `fallback` (or of the top level, when that is gone too). The new item's ID is returned.
     @discardableResult
-    public func setNote(_ id: ObjectID, to text: String, ifStill expected: String) throws -> ObjectID {
-        let item = try resolve(id)
+    public func setNote(
+        _ id: ObjectID, to text: String, ifStill expected: String, title: String, keepingUnder fallback: ObjectID
+    ) throws -> ObjectID {
+        guard let item = try context.existingObject(for: id) as? Item, !item.isInaccessible else {
+            let parent = try (context.existingObject(for: fallback) as? Item).flatMap { $0.isInaccessible ? nil : $0 } ?? root()
+            let kept = try append("Edited note of “\(title)”", to: parent)
+            kept.note = text.isEmpty ? nil : text
+            return kept.objectID
+        }
         guard (item.note ?? "") == expected else {
             let kept = try insert("Edited note of \(quotedTitle(item))", after: item)
             kept.note = text.isEmpty ? nil : text

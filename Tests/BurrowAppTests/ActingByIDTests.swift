@@ -11,14 +11,7 @@ import Testing
 /// (another window's batch, or another process's commit that only the action's own transaction takes in), and
 /// the status line names that same item.
 struct ActingByIDTests {
-    /// The app on a store shared with a second context whose saves reach the app at once, as another window's.
-    private func shared(_ titles: [String]) throws -> (AppHarness, Outline) {
-        let store = try Store(inMemoryWith: OutlineModel.model)
-        let mine = Outline(context: Context(store: store))
-        try mine.append(titles: titles, to: try mine.root())
-        try mine.save()
-        return (try AppHarness(outline: mine), Outline(context: Context(store: store)))
-    }
+    private func shared(_ titles: [String]) throws -> (AppHarness, Outline) { try AppHarness.withSecondContext(titles) }
 
     /// The app on a file, and another connection to it whose commits arrive only by polling, as another
     /// process's; and the folder, removed when it is released.

@@ -11,14 +11,7 @@ import Testing
 /// as batches; the selection stays on its item whether the level is on top or paused.
 struct LiveUpdateTests {
     /// The app on `store`, and a second outline on the same store for "someone else".
-    private func setUp(_ titles: [String]) throws -> (AppHarness, Outline) {
-        let store = try Store(inMemoryWith: OutlineModel.model)
-        let mine = Outline(context: Context(store: store))
-        try mine.append(titles: titles, to: try mine.root())
-        try mine.save()
-        let other = Outline(context: Context(store: store))
-        return (try AppHarness(outline: mine), other)
-    }
+    private func setUp(_ titles: [String]) throws -> (AppHarness, Outline) { try AppHarness.withSecondContext(titles) }
 
     private func otherItem(_ o: Outline, _ title: String, under parent: String? = nil) throws -> Item {
         var level = try o.root()

@@ -100,17 +100,47 @@ import Testing
         #expect(h.app.statusText?.contains("not UTF-8") == true, "\(h.app.statusText ?? "")")
     }
 
+    /// Lends the "terminal" to the editor after `meanwhile` ran: what another process does while the user
+    /// is in the editor.
+    final class Meanwhile: TerminalHandover {
+        let meanwhile: () throws -> Void
+        init(_ meanwhile: @escaping () throws -> Void) { self.meanwhile = meanwhile }
+        func handOver<T>(_ body: () throws -> T) rethrows -> T {
+            try? meanwhile()
+            return try body()
+        }
+    }
+
     /// The note changed elsewhere while the editor ran: theirs stays, ours goes to a new item below it.
     @Test func aNoteChangedMeanwhileLosesNeitherText() throws {
-        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
-        let plan = try o.append("Plan", to: try o.root())
-        plan.note = "before"
-        try o.save()
-        try o.perform("Theirs") { plan.note = "theirs" }
-        let kept = try o.perform("Ours") { try o.setNote(plan.objectID, to: "ours", ifStill: "before") }
+        let script = try editor("ours.sh", "printf 'ours' > \"$1\"")
+        let (h, other) = try AppHarness.withSecondContext(["Plan", "Other"])
+        h.app.environment = ["EDITOR": script]
+        let plan = try #require(try other.children(of: other.root()).first)
+        try other.perform("Before") { plan.note = "before" }
+        try h.press("E")
+        h.app.editPendingNote(on: Meanwhile { try other.perform("Theirs") { plan.note = "theirs" } })
+        h.draw()
         #expect(plan.note == "theirs")
-        let below = try #require(o.context.existingObject(for: kept) as? Item)
-        #expect(below.title == "Edited note of “Plan”" && below.note == "ours")
-        #expect(try o.children(of: o.root()).map(\.title) == ["Plan", "Edited note of “Plan”"])
+        #expect(try h.titles() == ["Plan", "Edited note of “Plan”", "Other"])
+        let kept = try h.outline.children(of: h.outline.root())[1]
+        #expect(kept.note == "ours")
+        #expect(h.app.statusText == "The note of “Plan” changed elsewhere while you edited it: your text is in the item below it")
+    }
+
+    /// The item was deleted elsewhere while the editor ran: the text goes to a new item at the end of the level.
+    @Test func anItemDeletedMeanwhileKeepsTheTextInANewItem() throws {
+        let script = try editor("ours.sh", "printf 'ours' > \"$1\"")
+        let (h, other) = try AppHarness.withSecondContext(["Plan", "Other"])
+        h.app.environment = ["EDITOR": script]
+        let plan = try #require(try other.children(of: other.root()).first)
+        try h.press("E")
+        h.app.editPendingNote(on: Meanwhile { try other.perform("Delete") { try other.delete(plan) } })
+        h.draw()
+        #expect(try h.titles() == ["Other", "Edited note of “Plan”"])
+        #expect(try h.outline.children(of: h.outline.root())[1].note == "ours")
+        #expect(h.app.statusText == "“Plan” was deleted elsewhere while you edited its note: your text is in a new item at the end")
+        try h.press("u")
+        #expect(try h.titles() == ["Other"], "keeping it was one undoable action")
     }
 }

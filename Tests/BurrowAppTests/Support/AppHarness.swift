@@ -24,6 +24,16 @@ final class AppHarness {
         draw()
     }
 
+    /// The app on a level of `titles`, and a second outline on the same store whose saves reach the app at
+    /// once, as another window's would.
+    static func withSecondContext(_ titles: [String]) throws -> (AppHarness, Outline) {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let mine = Outline(context: Context(store: store))
+        try mine.append(titles: titles, to: try mine.root())
+        try mine.save()
+        return (try AppHarness(outline: mine), Outline(context: Context(store: store)))
+    }
+
     /// Sends keys written in key notation (`"a Milk <Enter> <Esc>"`), one event and one frame at a time.
     func press(_ notation: String) throws {
         for key in try TerminalKit.Key.parseSequence(notation) { send(.key(key)) }

@@ -432,35 +432,18 @@ final class MemoryStore: PersistentStore {
                 let dest = model.entities[r.destination]
                 for (id, row) in state.tables[e.index].sorted(by: { $0.key < $1.key }) {
                     guard case .integer(let target) = row[slot], state.tables[dest.index][target] == nil else { continue }
-                    out.append(
-                        StoreProblem(
-                            .danglingReference,
-                            "\(e.name) #\(id) refers to \(dest.name) #\(target), which does not exist (\(e.properties[slot].name))",
-                            object: ObjectID(entity: e.index, rowID: id)))
+                    out.append(.dangling(e, id, slot, dest, target))
                 }
             }
         }
         for (e, a, slot) in requiredWithDefaults() {
             for id in state.tables[e.index].keys.sorted() where state.tables[e.index][id]![slot].isNull {
-                out.append(
-                    StoreProblem(.missingValue, "\(e.name) #\(id) has no \(a.name), which is required", object: ObjectID(entity: e.index, rowID: id)))
+                out.append(.missing(e, id, a.name))
             }
         }
-        let unused = smallestUnusedID()
-        if let next = state.nextID {
-            if next < unused {
-                out.append(StoreProblem(.idAllocator, "the ID allocator would hand out #\(next), but IDs up to #\(unused - 1) are in use"))
-            }
-        } else {
-            out.append(StoreProblem(.idAllocator, "the ID allocator is missing"))
-        }
+        if let problem = StoreProblem.allocator(next: state.nextID, unused: smallestUnusedID()) { out.append(problem) }
         for s in staleCounts() {
-            let e = model.entities[s.id.entity]
-            out.append(
-                StoreProblem(
-                    .count,
-                    "\(e.name) #\(s.id.rowID) stores \(s.stored.map(String.init) ?? "no") \(e.properties[s.slot].name) but counts \(s.actual)",
-                    object: s.id))
+            out.append(.staleCount(model, s.id, s.slot, stored: s.stored, actual: s.actual))
         }
         return out
     }

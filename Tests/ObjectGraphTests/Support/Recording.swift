@@ -3,6 +3,7 @@ import Foundation
 @testable import ObjectGraph
 
 /// Records every will-delete call (name, cascade flag), shared by the recording classes.
+/// `@unchecked Sendable`: tests run in parallel and every access to `entries` takes the lock.
 final class DeleteLog: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: [String]] = [:]

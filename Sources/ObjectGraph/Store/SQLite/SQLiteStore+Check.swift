@@ -21,38 +21,21 @@ extension SQLiteStore {
                             + "AND \(column) NOT IN (SELECT id FROM \(Schema.quote(dest.name))) ORDER BY id"
                         for row in try Row.fetchAll(db, sql: sql) {
                             let id: Int64 = row[0], target: Int64 = row[1]
-                            out.append(
-                                StoreProblem(
-                                    .danglingReference,
-                                    "\(e.name) #\(id) refers to \(dest.name) #\(target), which does not exist (\(e.properties[slot].name))",
-                                    object: ObjectID(entity: e.index, rowID: id)))
+                            out.append(.dangling(e, id, slot, dest, target))
                         }
                     }
                 }
                 for (e, a) in requiredWithDefaults() {
                     let sql = "SELECT id FROM \(Schema.quote(e.name)) WHERE \(Schema.quote(a.name)) IS NULL ORDER BY id"
                     for id in try Int64.fetchAll(db, sql: sql) {
-                        out.append(
-                            StoreProblem(
-                                .missingValue, "\(e.name) #\(id) has no \(a.name), which is required", object: ObjectID(entity: e.index, rowID: id)))
+                        out.append(.missing(e, id, a.name))
                     }
                 }
                 let next = try Int64.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'next_id'")
                 let unused = try SQLiteStore.smallestUnusedID(db, model)
-                if let next {
-                    if next < unused {
-                        out.append(StoreProblem(.idAllocator, "the ID allocator would hand out #\(next), but IDs up to #\(unused - 1) are in use"))
-                    }
-                } else {
-                    out.append(StoreProblem(.idAllocator, "the ID allocator is missing"))
-                }
+                if let problem = StoreProblem.allocator(next: next, unused: unused) { out.append(problem) }
                 for s in try MaintainedCounts.stale(db, model: model) {
-                    let e = model.entities[s.id.entity]
-                    out.append(
-                        StoreProblem(
-                            .count,
-                            "\(e.name) #\(s.id.rowID) stores \(s.stored.map(String.init) ?? "no") \(e.properties[s.slot].name) but counts \(s.actual)",
-                            object: s.id))
+                    out.append(.staleCount(model, s.id, s.slot, stored: s.stored, actual: s.actual))
                 }
                 return out
             }
