@@ -62,6 +62,10 @@ public final class App {
 
     var top: Level { stack[stack.count - 1] }
 
+    /// The items an action on "the selection" acts on, in screen order: the selected row today; the rows of a
+    /// visual range (`v`) once one is open. Range actions (delete, done, move, copy) take this list.
+    var selectedItems: [ItemRow] { top.selectedRow.map { [$0] } ?? [] }
+
     /// Where everything is on the screen as last resized to.
     var layout: Layout { Layout(size: screenSize, details: showsDetails) }
 
