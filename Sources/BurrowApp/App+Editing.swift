@@ -128,7 +128,8 @@ extension App {
         let done = perform("Add \(quoted(title))", naming: [parent]) {
             // The item it was to go beside may have gone meanwhile: the new one is not lost, it goes last.
             func beside(_ id: ObjectID) throws -> Bool {
-                let isHere = try outline.parentID(of: id) == parent.id
+                // Beside an item of the level, or of a list open in it.
+                let isHere = try outline.parentID(of: id).map { $0 == parent.id || top.node(of: $0) != nil } ?? false
                 if !isHere { note = " (at the end: the item beside it is gone)" }
                 return isHere
             }
@@ -211,13 +212,14 @@ extension App {
     /// and K undo each other.
     func moveSelected(by delta: Int) {
         let level = top
-        guard let index = level.list.selected, let row = level.selectedRow else { return }
+        // Among its siblings: the list it is in, the level's own or one open in it.
+        guard let (node, index) = level.selectedPlace, let list = node.controller, let row = level.selectedRow else { return }
         let target = index + delta
-        guard target >= 0, target < level.count else {
+        guard target >= 0, target < node.ownCount else {
             status = .info(delta < 0 ? "Already the first item" : "Already the last item")
             return
         }
-        let neighbour = level.row(at: target)
+        let neighbour = list.itemRow(at: target)
         perform("Move \(quoted(row.title)) \(delta < 0 ? "up" : "down")", naming: [(row.id, row.title), (neighbour.id, neighbour.title)]) {
             if delta < 0 { try outline.move(row.id, before: neighbour.id) } else { try outline.move(row.id, after: neighbour.id) }
             return row.id
@@ -228,12 +230,14 @@ extension App {
     /// the item above opens with it selected, so outdent (which comes back) is the inverse.
     func indentSelected() {
         let level = top
-        guard let index = level.list.selected, let row = level.selectedRow else { return }
+        guard let (node, index) = level.selectedPlace, let list = node.controller, let row = level.selectedRow else { return }
         guard index > 0 else {
             status = .info("Nothing above \(quoted(row.title)) to indent it under")
             return
         }
-        let above = level.row(at: index - 1)
+        let above = list.itemRow(at: index - 1)
+        // Inside an open item, or under one that is open, the item stays in view: the item above is opened.
+        let inPlace = node !== level.root || above.isExpanded
         if perform(
             "Indent \(quoted(row.title))", naming: [(row.id, row.title), (above.id, above.title)],
             {
@@ -241,8 +245,14 @@ extension App {
                 return row.id
             })
         {
-            open(above)
-            top.select(id: row.id)
+            if inPlace {
+                _ = try? outline.setExpanded([above.id], true)
+                settle()
+                top.select(id: row.id)
+            } else {
+                open(above)
+                top.select(id: row.id)
+            }
             status = .info("Moved \(quoted(row.title)) into \(quoted(above.title))")
         }
     }
@@ -251,6 +261,20 @@ extension App {
     /// follows it: back in the level above with it selected, so indent (which goes back in) is the inverse.
     func outdentSelected() {
         guard let row = top.selectedRow else { return }
+        if let (node, _) = top.selectedPlace, node !== top.root {
+            // Inside an open item: out after it, still in view.
+            let owner: Named = (node.itemID, (try? outline.row(node.itemID))?.title ?? "")
+            if perform(
+                "Outdent \(quoted(row.title))", naming: [(row.id, row.title), owner],
+                {
+                    try outline.move(row.id, after: owner.id)
+                    return row.id
+                })
+            {
+                status = .info("Moved \(quoted(row.title)) out, after \(quoted(owner.title))")
+            }
+            return
+        }
         guard stack.count > 1 else {
             status = .info("Already at the top level: nothing to outdent to")
             return

@@ -71,12 +71,14 @@ extension App {
         var editorRow: Int? = nil
         var cursor: Position? = nil
         var state = level.list
+        var editorDepth = 0
         if case .insert(_, let placement) = mode {
             switch placement {
-            case .below: editorRow = (level.list.selected ?? -1) + 1
+            case .below: editorRow = insertionRow(below: level)
             case .above: editorRow = level.list.selected ?? 0
             case .end: editorRow = count
             }
+            if case .end = placement {} else { editorDepth = level.selectedDepth }
             state.selected = editorRow
         }
         if count == 0 && editorRow == nil {
@@ -95,20 +97,32 @@ extension App {
             var index = row.index
             if let e = editorRow {
                 if index == e {
-                    cursor = renderEditorRow(into: &buffer, area: row.area)
+                    let indent = RowView.indent(editorDepth, width: row.area.width)
+                    let area = Rect(x: row.area.x + indent, y: row.area.y, width: row.area.width - indent, height: 1)
+                    cursor = renderEditorRow(into: &buffer, area: area)
                     return
                 }
                 if index > e { index -= 1 }
             }
-            let item = level.row(at: index)
+            let (item, depth) = level.entry(at: index)
             if var field = renaming?.field, renaming?.id == item.id {
-                buffer.write(item.isDone ? " [x] " : " [ ] ", at: row.area.origin)
-                cursor = field.render(into: &buffer, area: Layout.rowField(row.area), focused: true)
+                let indent = RowView.indent(depth, width: row.area.width)
+                let area = Rect(x: row.area.x + indent, y: row.area.y, width: row.area.width - indent, height: 1)
+                buffer.write(item.isDone ? " [x] " : " [ ] ", at: area.origin)
+                cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
-                RowView(row: item).render(into: &buffer, area: row.area)
+                RowView(row: item, depth: depth).render(into: &buffer, area: row.area)
             }
         }
         return cursor
+    }
+
+    /// Where the editor row of an insert below the selection goes: after the selected item and everything
+    /// open beneath it, where the new item will appear.
+    func insertionRow(below level: Level) -> Int {
+        guard let selected = level.list.selected else { return 0 }
+        guard let id = level.selectedID, let open = level.node(of: id), open !== level.root else { return selected + 1 }
+        return min(level.count, selected + 1 + open.size)
     }
 
     private func renderEditorRow(into buffer: inout Buffer, area: Rect) -> Position? {
@@ -126,6 +140,8 @@ extension App {
             if count > layout.list.height, let selected = level.list.selected {
                 right.append("\(selected + 1)/\(level.knownCount.map(String.init) ?? "\(count)+")")
             }
+            if !pendingKeys.isEmpty { right.append(KeyBinding.label(pendingKeys) + "…") }
+            if hidesDone { right.append("\(hiddenCount) done hidden") }
             if cut != nil { right.append("p: paste") }
             right.append("\(keymap.label(for: .help) ?? "?"): help")
         case .capture: right.append("Enter: add · Esc: done")

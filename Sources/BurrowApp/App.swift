@@ -45,6 +45,16 @@ public final class App {
     public var timeZone = TimeZone.current
     /// The note `E` asked to edit, waiting for the run loop to lend the terminal (`editPendingNote`).
     var pendingNoteEdit: ItemRow?
+    /// Keys pressed so far of a binding of several keys (`z` of `zo`).
+    var pendingKeys: [TerminalKit.Key] = []
+    /// Done items are left out of every level (`H`; stored with the outline).
+    var hidesDone = false
+    /// Whether done items are hidden in an outline that has never stored the choice (the configuration's).
+    public var hidesDoneByDefault = false
+    /// How many done items the level on top leaves out, and when that was counted.
+    var hiddenCount = 0
+    var hiddenGeneration = -1
+    var hiddenLevel: ObjectID?
     /// The variables the note editor is chosen from (`$VISUAL`, `$EDITOR`, `$PATH`).
     public var environment = ProcessInfo.processInfo.environment
     public private(set) var isRunning = true
@@ -58,6 +68,15 @@ public final class App {
         self.keymap = keymap
         self.logger = logger
         try push(try outline.rootRow())
+        // The stored choice, once the configuration's default is known (`start()`), decides.
+    }
+
+    /// Applies what the stored outline and the configuration say before the first frame: whether done items
+    /// are hidden. The run loop calls it once; tests that set `hidesDoneByDefault` call it too.
+    public func start() {
+        let stored = try? outline.hidesDone()
+        applyHidesDone(stored.flatMap { $0 } ?? hidesDoneByDefault)
+        settle()
     }
 
     var top: Level { stack[stack.count - 1] }
@@ -135,11 +154,19 @@ public final class App {
         }
         switch mode {
         case .browse:
-            if let command = keymap.command(for: key) {
+            let keys = pendingKeys + [key]
+            pendingKeys = []
+            if let command = keymap.command(for: keys) {
                 status = nil
                 run(command)
+            } else if keymap.isPrefix(keys) {
+                // Esc after a first key cancels it (it is not "back").
+                pendingKeys = keys
+            } else if keys.count > 1 && key == .escape {
+                status = nil
             } else {
-                status = .info("\(key.label) does nothing here · ?: help")
+                let label = KeyBinding.label(keys)
+                status = .info("\(label) does nothing here · \(keymap.label(for: .help) ?? "?"): help")
             }
         case .help(let offset):
             scrollHelp(from: offset, by: key)
@@ -230,7 +257,13 @@ public final class App {
         case .moveDown: level.move(by: 1)
         case .moveUp: level.move(by: -1)
         case .first: level.select(0)
-        case .last: level.select(level.controller.count - 1)
+        case .last:
+            do {
+                try level.measureAll()
+            } catch {
+                fail("Cannot count the rows", error)
+            }
+            level.select(level.count - 1)
         case .pageDown: level.move(by: ListView.pageSize(height: height))
         case .pageUp: level.move(by: -ListView.pageSize(height: height))
         case .halfPageDown: level.move(by: max(1, height / 2))
@@ -289,6 +322,8 @@ public final class App {
                 return
             }
             detailsScroll = max(0, detailsScroll + (command == .scrollDetailsDown ? 1 : -1))
+        case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
+        case .hideDone: toggleHideDone()
         case .quit: isRunning = false
         }
     }
@@ -305,7 +340,7 @@ public final class App {
 
     func push(_ parent: ItemRow) throws {
         stack.last?.pause()
-        let level = try Level(parent: parent, outline: outline)
+        let level = try Level(parent: parent, outline: outline, hidesDone: hidesDone)
         stack.append(level)
     }
 
@@ -331,10 +366,29 @@ public final class App {
             if let row = try? outline.row(level.parentID) { level.lastKnownTitle = row.title }
         }
         top.takeFinishedRead()
+        settleFolds()
         settleDetails()
+        settleHiddenCount()
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
         guard !layout.isTooSmall else { return }
         scroll(to: layout)
+        // Scrolling may bring open lists not read yet into view: read them, and scroll again if rows moved.
+        if settleFolds() { scroll(to: layout) }
+    }
+
+    /// Makes the rows on screen known and their lists live (see `Level.settleFolds`); true if rows changed.
+    @discardableResult
+    private func settleFolds() -> Bool {
+        let level = top
+        let height = max(1, layout.list.height)
+        // The rows drawn, and the one past them (so a page down finds its rows known).
+        let start = level.list.offset
+        do {
+            return try level.settleFolds(window: start..<(start + height + 1))
+        } catch {
+            fail("Cannot read an open list", error)
+            return false
+        }
     }
 
     /// Reads the selected item's details for the pane when they may have changed (another item selected, or
@@ -404,7 +458,7 @@ public final class App {
     /// must not go on typing into a row that is no longer there: a rename is cancelled with a message, a
     /// new item that was to go beside it will go at the end instead (its text is kept).
     func settleEditors() {
-        func here(_ id: ObjectID) -> Bool { top.selectedID == id || top.controller.index(of: id) != nil }
+        func here(_ id: ObjectID) -> Bool { top.contains(id) }
         switch mode {
         case .rename(_, let id) where !here(id):
             mode = .browse

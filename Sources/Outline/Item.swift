@@ -15,6 +15,8 @@ public final class Item: ManagedObject {
         static let rootMarker = entity.slot("rootMarker")!
         static let created = entity.slot("created")!
         static let modified = entity.slot("modified")!
+        static let expanded = entity.slot("expanded")!
+        static let hidesDone = entity.slot("hidesDone")!
     }
 
     /// Now, to 1/1024 of a second: such a time is stored as seconds since 1970 and read back exactly,
@@ -73,6 +75,23 @@ public final class Item: ManagedObject {
             self[slot: Slot.done] = newValue
             touch()
         }
+    }
+
+    /// Folded open: its sub-items are shown indented beneath it in the level. View state, stored (so it
+    /// persists and every process sees it) as 1 or NULL, so only open items are in the index of them.
+    public var isExpanded: Bool {
+        get { (self[slot: Slot.expanded] as Bool?) ?? false }
+        set {
+            guard newValue != isExpanded else { return }
+            self[slot: Slot.expanded] = newValue ? true : nil
+        }
+    }
+
+    /// On the top item: whether done items are hidden in every level (nil: never set; the configuration
+    /// decides). View state, stored with the outline so every process and machine shares it.
+    public var hidesDone: Bool? {
+        get { self[slot: Slot.hidesDone] }
+        set { self[slot: Slot.hidesDone] = newValue }
     }
 
     /// The fractional sibling-order key (see ``OrderKey``).

@@ -15,19 +15,22 @@ public struct ItemRow: Sendable, Equatable {
     public let childCount: Int
     /// The item has a note (one with at least one character): a row shows a mark for it.
     public let hasNote: Bool
+    /// Folded open in place (see `Item.isExpanded`).
+    public let isExpanded: Bool
 
     /// A row from its values (the outline makes them from items; tests and previews make them directly).
-    public init(id: ObjectID, title: String, isDone: Bool, childCount: Int, hasNote: Bool = false) {
+    public init(id: ObjectID, title: String, isDone: Bool, childCount: Int, hasNote: Bool = false, isExpanded: Bool = false) {
         self.id = id
         self.title = title
         self.isDone = isDone
         self.childCount = childCount
         self.hasNote = hasNote
+        self.isExpanded = isExpanded
     }
 
     init(_ item: Item) {
         self.init(
             id: item.objectID, title: item.title, isDone: item.isDone, childCount: item.childCount,
-            hasNote: !(item.note ?? "").isEmpty)
+            hasNote: !(item.note ?? "").isEmpty, isExpanded: item.isExpanded)
     }
 }

@@ -7,10 +7,12 @@ public enum OutlineModel {
     /// the store maintains it in each write transaction (opening a version-1 store recounts every item once;
     /// version-1 programs refuse it). Version 3 added `created` and `modified`: items from before have none
     /// (a lightweight migration adds the columns; reading an older store without migrating shows them as
-    /// unknown).
+    /// unknown). Version 4 added `expanded`, whether the item is folded open in place (1, else NULL), with
+    /// an index of the open items only, and `hidesDone` on the top item (the outline's "hide done items"
+    /// setting): view state, which undo leaves alone (see `Attribute.viewState`).
     public static let model: Model = {
         do {
-            return try Model(version: 3) {
+            return try Model(version: 4) {
                 Entity("Item", type: Item.self) {
                     Attribute("title", .string, default: "")
                     Attribute("note", .string, optional: true)
@@ -22,9 +24,14 @@ public enum OutlineModel {
                     Attribute("rootMarker", .integer64, optional: true, unique: true)
                     Attribute("created", .date, optional: true)
                     Attribute("modified", .date, optional: true)
+                    Attribute.viewState("expanded", .bool, optional: true)
+                    // On the top item only: the outline's "hide done items" setting (`H`), NULL when never set.
+                    Attribute.viewState("hidesDone", .bool, optional: true)
                     Relationship.toOne("parent", "Item", inverse: "children")
                     Relationship.toMany("children", "Item", inverse: "parent", deleteRule: .cascade)
                     CompoundIndex("parent", "order")
+                    // The open items of a level are found without reading the level.
+                    CompoundIndex("expanded", "parent", sparse: true)
                 }
             }
         } catch {

@@ -405,7 +405,8 @@ struct CommandTests {
                Ctrl-D                Half a page down
                                                               Esc: close
             """)
-        try h.press("<PgDn> <PgDn> <PgDn> <PgDn> <PgDn>")
+        // Past the end: the last page stays.
+        try h.press("<PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn>")
         h.expect(
             """
             Burrow

@@ -21,12 +21,16 @@ struct KeymapTests {
     @Test func everyCommandHasAKeyAndNoKeyIsBoundTwice() {
         let bound = Set(Keymap.default.bindings.map(\.command))
         #expect(bound == Set(Command.allCases))
-        var seen: [TerminalKit.Key: Command] = [:]
+        var seen: [[TerminalKit.Key]: Command] = [:]
         for b in Keymap.default.bindings {
-            for key in b.keys {
-                #expect(seen[key] == nil, "\(key) is bound to \(seen[key].map { "\($0)" } ?? "") and \(b.command)")
-                seen[key] = b.command
+            for sequence in b.sequences {
+                #expect(seen[sequence] == nil, "\(sequence) is bound to \(seen[sequence].map { "\($0)" } ?? "") and \(b.command)")
+                seen[sequence] = b.command
             }
+        }
+        // A key that starts a sequence (z of zo) is no command of its own: it could never run.
+        for sequence in seen.keys where sequence.count > 1 {
+            for n in 1..<sequence.count { #expect(seen[Array(sequence.prefix(n))] == nil, "\(sequence) is shadowed") }
         }
     }
 

@@ -9,10 +9,13 @@ import Testing
 /// Thousands of random key presses, pastes, clicks and resizes, with another context changing the outline
 /// in between: the outliner must never crash, and after every event its state must hold together.
 struct RandomInputTests {
-    static let keys: [TerminalKit.Key] =
-        Keymap.default.bindings.flatMap(\.keys).filter { $0 != .ctrl("c") && $0 != .character("q") }
-        + ["x", "é", "日", " ", "\u{1B}", "\t"].map { TerminalKit.Key.character(Character($0)) }
-        + [.enter, .escape, .backspace, .ctrl("w"), .ctrl("u"), .left, .right, .home, .end, Key.alt("b")]
+    /// Every binding of the keymap (sequences such as `zo` whole, and their first keys alone), and keys
+    /// that edit text.
+    static let keys: [[TerminalKit.Key]] =
+        Keymap.default.bindings.flatMap(\.sequences).filter { $0 != [.ctrl("c")] && $0 != [.character("q")] }
+        + Keymap.default.bindings.flatMap(\.sequences).filter { $0.count > 1 }.map { [$0[0]] }
+        + ["x", "é", "日", " ", "\u{1B}", "\t"].map { [TerminalKit.Key.character(Character($0))] }
+        + [.enter, .escape, .backspace, .ctrl("w"), .ctrl("u"), .left, .right, .home, .end, Key.alt("b")].map { [$0] }
 
     @Test(arguments: TestSeed.seeds([1, 2, 3, 4]))
     func randomSessionsNeverBreakTheOutliner(seed: UInt64) throws {
@@ -27,7 +30,7 @@ struct RandomInputTests {
             let roll = Int.random(in: 0..<100, using: &rng)
             switch roll {
             case 0..<85:
-                h.send(.key(Self.keys.randomElement(using: &rng)!))
+                for key in Self.keys.randomElement(using: &rng)! { h.send(.key(key)) }
             case 85..<88:
                 h.send(.paste(["one\ntwo", "x", "a\u{1B}[2Jb", ""].randomElement(using: &rng)!))
             case 88..<90:
@@ -56,7 +59,11 @@ struct RandomInputTests {
             level = next
         }
         let n = level.childCount
-        switch Int.random(in: 0..<4, using: &rng) {
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 4:
+            // Another process folds an item open or closed.
+            if n > 0, let c = try o.child(of: level, at: Int.random(in: 0..<n, using: &rng)) { c.isExpanded.toggle() }
+        case 5: if n > 0, let c = try o.child(of: level, at: Int.random(in: 0..<n, using: &rng)) { c.isDone.toggle() }
         case 0: try o.insert("Other \(Int.random(in: 0..<1000, using: &rng))", into: level, at: Int.random(in: 0...n, using: &rng))
         case 1: if n > 0, let c = try o.child(of: level, at: Int.random(in: 0..<n, using: &rng)) { try o.delete(c) }
         case 2: if n > 1, let c = try o.child(of: level, at: 0) { try o.move(c, to: level, at: n - 1) }
@@ -74,13 +81,37 @@ struct RandomInputTests {
         #expect(!app.stack.isEmpty && app.stack[0].parentID == rootID, "\(at): lost the top level")
         let top = app.top
         #expect(!top.isGone, "\(at): the level on screen is gone")
-        // The level shows exactly what the store holds, and the selection is on the row of its item.
+        // The level's own list is what the store holds, and so is every open list that is live.
         let parent = try #require(try h.outline.context.existingObject(for: top.parentID) as? Item, "\(at): the level's item is gone")
-        let stored = try h.outline.children(of: parent).map(\.objectID)
-        #expect(top.controller.objectIDs == stored, "\(at): the level differs from the store")
+        func shown(_ item: Item) throws -> [Item] { try h.outline.children(of: item).filter { !(app.hidesDone && $0.isDone) } }
+        #expect(top.controller.objectIDs == (try shown(parent).map(\.objectID)), "\(at): the level differs from the store")
+        for id in top.openLists {
+            guard let node = top.node(of: id), let c = node.controller,
+                let item = try h.outline.context.existingObject(for: id) as? Item
+            else { continue }
+            #expect(c.objectIDs == (try shown(item).map(\.objectID)), "\(at): an open list differs from the store")
+        }
+        // The rows on screen are the store's tree flattened (open items' sub-items beneath them), from
+        // wherever the first one is.
+        var flat: [ObjectID] = []
+        func walk(_ item: Item) throws {
+            for child in try shown(item) {
+                flat.append(child.objectID)
+                if child.isExpanded { try walk(child) }
+            }
+        }
+        try walk(parent)
+        let window = top.list.offset..<min(top.count, top.list.offset + max(1, h.backend.size.height - 4))
+        let onScreen = window.compactMap { top.objectID(at: $0) }
+        #expect(onScreen.count == window.count, "\(at): a row on screen is in a list that is not live")
+        if let first = onScreen.first, let start = flat.firstIndex(of: first) {
+            #expect(Array(flat[start..<min(flat.count, start + onScreen.count)]) == onScreen, "\(at): the rows on screen are not the outline")
+        } else {
+            #expect(onScreen.isEmpty, "\(at): the first row on screen is not in the outline")
+        }
         if let row = top.list.selected {
             #expect(row < top.count, "\(at): selection past the end")
-            #expect(top.selectedID == top.controller.objectID(at: row), "\(at): selection off its item")
+            #expect(top.selectedID == top.objectID(at: row), "\(at): selection off its item")
         } else {
             #expect(top.count == 0 || top.selectedID == nil, "\(at): nothing selected in a non-empty level")
         }

@@ -6,5 +6,6 @@ public enum Command: String, CaseIterable, Sendable {
     case moveItemUp, moveItemDown, indent, outdent, cut, paste, toggleDone, duplicate
     case search, nextMatch, previousMatch
     case details, scrollDetailsDown, scrollDetailsUp, editNote
+    case openFold, closeFold, toggleFold, openAllFolds, closeAllFolds, hideDone
     case undo, redo, help, quit
 }

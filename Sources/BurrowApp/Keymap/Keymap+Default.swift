@@ -39,6 +39,16 @@ extension Keymap {
                     KeyBinding("Y", .duplicate, "Duplicate the item and its sub-items below it")
                 ]),
             Section(
+                "Folds",
+                [
+                    KeyBinding("zo +", .openFold, "Open: show the item's sub-items beneath it"),
+                    KeyBinding("zc -", .closeFold, "Close (on a sub-item: close the list it is in)"),
+                    KeyBinding("za", .toggleFold, "Open or close"),
+                    KeyBinding("zR", .openAllFolds, "Open everything in the level, at every depth"),
+                    KeyBinding("zM", .closeAllFolds, "Close everything in the level"),
+                    KeyBinding("H", .hideDone, "Hide or show done items in every level")
+                ]),
+            Section(
                 "Search",
                 [
                     KeyBinding("/", .search, "Search the whole outline (Enter goes to the first match)"),

@@ -23,7 +23,7 @@ extension Keymap {
     private static func table(_ section: Section) -> String {
         var out = "\n## \(section.title)\n\n| Keys | Command |\n| --- | --- |\n"
         for b in section.bindings {
-            let keys = b.keys.map { "`\($0.label.replacingOccurrences(of: "|", with: "\\|"))`" }.joined(separator: " ")
+            let keys = b.labels.map { "`\($0.replacingOccurrences(of: "|", with: "\\|"))`" }.joined(separator: " ")
             out += "| \(keys) | \(b.help) |\n"
         }
         return out

@@ -19,8 +19,10 @@ public struct Keymap: Sendable {
     public let sections: [Section]
     /// The keys while the help overlay shows: moving commands scroll it, and every other key closes it.
     public let help: Section
-    private let lookup: [Key: Command]
-    private let helpLookup: [Key: Command]
+    private let lookup: [[Key]: Command]
+    private let helpLookup: [[Key]: Command]
+    /// Every proper start of a sequence of several keys (`z` of `zo`): such a key waits for the next.
+    private let prefixes: Set<[Key]>
 
     /// A keymap from sections and the help overlay's keys; a key bound twice keeps its first binding.
     public init(sections: [Section], help: Section = Section("In the help overlay", [])) {
@@ -28,23 +30,36 @@ public struct Keymap: Sendable {
         self.help = help
         lookup = Self.lookup(sections)
         helpLookup = Self.lookup([help])
+        var prefixes = Set<[Key]>()
+        for binding in sections.flatMap(\.bindings) {
+            for sequence in binding.sequences where sequence.count > 1 {
+                for n in 1..<sequence.count { prefixes.insert(Array(sequence.prefix(n))) }
+            }
+        }
+        self.prefixes = prefixes
     }
 
-    private static func lookup(_ sections: [Section]) -> [Key: Command] {
-        var lookup: [Key: Command] = [:]
+    private static func lookup(_ sections: [Section]) -> [[Key]: Command] {
+        var lookup: [[Key]: Command] = [:]
         for section in sections {
             for binding in section.bindings {
-                for key in binding.keys where lookup[key] == nil { lookup[key] = binding.command }
+                for sequence in binding.sequences where lookup[sequence] == nil { lookup[sequence] = binding.command }
             }
         }
         return lookup
     }
 
-    /// The command bound to `key`, if any.
-    public func command(for key: Key) -> Command? { lookup[key] }
+    /// The command bound to `key` alone, if any.
+    public func command(for key: Key) -> Command? { lookup[[key]] }
+
+    /// The command bound to the keys pressed so far, if they make a whole binding.
+    public func command(for sequence: [Key]) -> Command? { lookup[sequence] }
+
+    /// True when `sequence` starts a binding of several keys (and so waits for the next key).
+    public func isPrefix(_ sequence: [Key]) -> Bool { prefixes.contains(sequence) }
 
     /// The command `key` runs while the help overlay shows; nil closes the overlay.
-    public func helpCommand(for key: Key) -> Command? { helpLookup[key] }
+    public func helpCommand(for key: Key) -> Command? { helpLookup[[key]] }
 
     /// The first key bound to `command`, as people read it (for hints: "a: add").
     public func label(for command: Command) -> String? {
@@ -58,7 +73,7 @@ public struct Keymap: Sendable {
 
     private static func label(for command: Command, in sections: [Section]) -> String? {
         for section in sections {
-            if let b = section.bindings.first(where: { $0.command == command }) { return b.keys.first?.label }
+            if let b = section.bindings.first(where: { $0.command == command }) { return b.labels.first }
         }
         return nil
     }

@@ -13,6 +13,7 @@ public enum AppRuntime {
         let clock = ContinuousClock()
         var lastPoll = clock.now
         var signal: Int32? = nil
+        app.start()
         // Drawing changes nothing in the app, so it learns the size as it learns every later one: as an event.
         app.handle(.resize(terminal.size))
         while app.isRunning {

@@ -2,13 +2,17 @@ import ObjectGraph
 import Outline
 import TerminalKit
 
-/// One list level on the navigation stack: the sub-items of one item, kept up to date by a results
-/// controller, with a selection that follows the same item (not the same index) through every change.
+/// One list level on the navigation stack: the sub-items of one item, with the sub-items of items folded
+/// open inside it shown indented beneath them, kept up to date by results controllers (one per open list on
+/// screen, see `FoldNode`), with a selection that follows the same item (not the same row) through every
+/// change.
 final class Level {
     /// The item whose sub-items this level shows.
     let parentID: ObjectID
-    let controller: ResultsController
-    /// The selected row and the scroll offset.
+    let outline: Outline
+    /// The level's own rows; open sub-lists hang below it.
+    let root: FoldNode
+    /// The selected row and the scroll offset, in flattened rows.
     var list = ListState()
     /// The selected item: always the item at the selected row.
     private(set) var selectedID: ObjectID?
@@ -16,35 +20,63 @@ final class Level {
     var expectedID: ObjectID?
     /// The parent's title as last seen (after each event), for messages once it is gone.
     var lastKnownTitle: String
-    /// Called after a batch changed the level (invalidation included).
-    var onBatch: ((Level, ResultsBatch) -> Void)?
+    /// Done items are left out of every list of the level (`H`).
+    let hidesDone: Bool
+    /// Whether the level is on top of the stack: a level below it keeps only its own list, paused.
+    private(set) var isPaused = false
 
-    init(parent: ItemRow, outline: Outline) throws {
+    init(parent: ItemRow, outline: Outline, hidesDone: Bool = false) throws {
         parentID = parent.id
         lastKnownTitle = parent.title
-        controller = ResultsController(context: outline.context, request: Outline.level(of: parent.id))
-        controller.onChange = { [unowned self] batch in
-            self.follow(batch)
-            self.onBatch?(self, batch)
-        }
-        try controller.performFetch()
-        if controller.loadedCount > 0 { select(0) }
+        self.outline = outline
+        self.hidesDone = hidesDone
+        root = FoldNode(itemID: parent.id, depth: 0, parent: nil)
+        try makeLive(root)
+        if count > 0 { select(0) }
     }
 
-    /// Rows known without waiting for the background read: all of them once it has finished.
-    var count: Int { controller.isComplete ? controller.count : controller.loadedCount }
+    /// The results controller of the level's own rows.
+    var controller: ResultsController { root.controller! }
 
-    /// The count if known, for "12/340".
-    var knownCount: Int? { controller.isComplete ? controller.count : nil }
+    /// Rows known without waiting for a background read or an open sub-list not read yet.
+    var count: Int { root.size }
 
-    /// Takes the IDs of a long level's background read once it has finished (so "12/340" replaces "12/256+"),
-    /// when the state is settled rather than while a frame is drawn.
-    func takeFinishedRead() { _ = controller.loadIfReady() }
+    /// The count if every row is known, for "12/340".
+    var knownCount: Int? { root.isKnown ? root.size : nil }
 
-    var isGone: Bool { controller.isInvalidated }
+    var isGone: Bool { root.controller?.isInvalidated ?? true }
 
-    /// Row `row` as values, read now: only the rows drawn or acted on are read.
-    func row(at row: Int) -> ItemRow { controller.itemRow(at: row) }
+    /// The request for the rows of `item`'s list.
+    func request(for item: ObjectID) -> FetchRequest {
+        var r = Outline.level(of: item)
+        if hidesDone { r.predicate = r.predicate && Key("done") == false }
+        return r
+    }
+
+    // MARK: Rows
+
+    /// Row `row` as values, read now, and how deep it is (0 for the level's own rows): only the rows drawn or
+    /// acted on are read.
+    func row(at row: Int) -> ItemRow { entry(at: row).row }
+
+    /// Row `row` with its depth.
+    func entry(at row: Int) -> (row: ItemRow, depth: Int) {
+        let (node, local) = root.locate(row)
+        guard let c = node.controller else {
+            // Settling makes every node with rows on screen live; a row read elsewhere comes from the store.
+            return (ItemRow(id: node.itemID, title: "…", isDone: false, childCount: 0), node.depth)
+        }
+        return (c.itemRow(at: local), node.depth)
+    }
+
+    /// How deep row `row` is.
+    func depth(at row: Int) -> Int { root.locate(row).node.depth }
+
+    /// The ID at flattened row `row`.
+    func objectID(at row: Int) -> ObjectID? {
+        let (node, local) = root.locate(row)
+        return node.controller?.objectID(at: local)
+    }
 
     /// The selected row as values, read now.
     var selectedRow: ItemRow? {
@@ -52,76 +84,131 @@ final class Level {
         return self.row(at: row)
     }
 
+    /// The depth of the selected row.
+    var selectedDepth: Int {
+        guard let row = list.selected, row < count else { return 0 }
+        return root.locate(row).node.depth
+    }
+
+    /// The list the selected item is in (the root, or an open sub-list) and its row there.
+    var selectedPlace: (node: FoldNode, row: Int)? {
+        guard let row = list.selected, row < count else { return nil }
+        return root.locate(row)
+    }
+
+    /// The live node showing `item`'s sub-items, if it is open here.
+    func node(of item: ObjectID) -> FoldNode? {
+        var pending = [root]
+        while let n = pending.popLast() {
+            if n.itemID == item { return n }
+            pending.append(contentsOf: n.children.values)
+        }
+        return nil
+    }
+
+    /// The flattened row of `id`, if it is shown (its parent's list is live here and the row is reached).
+    func flatIndex(of id: ObjectID) -> Int? {
+        guard let parent = try? outline.parentID(of: id), let node = node(of: parent), let c = node.controller,
+            let start = node.start
+        else { return nil }
+        // A scan of the list's IDs known so far (never waiting for a background read).
+        for row in 0..<node.ownCount where c.objectID(at: row) == id {
+            let flat = start + node.flat(ofOwnRow: row)
+            return flat < count ? flat : nil
+        }
+        return nil
+    }
+
+    /// The items whose lists the level shows: its own and every open one.
+    var openLists: [ObjectID] {
+        var ids: [ObjectID] = []
+        var pending = [root]
+        while let n = pending.popLast() {
+            ids.append(n.itemID)
+            pending.append(contentsOf: n.children.values)
+        }
+        return ids
+    }
+
+    /// True when the item is shown in the level.
+    func contains(_ id: ObjectID) -> Bool { selectedID == id || flatIndex(of: id) != nil }
+
+    // MARK: Selection
+
     /// Selects a row (clamped); the selection then follows the item there.
     func select(_ row: Int) {
         list.select(row, count: count)
-        selectedID = list.selected.map { controller.objectID(at: $0) }
+        if let row = list.selected { ensureLive(at: row) }
+        list.select(row, count: count)
+        selectedID = list.selected.flatMap { objectID(at: $0) }
     }
 
-    /// Selects the item `id` if the level has it (a scan of the IDs); otherwise the selection stays.
+    /// Selects the item `id` if the level shows it; otherwise the selection stays.
     func select(id: ObjectID) {
-        if let row = list.selected, row < count, controller.objectID(at: row) == id { return }
-        if let index = controller.index(of: id) { select(index.row) }
+        if selectedID == id, let row = list.selected, row < count, objectID(at: row) == id { return }
+        if let row = flatIndex(of: id) { select(row) }
     }
 
     /// Moves the selection by `delta` rows.
     func move(by delta: Int) {
+        let from = list.selected
         list.move(by: delta, count: count)
-        selectedID = list.selected.map { controller.objectID(at: $0) }
+        if let row = list.selected, row != from {
+            ensureLive(at: row)
+            list.select(row, count: count)
+        }
+        selectedID = list.selected.flatMap { objectID(at: $0) }
     }
 
-    /// Keeps the selection on the same item through a batch: the item's new row, or, when it left the level,
-    /// the row that took its place.
-    private func follow(_ batch: ResultsBatch) {
-        let n = controller.count
-        if batch.invalidated || n == 0 {
+    /// Puts the selection back on its item after the rows changed: the item's new row, or, when it left
+    /// the level, the row that took its place; the selected row keeps its screen line.
+    func follow() {
+        let n = count
+        if isGone || n == 0 {
             list = ListState()
             selectedID = nil
             return
         }
         // The item the user just added (or undo brought back) takes the selection when it arrives.
-        if let expected = expectedID {
-            let arrived = (batch.inserts + batch.moves.map(\.to)).first { $0.row < n && controller.objectID(at: $0.row) == expected }
-            if let arrived {
-                expectedID = nil
-                let old = list.selected ?? arrived.row
-                select(arrived.row)
-                list.offset = max(0, list.offset + arrived.row - old)
-                return
-            }
+        if let expected = expectedID, let row = flatIndex(of: expected) {
+            expectedID = nil
+            let old = list.selected ?? row
+            select(row)
+            list.offset = max(0, list.offset + row - old)
+            return
         }
-        guard let old = list.selected, let id = selectedID else {
+        guard let old = list.selected else {
             select(0)
             return
         }
-        var row: Int? = nil
-        for m in batch.moves where controller.objectID(at: m.to.row) == id { row = m.to.row }
-        if row == nil {
-            // Where the old row lands once removals and insertions before it are counted (UIKit's rules).
-            let removed = batch.deletes.map(\.row) + batch.moves.map(\.from.row)
-            var r = old - removed.filter { $0 < old }.count
-            let wasRemoved = removed.contains(old)
-            for added in (batch.inserts.map(\.row) + batch.moves.map(\.to.row)).sorted() {
-                if wasRemoved ? added < r : added <= r { r += 1 }
-            }
-            if !wasRemoved, r < n, controller.objectID(at: r) == id {
-                row = r
-            } else if !wasRemoved, let found = controller.index(of: id) {
-                row = found.row
-            } else {
-                // The item left the level: select the one that took its place.
-                let landing = min(max(0, r), n - 1)
-                row = landing
-                selectedID = controller.objectID(at: landing)
-            }
+        guard let id = selectedID else {
+            select(min(old, n - 1))
+            return
         }
-        guard let new = row else { return }
-        // Keep the selected row on the same screen line when rows came or went above it.
-        list.offset = max(0, list.offset + new - old)
-        list.selected = new
+        if old < n, objectID(at: old) == id { return }
+        if let row = flatIndex(of: id) {
+            list.offset = max(0, list.offset + row - old)
+            list.selected = row
+        } else {
+            // The item left the level: select the one that took its place.
+            select(min(old, n - 1))
+        }
     }
 
-    func pause() { controller.pause() }
+    // MARK: Pausing
 
-    func resume() throws { try controller.resume() }
+    /// Stops every list of the level (another level is on top): the open sub-lists let go of their
+    /// controllers, keeping their sizes; the level's own list gathers changes.
+    func pause() {
+        isPaused = true
+        controller.pause()
+        for child in root.children.values { retire(child) }
+    }
+
+    /// Brings the level back on top: the own list catches up in one batch; open lists on screen are read
+    /// again as the level settles.
+    func resume() throws {
+        isPaused = false
+        try controller.resume()
+    }
 }

@@ -12,7 +12,7 @@ struct HelpView {
             out.append(("", .plain))
             out.append((section.title, Theme.helpKeys))
             for b in section.bindings {
-                let keys = b.keys.map(\.label).joined(separator: " ")
+                let keys = b.labels.joined(separator: " ")
                 out.append(("  " + DisplayWidth.pad(keys, to: keyColumn - 2) + b.help, .plain))
             }
         }

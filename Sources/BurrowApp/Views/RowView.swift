@@ -1,19 +1,26 @@
 import Outline
 import TerminalKit
 
-/// One item of a level: a done box, the title cut to the width, a `¶` after it when the item has a note,
-/// and the number of sub-items with a `›` for items that have any.
+/// One item of a level: indented two cells per depth when it is inside an open item, a done box, the title
+/// cut to the width, a `¶` after it when the item has a note, and the number of sub-items with a `›` for
+/// items that have any (`▾` when they are open beneath it).
 ///
 /// For example: ` [ ] Groceries ¶                   12 ›`.
 struct RowView {
     let row: ItemRow
+    var depth = 0
+
+    /// Cells of indentation per depth; deep rows stop indenting where a title would have no room.
+    static func indent(_ depth: Int, width: Int) -> Int { min(depth * 2, max(0, width - 12)) }
 
     /// What marks an item with a note: one cell wide in every terminal, and not a character titles use.
     static let noteMark = " ¶"
 
-    func render(into buffer: inout Buffer, area: Rect) {
+    func render(into buffer: inout Buffer, area full: Rect) {
+        let indent = Self.indent(depth, width: full.width)
+        let area = Rect(x: full.x + indent, y: full.y, width: full.width - indent, height: full.height)
         buffer.write(row.isDone ? " [x] " : " [ ] ", at: area.origin)
-        let marker = row.childCount > 0 ? " \(row.childCount) › " : ""
+        let marker = row.childCount > 0 ? " \(row.childCount) \(row.isExpanded ? "▾" : "›") " : ""
         let markerWidth = DisplayWidth.of(marker)
         // The note's mark keeps its place after the title: the title is cut first.
         let note = row.hasNote ? Self.noteMark : ""

@@ -130,7 +130,11 @@ extension Context {
         let (live, gone, changes) = (commit.unit.live, commit.unit.gone, commit.unit.changes)
         generation += 1
 
-        if !isApplyingHistory {
+        // A unit that changed only how objects are shown (see `Attribute.viewState`) is no undo step.
+        let viewStateOnly =
+            live.isEmpty && gone.isEmpty && pendingRows.isEmpty
+            && commit.unit.changed.allSatisfy { o in o.changedMask.rawValue & ~o.entity.viewStateMask == 0 }
+        if !isApplyingHistory && !viewStateOnly {
             undoHistory.record(UndoRecord(commit.unit, rows: pendingRows, name: pendingActionName ?? ""))
         }
         pendingActionName = nil

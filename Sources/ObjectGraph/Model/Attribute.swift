@@ -29,6 +29,8 @@ public struct Attribute: Sendable {
     public var derive: (@Sendable (ManagedObject) -> Value)?
     /// For a count the store maintains (see ``count(_:of:)``): the to-many relationship it counts.
     public var countedRelationship: String?
+    /// How an object is shown rather than what it says (see ``viewState(_:_:default:)``): outside undo.
+    public var isViewState = false
 
     /// A stored attribute.
     public init(
@@ -100,6 +102,21 @@ extension Attribute {
 
     /// True for an attribute the store maintains (a ``count(_:of:)``).
     public var isMaintained: Bool { countedRelationship != nil }
+
+    /// A stored attribute that records how an object is shown, not what it says (whether an outline item is
+    /// folded open, say): it is saved, observed and merged like any other attribute, but undo leaves it
+    /// alone. A unit of work that changes only such attributes makes no undo step (and keeps the redo
+    /// steps), and a later change to one never makes an undo or redo of another step conflict. As in an
+    /// editor, undo takes back what the user changed, not where they looked.
+    ///
+    /// ```swift
+    /// Attribute.viewState("expanded", .bool, default: .bool(false))
+    /// ```
+    public static func viewState(_ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: Value = .null) -> Attribute {
+        var a = Attribute(name, type, optional: optional, default: defaultValue)
+        a.isViewState = true
+        return a
+    }
 }
 
 /// Swift types that name their attribute type, so a default can imply it.

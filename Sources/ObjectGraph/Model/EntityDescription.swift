@@ -36,6 +36,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let defaults: [Value]
     /// Bit per stored count the store maintains (see ``Attribute/count(_:of:)``): never written from memory.
     let maintainedMask: UInt64
+    let viewStateMask: UInt64
     /// The foreign keys of this entity that maintained counts (of this or other entities) follow.
     let countFeeds: [CountFeed]
 
@@ -72,7 +73,11 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         attributeMask = props.filter { $0.attribute != nil }.reduce(0) { $0 | 1 << UInt64($1.slot) }
         defaults = props.map { $0.attribute?.defaultValue ?? .null }
         maintainedMask = props.filter { $0.attribute?.isMaintained ?? false }.reduce(0) { $0 | 1 << UInt64($1.slot) }
+        viewStateMask = props.filter { $0.attribute?.isViewState ?? false }.reduce(0) { $0 | 1 << UInt64($1.slot) }
     }
+
+    /// True for a view-state attribute (see `Attribute.viewState`): undo neither records nor checks it.
+    public func isViewState(_ slot: Int) -> Bool { viewStateMask & (1 << UInt64(slot)) != 0 }
 
     /// True when the store maintains `slot` (a count): it is read-only to objects.
     public func isMaintained(_ slot: Int) -> Bool { maintainedMask & (1 << UInt64(slot)) != 0 }

@@ -41,9 +41,10 @@ struct UndoReplay {
             func conflict(_ reason: String) -> UndoConflict {
                 UndoConflict(verb: verb, action: step.name, object: id, entity: entity.name, reason: reason)
             }
-            // Only the properties this step changed count (counts the store maintains follow from the rest).
+            // Only the properties this step changed count (counts the store maintains follow from the rest),
+            // and never view state: folding an item open since does not stand in the way of undoing it.
             func changed(_ a: [Value], _ b: [Value]) -> [Int] {
-                entity.storedSlots.filter { !entity.isMaintained($0) && a[$0] != b[$0] }
+                entity.storedSlots.filter { !entity.isMaintained($0) && !entity.isViewState($0) && a[$0] != b[$0] }
             }
             switch (s[keyPath: target], s[keyPath: expected], current[id]) {
             case (nil, _, nil):

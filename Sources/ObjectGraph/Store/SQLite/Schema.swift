@@ -38,7 +38,7 @@ enum Schema {
             add([a.name], unique: a.unique, partial: a.unique && a.optional)
         }
         for fk in e.foreignKeys { add([fk], unique: false) }
-        for i in e.indexes { add(i.properties, unique: i.isUnique) }
+        for i in e.indexes { add(i.properties, unique: i.isUnique, partial: i.isSparse) }
         // A single-column index is redundant when a compound index starts with that column.
         for fk in e.foreignKeys where e.indexes.contains(where: { $0.properties.first == fk && $0.properties.count > 1 }) {
             out["og_ix_\(e.name)_\(fk)"] = nil
