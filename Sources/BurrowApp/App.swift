@@ -91,6 +91,9 @@ public final class App {
     /// The status line's message, for tests and logs.
     public var statusText: String? { status?.text }
 
+    /// Rows of the level on screen known now (open lists not read yet are not counted).
+    public var knownRows: Int { top.count }
+
     /// Titles from the top of the outline down to the current level.
     public var breadcrumbs: [String] { stack.map(title(of:)) }
 
@@ -381,10 +384,15 @@ public final class App {
     private func settleFolds() -> Bool {
         let level = top
         let height = max(1, layout.list.height)
-        // The rows drawn, and the one past them (so a page down finds its rows known).
-        let start = level.list.offset
+        // The rows drawn, the one past them (so a page down finds its rows known), and the selected row
+        // wherever it is (an editor or a tiny terminal can leave it off the rows drawn).
+        var start = level.list.offset, end = start + height + 1
+        if let selected = level.list.selected {
+            start = min(start, selected)
+            end = max(end, selected + 1)
+        }
         do {
-            return try level.settleFolds(window: start..<(start + height + 1))
+            return try level.settleFolds(window: start..<end)
         } catch {
             fail("Cannot read an open list", error)
             return false

@@ -49,8 +49,9 @@ final class FoldNode {
 
     // MARK: Sizes
 
-    /// Sets a sized node's counts (no controller).
+    /// Sets a sized node's counts, letting go of its controller.
     func setSized(_ size: Int) {
+        controller = nil
         self.size = size
         isKnown = true
         entries = []

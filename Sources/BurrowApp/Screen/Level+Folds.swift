@@ -134,6 +134,19 @@ extension Level {
     func settleFolds(window: Range<Int>) throws -> Bool {
         guard !isPaused, !isGone else { return false }
         var changed = false
+        // A list read again can change what is on screen: again until nothing changes (each pass reads
+        // only lists on screen, so this ends; the bound is a guard).
+        for _ in 0..<100 {
+            guard try settlePass(window: window) else { break }
+            changed = true
+        }
+        if changed { follow() }
+        return changed
+    }
+
+    /// One pass of `settleFolds`: true when it read a list.
+    private func settlePass(window: Range<Int>) throws -> Bool {
+        var changed = false
         // Rows known down to the window's end.
         while root.size < window.upperBound, let node = firstUnknown, !node.isLive {
             try makeLive(node)
@@ -163,7 +176,6 @@ extension Level {
             try makeLive(node)
             changed = true
         }
-        if changed { follow() }
         return changed
     }
 

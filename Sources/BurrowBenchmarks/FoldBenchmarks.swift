@@ -1,0 +1,128 @@
+import BurrowApp
+import Foundation
+import ObjectGraph
+import Outline
+import TerminalKit
+
+/// Issue 15's fold figures: `zR` on the generated outline to its first frame (beside the first frame of the
+/// closed level, what the outliner costs without folds), opening an item of 100,000 sub-items in place
+/// (beside drilling into it), and key press to frame with every fold open (beside the same keys with them
+/// closed). All in-process on a null terminal of 80×24, medians of alternated runs.
+struct FoldBenchmarks {
+    let size: Int
+    let hugeLevel: Int
+    let runs: Int
+    let keyPresses: Int
+
+    func run(only: Set<String>) throws {
+        guard only.isEmpty || only.contains("folds") else { return }
+        let dir = Harness.scratch("folds")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try openEverything(dir)
+        try openHugeItem(dir)
+    }
+
+    private func press(_ app: App, _ terminal: Terminal, _ keys: [TerminalKit.Key]) {
+        for key in keys { app.handle(.key(key)) }
+        terminal.draw { app.render(into: &$0) }
+    }
+
+    /// zR, then keys, on the generated outline.
+    private func openEverything(_ dir: String) throws {
+        let generated = try GeneratedOutline.make(size: size, in: dir + "/gen")
+        let store = dir + "/generated.sqlite"
+        do {
+            let outline = try Outline(path: store)
+            let text = try String(contentsOfFile: generated + "/big.txt", encoding: .utf8)
+            try outline.add(try OutlineFormat.text.read(text), under: try outline.root())
+            try outline.save()
+        }
+        let terminal = Terminal(backend: NullBackend(width: 80, height: 24))
+        var opened = 0
+        var zR: [Double] = [], closed: [Double] = []
+        for _ in 0..<runs {
+            do {
+                let app = try App(outline: try Outline(path: store))
+                terminal.draw { app.render(into: &$0) }
+                zR.append(Harness.time { press(app, terminal, [.character("z"), .character("R")]) })
+                opened = app.knownRows
+                // Closed again (not timed) for the next run.
+                press(app, terminal, [.character("z"), .character("M")])
+            }
+            closed.append(
+                try Harness.time {
+                    let app = try App(outline: try Outline(path: store))
+                    terminal.draw { app.render(into: &$0) }
+                })
+        }
+        Harness.report(
+            "\(size) generated items: zR to first frame (vs opening the closed level)", ours: Harness.percentile(zR, 0.5),
+            baseline: Harness.percentile(closed, 0.5), goal: "<= 50 ms")
+        print("    rows known after zR's first frame: \(opened) (the rest are read as they come into view)")
+
+        // Keys with everything open, beside the same keys with everything closed.
+        let keys = keySequence
+        func timeKeys(open: Bool) throws -> [Double] {
+            let app = try App(outline: try Outline(path: store))
+            if open { press(app, terminal, [.character("z"), .character("R")]) }
+            // Warm up: the first jump to the end counts every open list once.
+            press(app, terminal, [.character("G")])
+            press(app, terminal, [.character("g")])
+            var times: [Double] = []
+            for key in keys { times.append(Harness.time { press(app, terminal, [key]) }) }
+            if open { press(app, terminal, [.character("z"), .character("M")]) }
+            return times
+        }
+        var ours: [Double] = [], base: [Double] = []
+        for _ in 0..<max(1, runs / 2) {
+            ours += try timeKeys(open: true)
+            base += try timeKeys(open: false)
+        }
+        for (name, p) in [("median", 0.5), ("p99", 0.99)] {
+            Harness.report(
+                "\(size) generated items, all open: key to frame, \(name) (vs all closed)", ours: Harness.percentile(ours, p),
+                baseline: Harness.percentile(base, p), goal: "p99 <= 1 ms")
+        }
+        print("    \(ours.count) keys; slowest open: \(Harness.ms(ours.max() ?? 0)), closed: \(Harness.ms(base.max() ?? 0))")
+    }
+
+    /// An item with `hugeLevel` sub-items: opened in place (zo) against drilled into (Enter).
+    private func openHugeItem(_ dir: String) throws {
+        let store = dir + "/huge.sqlite"
+        do {
+            let outline = try Outline(path: store)
+            let titles = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0).titles(hugeLevel)
+            _ = try outline.add([OutlineNode("Big", children: titles.map { OutlineNode($0) })], under: try outline.root())
+            try outline.save()
+        }
+        let terminal = Terminal(backend: NullBackend(width: 80, height: 24))
+        var zoTimes: [Double] = [], drillTimes: [Double] = []
+        for _ in 0..<runs {
+            do {
+                let app = try App(outline: try Outline(path: store))
+                terminal.draw { app.render(into: &$0) }
+                zoTimes.append(Harness.time { press(app, terminal, [.character("z"), .character("o")]) })
+                press(app, terminal, [.character("z"), .character("c")])
+            }
+            do {
+                let app = try App(outline: try Outline(path: store))
+                terminal.draw { app.render(into: &$0) }
+                drillTimes.append(Harness.time { press(app, terminal, [.enter]) })
+            }
+        }
+        Harness.report(
+            "an item of \(hugeLevel) sub-items: zo to frame (vs Enter, drilling in)", ours: Harness.percentile(zoTimes, 0.5),
+            baseline: Harness.percentile(drillTimes, 0.5), goal: "about 1x")
+    }
+
+    /// Mostly j and k, with page and jump keys mixed in (as the keys scenario).
+    private var keySequence: [TerminalKit.Key] {
+        var keys: [TerminalKit.Key] = []
+        while keys.count < keyPresses {
+            keys +=
+                Array(repeating: .character("j"), count: 20) + [.pageDown, .pageDown, .ctrl("d")]
+                + Array(repeating: .character("k"), count: 10) + [.pageUp, .character("G"), .character("k"), .character("g")]
+        }
+        return Array(keys.prefix(keyPresses))
+    }
+}

@@ -1,0 +1,95 @@
+import ObjectGraph
+import Outline
+import TerminalKit
+import TestSupport
+import Testing
+
+@testable import BurrowApp
+
+/// Random fold, move and jump keys on a deep outline large enough that most open lists are off screen (not
+/// live, or not read yet), with another context changing items, folds and done marks in between: after every
+/// event the rows on screen must be the store's tree flattened, and the selection on its item's row.
+struct FoldRandomTests {
+    static let keys: [String] = ["j", "k", "G", "g", "<PgDn>", "<PgUp>", "<C-d>", "<C-u>", "zo", "zc", "za", "zR", "zM", "+", "-", "H", "<Space>"]
+
+    @Test(arguments: TestSeed.seeds([1, 2, 3]))
+    func randomFoldingKeepsTheScreenTrue(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let outline = Outline(context: Context(store: store))
+        // 4 × 4 × 4 × 12: 1,104 items, 84 with sub-items.
+        for a in try outline.append(titles: (0..<4).map { "A\($0)" }, to: try outline.root()) {
+            for b in try outline.append(titles: (0..<4).map { "B\($0)" }, to: a) {
+                for c in try outline.append(titles: (0..<4).map { "C\($0)" }, to: b) {
+                    _ = try outline.append(titles: (0..<12).map { "D\($0)" }, to: c)
+                }
+            }
+        }
+        try outline.save()
+        let other = Outline(context: Context(store: store))
+        let h = try AppHarness(width: 40, height: 12, outline: outline)
+        for step in 0..<600 {
+            if Int.random(in: 0..<10, using: &rng) == 0 {
+                try otherEdit(other, &rng)
+                h.tick()
+            } else {
+                try h.press(Self.keys.randomElement(using: &rng)!)
+            }
+            try check(h, "\(rng.note), step \(step)")
+        }
+    }
+
+    private func otherEdit(_ o: Outline, _ rng: inout SeededRandom) throws {
+        var item = try o.root()
+        for _ in 0..<Int.random(in: 1...4, using: &rng) {
+            let n = item.childCount
+            guard n > 0, let next = try o.child(of: item, at: Int.random(in: 0..<n, using: &rng)) else { break }
+            item = next
+        }
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 0: item.isExpanded.toggle()
+        case 1: item.isDone.toggle()
+        case 2: if !item.isRoot { try o.delete(item) }
+        case 3: try o.insert("New", into: item, at: 0)
+        default: if let parent = item.parent, !item.isRoot { try o.move(item, to: parent, at: 0) }
+        }
+        try o.save()
+    }
+
+    private func check(_ h: AppHarness, _ at: String) throws {
+        let app = h.app, top = app.top
+        let parent = try #require(try h.outline.context.existingObject(for: top.parentID) as? Item, "\(at)")
+        func shown(_ item: Item) throws -> [Item] { try h.outline.children(of: item).filter { !(app.hidesDone && $0.isDone) } }
+        var flat: [ObjectID] = []
+        var depth: [Int] = []
+        func walk(_ item: Item, _ d: Int) throws {
+            for child in try shown(item) {
+                flat.append(child.objectID)
+                depth.append(d)
+                if child.isExpanded { try walk(child, d + 1) }
+            }
+        }
+        try walk(parent, 0)
+        // Rows are read lazily: what is known is at most the whole; lists off screen are not live (as a
+        // paused level), so after a change elsewhere their sizes may be behind until they come back: the rows
+        // on screen are a run of the store's flattened tree, each at its depth.
+        #expect(top.count <= flat.count + 1_000, "\(at): runaway row count")
+        let height = app.layout.list.height
+        let window = top.list.offset..<min(top.count, top.list.offset + height)
+        let onScreen = window.compactMap { top.objectID(at: $0) }
+        #expect(onScreen.count == window.count, "\(at): a row on screen is in a list that is not live")
+        if let first = onScreen.first, let start = flat.firstIndex(of: first) {
+            let run = Array(flat[start..<min(flat.count, start + onScreen.count)])
+            #expect(run == onScreen, "\(at): the rows on screen are not the outline")
+            for (i, row) in window.enumerated() where start + i < depth.count {
+                #expect(top.depth(at: row) == depth[start + i], "\(at): row \(row) at the wrong depth")
+            }
+        } else {
+            #expect(onScreen.isEmpty, "\(at): the first row on screen is not in the outline")
+        }
+        if let row = top.list.selected {
+            #expect(row < top.count, "\(at): selection past the end")
+            #expect(top.selectedID == top.objectID(at: row), "\(at): selection off its item")
+        }
+    }
+}
