@@ -369,6 +369,8 @@ public final class App {
             if let row = try? outline.row(level.parentID) { level.lastKnownTitle = row.title }
         }
         top.takeFinishedRead()
+        // Scrolled first, so the open lists read are those of the rows that will be drawn.
+        if !layout.isTooSmall { scroll(to: layout) }
         settleFolds()
         settleDetails()
         settleHiddenCount()
@@ -384,12 +386,16 @@ public final class App {
     private func settleFolds() -> Bool {
         let level = top
         let height = max(1, layout.list.height)
-        // The rows drawn, the one past them (so a page down finds its rows known), and the selected row
-        // wherever it is (an editor or a tiny terminal can leave it off the rows drawn).
+        // The rows drawn and the one past them (so a page down finds its rows known); and the selected
+        // row, which an editor's row can push just off them. While the terminal is too small only that.
         var start = level.list.offset, end = start + height + 1
         if let selected = level.list.selected {
-            start = min(start, selected)
-            end = max(end, selected + 1)
+            if layout.isTooSmall {
+                (start, end) = (selected, selected + 1)
+            } else {
+                start = min(start, selected)
+                end = max(end, selected + 1)
+            }
         }
         do {
             return try level.settleFolds(window: start..<end)

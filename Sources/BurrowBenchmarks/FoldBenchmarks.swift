@@ -69,7 +69,13 @@ struct FoldBenchmarks {
             press(app, terminal, [.character("G")])
             press(app, terminal, [.character("g")])
             var times: [Double] = []
-            for key in keys { times.append(Harness.time { press(app, terminal, [key]) }) }
+            var slow: [String] = []
+            for (i, key) in keys.enumerated() {
+                let t = Harness.time { press(app, terminal, [key]) }
+                times.append(t)
+                if t > 0.005, slow.count < 12 { slow.append("#\(i) \(key.label) \(Harness.ms(t))") }
+            }
+            if ProcessInfo.processInfo.environment["BURROW_BENCH_SLOW"] != nil { print("    slow keys (\(open ? "open" : "closed")): \(slow)") }
             if open { press(app, terminal, [.character("z"), .character("M")]) }
             return times
         }
