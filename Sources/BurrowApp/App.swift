@@ -377,8 +377,9 @@ public final class App {
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
         guard !layout.isTooSmall else { return }
         scroll(to: layout)
-        // Scrolling may bring open lists not read yet into view: read them, and scroll again if rows moved.
-        if settleFolds() { scroll(to: layout) }
+        // Scrolling may bring open lists not read yet into view: read them, and scroll again if rows moved
+        // (each round reads only lists on screen; the bound is a guard).
+        for _ in 0..<8 where settleFolds() { scroll(to: layout) }
     }
 
     /// Makes the rows on screen known and their lists live (see `Level.settleFolds`); true if rows changed.
