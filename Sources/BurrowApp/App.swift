@@ -19,6 +19,10 @@ import TerminalKit
 public final class App {
     public let outline: Outline
     public let keymap: Keymap
+    /// The styles drawing uses (from the config file, or the standard look).
+    public let theme: Theme
+    /// Settings from the config file for the commands that read them (hide done, the clipboard).
+    public var settings: AppSettings
     let logger: Logger
     var stack: [Level] = []
     var mode: Mode = .browse
@@ -51,11 +55,13 @@ public final class App {
 
     /// Opens the outliner on the top level of `outline`; without a logger it logs nothing.
     public init(
-        outline: Outline, keymap: Keymap = .default,
+        outline: Outline, keymap: Keymap = .default, theme: Theme = .standard, settings: AppSettings = AppSettings(),
         logger: Logger = Logger(label: "burrow", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.outline = outline
         self.keymap = keymap
+        self.theme = theme
+        self.settings = settings
         self.logger = logger
         try push(try outline.rootRow())
     }
@@ -110,6 +116,9 @@ public final class App {
         }
         settle()
     }
+
+    /// Shows a problem on the status line until the next key, as at start for a bad config file.
+    public func showProblem(_ message: String) { status = .error(message) }
 
     /// Stops the run loop (as `q` does).
     public func quit() { isRunning = false }

@@ -7,6 +7,7 @@ import TerminalKit
 /// For example: ` [ ] Groceries ¶                   12 ›`.
 struct RowView {
     let row: ItemRow
+    var theme = Theme.standard
 
     /// What marks an item with a note: one cell wide in every terminal, and not a character titles use.
     static let noteMark = " ¶"
@@ -22,13 +23,13 @@ struct RowView {
         let title = DisplayWidth.truncate(row.title, to: room)
         let used = buffer.write(
             title, at: Position(x: area.x + 5, y: area.y),
-            style: row.isDone ? Theme.done : .plain, maxWidth: room)
+            style: row.isDone ? theme.done : .plain, maxWidth: room)
         if noteWidth > 0 {
             let x = area.x + 5 + min(room, used)
-            buffer.write(note, at: Position(x: x, y: area.y), style: Theme.count, maxWidth: noteWidth)
+            buffer.write(note, at: Position(x: x, y: area.y), style: theme.count, maxWidth: noteWidth)
         }
         if markerWidth > 0 {
-            buffer.write(marker, at: Position(x: area.maxX - markerWidth, y: area.y), style: Theme.count)
+            buffer.write(marker, at: Position(x: area.maxX - markerWidth, y: area.y), style: theme.count)
         }
     }
 }
