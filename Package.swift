@@ -97,7 +97,9 @@ let package = Package(
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"], swiftSettings: strict),
         // Depends on the executable so that its multi-process tests run the real `burrow`.
         .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "BurrowCLI", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "BurrowConfig", "Outline", "ObjectGraph", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(
             name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "TerminalKit", "TestSupport"], swiftSettings: strict)
     ],

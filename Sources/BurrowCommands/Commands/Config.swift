@@ -11,10 +11,11 @@ struct Config: ParsableCommand {
             The config file is $XDG_CONFIG_HOME/burrow/config.toml (~/.config/burrow/config.toml), in TOML. \
             It sets database (the outline when neither --db nor $BURROW_DB names one), hide-done (start with \
             done items hidden), osc52 (copying also sets the system clipboard), [keys] (command = "key" or a \
-            list of keys, replacing that command's keys) and [colors] (role = "colour" or { fg = …, bg = … }; \
+            list of keys, replacing that command's keys) and [colors] (role = "colour" or { fg = "white", bg = "blue" }; \
             NO_COLOR turns colours off). A missing file is fine. The outliner starts with the defaults for \
             whatever is wrong in the file and shows the first problem on its status line; other commands \
-            ignore the file but for its database. `burrow config default > "$(burrow config path)"` starts one.
+            ignore the file but for its database. To start one: mkdir -p ~/.config/burrow, then \
+            burrow config default > "$(burrow config path)".
             """,
         subcommands: [CheckFile.self, ShowPath.self, PrintDefault.self])
 
