@@ -155,6 +155,11 @@ struct ConfigReader {
         for (s, keyPath) in strings {
             let at = map.position(of: keyPath)
             guard let key = readKey(s, at: at) else { return nil }
+            // The app quits on Ctrl-C before it reads the keymap, so another command would never run from it.
+            if key == .ctrl("c"), command != .quit {
+                problem("<C-c> always quits; it cannot run \(command.rawValue)", at: at)
+                return nil
+            }
             if !keys.contains(where: { $0.key == key }) { keys.append((key, at)) }
         }
         return KeyEntry(command: command, keys: keys, position: map.keyPosition(of: path))

@@ -98,6 +98,7 @@ import Testing
         ("[keys]\nundo = \"abc\"\n", "2:8: “abc” is 3 keys; a command is bound to single keys (give a list for several)"),
         ("[keys]\nundo = \" \"\n", "2:8: an empty key: write one such as \"j\" or \"<C-r>\""),
         ("[keys]\nundo = \"\\u0001\"\n", "2:8: “^A” is a control character; write Ctrl keys as <C-x>"),
+        ("[keys]\nquit = \"q\"\nundo = \"<C-c>\"\n", "3:8: <C-c> always quits; it cannot run undo"),
         (
             "[keys]\ndelete = \"j\"\n",
             "2:10: “j” is bound twice: already to moveDown by default (rebind moveDown too to free it); delete keeps its default keys"
