@@ -41,10 +41,10 @@ struct ConfigReader {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             let at = SourcePosition(line: max(1, error.source.begin.line), column: max(1, error.source.begin.column))
-            problem("\(error.description); nothing in the file was used", at: at)
+            problem("\(Sanitizer.visible(error.description)); nothing in the file was used", at: at)
             return
         } catch {
-            problem("\(error); nothing in the file was used", at: SourcePosition(line: 1, column: 1))
+            problem("\(Sanitizer.visible("\(error)")); nothing in the file was used", at: SourcePosition(line: 1, column: 1))
             return
         }
         map = SourceMap(text)
