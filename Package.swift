@@ -16,7 +16,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2")
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0")
     ],
     targets: [
         // The object graph: model, SQLite store, context. Knows nothing of outlines or terminals.
@@ -49,11 +50,18 @@ let package = Package(
             dependencies: ["Outline", "ObjectGraph", "TerminalKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // The config file ($XDG_CONFIG_HOME/burrow/config.toml): keys, theme, settings, and its problems with
+        // line and column. On the outliner's library for `Keymap` and `Theme`; only this target reads TOML.
+        .target(
+            name: "BurrowConfig",
+            dependencies: ["BurrowApp", "TerminalKit", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict
+        ),
         // The `burrow` subcommands as a library, so tests run them in-process.
         .target(
             name: "BurrowCommands",
             dependencies: [
-                "Outline", "ObjectGraph", "TerminalKit",
+                "Outline", "ObjectGraph", "TerminalKit", "BurrowConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strict
@@ -62,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "BurrowCLI",
             dependencies: [
-                "BurrowCommands", "BurrowApp", "CursesBackend", "TerminalKit", "Outline",
+                "BurrowCommands", "BurrowApp", "BurrowConfig", "CursesBackend", "TerminalKit", "Outline",
                 .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strict
@@ -89,7 +97,11 @@ let package = Package(
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"], swiftSettings: strict),
         // Depends on the executable so that its multi-process tests run the real `burrow`.
         .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "BurrowCLI", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "Outline", "ObjectGraph", "TestSupport"], swiftSettings: strict)
+        .testTarget(
+            name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "BurrowConfig", "Outline", "ObjectGraph", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "TerminalKit", "TestSupport"], swiftSettings: strict)
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,12 +18,12 @@ extension App {
         let crumbs = breadcrumbs.map { Sanitizer.visible($0) }
         renderBreadcrumbs(crumbs, into: &frame.buffer, area: layout.breadcrumbs)
         if case .help(let offset) = mode {
-            HelpView(keymap: keymap).render(into: &frame.buffer, area: layout.help, offset: offset)
+            HelpView(keymap: keymap, theme: theme).render(into: &frame.buffer, area: layout.help, offset: offset)
         } else {
             frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
             if let cursor = renderLevel(into: &frame.buffer, area: layout.list) { frame.cursor = cursor }
             if let area = layout.details {
-                DetailView(details: details, timeZone: timeZone).render(into: &frame.buffer, area: area, offset: detailsScroll)
+                DetailView(details: details, timeZone: timeZone, theme: theme).render(into: &frame.buffer, area: area, offset: detailsScroll)
             }
         }
         renderStatus(into: &frame.buffer, layout: layout)
@@ -36,13 +36,13 @@ extension App {
         for (i, line) in lines.enumerated() where top + i < frame.size.height {
             let text = DisplayWidth.truncate(line, to: frame.size.width)
             let x = max(0, (frame.size.width - DisplayWidth.of(text)) / 2)
-            frame.buffer.write(text, at: Position(x: x, y: top + i), style: Theme.hint)
+            frame.buffer.write(text, at: Position(x: x, y: top + i), style: theme.hint)
         }
     }
 
     private func renderBreadcrumbs(_ crumbs: [String], into buffer: inout Buffer, area: Rect) {
         let path = crumbs.joined(separator: " › ")
-        buffer.write(DisplayWidth.truncateLeading(path, to: area.width), at: area.origin, style: Theme.breadcrumbs, maxWidth: area.width)
+        buffer.write(DisplayWidth.truncateLeading(path, to: area.width), at: area.origin, style: theme.breadcrumbs, maxWidth: area.width)
     }
 
     /// Fields are drawn from copies: their scroll was settled for this layout already.
@@ -50,15 +50,15 @@ extension App {
         let area = layout.capture, fieldArea = layout.captureField
         switch mode {
         case .capture(var field):
-            buffer.write("›", at: area.origin, style: Theme.prompt)
+            buffer.write("›", at: area.origin, style: theme.prompt)
             return field.render(into: &buffer, area: fieldArea, focused: true)
         case .search(var field):
-            buffer.write("/", at: area.origin, style: Theme.prompt)
+            buffer.write("/", at: area.origin, style: theme.prompt)
             return field.render(into: &buffer, area: fieldArea, focused: true, placeholder: "")
         default:
-            buffer.write("+", at: area.origin, style: Theme.placeholder)
+            buffer.write("+", at: area.origin, style: theme.placeholder)
             let hint = "Add to \(levelTitle)…"
-            buffer.write(DisplayWidth.truncate(hint, to: fieldArea.width), at: fieldArea.origin, style: Theme.placeholder, maxWidth: fieldArea.width)
+            buffer.write(DisplayWidth.truncate(hint, to: fieldArea.width), at: fieldArea.origin, style: theme.placeholder, maxWidth: fieldArea.width)
             return nil
         }
     }
@@ -86,14 +86,14 @@ extension App {
                 stack.count == 1
                 ? "\(keymap.label(for: .capture) ?? "a"): add an item · \(keymap.label(for: .help) ?? "?"): help"
                 : "No sub-items yet · \(keymap.label(for: .capture) ?? "a"): add one · \(keymap.label(for: .back) ?? "h"): back"
-            buffer.write(DisplayWidth.truncate(hint, to: area.width - 2), at: Position(x: area.x + 2, y: area.y), style: Theme.hint)
+            buffer.write(DisplayWidth.truncate(hint, to: area.width - 2), at: Position(x: area.x + 2, y: area.y), style: theme.hint)
             return nil
         }
         // Read once, not per row: the mode is the app's, so each read inside the row closure is checked.
         var renaming: (field: TextField, id: ObjectID)? = nil
         if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
-        ListView(count: rows).render(into: &buffer, area: area, state: &state) { row, buffer in
+        ListView(count: rows, selectedStyle: theme.selectedRow).render(into: &buffer, area: area, state: &state) { row, buffer in
             var index = row.index
             if let e = editorRow {
                 if index == e {
@@ -111,7 +111,7 @@ extension App {
                 buffer.write(item.isDone ? " [x] " : " [ ] ", at: area.origin)
                 cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
-                RowView(row: item, depth: depth).render(into: &buffer, area: row.area)
+                RowView(row: item, depth: depth, theme: theme).render(into: &buffer, area: row.area)
             }
         }
         return cursor
@@ -151,8 +151,8 @@ extension App {
         case .help: right.append("Esc: close")
         }
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
-        let style = status?.isError == true ? Theme.error : Theme.status
-        StatusBar(left: message, right: right.joined(separator: " · "), style: style, rightStyle: Theme.status)
+        let style = status?.isError == true ? theme.error : theme.status
+        StatusBar(left: message, right: right.joined(separator: " · "), style: style, rightStyle: theme.status)
             .render(into: &buffer, area: layout.status)
     }
 }

@@ -19,6 +19,10 @@ import TerminalKit
 public final class App {
     public let outline: Outline
     public let keymap: Keymap
+    /// The styles drawing uses (from the config file, or the standard look).
+    public let theme: Theme
+    /// Settings from the config file for the commands that read them (hide done, the clipboard).
+    public var settings: AppSettings
     let logger: Logger
     var stack: [Level] = []
     var mode: Mode = .browse
@@ -49,8 +53,6 @@ public final class App {
     var pendingKeys: [TerminalKit.Key] = []
     /// Done items are left out of every level (`H`; stored with the outline).
     var hidesDone = false
-    /// Whether done items are hidden in an outline that has never stored the choice (the configuration's).
-    public var hidesDoneByDefault = false
     /// How many done items the level on top leaves out, and when that was counted.
     var hiddenCount = 0
     var hiddenGeneration = -1
@@ -61,21 +63,23 @@ public final class App {
 
     /// Opens the outliner on the top level of `outline`; without a logger it logs nothing.
     public init(
-        outline: Outline, keymap: Keymap = .default,
+        outline: Outline, keymap: Keymap = .default, theme: Theme = .standard, settings: AppSettings = AppSettings(),
         logger: Logger = Logger(label: "burrow", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws {
         self.outline = outline
         self.keymap = keymap
+        self.theme = theme
+        self.settings = settings
         self.logger = logger
         try push(try outline.rootRow())
         // The stored choice, once the configuration's default is known (`start()`), decides.
     }
 
     /// Applies what the stored outline and the configuration say before the first frame: whether done items
-    /// are hidden. The run loop calls it once; tests that set `hidesDoneByDefault` call it too.
+    /// are hidden (as stored, else `settings.hideDoneByDefault`). The run loop calls it once; tests call it too.
     public func start() {
         let stored = try? outline.hidesDone()
-        applyHidesDone(stored.flatMap { $0 } ?? hidesDoneByDefault)
+        applyHidesDone(stored.flatMap { $0 } ?? settings.hideDoneByDefault)
         settle()
     }
 
@@ -132,6 +136,9 @@ public final class App {
         }
         settle()
     }
+
+    /// Shows a problem on the status line until the next key, as at start for a bad config file.
+    public func showProblem(_ message: String) { status = .error(message) }
 
     /// Stops the run loop (as `q` does).
     public func quit() { isRunning = false }

@@ -1,5 +1,6 @@
 import BurrowApp
 import BurrowCommands
+import BurrowConfig
 import CursesBackend
 import Foundation
 import Logging
@@ -21,9 +22,17 @@ enum Outliner {
             throw UserError(error.description)
         }
         logger.info("started on \(path)")
+        // A bad config file never stops the outliner: what is wrong keeps its default, and the first problem shows.
+        let configPath = Configuration.path()
+        let config = Configuration.load(from: configPath)
+        for problem in config.problems { logger.warning("config: \(problem.located(in: configPath))") }
         let signal: Int32?
         do {
-            let app = try App(outline: outline, logger: logger)
+            let app = try App(outline: outline, keymap: config.keymap, theme: config.theme, settings: config.settings, logger: logger)
+            if let first = config.problems.first {
+                let more = config.problems.count > 1 ? " (and \(config.problems.count - 1) more: burrow config check)" : ""
+                app.showProblem(first.located(in: "config.toml") + more)
+            }
             signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses)
         } catch {
             curses.stop()

@@ -15,7 +15,7 @@ public struct Burrow: ParsableCommand {
             for a slash in a title) or by the ID that `burrow ls --ids` shows (#42).
             """,
         version: "0.1.0",
-        subcommands: [Add.self, Ls.self, Note.self, Rm.self, Done.self, Mv.self, Rename.self, Export.self, Import.self, Check.self])
+        subcommands: [Add.self, Ls.self, Note.self, Rm.self, Done.self, Mv.self, Rename.self, Export.self, Import.self, Check.self, Config.self])
 
     @OptionGroup public var database: DatabaseOptions
 

@@ -18,17 +18,21 @@ public struct Console: Sendable {
     public var outIsTerminal: Bool
     /// True when stderr is a terminal (its text is then sanitised, and progress bars are drawn only then).
     public var errIsTerminal: Bool
+    /// The environment variables commands read (`BURROW_DB`, `XDG_CONFIG_HOME`, `HOME`, `NO_COLOR`).
+    public var environment: [String: String]
 
     /// A console writing to `out` and `err`, sanitising for the ones that are terminals.
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        input: @escaping @Sendable () -> Data, outIsTerminal: Bool = false, errIsTerminal: Bool = false
+        input: @escaping @Sendable () -> Data, outIsTerminal: Bool = false, errIsTerminal: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.writeOut = out
         self.writeErr = err
         self.input = input
         self.outIsTerminal = outIsTerminal
         self.errIsTerminal = errIsTerminal
+        self.environment = environment
     }
 
     public static let standard = Console(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BurrowConfig
 import Foundation
 import ObjectGraph
 import Outline
@@ -10,15 +11,25 @@ public struct DatabaseOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "The outline database.",
-            discussion: "Default: $BURROW_DB, else $XDG_DATA_HOME/burrow/outline.sqlite (~/.local/share/burrow/outline.sqlite)."))
+            discussion: """
+                Default: $BURROW_DB, else the config file's database, else $XDG_DATA_HOME/burrow/outline.sqlite \
+                (~/.local/share/burrow/outline.sqlite).
+                """))
     public var db: String?
 
     public init() {}
 
-    /// The database path: `--db`, `$BURROW_DB`, or the default one (its folder created unless reading).
+    /// The database path: `--db`, `$BURROW_DB`, the config file's `database`, or the default one (its folder
+    /// created unless reading). A config file with problems changes nothing here but what it gets right:
+    /// only `burrow config check` and the outliner speak of them.
     public func path(creatingFolder: Bool = true) throws -> String {
+        let environment = Console.current.environment
+        // Read only when it can matter: most scripts name their database.
+        let unnamed = (db ?? "").isEmpty && (environment["BURROW_DB"] ?? "").isEmpty
+        let configured = unnamed ? Configuration.load(from: Configuration.path(environment: environment), environment: environment).database : nil
         do {
-            return try OutlineLocation.resolve(explicit: db, creatingFolder: creatingFolder)
+            return try OutlineLocation.resolve(
+                explicit: db, configured: configured, environment: environment, creatingFolder: creatingFolder)
         } catch {
             throw UserError("cannot create the folder for the outline: \(error)")
         }

@@ -180,13 +180,13 @@ _burrow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|note|rm|done|mv|rename|export|import|check|help)
+    add|ls|note|rm|done|mv|rename|export|import|check|config|help)
         # Offer subcommand argument completions
         "_burrow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check config help' -- "${cur}"))
         ;;
     esac
 }
@@ -365,6 +365,53 @@ _burrow_check() {
         return
         ;;
     esac
+}
+
+_burrow_config() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __burrow_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    check|path|default)
+        # Offer subcommand argument completions
+        "_burrow_config_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'check path default' -- "${cur}"))
+        ;;
+    esac
+}
+
+_burrow_config_check() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __burrow_offer_flags_options 1
+}
+
+_burrow_config_path() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __burrow_offer_flags_options 0
+}
+
+_burrow_config_default() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __burrow_offer_flags_options 0
 }
 
 _burrow_help() {

@@ -61,13 +61,14 @@ _burrow() {
             'export:Write the outline, or one item with its sub-items, as OPML, Markdown, text or JSON.'
             'import:Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.'
             'check:Verify the outline (and repair what can be derived with --repair).'
+            'config:Check the config file, or say where it goes, or print a default one.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|note|rm|done|mv|rename|export|import|check|help)
+        add|ls|note|rm|done|mv|rename|export|import|check|config|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -217,6 +218,70 @@ _burrow_check() {
     local -ar arg_specs=(
         '--db[The outline database.]:db:'
         '--repair[Repair what can be derived, in one transaction.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_config() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'check:Check the config file: one line per problem, PATH:LINE:COLUMN: what is wrong.'
+            'path:Print where the config file goes (whether or not it exists).'
+            'default:Print a complete config file that changes nothing, to start one from.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        check|path|default)
+            "_burrow_config_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_burrow_config_check() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_config_path() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_config_default() {
+    local -i ret=1
+    local -ar arg_specs=(
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -17,6 +17,7 @@ struct DetailView {
     /// Nil when no item is selected (an empty level).
     let details: ItemDetails?
     let timeZone: TimeZone
+    var theme = Theme.standard
 
     /// The pane's lines at `width`, before scrolling: the rule stays on top, the rest scrolls.
     func lines(width: Int) -> [String] {
@@ -53,7 +54,7 @@ struct DetailView {
 
     func render(into buffer: inout Buffer, area: Rect, offset: Int) {
         guard area.height > 0 else { return }
-        buffer.write(String(repeating: "─", count: area.width), at: area.origin, style: Theme.hint, maxWidth: area.width)
+        buffer.write(String(repeating: "─", count: area.width), at: area.origin, style: theme.hint, maxWidth: area.width)
         let all = lines(width: area.width)
         let room = area.height - 1
         let shown = all.dropFirst(min(offset, max(0, all.count - 1))).prefix(room)
@@ -61,13 +62,13 @@ struct DetailView {
             let isNote = offset + i >= 3 && details?.note.map { !$0.isEmpty } == true
             buffer.write(
                 DisplayWidth.truncate(line, to: area.width), at: Position(x: area.x, y: area.y + 1 + i),
-                style: isNote ? .plain : Theme.hint, maxWidth: area.width)
+                style: isNote ? .plain : theme.hint, maxWidth: area.width)
         }
         // More below than fits: say so on the last line, where the reader looks next.
         let hidden = all.count - offset - room
         if hidden > 0 {
             let more = " ↓ \(hidden) more · ] "
-            buffer.write(more, at: Position(x: area.maxX - DisplayWidth.of(more), y: area.maxY - 1), style: Theme.count)
+            buffer.write(more, at: Position(x: area.maxX - DisplayWidth.of(more), y: area.maxY - 1), style: theme.count)
         }
     }
 }

@@ -3,14 +3,15 @@ import TerminalKit
 /// The help overlay: the keymap's sections and bindings, scrollable.
 struct HelpView {
     let keymap: Keymap
+    var theme = Theme.standard
 
     /// The overlay's lines: (text, style).
     var lines: [(String, Style)] {
-        var out: [(String, Style)] = [(title, Theme.helpTitle)]
+        var out: [(String, Style)] = [(title, theme.helpTitle)]
         let keyColumn = 24
         for section in keymap.sections {
             out.append(("", .plain))
-            out.append((section.title, Theme.helpKeys))
+            out.append((section.title, theme.helpKeys))
             for b in section.bindings {
                 let keys = b.labels.joined(separator: " ")
                 out.append(("  " + DisplayWidth.pad(keys, to: keyColumn - 2) + b.help, .plain))

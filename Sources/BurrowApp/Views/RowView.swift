@@ -12,6 +12,7 @@ struct RowView {
 
     /// Cells of indentation per depth; deep rows stop indenting where a title would have no room.
     static func indent(_ depth: Int, width: Int) -> Int { min(depth * 2, max(0, width - 12)) }
+    var theme = Theme.standard
 
     /// What marks an item with a note: one cell wide in every terminal, and not a character titles use.
     static let noteMark = " ¶"
@@ -29,13 +30,13 @@ struct RowView {
         let title = DisplayWidth.truncate(row.title, to: room)
         let used = buffer.write(
             title, at: Position(x: area.x + 5, y: area.y),
-            style: row.isDone ? Theme.done : .plain, maxWidth: room)
+            style: row.isDone ? theme.done : .plain, maxWidth: room)
         if noteWidth > 0 {
             let x = area.x + 5 + min(room, used)
-            buffer.write(note, at: Position(x: x, y: area.y), style: Theme.count, maxWidth: noteWidth)
+            buffer.write(note, at: Position(x: x, y: area.y), style: theme.count, maxWidth: noteWidth)
         }
         if markerWidth > 0 {
-            buffer.write(marker, at: Position(x: area.maxX - markerWidth, y: area.y), style: Theme.count)
+            buffer.write(marker, at: Position(x: area.maxX - markerWidth, y: area.y), style: theme.count)
         }
     }
 }

@@ -1,18 +1,37 @@
 import TerminalKit
 
-/// How the outliner looks. Attributes only (no colours) so it reads well on any terminal and under `NO_COLOR`.
-enum Theme {
-    static let breadcrumbs = Style(attributes: .bold)
-    static let placeholder = Style(attributes: .dim)
-    static let prompt = Style(attributes: .bold)
-    static let hint = Style(attributes: .dim)
-    static let done = Style(attributes: .dim)
-    static let count = Style(attributes: .dim)
-    static let status = Style(attributes: .reverse)
-    static let error = Style(attributes: [.reverse, .bold])
-    static let helpTitle = Style(attributes: [.bold, .underline])
-    static let helpKeys = Style(attributes: .bold)
+/// How the outliner looks: one `Style` per role. The standard theme is attributes only (no colours), so it reads
+/// well on any terminal and under `NO_COLOR`; a config file can give roles colours (`Theme.Role`).
+///
+/// For example: `Theme.standard.colored(.done, foreground: .palette(8))`.
+public struct Theme: Equatable, Sendable {
+    public var breadcrumbs = Style(attributes: .bold)
+    public var placeholder = Style(attributes: .dim)
+    public var prompt = Style(attributes: .bold)
+    public var hint = Style(attributes: .dim)
+    public var done = Style(attributes: .dim)
+    public var count = Style(attributes: .dim)
+    public var status = Style(attributes: .reverse)
+    public var error = Style(attributes: [.reverse, .bold])
+    public var helpTitle = Style(attributes: [.bold, .underline])
+    public var helpKeys = Style(attributes: .bold)
+    /// Laid over the selected row after it is drawn: its attributes are added, its colours (when not the
+    /// default) replace the row's.
+    public var selection = Style(attributes: .reverse)
+
+    /// Today's look: attributes only.
+    public static let standard = Theme()
 
     /// The smallest screen the outliner draws on; below it, it says so and waits.
     static let minimumSize = Size(width: 24, height: 5)
+
+    /// What the list applies to the selected row's cells.
+    var selectedRow: (inout Style) -> Void {
+        let selection = self.selection
+        return { style in
+            style.attributes.formUnion(selection.attributes)
+            if selection.foreground != .default { style.foreground = selection.foreground }
+            if selection.background != .default { style.background = selection.background }
+        }
+    }
 }

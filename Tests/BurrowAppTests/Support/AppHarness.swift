@@ -14,11 +14,11 @@ final class AppHarness {
     let outline: Outline
     let app: App
 
-    init(width: Int = 40, height: Int = 8, outline: Outline? = nil, keymap: Keymap = .default) throws {
+    init(width: Int = 40, height: Int = 8, outline: Outline? = nil, keymap: Keymap = .default, theme: Theme = .standard) throws {
         backend = TestBackend(width: width, height: height)
         terminal = Terminal(backend: backend)
         self.outline = try outline ?? Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
-        app = try App(outline: self.outline, keymap: keymap)
+        app = try App(outline: self.outline, keymap: keymap, theme: theme)
         // As the run loop does: the app learns the screen's size as an event, before the first frame.
         app.handle(.resize(Size(width: width, height: height)))
         draw()

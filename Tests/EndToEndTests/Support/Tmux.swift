@@ -16,7 +16,8 @@ final class Tmux {
     private(set) var height: Int
 
     /// Starts `shellCommand` (run by `sh -c`) in a new pane of `width`×`height` cells; `$TEST_DIR` in it is a
-    /// fresh temporary directory (the `directory` property), removed with the server.
+    /// fresh temporary directory (the `directory` property), removed with the server, and `$XDG_CONFIG_HOME` is
+    /// `$TEST_DIR/config`.
     init(width: Int = 80, height: Int = 24, shellCommand: String, environment: [String: String] = [:]) throws {
         socket = "burrow-test-\(getpid())-\(UUID().uuidString.prefix(8))"
         folder = TemporaryDirectory(socket)
@@ -25,7 +26,8 @@ final class Tmux {
         let config = directory.appendingPathComponent("tmux.conf")
         try "set -g default-terminal tmux-256color\nset -g status off\nset -g history-limit 0\n"
             .write(to: config, atomically: true, encoding: .utf8)
-        var command = "TEST_DIR=\(Self.quote(directory.path)) "
+        // The config file is the test's own (none unless it writes one), never the user's.
+        var command = "TEST_DIR=\(Self.quote(directory.path)) XDG_CONFIG_HOME=\(Self.quote(directory.appendingPathComponent("config").path)) "
         for (k, v) in environment.sorted(by: { $0.key < $1.key }) { command += "\(k)=\(Self.quote(v)) " }
         command += "sh -c \(Self.quote(shellCommand))"
         // The server this starts keeps its inherited descriptors: capturing its output would wait for ever.
