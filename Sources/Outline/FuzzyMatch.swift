@@ -2,6 +2,7 @@
 /// necessarily together, ignoring case. Case is folded with Unicode's lowercasing and characters are compared
 /// as `Character`s (so an `é` typed matches `É`, or an `e` followed by a combining accent). A score ranks the
 /// matches: characters that come together, at the start of words, and near the start of the title score more.
+/// Blanks in the query are left out.
 ///
 /// For example: `FuzzyMatch("gm").score("Groceries › Milk")` is higher than its score in `"Programme"`, and
 /// `FuzzyMatch("mk").score("Kim")` is nil.
@@ -14,12 +15,13 @@ public struct FuzzyMatch: Sendable {
 
     public init(_ query: String) {
         self.query = query
-        let folded = Self.fold(query)
+        // Spaces only separate what the user typed: “oat milk” finds “Oat milk” and “Oatmeal with milk”.
+        let folded = String(Self.fold(query).filter { !$0.isWhitespace })
         characters = Array(folded)
         bytes = folded.utf8.allSatisfy { $0 < 0x80 } ? Array(folded.utf8) : nil
     }
 
-    /// Nothing typed: everything matches, with the same score.
+    /// Nothing typed (or only blanks): everything matches, with the same score.
     public var isEmpty: Bool { characters.isEmpty }
 
     /// Text as matching compares it: for titles read once and matched many times.

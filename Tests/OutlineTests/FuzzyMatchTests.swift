@@ -14,7 +14,9 @@ import Testing
         #expect(FuzzyMatch("milkk").score("Milk") == nil, "each character once")
         #expect(FuzzyMatch("x").score("") == nil)
         #expect(FuzzyMatch("").score("anything") == 0)
-        #expect(FuzzyMatch("").isEmpty && !FuzzyMatch(" ").isEmpty)
+        #expect(FuzzyMatch("").isEmpty && FuzzyMatch(" ").isEmpty)
+        #expect(FuzzyMatch("oat milk").score("Oatmeal with milk") != nil, "blanks in the query are left out")
+        #expect(FuzzyMatch("pro jects").score("Projects") != nil)
     }
 
     @Test func togetherAndAtWordStartsRankHigher() throws {
