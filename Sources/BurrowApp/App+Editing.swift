@@ -84,6 +84,9 @@ extension App {
             mode.field?.setText("")
         case .search, .rename, .insert:
             mode.field?.insert(text)
+        case .movePicker(let picker):
+            picker.field.insert(text)
+            picker.refilter()
         }
     }
 
@@ -290,44 +293,6 @@ extension App {
             pop()
             top.select(id: row.id)
             status = .info("Moved \(quoted(row.title)) out, after \(quoted(parent.title))")
-        }
-    }
-
-    /// Moves the cut item into this level, below the selection (first when nothing here is selected). A cut item
-    /// deleted meanwhile (here or elsewhere) is not pasted: the status line says so and nothing is recorded.
-    func pasteCut() {
-        guard let cut else {
-            status = .info("Nothing cut: m on an item cuts it")
-            return
-        }
-        let parent = here
-        let belowID = top.selectedID
-        if belowID == cut.id {
-            status = .info("\(quoted(cut.title)) is already here")
-            return
-        }
-        do {
-            guard try outline.row(cut.id) != nil else { throw ItemGone(id: cut.id, title: cut.title) }
-        } catch {
-            self.cut = nil
-            status = .error("Nothing to paste: \(error)")
-            return
-        }
-        if perform(
-            "Move \(quoted(cut.title)) to \(quoted(parent.title))", naming: [cut, parent],
-            {
-                if let belowID, try outline.parentID(of: belowID) == parent.id {
-                    try outline.move(cut.id, after: belowID)
-                } else {
-                    try outline.move(cut.id, to: parent.id, at: 0)
-                }
-                return cut.id
-            })
-        {
-            self.cut = nil
-            status = .info("Moved \(quoted(cut.title)) to \(quoted(parent.title))")
-        } else if (try? outline.row(cut.id)) == nil {
-            self.cut = nil
         }
     }
 }

@@ -19,6 +19,11 @@ extension App {
         renderBreadcrumbs(crumbs, into: &frame.buffer, area: layout.breadcrumbs)
         if case .help(let offset) = mode {
             HelpView(keymap: keymap, theme: theme).render(into: &frame.buffer, area: layout.help, offset: offset)
+        } else if case .movePicker(let picker) = mode {
+            frame.cursor = MovePickerView(picker: picker, theme: theme).render(into: &frame.buffer, area: layout.help)
+            if let area = layout.details {
+                DetailView(details: details, timeZone: timeZone, theme: theme).render(into: &frame.buffer, area: area, offset: detailsScroll)
+            }
         } else {
             frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
             if let cursor = renderLevel(into: &frame.buffer, area: layout.list) { frame.cursor = cursor }
@@ -142,13 +147,14 @@ extension App {
             }
             if !pendingKeys.isEmpty { right.append(KeyBinding.label(pendingKeys) + "…") }
             if hidesDone { right.append("\(hiddenCount) done hidden") }
-            if cut != nil { right.append("p: paste") }
+            if register != nil { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
             right.append("\(keymap.label(for: .help) ?? "?"): help")
         case .capture: right.append("Enter: add · Esc: done")
         case .search: right.append("Enter: search · Esc: cancel")
         case .rename: right.append("Enter: keep · Esc: cancel")
         case .insert: right.append("Enter: add · Esc: cancel")
         case .help: right.append("Esc: close")
+        case .movePicker: right.append("Enter: move · Esc: cancel")
         }
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
         let style = status?.isError == true ? theme.error : theme.status

@@ -27,8 +27,16 @@ public final class App {
     var stack: [Level] = []
     var mode: Mode = .browse
     var status: StatusMessage?
-    /// The item cut with `m`, waiting to be pasted into another level.
-    var cut: (id: ObjectID, title: String)?
+    /// What `y` copied or `m` cut, waiting for `p` or `P`.
+    var register: Register?
+    /// Text `y` copied, waiting for the run loop to hand it to the terminal (`deliverClipboard`).
+    var pendingClipboard: String?
+    /// Copying (`y`) also puts the text on the system clipboard through the terminal (OSC 52) unless the
+    /// settings turn it off (a terminal may ask each time, or show the sequence as text).
+    public var allowsClipboard: Bool {
+        get { settings.allowsClipboard }
+        set { settings.allowsClipboard = newValue }
+    }
     var undoPlaces: [UndoPlace] = []
     var redoPlaces: [UndoPlace] = []
     /// The last search: its text, its matches in outline order, and the one shown.
@@ -182,6 +190,8 @@ public final class App {
             scrollHelp(from: offset, by: key)
         case .capture, .search, .rename, .insert:
             edit(key)
+        case .movePicker(let picker):
+            pick(key, in: picker)
         }
     }
 
@@ -235,7 +245,7 @@ public final class App {
         case .insert(_, let placement):
             mode = .browse
             insert(text, placement)
-        case .browse, .help:
+        case .browse, .help, .movePicker:
             break
         }
     }
@@ -302,11 +312,11 @@ public final class App {
         case .moveItemDown: moveSelected(by: 1)
         case .indent: indentSelected()
         case .outdent: outdentSelected()
-        case .cut:
-            guard let row = level.selectedRow else { return }
-            cut = (row.id, row.title)
-            status = .info("Cut \(quoted(row.title)): open another level and press p to move it there")
-        case .paste: pasteCut()
+        case .cut: cutSelected()
+        case .paste: paste(below: true)
+        case .pasteAbove: paste(below: false)
+        case .copy: copySelected()
+        case .movePicker: openMovePicker()
         case .search: mode = .search(TextField(text: searchQuery ?? ""))
         case .nextMatch: stepMatch(by: 1)
         case .previousMatch: stepMatch(by: -1)
@@ -450,6 +460,8 @@ public final class App {
         case .insert:
             // The editor row holds the selection on screen; the level keeps its own, and its offset in range.
             level.list.offset = min(level.list.offset, max(0, count - 1))
+        case .movePicker(let picker):
+            ListView(count: picker.shown.count).scroll(&picker.list, height: MovePickerView.listArea(in: layout.help).height)
         default:
             guard count > 0 else { break }
             var state = level.list
@@ -459,6 +471,7 @@ public final class App {
         switch mode {
         case .capture, .search: mode.field?.scrollToCursor(width: layout.captureField.width)
         case .rename, .insert: mode.field?.scrollToCursor(width: Layout.rowField(layout.list.row(0)).width)
+        case .movePicker: mode.field?.scrollToCursor(width: MovePickerView.fieldArea(in: layout.help).width)
         case .browse, .help: break
         }
     }

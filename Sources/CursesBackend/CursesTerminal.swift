@@ -19,7 +19,7 @@ import TerminalKit
 /// defer { curses.stop() }
 /// let terminal = Terminal(backend: curses)
 /// ```
-public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandover {
+public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandover, ClipboardWriter {
     /// Choices made at start.
     public struct Options: Sendable {
         /// Report mouse clicks and wheel turns (the terminal's own text selection then needs Shift).
@@ -169,6 +169,15 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
 
     public func flush() {
         wrefresh(window)
+    }
+
+    // MARK: ClipboardWriter
+
+    /// Writes the OSC 52 sequence straight to the terminal, between frames: ncurses has flushed its own output
+    /// by then (`flush` ends with `wrefresh`), and the sequence moves no cursor and draws no cell, so the screen
+    /// ncurses believes is there stays there.
+    public func copyToClipboard(_ text: String) {
+        burrow_write_raw(OSC52.sequence(text))
     }
 
     // MARK: Modes

@@ -42,6 +42,28 @@ public enum OrderKey {
         return out
     }
 
+    /// `count` increasing keys strictly between `a` and `b` (nil meaning the start or the end; `a < b`), for
+    /// placing many items in one gap. Bisected, so the keys grow by a character for every 64-fold of
+    /// `count` rather than one for every few items, as keys made one after another in a gap would.
+    public static func keys(between a: String?, and b: String?, count: Int) -> [String] {
+        guard count > 0 else { return [] }
+        guard b != nil else { return keys(after: a, count: count) }
+        var out: [String] = []
+        out.reserveCapacity(count)
+        bisect(a, b, count, into: &out)
+        return out
+    }
+
+    /// The middle key, then each half: recursion as deep as log2(count).
+    private static func bisect(_ a: String?, _ b: String?, _ count: Int, into out: inout [String]) {
+        guard count > 0 else { return }
+        let middle = between(a, b)
+        let left = (count - 1) / 2
+        bisect(a, middle, left, into: &out)
+        out.append(middle)
+        bisect(middle, b, count - 1 - left, into: &out)
+    }
+
     /// True for a well-formed key.
     public static func isValid(_ key: String) -> Bool {
         let k = Array(key.utf8)

@@ -18,7 +18,7 @@ extension Outline {
     }
 
     /// `existing` for an edit: outside a transaction what it read could change before its save.
-    private func resolve(_ id: ObjectID) throws -> Item {
+    func resolve(_ id: ObjectID) throws -> Item {
         assert(context.store.isInTransaction, "an edit by ID runs inside Outline.perform")
         return try existing(id)
     }
@@ -88,24 +88,12 @@ extension Outline {
     }
 
     /// Copies the item `id` with everything below it (titles, notes, done marks, order) right after it, and
-    /// returns the copy's ID and how many sub-items came with it. The sub-items are written as rows, as an
-    /// import is, so a copy of a large subtree costs what importing it costs.
+    /// returns the copy's ID and how many sub-items came with it (see `copy(_:to:)`).
     @discardableResult
     public func duplicate(_ id: ObjectID) throws -> (copy: ObjectID, subItems: Int) {
-        let item = try resolve(id)
-        if item.isRoot { throw OutlineError.noParent }
-        let below = try nodes(under: item)
-        let copy = try insert(item.title, after: item)
-        copy.note = item.note
-        copy.isDone = item.isDone
-        try add(below, under: copy)
-        var count = 0
-        var pending = [below]
-        while let level = pending.popLast() {
-            count += level.count
-            for node in level where !node.children.isEmpty { pending.append(node.children) }
-        }
-        return (copy.objectID, count)
+        let result = try copy([id], to: .after(id))
+        guard let copy = result.items.first else { throw ItemGone(id: id) }
+        return (copy, result.subItems)
     }
 
     /// Marks the item `id` done or not done.

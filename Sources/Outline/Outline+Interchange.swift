@@ -68,6 +68,13 @@ extension Outline {
     /// Returns the IDs of the top-level items added. The caller saves once, so an import is one transaction.
     @discardableResult
     public func add(_ nodes: [OutlineNode], under parent: Item, progress: ((Int) -> Void)? = nil) throws -> [ObjectID] {
+        try add(nodes, under: parent, keys: OrderKey.keys(after: try lastKeyInStore(parent), count: nodes.count), progress: progress)
+    }
+
+    /// `add(_:under:)` with the top-level items' keys given (one per node, increasing): a copy placed between
+    /// two siblings.
+    func add(_ nodes: [OutlineNode], under parent: Item, keys topKeys: [String], progress: ((Int) -> Void)? = nil) throws -> [ObjectID] {
+        precondition(topKeys.count == nodes.count, "one key per top-level node")
         let entity = Item.Slot.entity
         // One pass for the number of rows and the longest sub-level, reading children in place.
         var total = nodes.count
@@ -93,7 +100,6 @@ extension Outline {
         // Sub-levels are new, so any increasing keys do: they share prefixes of one run, made once, instead
         // of making (and storing) keys level by level. Only the top level follows what `parent` holds.
         let subKeys = OrderKey.keys(after: nil, count: longest)
-        let topKeys = OrderKey.keys(after: try lastKeyInStore(parent), count: nodes.count)
         // Breadth-first: parents get their IDs in the order their levels are written, so rows arrive in
         // (parent, order) order and SQLite appends to the table and to its (parent, order) index alike.
         var work: [([OutlineNode], Int64)] = [(nodes, parent.objectID.rowID)]

@@ -36,6 +36,36 @@ extension Outline {
         return out
     }
 
+    /// The items `ids` still stored, each followed by everything below it in outline order, as stored values
+    /// (depth 0 for the items themselves): the text a copy puts on the clipboard.
+    public func rowsWithSubtrees(of ids: [ObjectID]) throws -> [OutlineRow] {
+        var out: [OutlineRow] = []
+        for id in ids {
+            guard let item = try context.existingObject(for: id) as? Item else { continue }
+            out.append(
+                OutlineRow(
+                    id: id, parent: item.parent?.objectID.rowID ?? 0, depth: 0, title: item.title, note: item.note,
+                    isDone: item.isDone, childCount: item.childCount))
+            for row in try subtree(under: item) {
+                out.append(
+                    OutlineRow(
+                        id: row.id, parent: row.parent, depth: row.depth + 1, title: row.title, note: row.note,
+                        isDone: row.isDone, childCount: row.childCount))
+            }
+        }
+        return out
+    }
+
+    /// How many items are below the items `ids` together, at every depth (see `descendantCount(of:)`); an
+    /// item no longer stored counts nothing.
+    public func countBelow(_ ids: [ObjectID]) throws -> Int {
+        var total = 0
+        for id in ids {
+            if let item = try context.existingObject(for: id) as? Item { total += try descendantCount(of: item) }
+        }
+        return total
+    }
+
     /// The subtree below `parent` level by level, as saved: `levels[d]` holds the items at depth d, grouped
     /// by parent in the order of the level above, each group in sibling order. Each level is a few queries
     /// on the (parent, order) index (parents in `IN` lists); every item is asked for its sub-items, so a

@@ -287,7 +287,7 @@ public final class Outline {
 
     /// A key strictly between two neighbours; when their keys are equal (two processes inserted at the
     /// same place), the later one gets a fresh key first.
-    private func key(between a: Item?, and b: Item?) throws -> String {
+    func key(between a: Item?, and b: Item?) throws -> String {
         if let a, let b, !(a.order < b.order) {
             let next = try sibling(after: b)
             b.order = OrderKey.between(a.order, next?.order)

@@ -299,7 +299,7 @@ struct CommandTests {
         #expect(h.app.statusText == "Nothing to paste: “Work” no longer exists (it was deleted elsewhere)")
         #expect(h.outline.context.undoHistory.undoCount == steps)
         try h.press("p")
-        #expect(h.app.statusText == "Nothing cut: m on an item cuts it")
+        #expect(h.app.statusText == "Nothing to paste: y copies, m cuts")
         try h.press("h u")
         #expect(h.app.statusText == "Undid: Delete “Work” and 1 sub-item")
         #expect(try h.titles() == ["Inbox", "Work"])

@@ -8,4 +8,5 @@ public enum Command: String, CaseIterable, Sendable {
     case details, scrollDetailsDown, scrollDetailsUp, editNote
     case openFold, closeFold, toggleFold, openAllFolds, closeAllFolds, hideDone
     case undo, redo, help, quit
+    case movePicker, copy, pasteAbove
 }

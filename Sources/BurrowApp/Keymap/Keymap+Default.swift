@@ -34,9 +34,12 @@ extension Keymap {
                     KeyBinding("J <S-Down> <A-Down>", .moveItemDown, "Move the item down"),
                     KeyBinding("> <Tab>", .indent, "Indent: into the item above"),
                     KeyBinding("< <S-Tab>", .outdent, "Outdent: out to the parent's level"),
-                    KeyBinding("m", .cut, "Cut the item, to move it to another level"),
-                    KeyBinding("p", .paste, "Paste the cut item below the selection"),
-                    KeyBinding("Y", .duplicate, "Duplicate the item and its sub-items below it")
+                    KeyBinding("m", .cut, "Cut the selection, to move it with p or P"),
+                    KeyBinding("p", .paste, "Paste below the selection: a copy (y), or what was cut (m)"),
+                    KeyBinding("Y", .duplicate, "Duplicate the item and its sub-items below it"),
+                    KeyBinding("M", .movePicker, "Move the selection under an item found by typing (Enter moves)"),
+                    KeyBinding("y", .copy, "Copy the selection and its sub-items (also to the system clipboard)"),
+                    KeyBinding("P", .pasteAbove, "Paste above the selection")
                 ]),
             Section(
                 "Folds",

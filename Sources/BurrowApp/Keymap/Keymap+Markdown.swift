@@ -11,7 +11,8 @@ extension Keymap {
             In the quick-capture line and while renaming or inserting, keys edit the text: ←/→, Home/End,
             Ctrl-A/Ctrl-E, Backspace/Delete, Ctrl-W (word), Ctrl-U (to the start), Ctrl-K (to the end); Enter
             confirms and Esc leaves. Pasting several lines into the capture line adds one item per line; when
-            they are indented or a list (`- [ ] …`), the items keep that nesting and their boxes.
+            they are indented or a list (`- [ ] …`), the items keep that nesting and their boxes. In the move picker
+            (`M`), letters filter the items, ↑/↓ (or Ctrl-P/Ctrl-N, PgUp/PgDn) choose, Enter moves and Esc cancels.
 
             """
         for section in sections { out += Self.table(section) }

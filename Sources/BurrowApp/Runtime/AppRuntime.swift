@@ -25,6 +25,8 @@ public enum AppRuntime {
                 default: break
                 }
                 app.handle(event)
+                // `y`: the copied text goes to the terminal between frames.
+                if let clipboard = terminal.backend as? any ClipboardWriter { app.deliverClipboard(to: clipboard) }
             }
             // `E`: the editor gets the terminal (the input side is the terminal), then the screen is redrawn.
             if app.wantsTerminal, let lender = input as? any TerminalHandover {

@@ -1,7 +1,7 @@
 import ObjectGraph
 import TerminalKit
 
-/// What keys do right now: browse the list, or edit text in one of the editors, or read help.
+/// What keys do right now: browse the list, or edit text in one of the editors, or read help, or pick where to move.
 enum Mode {
     case browse
     /// The quick-capture line is focused.
@@ -14,6 +14,8 @@ enum Mode {
     case search(TextField)
     /// The help overlay, scrolled to `offset`.
     case help(offset: Int)
+    /// The move picker (`M`): a filter and the items matching it, to move the selection under one.
+    case movePicker(MovePicker)
 
     enum Placement: Equatable {
         case below(ObjectID)
@@ -27,6 +29,7 @@ enum Mode {
         get {
             switch self {
             case .capture(let f), .search(let f), .rename(let f, _), .insert(let f, _): return f
+            case .movePicker(let picker): return picker.field
             case .browse, .help: return nil
             }
         }
@@ -37,6 +40,7 @@ enum Mode {
             case .search: self = .search(f)
             case .rename(_, let id): self = .rename(f, item: id)
             case .insert(_, let placement): self = .insert(f, placement)
+            case .movePicker(let picker): picker.field = f
             case .browse, .help: break
             }
         }

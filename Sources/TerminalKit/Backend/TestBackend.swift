@@ -9,7 +9,7 @@
 /// try backend.type("j j <Enter>")
 /// #expect(backend.difference(from: "…") == nil)
 /// ```
-public final class TestBackend: TerminalBackend, InputSource, TerminalHandover {
+public final class TestBackend: TerminalBackend, InputSource, TerminalHandover, ClipboardWriter {
     public private(set) var size: Size
     /// What the screen shows now.
     public private(set) var screen: Buffer
@@ -54,6 +54,18 @@ public final class TestBackend: TerminalBackend, InputSource, TerminalHandover {
         handOvers += 1
         defer { clear() }
         return try body()
+    }
+
+    // MARK: ClipboardWriter
+
+    /// Every text copied to the clipboard, in order.
+    public private(set) var clipboard: [String] = []
+    /// The bytes a terminal would have been sent for them: the OSC 52 sequences, one after another.
+    public private(set) var clipboardBytes: [UInt8] = []
+
+    public func copyToClipboard(_ text: String) {
+        clipboard.append(text)
+        clipboardBytes += Array(OSC52.sequence(text).utf8)
     }
 
     // MARK: InputSource

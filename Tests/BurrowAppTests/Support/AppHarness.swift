@@ -47,6 +47,8 @@ final class AppHarness {
     func send(_ event: InputEvent) {
         if case .resize = event { terminal.invalidate() }
         app.handle(event)
+        // As the run loop does: text `y` copied reaches the terminal (the backend records it).
+        app.deliverClipboard(to: backend)
         draw()
     }
 
@@ -79,7 +81,8 @@ final class AppHarness {
     var state: String {
         let app = self.app
         var out = "mode \(app.mode) · status \(String(describing: app.status)) · size \(app.screenSize)"
-        out += " · cut \(String(describing: app.cut)) · search \(String(describing: app.searchQuery)) \(app.searchMatches) \(app.searchIndex)"
+        out +=
+            " · register \(String(describing: app.register)) clipboard \(String(describing: app.pendingClipboard)) · search \(String(describing: app.searchQuery)) \(app.searchMatches) \(app.searchIndex)"
         out += " · undo \(app.undoPlaces.count) redo \(app.redoPlaces.count)"
         for level in app.stack {
             out += "\nlevel \(level.parentID) \(level.list) \(String(describing: level.selectedID))"
