@@ -84,6 +84,8 @@ extension App {
             mode.field?.setText("")
         case .search, .rename, .insert:
             mode.field?.insert(text)
+        case .note:
+            pasteIntoNoteDraft(text)
         }
     }
 

@@ -19,6 +19,12 @@ extension App {
         renderBreadcrumbs(crumbs, into: &frame.buffer, area: layout.breadcrumbs)
         if case .help(let offset) = mode {
             HelpView(keymap: keymap).render(into: &frame.buffer, area: layout.help, offset: offset)
+        } else if case .note(let draft) = mode {
+            // Drawn from a copy: its scroll was settled for this layout already.
+            let editor = noteEditorArea(layout)
+            _ = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
+            if layout.details != nil { _ = renderLevel(into: &frame.buffer, area: layout.list) }
+            frame.cursor = NoteEditorView(title: draft.title).render(draft.area, into: &frame.buffer, rule: editor.rule, text: editor.text)
         } else {
             frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
             if let cursor = renderLevel(into: &frame.buffer, area: layout.list) { frame.cursor = cursor }
@@ -133,6 +139,7 @@ extension App {
         case .rename: right.append("Enter: keep · Esc: cancel")
         case .insert: right.append("Enter: add · Esc: cancel")
         case .help: right.append("Esc: close")
+        case .note: right.append("Esc: save · Ctrl-G: cancel")
         }
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
         let style = status?.isError == true ? Theme.error : Theme.status

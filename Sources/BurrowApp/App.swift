@@ -96,6 +96,8 @@ public final class App {
             case .terminate: isRunning = false
             }
         }
+        // Leaving (Ctrl-C, q while too small, a signal) keeps a note being edited, as every change is kept.
+        if !isRunning { closeNoteDraft(saving: true) }
         settle()
     }
 
@@ -112,7 +114,10 @@ public final class App {
     }
 
     /// Stops the run loop (as `q` does).
-    public func quit() { isRunning = false }
+    public func quit() {
+        closeNoteDraft(saving: true)
+        isRunning = false
+    }
 
     /// The user sees only "Terminal too small", not the list or an open editor, so nothing may change what they
     /// cannot see: only the quit keys (in every mode, as the mode is hidden) and signals act; an open editor keeps
@@ -145,6 +150,8 @@ public final class App {
             scrollHelp(from: offset, by: key)
         case .capture, .search, .rename, .insert:
             edit(key)
+        case .note:
+            editNoteDraft(key)
         }
     }
 
@@ -198,7 +205,7 @@ public final class App {
         case .insert(_, let placement):
             mode = .browse
             insert(text, placement)
-        case .browse, .help:
+        case .browse, .help, .note:
             break
         }
     }
@@ -290,6 +297,7 @@ public final class App {
             }
             detailsScroll = max(0, detailsScroll + (command == .scrollDetailsDown ? 1 : -1))
         case .quit: isRunning = false
+        case .editNoteInPlace: openNoteDraft()
         }
     }
 
@@ -332,6 +340,7 @@ public final class App {
         }
         top.takeFinishedRead()
         settleDetails()
+        settleNoteDraft()
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
         guard !layout.isTooSmall else { return }
         scroll(to: layout)
@@ -357,7 +366,9 @@ public final class App {
                 fail("Cannot read the details", error)
             }
         }
-        // The last line of the text stays in view however far `]` went, and whatever the height now.
+        // The last line of the text stays in view however far `]` went, and whatever the height now. (Not
+        // while the pane holds the note editor: wrapping the whole note on every key would cost its length.)
+        if case .note = mode { return }
         if let area = layout.details, let details {
             detailsScroll = min(
                 detailsScroll, max(0, DetailView(details: details, timeZone: timeZone).lines(width: area.width).count - (area.height - 1)))
@@ -383,6 +394,11 @@ public final class App {
         switch mode {
         case .capture, .search: mode.field?.scrollToCursor(width: layout.captureField.width)
         case .rename, .insert: mode.field?.scrollToCursor(width: Layout.rowField(layout.list.row(0)).width)
+        case .note(var draft):
+            let area = noteEditorArea(layout).text
+            mode = .browse
+            draft.area.scrollToCursor(width: area.width, height: area.height)
+            mode = .note(draft)
         case .browse, .help: break
         }
     }

@@ -405,12 +405,12 @@ struct CommandTests {
                Ctrl-D                Half a page down
                                                               Esc: close
             """)
-        try h.press("<PgDn> <PgDn> <PgDn> <PgDn> <PgDn>")
+        try h.press("<PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn>")
         h.expect(
             """
             Burrow
-               ]                     Scroll the details down
                [                     Scroll the details up
+               A                     Edit the note here (Esc saves)
 
              History
                u Ctrl-Z              Undo

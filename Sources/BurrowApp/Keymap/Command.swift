@@ -7,4 +7,5 @@ public enum Command: String, CaseIterable, Sendable {
     case search, nextMatch, previousMatch
     case details, scrollDetailsDown, scrollDetailsUp, editNote
     case undo, redo, help, quit
+    case editNoteInPlace
 }

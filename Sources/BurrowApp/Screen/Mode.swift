@@ -14,6 +14,8 @@ enum Mode {
     case search(TextField)
     /// The help overlay, scrolled to `offset`.
     case help(offset: Int)
+    /// The selected item's note is being edited in the detail pane (`A`).
+    case note(NoteDraft)
 
     enum Placement: Equatable {
         case below(ObjectID)
@@ -27,7 +29,7 @@ enum Mode {
         get {
             switch self {
             case .capture(let f), .search(let f), .rename(let f, _), .insert(let f, _): return f
-            case .browse, .help: return nil
+            case .browse, .help, .note: return nil
             }
         }
         set {
@@ -37,7 +39,7 @@ enum Mode {
             case .search: self = .search(f)
             case .rename(_, let id): self = .rename(f, item: id)
             case .insert(_, let placement): self = .insert(f, placement)
-            case .browse, .help: break
+            case .browse, .help, .note: break
             }
         }
     }
