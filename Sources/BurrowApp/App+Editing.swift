@@ -87,6 +87,8 @@ extension App {
         case .movePicker(let picker):
             picker.field.insert(text)
             picker.refilter()
+        case .note:
+            pasteIntoNoteDraft(text)
         }
     }
 

@@ -38,26 +38,33 @@ extension App {
             status = .error("Note of \(quoted(row.title)) unchanged: \(error)")
             return
         }
+        saveNote(of: (row.id, row.title), from: before, to: edited, keepingUnder: here.id)
+    }
+
+    /// Saves `edited` as the note of `item` as one undoable action, if it differs from `before` (the note as
+    /// read when editing began). A note changed elsewhere meanwhile keeps theirs and ours goes to a new item
+    /// below it; an item deleted meanwhile leaves ours in a new item at the end of `parent`: neither text is
+    /// ever lost. Shared by `E` and the editor in the pane.
+    func saveNote(of item: Named, from before: String, to edited: String, keepingUnder parent: ObjectID) {
         guard edited != before else {
-            status = .info("The note of \(quoted(row.title)) is unchanged")
+            status = .info("The note of \(quoted(item.title)) is unchanged")
             return
         }
         var kept: ObjectID?
         var gone = false
-        let parent = here
-        let done = perform("Edit the note of \(quoted(row.title))", naming: [(row.id, row.title)]) { () throws -> ObjectID? in
-            let id = try outline.setNote(row.id, to: edited, ifStill: before, title: row.title, keepingUnder: parent.id)
-            kept = id == row.id ? nil : id
-            gone = try outline.row(row.id) == nil
+        let done = perform("Edit the note of \(quoted(item.title))", naming: [item]) { () throws -> ObjectID? in
+            let id = try outline.setNote(item.id, to: edited, ifStill: before, title: item.title, keepingUnder: parent)
+            kept = id == item.id ? nil : id
+            gone = try outline.row(item.id) == nil
             return id
         }
         guard done else { return }
         if kept == nil {
-            status = .info("Saved the note of \(quoted(row.title))")
+            status = .info("Saved the note of \(quoted(item.title))")
         } else if gone {
-            status = .error("\(quoted(row.title)) was deleted elsewhere while you edited its note: your text is in a new item at the end")
+            status = .error("\(quoted(item.title)) was deleted elsewhere while you edited its note: your text is in a new item at the end")
         } else {
-            status = .error("The note of \(quoted(row.title)) changed elsewhere while you edited it: your text is in the item below it")
+            status = .error("The note of \(quoted(item.title)) changed elsewhere while you edited it: your text is in the item below it")
         }
     }
 }

@@ -24,6 +24,13 @@ extension App {
             if let area = layout.details {
                 DetailView(details: details, timeZone: timeZone, theme: theme).render(into: &frame.buffer, area: area, offset: detailsScroll)
             }
+        } else if case .note(let draft) = mode {
+            // Drawn from a copy: its scroll was settled for this layout already.
+            let editor = noteEditorArea(layout)
+            _ = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
+            if layout.details != nil { _ = renderLevel(into: &frame.buffer, area: layout.list) }
+            frame.cursor = NoteEditorView(title: draft.title, theme: theme).render(
+                draft.area, into: &frame.buffer, rule: editor.rule, text: editor.text)
         } else {
             frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
             if let cursor = renderLevel(into: &frame.buffer, area: layout.list) { frame.cursor = cursor }
@@ -155,6 +162,7 @@ extension App {
         case .insert: right.append("Enter: add · Esc: cancel")
         case .help: right.append("Esc: close")
         case .movePicker: right.append("Enter: move · Esc: cancel")
+        case .note: right.append("Esc: save · Ctrl-G: cancel")
         }
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
         let style = status?.isError == true ? theme.error : theme.status

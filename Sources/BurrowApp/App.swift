@@ -130,6 +130,8 @@ public final class App {
             case .terminate: isRunning = false
             }
         }
+        // Leaving (Ctrl-C, q while too small, a signal) keeps a note being edited, as every change is kept.
+        if !isRunning { closeNoteDraft(saving: true) }
         settle()
     }
 
@@ -149,7 +151,10 @@ public final class App {
     public func showProblem(_ message: String) { status = .error(message) }
 
     /// Stops the run loop (as `q` does).
-    public func quit() { isRunning = false }
+    public func quit() {
+        closeNoteDraft(saving: true)
+        isRunning = false
+    }
 
     /// The user sees only "Terminal too small", not the list or an open editor, so nothing may change what they
     /// cannot see: only the quit keys (in every mode, as the mode is hidden) and signals act; an open editor keeps
@@ -192,6 +197,8 @@ public final class App {
             edit(key)
         case .movePicker(let picker):
             pick(key, in: picker)
+        case .note:
+            editNoteDraft(key)
         }
     }
 
@@ -245,7 +252,7 @@ public final class App {
         case .insert(_, let placement):
             mode = .browse
             insert(text, placement)
-        case .browse, .help, .movePicker:
+        case .browse, .help, .movePicker, .note:
             break
         }
     }
@@ -345,6 +352,7 @@ public final class App {
         case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
         case .hideDone: toggleHideDone()
         case .quit: isRunning = false
+        case .editNoteInPlace: openNoteDraft()
         }
     }
 
@@ -391,6 +399,7 @@ public final class App {
         settleFolds()
         settleDetails()
         settleHiddenCount()
+        settleNoteDraft()
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
         guard !layout.isTooSmall else { return }
         scroll(to: layout)
@@ -443,7 +452,9 @@ public final class App {
                 fail("Cannot read the details", error)
             }
         }
-        // The last line of the text stays in view however far `]` went, and whatever the height now.
+        // The last line of the text stays in view however far `]` went, and whatever the height now. (Not
+        // while the pane holds the note editor: wrapping the whole note on every key would cost its length.)
+        if case .note = mode { return }
         if let area = layout.details, let details {
             detailsScroll = min(
                 detailsScroll, max(0, DetailView(details: details, timeZone: timeZone).lines(width: area.width).count - (area.height - 1)))
@@ -472,6 +483,11 @@ public final class App {
         case .capture, .search: mode.field?.scrollToCursor(width: layout.captureField.width)
         case .rename, .insert: mode.field?.scrollToCursor(width: Layout.rowField(layout.list.row(0)).width)
         case .movePicker: mode.field?.scrollToCursor(width: MovePickerView.fieldArea(in: layout.help).width)
+        case .note(var draft):
+            let area = noteEditorArea(layout).text
+            mode = .browse
+            draft.area.scrollToCursor(width: area.width, height: area.height)
+            mode = .note(draft)
         case .browse, .help: break
         }
     }

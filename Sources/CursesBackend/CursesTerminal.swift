@@ -43,6 +43,14 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     private let colors: CursesColors
     let keyTable: CursesKeyTable
     private var cursorVisible: Bool?
+    /// Where the cursor is left after each refresh (the top left while it is hidden), so that what is written
+    /// past ncurses knows where the terminal's cursor must go back to.
+    private var cursorHome = Position(x: 0, y: 0)
+    /// How wide the terminal draws flags, skin tones and ZWJ sequences, asked at start.
+    private var clusters = ClusterProbe()
+    /// Characters of several visible code points drawn this frame: ncurses holds a stand-in of their width,
+    /// and `flush` writes them over it.
+    private var overprints: [(position: Position, symbol: String, style: Style)] = []
     private var running = true
     public private(set) var size: Size
 
@@ -100,6 +108,9 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
         terminal.setCursor(nil)
         werase(window)
         wrefresh(window)
+        terminal.clusters = ClusterProbe.ask()
+        // The samples are on the screen: the first frame repaints all of it.
+        clearok(window, true)
         return terminal
     }
 
@@ -135,16 +146,40 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             if cell.style.attributes.contains(.underline) { attributes |= burrow_attr_underline() }
             let pair = colors.pair(for: cell.style)
             let (y, x) = (Int32(change.position.y), Int32(change.position.x))
+            let symbol = cell.symbol.unicodeScalars
+            if symbol.count > 1, symbol.dropFirst().contains(where: { burrow_wcwidth(wchar_t(bitPattern: $0.value)) > 0 }) {
+                drawCluster(cell, at: change.position, attributes, pair)
+                continue
+            }
             // ncurses places characters by the C library's widths; where those disagree with our tables (an
             // emoji newer than the C library), draw a stand-in of our width so the grid stays aligned.
-            var scalars = Array(cell.symbol.unicodeScalars.prefix(5).map { wchar_t(bitPattern: $0.value) })
+            // A zero-width joiner that joins nothing visible is dropped: tmux would join whatever it writes
+            // next, anywhere on the screen, into this cell.
+            var scalars = Array(symbol.filter { $0.value != 0x200D }.prefix(5).map { wchar_t(bitPattern: $0.value) })
             let libcWidth = scalars.first.map { Int(burrow_wcwidth($0)) } ?? -1
             if libcWidth < 1 || libcWidth > Int(cell.width) { scalars = [0xFFFD] }
-            if !put(y, x, scalars, attributes, pair), scalars.count > 1 {
-                // setcchar takes one spacing character plus combining ones; a ZWJ sequence keeps its first.
-                _ = put(y, x, [scalars[0]], attributes, pair)
-            }
+            _ = put(y, x, scalars, attributes, pair)
             if cell.width == 2, libcWidth != 2 { _ = put(y, x + 1, [0x20], attributes, pair) }
+        }
+    }
+
+    /// A character of several visible code points (a flag, a skin tone, a ZWJ sequence): ncurses cannot hold
+    /// one (`setcchar` keeps one visible code point, and measures by the first), so it holds a stand-in of the
+    /// cell's width. Where the terminal draws this kind of character in that width, `flush` writes it over
+    /// the stand-in; elsewhere the stand-in (U+FFFD padded with spaces) stays and the grid stays aligned.
+    private func drawCluster(_ cell: Cell, at position: Position, _ attributes: attr_t, _ pair: Int16) {
+        let (y, x) = (Int32(position.y), Int32(position.x))
+        let shown = ClusterProbe.Kind(cell.symbol.unicodeScalars).flatMap { clusters.widths[$0] } == Int(cell.width)
+        if shown && cell.width == 2 {
+            // Ideographic space: two cells wide in every C library, and never reprinted by ncurses to move the
+            // cursor across it (it only reprints one-byte characters), so the character written over it stays.
+            _ = put(y, x, [0x3000], attributes, pair)
+            var symbol = cell.symbol
+            while symbol.unicodeScalars.last?.value == 0x200D { symbol.unicodeScalars.removeLast() }
+            overprints.append((position, symbol, cell.style))
+        } else {
+            _ = put(y, x, [0xFFFD], attributes, pair)
+            for i in 1..<max(1, Int32(cell.width)) { _ = put(y, x + i, [0x20], attributes, pair) }
         }
     }
 
@@ -158,8 +193,10 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             curs_set(visible ? 1 : 0)
             cursorVisible = visible
         }
-        if let position { wmove(window, Int32(position.y), Int32(position.x)) }
-        leaveok(window, !visible)
+        // Even while hidden, the cursor goes to a known place, so that writing past ncurses can put it back.
+        cursorHome = position ?? Position(x: 0, y: 0)
+        wmove(window, Int32(cursorHome.y), Int32(cursorHome.x))
+        leaveok(window, false)
     }
 
     public func clear() {
@@ -169,6 +206,27 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
 
     public func flush() {
         wrefresh(window)
+        guard !overprints.isEmpty else { return }
+        // ncurses ends a refresh with the attributes reset and the cursor at `cursorHome`; so do these writes.
+        var out = ""
+        for o in overprints {
+            out += "\u{1B}[\(o.position.y + 1);\(o.position.x + 1)H" + Self.sgr(o.style, colors: colors.enabled) + o.symbol + "\u{1B}[0m"
+        }
+        out += "\u{1B}[\(cursorHome.y + 1);\(cursorHome.x + 1)H"
+        overprints.removeAll()
+        burrow_write_raw(out)
+    }
+
+    /// The escape sequence that sets `style` from the default attributes (colours only when they are used).
+    static func sgr(_ style: Style, colors: Bool) -> String {
+        var codes: [String] = []
+        if style.attributes.contains(.bold) { codes.append("1") }
+        if style.attributes.contains(.dim) { codes.append("2") }
+        if style.attributes.contains(.underline) { codes.append("4") }
+        if style.attributes.contains(.reverse) { codes.append("7") }
+        if colors, case .palette(let n) = style.foreground { codes.append(n < 8 ? "3\(n)" : "38;5;\(n)") }
+        if colors, case .palette(let n) = style.background { codes.append(n < 8 ? "4\(n)" : "48;5;\(n)") }
+        return codes.isEmpty ? "" : "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 
     // MARK: ClipboardWriter

@@ -9,4 +9,11 @@ extension Outline {
             row: ItemRow(item), note: item.note, created: item.created, modified: item.modified,
             below: try descendantCount(of: item), path: try titles(downTo: id))
     }
+
+    /// The note of the item `id` as stored now (empty when it has none), or nil when the item is gone: what an
+    /// editor starts from and compares with, without counting what is below as `details` does.
+    public func note(of id: ObjectID) throws -> String? {
+        guard let item = try context.existingObject(for: id) as? Item, !item.isInaccessible else { return nil }
+        return item.note ?? ""
+    }
 }

@@ -410,8 +410,8 @@ struct CommandTests {
         h.expect(
             """
             Burrow
-               ]                     Scroll the details down
                [                     Scroll the details up
+               A                     Edit the note here (Esc saves)
 
              History
                u Ctrl-Z              Undo

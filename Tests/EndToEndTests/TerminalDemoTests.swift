@@ -96,6 +96,33 @@ struct TerminalDemoTests {
         try expectRestored(tmux)
     }
 
+    /// Characters of several code points (issue 15) in a real terminal: each is one character of the width our
+    /// tables give, or a stand-in of that width where the terminal cannot draw it as one, and the text after
+    /// it is where the program put it. The cursor after them is where the program put it too.
+    @Test func drawsCharactersOfSeveralCodePointsWholeAndAligned() throws {
+        let tmux = try startDemo()
+        try #require(tmux.waitFor(text: "last: none") != nil)
+        // A family (7 code points), a flag, a skin tone, an accent typed after its letter, CJK, a ZWJ pair.
+        try tmux.type("a👨‍👩‍👧‍👦b🇫🇷c👍🏽de\u{301}f日本g👨‍💻h")
+        #expect(tmux.waitFor(text: "last: h") != nil)
+        #expect(try tmux.display("#{cursor_x} #{cursor_y}") == "20 0", "1+2+1+2+1+2+1+1+1+4+1+2+1 cells")
+        // X goes in at column 16: everything after it is written again, next to cells drawn before.
+        try tmux.send("Left", "Left", "Left", "X")
+        let row = try #require(tmux.waitFor(text: "last: X")).first ?? ""
+        #expect(try tmux.display("#{cursor_x}") == "17")
+        // tmux 3.3a keeps at most 21 bytes in a cell, so the family's boy is cut (the cell is still two wide),
+        // and draws a skin tone as two more cells, so the program shows its stand-in there.
+        let accepted = ["👨‍👩‍👧‍👦", "👨‍👩‍👧‍"].flatMap { family in
+            ["👍🏽", "\u{FFFD} "].map { thumb in "a\(family)b🇫🇷c\(thumb)de\u{301}f日本Xg👨‍💻h" }
+        }
+        #expect(accepted.contains(row), "\(row.debugDescription) \(row.unicodeScalars.map { String($0.value, radix: 16) })")
+        try tmux.send("Enter")
+        let listed = try #require(tmux.waitFor(text: "5. a"))
+        #expect(accepted.map { "5. " + $0 }.contains(listed[5]), "\(listed[5].debugDescription)")
+        try tmux.send("C-q")
+        #expect(tmux.waitFor(text: "exit=0") != nil)
+    }
+
     @Test(arguments: [(SIGTERM, "TERM"), (SIGHUP, "HUP"), (SIGINT, "INT"), (SIGUSR1, "USR1"), (SIGUSR2, "USR2"), (SIGALRM, "ALRM")])
     func aTerminationSignalRestoresTheTerminal(signal: Int32, name: String) throws {
         let tmux = try startDemo()

@@ -9,4 +9,5 @@ public enum Command: String, CaseIterable, Sendable {
     case openFold, closeFold, toggleFold, openAllFolds, closeAllFolds, hideDone
     case undo, redo, help, quit
     case movePicker, copy, pasteAbove
+    case editNoteInPlace
 }

@@ -64,7 +64,8 @@ extension Keymap {
                     KeyBinding("I", .details, "Show or hide the details: note, times, what is below, path"),
                     KeyBinding("E", .editNote, "Edit the note in $VISUAL or $EDITOR"),
                     KeyBinding("]", .scrollDetailsDown, "Scroll the details down"),
-                    KeyBinding("[", .scrollDetailsUp, "Scroll the details up")
+                    KeyBinding("[", .scrollDetailsUp, "Scroll the details up"),
+                    KeyBinding("A", .editNoteInPlace, "Edit the note here (Esc saves)")
                 ]),
             Section(
                 "History",

@@ -14,6 +14,10 @@ extension Keymap {
             they are indented or a list (`- [ ] …`), the items keep that nesting and their boxes. In the move picker
             (`M`), letters filter the items, ↑/↓ (or Ctrl-P/Ctrl-N, PgUp/PgDn) choose, Enter moves and Esc cancels.
 
+            In the note editor (`A`) the same keys edit the text, and ↑/↓ move by rows on screen, Home/End go to
+            a row's ends, PgUp/PgDn by a screenful, Ctrl-Home/Ctrl-End to the note's ends; Enter starts a new
+            line, Esc saves the note (one undoable action) and Ctrl-G leaves it as it was.
+
             """
         for section in sections { out += Self.table(section) }
         out += Self.table(help)

@@ -16,6 +16,8 @@ enum Mode {
     case help(offset: Int)
     /// The move picker (`M`): a filter and the items matching it, to move the selection under one.
     case movePicker(MovePicker)
+    /// The selected item's note is being edited in the detail pane (`A`).
+    case note(NoteDraft)
 
     enum Placement: Equatable {
         case below(ObjectID)
@@ -30,7 +32,7 @@ enum Mode {
             switch self {
             case .capture(let f), .search(let f), .rename(let f, _), .insert(let f, _): return f
             case .movePicker(let picker): return picker.field
-            case .browse, .help: return nil
+            case .browse, .help, .note: return nil
             }
         }
         set {
@@ -41,7 +43,7 @@ enum Mode {
             case .rename(_, let id): self = .rename(f, item: id)
             case .insert(_, let placement): self = .insert(f, placement)
             case .movePicker(let picker): picker.field = f
-            case .browse, .help: break
+            case .browse, .help, .note: break
             }
         }
     }
