@@ -59,7 +59,8 @@ extension App {
     /// into the open editor (opening the capture line first when browsing).
     func paste(_ text: String) {
         switch mode {
-        case .help:
+        case .help, .visual:
+            // Nothing to paste into: the range stays as it is.
             break
         case .browse:
             mode = .capture(TextField())

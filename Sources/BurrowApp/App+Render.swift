@@ -102,6 +102,7 @@ extension App {
             return nil
         }
         // Read once, not per row: the mode is the app's, so each read inside the row closure is checked.
+        let range = visualRows
         var renaming: (field: TextField, id: ObjectID)? = nil
         if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
@@ -124,6 +125,8 @@ extension App {
                 cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
                 RowView(row: item, depth: depth, theme: theme).render(into: &buffer, area: row.area)
+                // The rows of a visual range look selected, as the selected row does.
+                if let range, range.contains(index), index != level.list.selected { buffer.updateStyle(in: row.area, theme.selectedRow) }
             }
         }
         return cursor
@@ -163,6 +166,9 @@ extension App {
         case .help: right.append("Esc: close")
         case .movePicker: right.append("Enter: move · Esc: cancel")
         case .note: right.append("Esc: save · Ctrl-G: cancel")
+        case .visual:
+            let n = visualRows?.count ?? 0
+            right.append("\(n) row\(n == 1 ? "" : "s") · Esc: leave")
         }
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
         let style = status?.isError == true ? theme.error : theme.status

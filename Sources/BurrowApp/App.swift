@@ -95,7 +95,10 @@ public final class App {
 
     /// The items an action on "the selection" acts on, in screen order: the selected row today; the rows of a
     /// visual range (`v`) once one is open. Range actions (delete, done, move, copy) take this list.
-    var selectedItems: [ItemRow] { top.selectedRow.map { [$0] } ?? [] }
+    var selectedItems: [ItemRow] {
+        if case .visual = mode { return visualItems }
+        return top.selectedRow.map { [$0] } ?? []
+    }
 
     /// Where everything is on the screen as last resized to.
     var layout: Layout { Layout(size: screenSize, details: showsDetails) }
@@ -199,6 +202,8 @@ public final class App {
             pick(key, in: picker)
         case .note:
             editNoteDraft(key)
+        case .visual:
+            visualKey(key)
         }
     }
 
@@ -252,7 +257,7 @@ public final class App {
         case .insert(_, let placement):
             mode = .browse
             insert(text, placement)
-        case .browse, .help, .movePicker, .note:
+        case .browse, .help, .movePicker, .note, .visual:
             break
         }
     }
@@ -351,6 +356,12 @@ public final class App {
             detailsScroll = max(0, detailsScroll + (command == .scrollDetailsDown ? 1 : -1))
         case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
         case .hideDone: toggleHideDone()
+        case .visualRange:
+            guard let id = level.selectedID else {
+                status = .info("No item here to start a range on")
+                return
+            }
+            mode = .visual(anchor: id)
         case .quit: isRunning = false
         case .editNoteInPlace: openNoteDraft()
         }
@@ -488,7 +499,7 @@ public final class App {
             mode = .browse
             draft.area.scrollToCursor(width: area.width, height: area.height)
             mode = .note(draft)
-        case .browse, .help: break
+        case .browse, .help, .visual: break
         }
     }
 

@@ -10,4 +10,5 @@ public enum Command: String, CaseIterable, Sendable {
     case undo, redo, help, quit
     case movePicker, copy, pasteAbove
     case editNoteInPlace
+    case visualRange
 }

@@ -36,6 +36,7 @@ extension Keymap {
                     KeyBinding("< <S-Tab>", .outdent, "Outdent: out to the parent's level"),
                     KeyBinding("m", .cut, "Cut the selection, to move it with p or P"),
                     KeyBinding("p", .paste, "Paste below the selection: a copy (y), or what was cut (m)"),
+                    KeyBinding("v", .visualRange, "Select a range: j/k extend it; d Space J K > < M y m act on all of it; Esc leaves"),
                     KeyBinding("Y", .duplicate, "Duplicate the item and its sub-items below it"),
                     KeyBinding("M", .movePicker, "Move the selection under an item found by typing (Enter moves)"),
                     KeyBinding("y", .copy, "Copy the selection and its sub-items (also to the system clipboard)"),

@@ -16,6 +16,8 @@ enum Mode {
     case help(offset: Int)
     /// The move picker (`M`): a filter and the items matching it, to move the selection under one.
     case movePicker(MovePicker)
+    /// A visual range (`v`) from the row of `anchor` to the selection.
+    case visual(anchor: ObjectID)
     /// The selected item's note is being edited in the detail pane (`A`).
     case note(NoteDraft)
 
@@ -32,7 +34,7 @@ enum Mode {
             switch self {
             case .capture(let f), .search(let f), .rename(let f, _), .insert(let f, _): return f
             case .movePicker(let picker): return picker.field
-            case .browse, .help, .note: return nil
+            case .browse, .help, .note, .visual: return nil
             }
         }
         set {
@@ -43,7 +45,7 @@ enum Mode {
             case .rename(_, let id): self = .rename(f, item: id)
             case .insert(_, let placement): self = .insert(f, placement)
             case .movePicker(let picker): picker.field = f
-            case .browse, .help, .note: break
+            case .browse, .help, .note, .visual: break
             }
         }
     }

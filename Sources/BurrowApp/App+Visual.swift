@@ -1,0 +1,210 @@
+import ObjectGraph
+import Outline
+import TerminalKit
+
+/// `v`: a visual range, from the row where it started (its anchor item) to the selection. Moving keys extend
+/// it; `d`, Space, `J`/`K`, `>`/`<`, `M`, `y` and `m` act on every item in it as one undoable action and
+/// leave it; Esc or `v` leaves it.
+extension App {
+    /// The flattened rows of the open visual range (anchor to selection, either way), if one is open.
+    var visualRows: ClosedRange<Int>? {
+        guard case .visual(let anchor) = mode, let selected = top.list.selected, selected < top.count else { return nil }
+        let start = top.flatIndex(of: anchor) ?? selected
+        return min(start, selected)...max(start, selected)
+    }
+
+    /// The items of the range in screen order, read now (lists scrolled out of view are read again for it).
+    var visualItems: [ItemRow] {
+        guard let rows = visualRows else { return [] }
+        var items: [ItemRow] = []
+        for row in rows where row < top.count {
+            top.ensureLive(at: row)
+            if row < top.count { items.append(top.row(at: row)) }
+        }
+        return items
+    }
+
+    /// A key while a range is open: moving keys extend it, the range commands act on it.
+    func visualKey(_ key: TerminalKit.Key) {
+        guard let command = keymap.command(for: key) else {
+            status = .info("\(key.label) does nothing in a range · Esc: leave it")
+            return
+        }
+        switch command {
+        case .moveDown, .moveUp, .first, .last, .pageDown, .pageUp, .halfPageDown, .halfPageUp:
+            run(command)
+        case .back, .visualRange:
+            // Esc is `back` in the default keys: here it leaves the range, as in vim.
+            mode = .browse
+            status = nil
+        case .delete: deleteRange()
+        case .toggleDone: toggleDoneRange()
+        case .moveItemUp, .moveItemDown: moveRange(by: command == .moveItemUp ? -1 : 1)
+        case .indent: indentRange()
+        case .outdent: outdentRange()
+        case .copy, .cut:
+            run(command)
+            if case .visual = mode { mode = .browse }
+        case .undo, .redo, .help, .quit:
+            // Leave the range and do it, as in browsing.
+            mode = .browse
+            run(command)
+        case .movePicker:
+            // The picker takes the range's items as it opens.
+            run(command)
+            if case .visual = mode { mode = .browse }
+        default:
+            status = .info("\(key.label) does nothing in a range · d Space J K > < M y m act on it · Esc: leave it")
+        }
+    }
+
+    /// The range's outermost items (those not inside another one of them), with their titles.
+    private func rangeItems() -> [Named]? {
+        do {
+            let items = try outermostSelection()
+            return items.isEmpty ? nil : items
+        } catch {
+            fail("Cannot read the range", error)
+            return nil
+        }
+    }
+
+    /// "5 items and 12 sub-items", or the one item's name.
+    private func count(_ items: [Named], subItems: Int) -> String {
+        let what = items.count == 1 ? quoted(items[0].title) : "\(items.count) items"
+        return subItems == 0 ? what : "\(what) and \(subItems) sub-item\(subItems == 1 ? "" : "s")"
+    }
+
+    private func deleteRange() {
+        guard let items = rangeItems() else { return }
+        mode = .browse
+        var what = count(items, subItems: 0)
+        if perform(
+            "Delete \(what)", naming: items,
+            {
+                // Counted in the transaction: another process may have added sub-items.
+                var below = 0
+                for item in items {
+                    guard let i = try outline.context.existingObject(for: item.id) as? Item else { throw ItemGone(id: item.id, title: item.title) }
+                    below += try outline.descendantCount(of: i)
+                }
+                what = count(items, subItems: below)
+                outline.context.setActionName("Delete \(what)")
+                for item in items { try outline.delete(item.id) }
+                return nil
+            })
+        {
+            status = .info("Deleted \(what) · \(keymap.label(for: .undo) ?? "u"): undo")
+        }
+    }
+
+    /// Marks every item of the range done, or all not done when all of them already are.
+    private func toggleDoneRange() {
+        let rows = visualItems
+        guard !rows.isEmpty else { return }
+        mode = .browse
+        let done = !rows.allSatisfy(\.isDone)
+        let what = rows.count == 1 ? quoted(rows[0].title) : "\(rows.count) items"
+        if perform(
+            (done ? "Mark done " : "Mark not done ") + what, naming: rows.map { ($0.id, $0.title) },
+            {
+                for row in rows { try outline.setDone(row.id, to: done) }
+                return nil
+            })
+        {
+            status = .info((done ? "Done: " : "Not done: ") + what)
+        }
+    }
+
+    /// The range as a run of siblings in one list: the list and the rows of the first and last; nil (with a
+    /// message) when the outermost items are not next to each other under one item.
+    private func siblingRun(_ items: [Named]) -> (node: FoldNode, first: Int, last: Int)? {
+        guard let first = items.first, let parent = try? outline.parentID(of: first.id), let node = top.node(of: parent),
+            let list = node.controller
+        else {
+            status = .info("The range is not in one list")
+            return nil
+        }
+        let ids = Set(items.map(\.id))
+        var rows: [Int] = []
+        for row in 0..<node.ownCount where ids.contains(list.objectID(at: row)) { rows.append(row) }
+        guard rows.count == items.count, let lo = rows.first, let hi = rows.last, hi - lo + 1 == rows.count else {
+            status = .info("The range is not one run of items under the same item: choose one that is")
+            return nil
+        }
+        return (node, lo, hi)
+    }
+
+    /// J/K: the item below (or above) the range moves to its other side, so the range moves by one.
+    private func moveRange(by delta: Int) {
+        guard let items = rangeItems(), let (node, first, last) = siblingRun(items), let list = node.controller else { return }
+        let target = delta < 0 ? first - 1 : last + 1
+        guard target >= 0, target < node.ownCount else {
+            status = .info(delta < 0 ? "Already at the top of the list" : "Already at the end of the list")
+            return
+        }
+        let neighbour = list.itemRow(at: target)
+        let what = count(items, subItems: 0)
+        perform("Move \(what) \(delta < 0 ? "up" : "down")", naming: items + [(neighbour.id, neighbour.title)]) {
+            if delta < 0 {
+                try outline.move(neighbour.id, after: items[items.count - 1].id)
+            } else {
+                try outline.move(neighbour.id, before: items[0].id)
+            }
+            return nil
+        }
+    }
+
+    /// `>`: the range goes under the item above it, which is opened so the range stays in view.
+    private func indentRange() {
+        guard let items = rangeItems(), let (node, first, _) = siblingRun(items), let list = node.controller else { return }
+        guard first > 0 else {
+            status = .info("Nothing above the range to indent it under")
+            return
+        }
+        let above = list.itemRow(at: first - 1)
+        let what = count(items, subItems: 0)
+        if perform(
+            "Indent \(what)", naming: items + [(above.id, above.title)],
+            {
+                try outline.move(items.map(\.id), to: .last(under: above.id))
+                return nil
+            })
+        {
+            mode = .browse
+            _ = try? outline.setExpanded([above.id], true)
+            settle()
+            top.select(id: items[0].id)
+            status = .info("Moved \(what) into \(quoted(above.title))")
+        }
+    }
+
+    /// `<`: the range goes out of the item it is under, right after it; from the level's own rows, out of the
+    /// level (which then shows the level above).
+    private func outdentRange() {
+        guard let items = rangeItems(), let parent = try? outline.parentID(of: items[0].id) else { return }
+        guard items.allSatisfy({ (try? outline.parentID(of: $0.id)) == parent }) else {
+            status = .info("The range is not in one list")
+            return
+        }
+        let atLevel = parent == top.parentID
+        if atLevel && stack.count == 1 {
+            status = .info("Already at the top level: nothing to outdent to")
+            return
+        }
+        let owner: Named = (parent, (try? outline.row(parent))?.title ?? "")
+        let what = count(items, subItems: 0)
+        if perform(
+            "Outdent \(what)", naming: items + [owner],
+            {
+                try outline.move(items.map(\.id), to: .after(parent))
+                return nil
+            })
+        {
+            mode = .browse
+            if atLevel { pop() }
+            top.select(id: items[0].id)
+            status = .info("Moved \(what) out, after \(quoted(owner.title))")
+        }
+    }
+}
