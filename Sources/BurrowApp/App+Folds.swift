@@ -100,8 +100,9 @@ extension App {
             do {
                 let level = try Level(parent: parent, outline: outline, hidesDone: hides)
                 level.lastKnownTitle = old.lastKnownTitle
-                if let id = old.selectedID, level.flatIndex(of: id) != nil {
-                    level.select(id: id)
+                // The open lists of a level just made are read as it settles: the way to the selected item now.
+                if let id = old.selectedID, let row = level.flatIndex(of: id) ?? level.reveal(id) {
+                    level.select(row)
                 } else {
                     level.select(old.list.selected ?? 0)
                 }

@@ -19,6 +19,18 @@ public final class Item: ManagedObject {
         static let hidesDone = entity.slot("hidesDone")!
     }
 
+    /// Where items are in a `ChangeSet` (`changes[Item.entityIndex]`).
+    public static var entityIndex: Int { Slot.entity.index }
+
+    /// The bit of `expanded` in a change set's masks: whether a change folded an item open or closed.
+    public static var expandedMask: PropertyMask { PropertyMask(slot: Slot.expanded) }
+
+    /// The bit of `childCount`: a change set carries it for an item whose sub-items came or went.
+    public static var childCountMask: PropertyMask { PropertyMask(slot: Slot.childCount) }
+
+    /// The bit of `done`.
+    public static var doneMask: PropertyMask { PropertyMask(slot: Slot.done) }
+
     /// Now, to 1/1024 of a second: such a time is stored as seconds since 1970 and read back exactly,
     /// so the value an undo step remembers equals the one the store holds (a full-precision `Date` can come
     /// back one bit off, which would read as a change made elsewhere).

@@ -7,9 +7,11 @@ import Outline
 /// flattened list.
 ///
 /// A node is in one of three states, so that only what is on screen costs anything:
-/// - *live*: a results controller keeps its rows (only nodes with rows on screen, and the root);
-/// - *sized*: no controller, but how many rows it and its open sub-lists show, as last counted (scrolled
-///   past, or counted for a jump to the end); it becomes live again, refetched, when it comes back on screen;
+/// - *live*: a results controller keeps its rows (only lists with one of their own rows, or their item's
+///   row, on screen; and the root);
+/// - *sized*: no controller, but how many rows it has and, when it was live once, where its open sub-lists
+///   are among them, as last seen (scrolled past, or counted for a jump to the end); the rows of a list open
+///   in it can be found through it, and it is read again when one of its own rows comes back on screen;
 /// - *unknown*: open, but nothing read yet: the level's known rows end where it starts (as a long level's
 ///   rows end where its background read has got to), until scrolling reaches it.
 final class FoldNode {
@@ -32,6 +34,12 @@ final class FoldNode {
     private(set) var size = 0
     /// True when `size` is every row (nothing unknown below, no background read running).
     private(set) var isKnown = false
+    /// Own rows when it was last live or counted: what a sized node counts as its own.
+    private(set) var ownSize = 0
+    /// Whether `ownSize` was all of its own rows (its background read had finished).
+    private(set) var ownIsComplete = true
+    /// Whether `entries` say where the open sub-lists are (false for a list counted without being read).
+    private(set) var hasLayout = false
 
     init(itemID: ObjectID, depth: Int, parent: FoldNode?) {
         self.itemID = itemID
@@ -39,34 +47,72 @@ final class FoldNode {
         self.parent = parent
     }
 
+    /// Lets go of the open lists below without recursion: a chain of open items as deep as the outline
+    /// (100,000 levels) would otherwise be freed one stack frame per level. Nodes are never moved to another
+    /// parent, so the lists below a node being freed are held by nothing else.
+    deinit {
+        var pending = Array(children.values)
+        children = [:]
+        entries = []
+        while let n = pending.popLast() {
+            pending.append(contentsOf: n.children.values)
+            n.children = [:]
+            n.entries = []
+        }
+    }
+
     var isLive: Bool { controller != nil }
 
-    /// Rows of its own known now, without waiting for a background read.
+    /// Rows of its own known now, without waiting for a background read (as last seen, when not live).
     var ownCount: Int {
-        guard let c = controller else { return 0 }
+        guard let c = controller else { return ownSize }
         return c.isComplete ? c.count : c.loadedCount
     }
 
     // MARK: Sizes
 
-    /// Sets a sized node's counts, letting go of its controller.
-    func setSized(_ size: Int) {
+    /// Counted without being read (`own` rows and the sub-lists' sizes): sized, with no layout.
+    func setCounted(own: Int, size: Int) {
         controller = nil
+        ownSize = own
+        ownIsComplete = true
         self.size = size
         isKnown = true
         entries = []
         before = [0]
         reached = 0
+        hasLayout = false
+    }
+
+    /// Lets go of the controller (off screen), keeping the counts and the layout as last seen (known or not).
+    func retire() {
+        guard let c = controller else { return }
+        ownSize = ownCount
+        ownIsComplete = c.isComplete
+        controller = nil
     }
 
     /// Forgets the size: unknown until read again.
     func setUnknown() {
         controller = nil
         size = 0
+        ownSize = 0
         isKnown = false
         entries = []
         before = [0]
         reached = 0
+        hasLayout = false
+    }
+
+    /// Takes an open sub-list out (its item was deleted or closed), live or not.
+    func drop(_ child: FoldNode) {
+        children[child.itemID] = nil
+        if isLive {
+            relayout()
+        } else {
+            entries.removeAll { $0.node === child }
+            recount()
+        }
     }
 
     /// Finds where the open sub-items are among the known rows (a pass over the IDs, stopping once all are
@@ -90,14 +136,21 @@ final class FoldNode {
             }
         }
         entries = rows
+        hasLayout = true
         recount()
     }
 
     /// Recomputes `size` from the own rows and the sub-lists' sizes (after a sub-list's size changed).
     func recount() {
-        guard controller != nil else { return }
+        guard isLive || hasLayout else {
+            // Counted, never read: its size is its own rows and its open lists', wherever they are.
+            guard isKnown else { return }
+            size = ownSize + children.values.reduce(0) { $0 + $1.size }
+            isKnown = children.values.allSatisfy(\.isKnown)
+            return
+        }
         var total = ownCount
-        var known = controller!.isComplete
+        var known = controller?.isComplete ?? ownIsComplete
         before = [0]
         reached = 0
         for (i, e) in entries.enumerated() {
@@ -139,6 +192,32 @@ final class FoldNode {
             }
             return (node, flat - node.before[lo])
         }
+    }
+
+    /// The open sub-list that flattened row `flat` (below this node) is in, and the row's place in it; nil
+    /// when the row is one of this node's own.
+    func child(containing flat: Int) -> (node: FoldNode, flat: Int)? {
+        var lo = 0, hi = reached
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let end = entries[mid].row + 1 + before[mid + 1]
+            if end > flat { hi = mid } else { lo = mid + 1 }
+        }
+        guard lo < reached else { return nil }
+        let start = entries[lo].row + 1 + before[lo]
+        return flat >= start ? (entries[lo].node, flat - start) : nil
+    }
+
+    /// Whether one of its own rows (not those of its open sub-lists) is among the flattened rows `range`
+    /// (counted below this node): a jump over each sub-list the range meets.
+    func hasOwnRow(in range: Range<Int>) -> Bool {
+        var flat = max(0, range.lowerBound)
+        let end = min(size, range.upperBound)
+        while flat < end {
+            guard let (child, offset) = child(containing: flat) else { return true }
+            flat += child.size - offset
+        }
+        return false
     }
 
     /// The flattened row (below this node) of its own row `row`.

@@ -4,22 +4,38 @@ import Outline
 extension Level {
     // MARK: Live lists
 
-    /// Gives `node` a results controller (its rows as stored now) and finds its open sub-items.
-    func makeLive(_ node: FoldNode) throws {
+    /// Gives `node` a results controller (its rows as stored now) and finds its open sub-items; the lists
+    /// above are recounted unless the caller recounts once for many (`recount(above:)`).
+    func makeLive(_ node: FoldNode, recountingAbove: Bool = true) throws {
         let c = ResultsController(context: outline.context, request: request(for: node.itemID))
         c.onChange = { [unowned self, unowned node] batch in self.take(batch, in: node) }
         try c.performFetch()
         node.controller = c
+        if node !== root { liveLists[ObjectIdentifier(node)] = node }
         try findOpenChildren(of: node)
         node.relayout()
-        recountAncestors(of: node)
+        if recountingAbove { recountAncestors(of: node) }
     }
 
-    /// Lets go of a node's controller (it is off screen), keeping its size while it is known.
+    /// Recounts every list above `nodes`, each once, deepest first: linear in the lists, however deep they nest.
+    func recount(above nodes: [FoldNode]) {
+        var seen = Set<ObjectIdentifier>()
+        var above: [FoldNode] = []
+        for node in nodes {
+            var p = node.parent
+            while let q = p, seen.insert(ObjectIdentifier(q)).inserted {
+                above.append(q)
+                p = q.parent
+            }
+        }
+        for q in above.sorted(by: { $0.depth > $1.depth }) { q.recount() }
+    }
+
+    /// Lets go of a list's controller (none of its rows is on screen), keeping its counts and layout.
     func retire(_ node: FoldNode) {
         guard node.isLive, node !== root else { return }
-        for child in node.children.values { retire(child) }
-        if node.isKnown { node.setSized(node.size) } else { node.setUnknown() }
+        node.retire()
+        liveLists[ObjectIdentifier(node)] = nil
     }
 
     /// The open sub-items of `node`'s item as stored now: new ones start unknown, closed ones go.
@@ -45,8 +61,8 @@ extension Level {
         if batch.invalidated {
             // The item of an open sub-list was deleted: its row goes in its parent's batch.
             if let parent = node.parent {
-                parent.children[node.itemID] = nil
-                parent.relayout()
+                liveLists[ObjectIdentifier(node)] = nil
+                parent.drop(node)
                 recountAncestors(of: parent)
             } else {
                 // The level's own item: no rows are left.
@@ -63,13 +79,77 @@ extension Level {
                 let id = item.objectID
                 if item.isExpanded, node.children[id] == nil {
                     node.children[id] = FoldNode(itemID: id, depth: node.depth + 1, parent: node)
-                } else if !item.isExpanded, node.children[id] != nil {
+                } else if !item.isExpanded, let child = node.children[id] {
+                    liveLists[ObjectIdentifier(child)] = nil
                     node.children[id] = nil
+                } else if let child = node.children[id], !child.isLive {
+                    // Its row changed (perhaps what is below it, while it was off screen): read it again.
+                    child.setUnknown()
                 }
             }
         }
         node.relayout()
         recountAncestors(of: node)
+        follow()
+    }
+
+    /// Every change set, whatever list saw it: an open list whose item was closed or deleted goes, even when
+    /// the list it is in is off screen (not live), so its rows never stay on screen without their item.
+    func takeFoldChanges(_ changes: ChangeSet) {
+        let item = changes[Item.entityIndex]
+        guard !item.updated.isEmpty || !item.deleted.isEmpty else { return }
+        let expanded = Item.expandedMask
+        var nodes: [ObjectID: FoldNode] = [:]
+        var pending = Array(root.children.values)
+        while let n = pending.popLast() {
+            nodes[n.itemID] = n
+            pending.append(contentsOf: n.children.values)
+        }
+        guard !nodes.isEmpty else { return }
+        var gone: [FoldNode] = []
+        for id in item.deleted { if let n = nodes[id] { gone.append(n) } }
+        // A list off screen (not live) does not see its own rows change: what changed its length is found
+        // here and read again now (its own rows and where its open lists are; it lets go of its controller
+        // when the level next settles), so counts ("12/340") and the rows below it never fall behind.
+        let counted = Item.childCountMask
+        var shows: PropertyMask = expanded
+        if hidesDone { shows.formUnion(Item.doneMask) }
+        var stale: [FoldNode] = []
+        for (id, mask) in item.updated {
+            if let n = nodes[id] {
+                if mask.contains(expanded), (try? outline.context.existingObject(for: id) as? Item)??.isExpanded != true {
+                    gone.append(n)
+                    continue
+                }
+                if mask.contains(counted), !n.isLive, n.isKnown || n.hasLayout { stale.append(n) }
+            }
+            if !mask.isDisjoint(with: shows), let parent = try? outline.parentID(of: id), let p = parent == root.itemID ? nil : nodes[parent],
+                !p.isLive, p.isKnown || p.hasLayout
+            {
+                stale.append(p)
+            }
+        }
+        var reread: [FoldNode] = []
+        for n in stale where n.parent != nil && !n.isLive {
+            if (try? makeLive(n, recountingAbove: false)) != nil { reread.append(n) }
+        }
+        recount(above: reread)
+        guard !gone.isEmpty else {
+            if !reread.isEmpty { follow() }
+            return
+        }
+        // Only the outermost go (the rest go with them): closing a chain of 50,000 open items is one drop.
+        let goneIDs = Set(gone.map(ObjectIdentifier.init))
+        for n in gone {
+            guard let parent = n.parent, parent.children[n.itemID] === n, !goneIDs.contains(ObjectIdentifier(parent)) else { continue }
+            var below = [n]
+            while let b = below.popLast() {
+                liveLists[ObjectIdentifier(b)] = nil
+                below.append(contentsOf: b.children.values)
+            }
+            parent.drop(n)
+            recountAncestors(of: parent)
+        }
         follow()
     }
 
@@ -88,26 +168,40 @@ extension Level {
     }
 
     private func forEachLive(_ body: (FoldNode) -> Void) {
-        var pending = [root]
-        while let n = pending.popLast() {
-            guard n.isLive else { continue }
-            body(n)
-            pending.append(contentsOf: n.children.values)
-        }
+        body(root)
+        for node in Array(liveLists.values) where node.isLive { body(node) }
     }
 
     /// Makes the list that flattened row `row` is in live (with every list on the way down to it), so
     /// the row can be read; a list read again may have changed size, so the row is found again each step.
     func ensureLive(at row: Int) {
-        for _ in 0..<10_000 {
-            guard row < count else { return }
-            let (node, _) = root.locate(row)
-            guard !node.isLive else { return }
+        guard row < count else { return }
+        // One walk down: lists with a layout are walked through as they are; a list counted but never read
+        // is read on the way (to find where its open lists are); the list the row is in is read.
+        var madeLive: [FoldNode] = []
+        defer { recount(above: madeLive) }
+        var node = root
+        var flat = row
+        while true {
+            if !node.isLive && !node.hasLayout {
+                do {
+                    try makeLive(node, recountingAbove: false)
+                } catch {
+                    return
+                }
+                madeLive.append(node)
+            }
+            guard let (child, offset) = node.child(containing: flat) else { break }
+            node = child
+            flat = offset
+        }
+        if !node.isLive {
             do {
-                try makeLive(node)
+                try makeLive(node, recountingAbove: false)
             } catch {
                 return
             }
+            madeLive.append(node)
         }
     }
 
@@ -119,7 +213,8 @@ extension Level {
         var node = root
         while true {
             if node.isKnown { return nil }
-            if !node.isLive { return node }
+            // A list scrolled past keeps its layout: the unknown part is further down.
+            if !node.isLive && !node.hasLayout { return node }
             if node.reached > 0, !node.entries[node.reached - 1].node.isKnown {
                 node = node.entries[node.reached - 1].node
                 continue
@@ -149,33 +244,39 @@ extension Level {
         var changed = false
         // Rows known down to the window's end.
         while root.size < window.upperBound, let node = firstUnknown, !node.isLive {
-            try makeLive(node)
+            if node.hasLayout {
+                // A list retired before its background read finished: read again, it continues.
+                try makeLive(node)
+                if !node.isKnown && node === firstUnknown { break }
+            } else {
+                try makeLive(node)
+            }
             changed = true
         }
-        // Live exactly where rows are on screen; starts are found top-down.
+        // Live exactly where a list's own rows (or its item's row) are on screen; starts are found top-down,
+        // walking only into lists that have rows on screen. A list scrolled back to is read again (it may have
+        // changed meanwhile), as is one counted but never read (to find where its open lists are); the lists
+        // above are recounted once.
         var pending: [(node: FoldNode, start: Int)] = [(root, 0)]
         var revived: [FoldNode] = []
+        var keep = Set<ObjectIdentifier>()
+        defer { recount(above: revived) }
         while let (node, start) = pending.popLast() {
-            // A list is live while its item's row or any of its rows is on screen.
-            let extent = (start - 1)..<(start + node.size)
-            let onScreen = node === root || extent.overlaps(window)
-            if !onScreen {
-                retire(node)
-                continue
+            let local = (window.lowerBound - start)..<(window.upperBound - start)
+            func onScreen() -> Bool { node === root || window.contains(start - 1) || node.hasOwnRow(in: local) }
+            // (A list never read, and not counted, waits for the loop above: its rows are not known yet.)
+            if !node.isLive, node.isKnown || node.hasLayout, !node.hasLayout || onScreen() {
+                try makeLive(node, recountingAbove: false)
+                revived.append(node)
+                changed = true
             }
-            if !node.isLive {
-                if node.isKnown { revived.append(node) }
-                continue
-            }
+            if node.isLive, onScreen() { keep.insert(ObjectIdentifier(node)) }
             for (i, e) in node.entries.prefix(node.reached).enumerated() {
-                pending.append((e.node, start + e.row + 1 + node.before[i]))
+                let childStart = start + e.row + 1 + node.before[i]
+                if ((childStart - 1)..<(childStart + e.node.size)).overlaps(window) { pending.append((e.node, childStart)) }
             }
         }
-        // Lists scrolled back to are read again (they may have changed meanwhile).
-        for node in revived {
-            try makeLive(node)
-            changed = true
-        }
+        for (id, node) in liveLists where !keep.contains(id) { retire(node) }
         return changed
     }
 
@@ -211,7 +312,8 @@ extension Level {
         for n in order { own[ObjectIdentifier(n)] = try outline.context.count(request(for: n.itemID)) }
         // Children before parents.
         for n in order.reversed() {
-            n.setSized(own[ObjectIdentifier(n)]! + n.children.values.reduce(0) { $0 + $1.size })
+            let mine = own[ObjectIdentifier(n)]!
+            n.setCounted(own: mine, size: mine + n.children.values.reduce(0) { $0 + $1.size })
         }
     }
 }

@@ -24,6 +24,10 @@ final class Level {
     let hidesDone: Bool
     /// Whether the level is on top of the stack: a level below it keeps only its own list, paused.
     private(set) var isPaused = false
+    /// The open lists that are live now (the root is always live and not in here).
+    var liveLists: [ObjectIdentifier: FoldNode] = [:]
+    /// The context observer that closes open lists whose item was closed or deleted (`takeFoldChanges`).
+    private var observer: Int?
 
     init(parent: ItemRow, outline: Outline, hidesDone: Bool = false) throws {
         parentID = parent.id
@@ -33,6 +37,11 @@ final class Level {
         root = FoldNode(itemID: parent.id, depth: 0, parent: nil)
         try makeLive(root)
         if count > 0 { select(0) }
+        observer = outline.context.observeChanges(includingMerged: true) { [weak self] changes in self?.takeFoldChanges(changes) }
+    }
+
+    deinit {
+        if let observer { outline.context.removeObserver(observer) }
     }
 
     /// The results controller of the level's own rows.
@@ -146,7 +155,29 @@ final class Level {
     /// Selects the item `id` if the level shows it; otherwise the selection stays.
     func select(id: ObjectID) {
         if selectedID == id, let row = list.selected, row < count, objectID(at: row) == id { return }
-        if let row = flatIndex(of: id) { select(row) }
+        if let row = flatIndex(of: id) ?? reveal(id) { select(row) }
+    }
+
+    /// Reads the lists on the way down to `id` that are not live (a level just made, or lists scrolled past),
+    /// so it can be found; its row, if it is shown here at all.
+    func reveal(_ id: ObjectID) -> Int? {
+        guard let chain = try? outline.ancestors(of: id).map(\.id) + [id] else { return nil }
+        var node = root
+        var madeLive: [FoldNode] = []
+        defer { recount(above: madeLive) }
+        // The ancestors below the level's item, each open in the one above.
+        guard let start = chain.firstIndex(where: { (try? outline.parentID(of: $0)) == parentID }) else { return nil }
+        for ancestor in chain[start..<(chain.count - 1)] {
+            guard let next = node.children[ancestor] else { return nil }
+            node = next
+            if !node.isLive {
+                guard (try? makeLive(node, recountingAbove: false)) != nil else { return nil }
+                madeLive.append(node)
+            }
+        }
+        recount(above: madeLive)
+        madeLive = []
+        return flatIndex(of: id)
     }
 
     /// Moves the selection by `delta` rows.
@@ -202,7 +233,7 @@ final class Level {
     func pause() {
         isPaused = true
         controller.pause()
-        for child in root.children.values { retire(child) }
+        for node in liveLists.values { retire(node) }
     }
 
     /// Brings the level back on top: the own list catches up in one batch; open lists on screen are read

@@ -44,6 +44,8 @@ public final class Context {
     /// True when `freshIDs` came from inside the open write transaction (they go if it rolls back).
     var reservedInTransaction = false
     var observers: [Int: (ChangeSet) -> Void] = [:]
+    /// The observers that also see change sets taken in from elsewhere (`merge`).
+    var mergeObservers: [Int: (ChangeSet) -> Void] = [:]
     /// Results controllers on this context, told about every change set.
     var controllers: [WeakController] = []
     /// Checks attribute rules at save.
@@ -197,15 +199,23 @@ public final class Context {
 
     // MARK: - Observing
 
-    /// Calls `block` with the change set of every unit of work this context saves.
+    /// Calls `block` with the change set of every unit of work this context saves; with `includingMerged`,
+    /// also with every change set it takes in from other contexts and processes, after its results
+    /// controllers have delivered their batches for it.
+    ///
+    /// ```swift
+    /// let token = context.observeChanges(includingMerged: true) { changes in print(changes.updatedCount) }
+    /// ```
     @discardableResult
-    public func observeChanges(_ block: @escaping (ChangeSet) -> Void) -> Int {
+    public func observeChanges(includingMerged: Bool = false, _ block: @escaping (ChangeSet) -> Void) -> Int {
         nextObserver += 1
         observers[nextObserver] = block
+        if includingMerged { mergeObservers[nextObserver] = block }
         return nextObserver
     }
 
     public func removeObserver(_ token: Int) {
         observers[token] = nil
+        mergeObservers[token] = nil
     }
 }

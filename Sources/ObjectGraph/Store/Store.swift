@@ -177,6 +177,8 @@ public final class Store {
                         if c === sender {
                             c.takeIn(foreign)
                             c.notifyControllers(all, local: false)
+                            // Its observers saw its own changes when it saved; these came from elsewhere.
+                            for block in c.mergeObservers.values { block(foreign) }
                         } else {
                             c.merge(all)
                         }
