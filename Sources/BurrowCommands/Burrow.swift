@@ -12,7 +12,12 @@ public struct Burrow: ParsableCommand {
         discussion: """
             With no subcommand, burrow shows your outline. Subcommands add, list, change, import and export \
             items from scripts. A PATH names an item by the titles on the way down (Groceries/Dairy; write \\/ \
-            for a slash in a title) or by the ID that `burrow ls --ids` shows (#42).
+            for a slash in a title) or by the ID that `burrow ls --ids` shows (#42). \
+            In the outliner, ? lists every key: j/k move, Enter opens an item's sub-items and h goes back, a adds, \
+            e renames, d deletes, Space marks done, J/K/>/< move and indent, zo/zc (+/-) open and close an item's \
+            sub-items in place and zR/zM everything in the level, v selects a range for d, Space, J/K, >/<, M and \
+            y to act on, y/m then p/P copy or cut and paste, M moves to an item found by typing, H hides done \
+            items, I shows the details, E and A edit the note, / searches, u/Ctrl-R undo and redo, q quits.
             """,
         version: "0.1.0",
         subcommands: [Add.self, Ls.self, Note.self, Rm.self, Done.self, Mv.self, Rename.self, Export.self, Import.self, Check.self, Config.self])
