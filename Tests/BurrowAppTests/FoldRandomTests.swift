@@ -10,7 +10,9 @@ import Testing
 /// live, or not read yet), with another context changing items, folds and done marks in between: after every
 /// event the rows on screen must be the store's tree flattened, and the selection on its item's row.
 struct FoldRandomTests {
-    static let keys: [String] = ["j", "k", "G", "g", "<PgDn>", "<PgUp>", "<C-d>", "<C-u>", "zo", "zc", "za", "zR", "zM", "+", "-", "H", "<Space>"]
+    static let keys: [String] = [
+        "j", "k", "G", "g", "<Enter>", "h", "<PgDn>", "<PgUp>", "<C-d>", "<C-u>", "zo", "zc", "za", "zR", "zM", "+", "-", "H", "<Space>"
+    ]
 
     @Test(arguments: TestSeed.seeds([1, 2, 3]))
     func randomFoldingKeepsTheScreenTrue(seed: UInt64) throws {

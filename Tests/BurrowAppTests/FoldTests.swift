@@ -267,6 +267,37 @@ import Testing
         #expect(h.app.statusText == "Done items shown")
     }
 
+    @Test func aLevelUnderAnotherCatchesUpOnItsOpenLists() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = try Self.outline(store)
+        let other = Outline(context: Context(store: store))
+        let h = try AppHarness(width: 40, height: 10, outline: o)
+        try h.press("zo j j j <Enter>")
+        #expect(h.app.breadcrumbs == ["Burrow", "Work"])
+        // Meanwhile, elsewhere: Groceries' open list grows and Milk opens.
+        let groceries = try other.children(of: try other.root())[0]
+        try other.insert("Bread", into: groceries, at: 2)
+        try other.children(of: groceries)[0].isExpanded = true
+        try other.save()
+        h.tick()
+        try h.press("h")
+        h.expect(
+            """
+            Burrow
+            + Add to Burrow…
+             [ ] Groceries                      3 ▾
+               [ ] Milk                         2 ▾
+                 [ ] Oat
+                 [ ] Soy
+               [ ] Eggs
+               [ ] Bread
+             [ ] Work                           1 ›
+                                       7/8 · ?: help
+            """)
+        #expect(h.app.top.selectedRow?.title == "Work", "back on the item we came from")
+        #expect(h.app.top.knownCount == 8)
+    }
+
     @Test func theWholeLevelCountsOnceJumpedToTheEnd() throws {
         // 30 open items of 20 sub-items each: 630 rows, most in lists not read until needed.
         let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))

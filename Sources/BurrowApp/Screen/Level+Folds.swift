@@ -131,7 +131,13 @@ extension Level {
         }
         var reread: [FoldNode] = []
         for n in stale where n.parent != nil && !n.isLive {
-            if (try? makeLive(n, recountingAbove: false)) != nil { reread.append(n) }
+            if isPaused {
+                // Under another level nothing is live: read when the level is back on top and settles.
+                n.setUnknown()
+                recountAncestors(of: n)
+            } else if (try? makeLive(n, recountingAbove: false)) != nil {
+                reread.append(n)
+            }
         }
         recount(above: reread)
         guard !gone.isEmpty else {
@@ -209,7 +215,7 @@ extension Level {
 
     /// The first list whose rows are not all known, where the known rows end: a node never read, or a live
     /// one whose background read is running. Nil when every row is known.
-    private var firstUnknown: FoldNode? {
+    var firstUnknown: FoldNode? {
         var node = root
         while true {
             if node.isKnown { return nil }

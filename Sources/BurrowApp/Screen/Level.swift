@@ -177,6 +177,11 @@ final class Level {
         }
         recount(above: madeLive)
         madeLive = []
+        // Lists above it that were never read (or changed while the level was under another) end the known
+        // rows before it: read them, in order, until it is reached.
+        while flatIndex(of: id) == nil, let unknown = firstUnknown, !unknown.isLive {
+            guard (try? makeLive(unknown)) != nil else { return nil }
+        }
         return flatIndex(of: id)
     }
 
