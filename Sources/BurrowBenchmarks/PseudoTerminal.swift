@@ -9,6 +9,8 @@ final class PseudoTerminal {
     /// What was drawn, with escape sequences taken out (attribute changes split words otherwise).
     private var visible = [UInt8]()
     private var state = EscapeState.text
+    /// The parameter bytes of the control sequence being read.
+    private var csiParameters = [UInt8]()
 
     private enum EscapeState { case text, escape, intermediate, csi }
 
@@ -84,10 +86,22 @@ final class PseudoTerminal {
             if b == 0x1B { state = .escape } else if b >= 0x20 { visible.append(b) }
         case .escape:
             state = b == UInt8(ascii: "[") ? .csi : (0x20...0x2F).contains(b) ? .intermediate : .text
+            csiParameters = []
         case .intermediate:
             if !(0x20...0x2F).contains(b) { state = .text }
         case .csi:
-            if b >= 0x40 && b <= 0x7E { state = .text }
+            if b >= 0x40 && b <= 0x7E {
+                state = .text
+                // A cursor position request (the outliner asks how wide some characters are drawn at start):
+                // answered as a terminal does, at once, with a position two cells along the row.
+                if b == UInt8(ascii: "n") && csiParameters == [UInt8(ascii: "6")] {
+                    let reply = Array("\u{1B}[1;3R".utf8)
+                    _ = reply.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+                }
+                csiParameters = []
+            } else {
+                csiParameters.append(b)
+            }
         }
     }
 
