@@ -8,11 +8,34 @@ extension CursesTerminal {
     private static let slice = 100
 
     public func nextEvent(timeout: Duration?) -> InputEvent? {
+        nextEvent(timeout: timeout, wakingOn: nil)
+    }
+
+    /// Waits for a key (or a signal) as `nextEvent(timeout:)` does, and also returns nil once `fileDescriptor`
+    /// is readable. Keys ncurses already holds come first; then the terminal and the descriptor are waited on
+    /// together, so a change elsewhere wakes the loop at once rather than after a slice.
+    public func nextEvent(timeout: Duration?, wakingOn fileDescriptor: Int32?) -> InputEvent? {
         var remaining = timeout.map { Self.milliseconds($0) }
         while true {
             if let event = signalEvent() { return event }
             let wait = min(remaining ?? Self.slice, Self.slice)
-            switch read(timeoutMilliseconds: wait) {
+            var result = Read.none
+            if let fd = fileDescriptor {
+                // Keys already read by ncurses (the rest of a paste, say) would not wake poll().
+                result = read(timeoutMilliseconds: 0)
+                if case .none = result {
+                    var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+                    _ = poll(&fds, 2, Int32(wait))
+                    if fds[0].revents != 0 {
+                        result = read(timeoutMilliseconds: 0)
+                    } else if fds[1].revents != 0 {
+                        return signalEvent()
+                    }
+                }
+            } else {
+                result = read(timeoutMilliseconds: wait)
+            }
+            switch result {
             case .none:
                 if let event = signalEvent() { return event }
                 if let r = remaining {

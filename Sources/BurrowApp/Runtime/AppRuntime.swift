@@ -1,24 +1,27 @@
 import TerminalKit
 
-/// The outliner's event loop: draw a frame, wait for an event or the poll interval, handle it, and once a poll
-/// interval has passed since the last poll (keys arriving or not) look for other processes' commits, so a change
-/// made elsewhere appears without a key press.
+/// The outliner's event loop: draw a frame, wait for an event, a change to the store's files (a `StoreWatcher`)
+/// or the poll interval, handle it, and look for other processes' commits at once when the files changed, and
+/// once a poll interval has passed since the last poll (keys arriving or not; for file systems that give no
+/// notifications), so a change made elsewhere appears without a key press.
 ///
 /// For example: `let signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses)`.
 public enum AppRuntime {
     /// Runs until the user quits or a termination signal arrives; returns that signal, if one ended it.
     public static func run(
-        _ app: App, terminal: Terminal, input: any InputSource, pollInterval: Duration = .milliseconds(100)
+        _ app: App, terminal: Terminal, input: any InputSource, pollInterval: Duration = .milliseconds(100),
+        watchesStore: Bool = true
     ) -> Int32? {
         let clock = ContinuousClock()
         var lastPoll = clock.now
         var signal: Int32? = nil
         app.start()
+        let watcher = watchesStore ? app.outline.context.store.makeWatcher() : nil
         // Drawing changes nothing in the app, so it learns the size as it learns every later one: as an event.
         app.handle(.resize(terminal.size))
         while app.isRunning {
             terminal.draw { app.render(into: &$0) }
-            if let event = input.nextEvent(timeout: pollInterval) {
+            if let event = input.nextEvent(timeout: pollInterval, wakingOn: watcher?.fileDescriptor) {
                 switch event {
                 case .resize, .resumed: terminal.invalidate()
                 case .terminate(let s): signal = s
@@ -35,7 +38,7 @@ public enum AppRuntime {
                 // The terminal may have been resized while the editor had it.
                 app.handle(.resize(terminal.size))
             }
-            if clock.now - lastPoll >= pollInterval {
+            if watcher?.drain() == true || clock.now - lastPoll >= pollInterval {
                 app.poll()
                 lastPoll = clock.now
             }

@@ -4,4 +4,15 @@ public protocol InputSource: AnyObject {
     ///
     /// A timeout lets the app react to changes from elsewhere (another process's commit) without a key press.
     func nextEvent(timeout: Duration?) -> InputEvent?
+
+    /// As `nextEvent(timeout:)`, but also returns nil as soon as `fileDescriptor` is readable (another
+    /// process's commit, seen by a `StoreWatcher`), so the app can take it in at once.
+    func nextEvent(timeout: Duration?, wakingOn fileDescriptor: Int32?) -> InputEvent?
+}
+
+extension InputSource {
+    /// A source that cannot wait on a file descriptor waits for its timeout; the caller's timer still works.
+    public func nextEvent(timeout: Duration?, wakingOn fileDescriptor: Int32?) -> InputEvent? {
+        nextEvent(timeout: timeout)
+    }
 }
