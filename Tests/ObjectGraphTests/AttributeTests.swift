@@ -36,6 +36,32 @@ import Testing
         #expect(typed == "naïve 漢字 🦊")
     }
 
+    /// A save of many objects binds the rows of one multi-row INSERT one after the other, each string and blob
+    /// from a buffer that is gone before the statement runs: SQLite must copy each (`sqliteTransient`).
+    @Test func manyRowsBoundInOneStatementKeepTheirOwnBytes() throws {
+        let dir = TemporaryDirectory("objectgraph-transient")
+        var ids: [ObjectID] = []
+        do {
+            let context = Context(store: try Store(path: dir.path(), model: Fixtures.allTypes))
+            for n in 0..<200 {
+                let t = try context.insert("Thing")
+                // Lengths differ, and long ones are heap strings whose buffers are freed after binding.
+                t["s"] = "row \(n) " + String(repeating: "é漢", count: n % 40)
+                t["x"] = Data((0..<(n % 50)).map { UInt8(($0 + n) % 256) })
+                t["u"] = UUID(uuid: (UInt8(n % 256), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(n / 256)))
+                ids.append(t.objectID)
+            }
+            try context.save()
+        }
+        let context = Context(store: try Store(path: dir.path(), model: Fixtures.allTypes))
+        for (n, id) in ids.enumerated() {
+            let t = try #require(try context.existingObject(for: id))
+            #expect(t["s"] == .string("row \(n) " + String(repeating: "é漢", count: n % 40)), "row \(n)")
+            #expect(t["x"] == .data(Data((0..<(n % 50)).map { UInt8(($0 + n) % 256) })), "row \(n)")
+            #expect(t["u"] == .uuid(UUID(uuid: (UInt8(n % 256), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(n / 256)))), "row \(n)")
+        }
+    }
+
     @Test func nullsAndDefaults() throws {
         let context = Context(store: try Store(inMemoryWith: Fixtures.allTypes))
         let t = try context.insert("Thing")
