@@ -32,8 +32,13 @@ struct FoldRandomTests {
         let h = try AppHarness(width: 40, height: 12, outline: outline)
         for step in 0..<600 {
             if Int.random(in: 0..<10, using: &rng) == 0 {
-                try otherEdit(other, &rng)
+                let selected = h.app.top.selectedID
+                let edit = try otherEdit(other, &rng)
                 h.tick()
+                // A change elsewhere never moves the selection off an item that is still shown.
+                if let selected, try shown(h).contains(selected) {
+                    #expect(h.app.top.selectedID == selected, "\(rng.note), step \(step): the selection left its item after \(edit)")
+                }
             } else {
                 try h.press(Self.keys.randomElement(using: &rng)!)
             }
@@ -41,21 +46,52 @@ struct FoldRandomTests {
         }
     }
 
-    private func otherEdit(_ o: Outline, _ rng: inout SeededRandom) throws {
+    /// The items the level on top shows, as the store holds them: its tree flattened through open items.
+    private func shown(_ h: AppHarness) throws -> Set<ObjectID> {
+        guard let parent = try h.outline.context.existingObject(for: h.app.top.parentID) as? Item else { return [] }
+        var out = Set<ObjectID>()
+        var pending = [parent]
+        while let item = pending.popLast() {
+            for child in try h.outline.children(of: item) where !(h.app.hidesDone && child.isDone) {
+                out.insert(child.objectID)
+                if child.isExpanded { pending.append(child) }
+            }
+        }
+        return out
+    }
+
+    /// Saves one random change elsewhere, and says what it was.
+    @discardableResult
+    private func otherEdit(_ o: Outline, _ rng: inout SeededRandom) throws -> String {
         var item = try o.root()
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
             let n = item.childCount
             guard n > 0, let next = try o.child(of: item, at: Int.random(in: 0..<n, using: &rng)) else { break }
             item = next
         }
-        switch Int.random(in: 0..<5, using: &rng) {
-        case 0: item.isExpanded.toggle()
-        case 1: item.isDone.toggle()
-        case 2: if !item.isRoot { try o.delete(item) }
-        case 3: try o.insert("New", into: item, at: 0)
-        default: if let parent = item.parent, !item.isRoot { try o.move(item, to: parent, at: 0) }
+        let what: String
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 5:
+            what = "rename \(item.objectID)"
+            if !item.isRoot { item.title = "Renamed \(Int.random(in: 0..<100, using: &rng))" }
+        case 0:
+            what = "fold \(item.objectID)"
+            item.isExpanded.toggle()
+        case 1:
+            what = "done \(item.objectID)"
+            item.isDone.toggle()
+        case 2:
+            what = "delete \(item.objectID)"
+            if !item.isRoot { try o.delete(item) }
+        case 3:
+            what = "insert into \(item.objectID)"
+            try o.insert("New", into: item, at: 0)
+        default:
+            what = "move \(item.objectID) first"
+            if let parent = item.parent, !item.isRoot { try o.move(item, to: parent, at: 0) }
         }
         try o.save()
+        return what
     }
 
     private func check(_ h: AppHarness, _ at: String) throws {

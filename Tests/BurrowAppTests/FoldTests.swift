@@ -281,17 +281,18 @@ import Testing
         try other.save()
         h.tick()
         try h.press("h")
+        // The rows that came above it while it was away push the list up, the item we came from kept in view.
         h.expect(
             """
             Burrow
             + Add to Burrow…
-             [ ] Groceries                      3 ▾
                [ ] Milk                         2 ▾
                  [ ] Oat
                  [ ] Soy
                [ ] Eggs
                [ ] Bread
              [ ] Work                           1 ›
+             [ ] Home
                                        7/8 · ?: help
             """)
         #expect(h.app.top.selectedRow?.title == "Work", "back on the item we came from")

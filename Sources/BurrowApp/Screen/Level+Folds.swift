@@ -82,10 +82,9 @@ extension Level {
                 } else if !item.isExpanded, let child = node.children[id] {
                     liveLists[ObjectIdentifier(child)] = nil
                     node.children[id] = nil
-                } else if let child = node.children[id], !child.isLive {
-                    // Its row changed (perhaps what is below it, while it was off screen): read it again.
-                    child.setUnknown()
                 }
+                // (A list off screen whose length changed is read again by `takeFoldChanges`, without ever
+                // making the rows below it unknown, which would lose the selection's row.)
             }
         }
         node.relayout()

@@ -222,7 +222,8 @@ final class Level {
             return
         }
         if old < n, objectID(at: old) == id { return }
-        if let row = flatIndex(of: id) {
+        // An open list found above it may not be read yet (its rows unknown): read the way to it first.
+        if let row = flatIndex(of: id) ?? reveal(id) {
             list.offset = max(0, list.offset + row - old)
             list.selected = row
         } else {
