@@ -54,7 +54,7 @@ let package = Package(
         // line and column. On the outliner's library for `Keymap` and `Theme`; only this target reads TOML.
         .target(
             name: "BurrowConfig",
-            dependencies: ["BurrowApp", "TerminalKit", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["BurrowApp", "ObjectGraph", "TerminalKit", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict
         ),
         // The `burrow` subcommands as a library, so tests run them in-process.
@@ -101,7 +101,8 @@ let package = Package(
             name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "BurrowConfig", "Outline", "ObjectGraph", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "TerminalKit", "TestSupport"], swiftSettings: strict)
+            name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict
+        )
     ],
     swiftLanguageModes: [.v6]
 )

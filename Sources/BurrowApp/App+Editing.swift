@@ -16,21 +16,17 @@ extension App {
     @discardableResult
     func perform(_ name: String, naming named: [Named], _ edit: () throws -> ObjectID?) -> Bool {
         let level = top
-        let history = outline.context.undoHistory
         defer { level.expectedID = nil }
         do {
-            let before = history.undoCount
             var selected: ObjectID?
             try outline.perform(name) {
                 selected = try edit()
                 level.expectedID = selected
+                // Recorded with the action, so undoing it from any process comes back here.
+                outline.context.setActionPlace(ActionPlace(container: level.parentID, focus: selected))
             }
             // The edit may not have touched this level's rows (the item already selected, a rename): select it.
             if let selected, !level.isGone { level.select(id: selected) }
-            if history.undoCount > before {
-                undoPlaces.append(UndoPlace(parentID: level.parentID, itemID: selected))
-                redoPlaces.removeAll()
-            }
             logger.debug("did \(name)")
             return true
         } catch var gone as ItemGone {

@@ -1,9 +1,11 @@
+import Foundation
 import ObjectGraph
 import Outline
 
 extension App {
-    /// Undoes the last action wherever it happened; the status line names it, and where it was when that is
-    /// not the level on screen.
+    /// Undoes the newest action of the outline's shared history, whichever process made it: the level where
+    /// it happened is shown with its item selected, and the status line says what it was, and who made it
+    /// and when if that was not this outliner a moment ago.
     func undo() {
         step(undoing: true)
     }
@@ -14,44 +16,76 @@ extension App {
 
     private func step(undoing: Bool) {
         let context = outline.context
+        let history = context.undoHistory
         let verb = undoing ? "Undid" : "Redid"
-        guard let place = undoing ? undoPlaces.last : redoPlaces.last,
-            undoing ? context.undoHistory.canUndo : context.undoHistory.canRedo
-        else {
+        let level = top
+        // Levels the step deleted are popped with a message that says the step did it.
+        defer { settleStack(after: undoing ? .undo : .redo) }
+        let upcoming: HistoryEntry?
+        do {
+            upcoming = try undoing ? history.nextUndo() : history.nextRedo()
+        } catch {
+            fail("Cannot \(undoing ? "undo" : "redo")", error)
+            return
+        }
+        guard let upcoming else {
             status = .info(undoing ? "Nothing to undo" : "Nothing to redo")
             return
         }
-        let level = top
-        let here = level.parentID == place.parentID
-        // Levels the step deleted are popped with a message that says the step did it.
-        defer { settleStack(after: undoing ? .undo : .redo) }
-        if here { level.expectedID = place.itemID }
+        // The level keeps the step's item selected through the change when it is the level on screen.
+        if upcoming.place.container == level.parentID { level.expectedID = upcoming.place.focus }
         defer { level.expectedID = nil }
         do {
-            let name = (undoing ? try context.undo() : try context.redo()) ?? ""
-            if undoing {
-                undoPlaces.removeLast()
-                redoPlaces.append(place)
-            } else {
-                redoPlaces.removeLast()
-                undoPlaces.append(place)
+            guard let entry = try undoing ? context.undoAction() : context.redoAction() else {
+                status = .info(undoing ? "Nothing to undo" : "Nothing to redo")
+                return
             }
-            if here, let id = place.itemID, !level.isGone { level.select(id: id) }
-            var text = "\(verb): \(name)"
-            if !here { text += " (in \(location(of: place.parentID)))" }
-            status = .info(text)
-            logger.info("\(verb.lowercased()) \(name)")
+            var notes: [String] = []
+            if entry.origin != history.origin || Date().timeIntervalSince(entry.date) >= 60 {
+                notes.append(entry.origin.isEmpty ? "another program" : entry.origin)
+                notes.append(entry.age())
+            }
+            // Levels the step deleted go first, with a message that says the step did it.
+            let depth = stack.count
+            settleStack(after: undoing ? .undo : .redo)
+            if let container = entry.place.container, container != top.parentID {
+                go(to: entry.place)
+                notes.append("in \(location(of: container))")
+            } else if let focus = entry.place.focus {
+                top.select(id: focus)
+            }
+            if stack.count < depth && entry.place.container == top.parentID { return }
+            status = .info("\(verb): \(entry.name)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"))
+            logger.info("\(verb.lowercased()) \(entry.name)")
         } catch let conflict as UndoConflict {
-            // It would overwrite a later change made elsewhere: nothing changed, and the context dropped the
-            // step for good, so its place goes too and the next key goes on with the step before it.
-            if undoing { undoPlaces.removeLast() } else { redoPlaces.removeLast() }
+            // It would overwrite a later change made elsewhere: nothing changed, and the history dropped the
+            // action for good, so the next key goes on with the one before it.
             logger.notice("\(undoing ? "undo" : "redo") skipped: \(conflict)")
-            let next = undoing ? context.undoHistory.undoActionName : context.undoHistory.redoActionName
+            let next = undoing ? history.undoActionName : history.redoActionName
             status = .error("Skipped: \(conflict)" + (next == nil ? "" : " · \(keymap.label(for: undoing ? .undo : .redo) ?? "u"): the one before"))
         } catch {
-            // Nothing changed (a busy or full disk): the step stays to be tried again.
+            // Nothing changed (a busy or full disk): the action stays to be tried again.
             logger.notice("\(undoing ? "undo" : "redo") failed: \(error)")
             status = .error("\(error)")
+        }
+    }
+
+    /// Shows where an action happened: the level of its container with its item selected, or, when the
+    /// container is gone, the level holding the item.
+    func go(to place: ActionPlace) {
+        let root = stack[0].parentID
+        if let container = place.container, container == root || (try? outline.row(container)) != nil {
+            if container == root {
+                while stack.count > 1 { stack.removeLast() }
+                do { try top.resume() } catch { fail("Cannot refresh the level", error) }
+            } else if container != top.parentID || top.isGone {
+                reveal(container)
+                guard top.selectedID == container, let row = try? outline.row(container) else { return }
+                open(row)
+            }
+            if let focus = place.focus { top.select(id: focus) }
+        } else if let focus = place.focus, (try? outline.row(focus)) != nil {
+            reveal(focus)
         }
     }
 

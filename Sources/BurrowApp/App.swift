@@ -37,8 +37,6 @@ public final class App {
         get { settings.allowsClipboard }
         set { settings.allowsClipboard = newValue }
     }
-    var undoPlaces: [UndoPlace] = []
-    var redoPlaces: [UndoPlace] = []
     /// The last search: its text, its matches in outline order, and the one shown.
     var searchQuery: String?
     var searchMatches: [ObjectID] = []
@@ -69,6 +67,9 @@ public final class App {
     public var environment = ProcessInfo.processInfo.environment
     public private(set) var isRunning = true
 
+    /// How the outliner's actions are named in the shared undo history ("Undid: … (outliner, 5 min ago)").
+    public static let origin = "outliner"
+
     /// Opens the outliner on the top level of `outline`; without a logger it logs nothing.
     public init(
         outline: Outline, keymap: Keymap = .default, theme: Theme = .standard, settings: AppSettings = AppSettings(),
@@ -79,6 +80,8 @@ public final class App {
         self.theme = theme
         self.settings = settings
         self.logger = logger
+        outline.context.undoHistory.origin = App.origin
+        outline.context.undoHistory.limits = settings.historyLimits
         try push(try outline.rootRow())
         // The stored choice, once the configuration's default is known (`start()`), decides.
     }

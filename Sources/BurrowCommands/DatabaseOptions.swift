@@ -19,6 +19,15 @@ public struct DatabaseOptions: ParsableArguments {
 
     public init() {}
 
+    /// How commands' actions are named in the shared undo history ("Undid: … (command line, 2 min ago)").
+    public static let origin = "command line"
+
+    /// The config file's `[history]` limits (read only for commands that write).
+    var historyLimits: HistoryLimits {
+        let environment = Console.current.environment
+        return Configuration.load(from: Configuration.path(environment: environment), environment: environment).historyLimits
+    }
+
     /// The database path: `--db`, `$BURROW_DB`, the config file's `database`, or the default one (its folder
     /// created unless reading). A config file with problems changes nothing here but what it gets right:
     /// only `burrow config check` and the outliner speak of them.
@@ -74,6 +83,8 @@ public struct DatabaseOptions: ParsableArguments {
         do {
             let outline = try Outline(path: try path())
             if creatingRoot { _ = try outline.root() }
+            outline.context.undoHistory.origin = DatabaseOptions.origin
+            outline.context.undoHistory.limits = historyLimits
             return outline
         } catch let e as StoreError {
             throw UserError(e.description)

@@ -1,4 +1,5 @@
 import BurrowApp
+import Foundation
 import TOMLKit
 import TerminalKit
 
@@ -12,7 +13,7 @@ struct ConfigReader {
     private var map = SourceMap("")
 
     /// The top-level settings, in the order messages list them.
-    static let settingNames = ["database", "hide-done", "osc52", "keys", "colors"]
+    static let settingNames = ["database", "hide-done", "osc52", "history", "keys", "colors"]
 
     init(text: String, environment: [String: String]) {
         self.text = text
@@ -60,6 +61,7 @@ struct ConfigReader {
             case "database": readDatabase(value, at: path)
             case "hide-done": readBool(value, at: path, into: \.hideDone)
             case "osc52": readBool(value, at: path, into: \.osc52)
+            case "history": readHistory(value, at: path)
             case "keys": readKeys(value, at: path)
             case "colors": readColors(value, at: path)
             default:
@@ -110,6 +112,55 @@ struct ConfigReader {
         } else {
             problem("database must be an absolute path or start with ~/, not “\(Sanitizer.visible(raw))”", at: at)
         }
+    }
+
+    // MARK: [history]
+
+    private mutating func readHistory(_ value: any TOMLValueConvertible, at path: [SourceMap.Step]) {
+        guard let table = value.table else {
+            problem("history must be a table: a [history] line, then actions = 10000 and size = \"64 MiB\"", at: map.position(of: path))
+            return
+        }
+        for name in table.keys {
+            guard let value = table[name] else { continue }
+            let entry = path + [.key(name)]
+            switch name {
+            case "actions":
+                guard let n = value.int, (1...10_000_000).contains(n) else {
+                    problem("history.actions must be a whole number from 1 to 10000000", at: map.position(of: entry))
+                    continue
+                }
+                config.historyLimits.actions = n
+            case "size":
+                guard let bytes = Self.size(value), bytes >= 64 << 10 else {
+                    problem("history.size must be a size of at least 64 KiB, such as \"64 MiB\"", at: map.position(of: entry))
+                    continue
+                }
+                config.historyLimits.bytes = bytes
+            default:
+                problem("unknown history setting “\(Sanitizer.visible(name))” (they are actions and size)", at: map.keyPosition(of: entry))
+            }
+        }
+    }
+
+    /// A number of bytes: a whole number, or a string such as "64 MiB" (B, KiB, MiB, GiB; KB, MB and GB
+    /// are read as the same powers of two).
+    static func size(_ value: any TOMLValueConvertible) -> Int? {
+        if let n = value.int { return n }
+        guard let s = value.string?.trimmingCharacters(in: .whitespaces) else { return nil }
+        let digits = s.prefix { $0.isASCII && $0.isNumber }
+        guard let n = Int(digits), n <= 1 << 40 else { return nil }
+        let unit = s.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let shift: Int
+        switch unit {
+        case "", "b": shift = 0
+        case "k", "kb", "kib": shift = 10
+        case "m", "mb", "mib": shift = 20
+        case "g", "gb", "gib": shift = 30
+        default: return nil
+        }
+        let (bytes, overflow) = n.multipliedReportingOverflow(by: 1 << shift)
+        return overflow || bytes > 1 << 40 ? nil : bytes
     }
 
     // MARK: [keys]

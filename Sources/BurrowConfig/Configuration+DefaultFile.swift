@@ -19,6 +19,12 @@ extension Configuration {
             # Copying also puts items on the system clipboard, through the terminal (OSC 52).
             osc52 = true
 
+            # Undo history, kept in the outline and shared by every burrow that opens it: past either limit the
+            # oldest actions go (the newest is always kept). size takes B, KiB, MiB or GiB.
+            [history]
+            actions = 10000
+            size = "64 MiB"
+
             # Keys: command = "key", or a list ["key", "key"]. A line replaces that command's keys (an empty list
             # unbinds it) and keeps its help text. A key can run one command only. Keys are written as in
             # docs/KEYMAP.md: j, J, <C-r> (Ctrl-R), <A-x> (Alt-X), <S-Up>, <Enter>, <Esc>, <Tab>, <BS>, <Del>,

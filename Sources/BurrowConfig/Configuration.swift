@@ -1,5 +1,6 @@
 import BurrowApp
 import Foundation
+import ObjectGraph
 
 /// What the config file (`$XDG_CONFIG_HOME/burrow/config.toml`) sets, with every part it does not set or gets
 /// wrong at its default, and the problems found, in the order of the file. A missing file is no problem.
@@ -19,6 +20,8 @@ public struct Configuration: Sendable {
     public var hideDone = false
     /// `osc52`: copying may also set the system clipboard through the terminal.
     public var osc52 = true
+    /// `[history]`: how much undo history the outline keeps (`actions`, `size`).
+    public var historyLimits = HistoryLimits.standard
     /// `database`: the outline database when neither `--db` nor `$BURROW_DB` names one (`~/` expanded).
     public var database: String?
     /// What is wrong, first in the file first (a problem with the whole file has no position).
@@ -29,7 +32,7 @@ public struct Configuration: Sendable {
 
     /// The settings `App` carries for its commands.
     public var settings: AppSettings {
-        AppSettings(hideDoneByDefault: hideDone, allowsClipboard: osc52)
+        AppSettings(hideDoneByDefault: hideDone, allowsClipboard: osc52, historyLimits: historyLimits)
     }
 
     /// Where the config file is: `$XDG_CONFIG_HOME/burrow/config.toml`, else `~/.config/burrow/config.toml`

@@ -1,4 +1,5 @@
 import BurrowApp
+import ObjectGraph
 import TerminalKit
 import TestSupport
 import Testing
@@ -33,6 +34,10 @@ import Testing
             hide-done = true
             osc52 = false
 
+            [history]
+            actions = 500
+            size = "2 MiB"
+
             [keys]
             moveDown = ["<C-n>", "<Down>"]   # j is free now
             delete = "j"
@@ -46,7 +51,9 @@ import Testing
         #expect(config.problems == [])
         #expect(config.database == "/home/ann/notes/outline.sqlite")
         #expect(config.hideDone && !config.osc52)
-        #expect(config.settings == AppSettings(hideDoneByDefault: true, allowsClipboard: false))
+        #expect(
+            config.settings
+                == AppSettings(hideDoneByDefault: true, allowsClipboard: false, historyLimits: HistoryLimits(actions: 500, bytes: 2 << 20)))
         let keymap = config.keymap
         #expect(keymap.command(for: Self.key("<C-n>")) == .moveDown)
         #expect(keymap.command(for: Self.key("j")) == .delete)
@@ -87,7 +94,14 @@ import Testing
         ),
         ("hide-done = \"yes\"\n", "1:13: hide-done must be true or false, not a string"),
         ("osc52 = 1\n", "1:9: osc52 must be true or false, not a number"),
-        ("\n  colour = 3\n", "2:3: unknown setting “colour” (the settings are database, hide-done, osc52, keys, colors)"),
+        ("\n  colour = 3\n", "2:3: unknown setting “colour” (the settings are database, hide-done, osc52, history, keys, colors)"),
+        ("history = 5\n", "1:11: history must be a table: a [history] line, then actions = 10000 and size = \"64 MiB\""),
+        ("[history]\nactions = 0\n", "2:11: history.actions must be a whole number from 1 to 10000000"),
+        ("[history]\nactions = \"many\"\n", "2:11: history.actions must be a whole number from 1 to 10000000"),
+        ("[history]\nsize = \"1 KiB\"\n", "2:8: history.size must be a size of at least 64 KiB, such as \"64 MiB\""),
+        ("[history]\nsize = \"64 parsecs\"\n", "2:8: history.size must be a size of at least 64 KiB, such as \"64 MiB\""),
+        ("[history]\nsize = \"99999999999 GiB\"\n", "2:8: history.size must be a size of at least 64 KiB, such as \"64 MiB\""),
+        ("[history]\ndepth = 3\n", "2:1: unknown history setting “depth” (they are actions and size)"),
         ("database = 5\n", "1:12: database must be a path in quotes, not a number"),
         ("database = \"notes.sqlite\"\n", "1:12: database must be an absolute path or start with ~/, not “notes.sqlite”"),
         ("database = \"\"\n", "1:12: database is empty: give a path, or leave the line out for the default"),

@@ -158,7 +158,7 @@ import Testing
         }
         #expect(seen == .integer(1))
         #expect(folder["name"] == "after theirs")
-        #expect(c1.undoHistory.undoActionName == "Read" && c1.undoHistory.undoCount == 2)
+        #expect(c1.undoHistory.undoActionName == "Read" && c1.undoHistory.undoCount == 3)
 
         // A failing unit: nothing written, its changes gone, history kept.
         struct Refused: Error {}
@@ -168,7 +168,7 @@ import Testing
                 throw Refused()
             }
         }
-        #expect(!c1.hasChanges && c1.undoHistory.undoCount == 2)
+        #expect(!c1.hasChanges && c1.undoHistory.undoCount == 3)
         // IDs a context reserved inside a transaction that rolled back went with it: another connection
         // reserves them again, so the first must never hand them out.
         let c3 = Context(store: c1.store)

@@ -84,21 +84,39 @@ import Testing
             try c.addTask(title, to: t.work, at: Int64(30 + k))
             try c.save()
         }
-        h.endGroup()
+        try h.endGroup()
         #expect(h.undoActionName == "Paste 3 tasks" && h.undoCount == 3)
         try c.undo()
         #expect(try t.titles(t.work) == ["x", "y"])
         #expect(try t.titles(t.home) == ["a", "b", "c", "d", "e", "one", "three"])
-        // A limit drops the oldest steps.
-        h.levelsLimit = 1
-        #expect(h.undoCount == 1 && h.undoActionName == "three")
-        // Undo with unsaved changes is refused and changes nothing; rollback empties both stacks.
+        // A limit drops the oldest actions when the next one is recorded (the undone group with them).
+        h.limits = HistoryLimits(actions: 2, bytes: 1 << 20)
+        #expect(h.undoCount == 2 && h.redoCount == 1)
+        try c.addTask("four", to: t.home, at: 85)
+        try c.save(actionName: "four")
+        #expect(h.undoCount == 2 && h.redoCount == 0 && h.undoActionName == "four")
+        #expect(try h.entries().map(\.name) == ["four", "three"])
+        // Undo with unsaved changes is refused and changes nothing; rollback drops the changes, not history.
         try c.addTask("unsaved", to: t.home, at: 90)
         #expect(throws: StoreError.self) { try c.undo() }
-        #expect(h.undoCount == 1)
+        #expect(h.undoCount == 2)
         c.rollback()
-        #expect(!h.canUndo && !h.canRedo)
-        #expect(try t.titles(t.home) == ["a", "b", "c", "d", "e", "one", "three"])
+        #expect(h.undoCount == 2 && !c.hasChanges)
+        #expect(try t.titles(t.home) == ["a", "b", "c", "d", "e", "one", "three", "four"])
+        // A group that changed nothing in the end leaves no action.
+        h.beginGroup("Nothing")
+        try c.addTask("gone", to: t.home, at: 95)
+        try c.save()
+        c.delete(try #require(try c.fetch(FetchRequest("Task", where: Key("title") == "gone")).first))
+        try c.save()
+        #expect(h.undoActionName == "Nothing")
+        try h.endGroup()
+        #expect(h.undoActionName == "four")
+        // By size: a limit smaller than one step keeps only the newest action.
+        h.limits = HistoryLimits(actions: 100, bytes: 1)
+        try c.addTask("five", to: t.home, at: 96)
+        try c.save(actionName: "five")
+        #expect(try h.entries().map(\.name) == ["five"])
     }
 
     /// Another context deletes the task a step renamed: undoing the rename would bring back a value over
@@ -115,6 +133,7 @@ import Testing
         try c.save(actionName: "Mark “a” done")
         try c.undo()  // redo stack: “Mark “a” done”
         let other = Context(store: t.store)
+        other.undoHistory.recordsActions = false  // not actions (a sync, say): undo meets them as conflicts
         other.delete(try #require(try other.existingObject(for: milk.objectID)))
         try other.save()
         let before = try TaskModel.rows(t.store)
@@ -148,6 +167,7 @@ import Testing
         let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
         let c = t.context
         let theirs = Context(store: try Store(path: dir.path(), model: TaskModel.model))
+        theirs.undoHistory.recordsActions = false  // not actions (a sync, say): undo meets them as conflicts
         func their(_ o: ManagedObject) throws -> ManagedObject {
             try theirs.store.poll()
             return try #require(try theirs.existingObject(for: o.objectID))
@@ -203,6 +223,7 @@ import Testing
         try c.undo()
         try c.undo()
         let other = Context(store: t.store)
+        other.undoHistory.recordsActions = false
         try #require(try other.existingObject(for: t.h[0].objectID))["title"] = "theirs"
         try other.save()
         let e = try #require(throws: UndoConflict.self) { try c.redo() }

@@ -49,8 +49,9 @@ import Testing
         #expect(try mine.context.store.poll() == 0)
         try r.checkAgainstFetch(mine.context.store)
         #expect(r.failures == [])
-        // Undo is ours only: our two saves are steps, their three commits are not.
-        #expect(mine.context.undoHistory.undoCount == 2)
+        // The undo history is the store's: our two saves and their three commits are five actions.
+        #expect(mine.context.undoHistory.undoCount == 5)
+        #expect(theirs.context.undoHistory.undoCount == 5)
     }
 
     /// Commits found by one poll are one change set: delivered one by one, the first one's diff read rows

@@ -113,6 +113,7 @@ import Testing
         try o.save(actionName: "Rename “Milk”")
         // Another context deletes the item.
         let other = try makeOutline(store)
+        other.context.undoHistory.recordsActions = false  // as a sync: its changes are not actions here
         try other.delete(try #require(try other.context.existingObject(for: milk.objectID) as? Item))
         try other.save()
         let before = try graph(o)
@@ -145,6 +146,7 @@ import Testing
         a.title = "A"
         try o.save(actionName: "Rename “a”")
         let other = try makeOutline(store)
+        other.context.undoHistory.recordsActions = false  // as a sync: its changes are not actions here
         (try other.context.existingObject(for: a.objectID) as! Item).title = "theirs"
         try other.save()
         #expect(throws: UndoConflict.self) { try o.context.undo() }
@@ -181,6 +183,7 @@ import Testing
         let p = try o.append("p", to: root)
         try o.save(actionName: "Add “p”")
         let other = try makeOutline(store)
+        other.context.undoHistory.recordsActions = false  // as a sync: its changes are not actions here
         try other.append("theirs", to: try #require(try other.context.existingObject(for: p.objectID) as? Item))
         try other.delete(try #require(try other.context.existingObject(for: src.objectID) as? Item))
         try other.save()
@@ -204,6 +207,7 @@ import Testing
         item.title = "Final"
         try o.save(actionName: "Rename")
         let other = try makeOutline(store)
+        other.context.undoHistory.recordsActions = false  // as a sync: its changes are not actions here
         (try other.context.existingObject(for: item.objectID) as! Item).title = "Theirs"
         try other.save()
         let e = try #require(throws: UndoConflict.self) { try o.context.undo() }

@@ -61,6 +61,9 @@ _burrow() {
             'export:Write the outline, or one item with its sub-items, as OPML, Markdown, text or JSON.'
             'import:Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.'
             'check:Verify the outline (and repair what can be derived with --repair).'
+            'undo:Undo the latest actions, whichever burrow made them.'
+            'redo:Redo the latest undone actions.'
+            'history:List the undo history, newest first (or clear it).'
             'config:Check the config file, or say where it goes, or print a default one.'
             'help:Show subcommand help information.'
         )
@@ -68,7 +71,7 @@ _burrow() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|note|rm|done|mv|rename|export|import|check|config|help)
+        add|ls|note|rm|done|mv|rename|export|import|check|undo|redo|history|config|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -218,6 +221,47 @@ _burrow_check() {
     local -ar arg_specs=(
         '--db[The outline database.]:db:'
         '--repair[Repair what can be derived, in one transaction.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_undo() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':count:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_redo() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':count:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_history() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        '--limit[How many actions to list.]:limit:'
+        '--json[Print JSON\: sequence, name, date, origin, undone, objects, bytes, place.]'
+        '--clear[Forget every action (nothing in the outline changes).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

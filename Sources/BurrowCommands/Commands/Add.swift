@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectGraph
 import Outline
 
 /// `burrow add TEXT… [--under PATH] [--top]`
@@ -42,6 +43,7 @@ struct Add: ParsableCommand {
         try database.write { o in
             let (parent, added) = try o.perform(titles.count == 1 ? "Add “\(titles[0])”" : "Add \(titles.count) items") {
                 let parent = try o.item(at: under ?? "")
+                o.context.setActionPlace(ActionPlace(container: parent.objectID))
                 if top { return (parent, try titles.enumerated().map { try o.insert($1, into: parent, at: $0) }) }
                 return (parent, try o.append(titles: titles, to: parent))
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ObjectGraph
 import Outline
 
 /// `burrow done PATH [--undo]`
@@ -19,6 +20,7 @@ struct Done: ParsableCommand {
                 let item = try o.item(at: path)
                 guard !item.isRoot else { throw UserError("the top of the outline cannot be marked done") }
                 item.isDone = !undo
+                o.recordPlace(of: item)
                 o.context.setActionName((undo ? "Mark not done " : "Mark done ") + o.quoted(item))
                 return item
             }

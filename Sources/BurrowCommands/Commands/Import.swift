@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectGraph
 import Outline
 
 /// `burrow import FILE|- [--format auto|opml|markdown|text|json] [--under PATH]`
@@ -58,6 +59,7 @@ struct Import: ParsableCommand {
             // done for a retry to add again.
             let parent = try o.perform("Import \(total) items") { () throws -> Item in
                 let parent = try o.item(at: under ?? "")
+                o.context.setActionPlace(ActionPlace(container: parent.objectID))
                 try o.add(nodes, under: parent) { progress.update($0) }
                 return parent
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ObjectGraph
 import Outline
 
 /// `burrow mv PATH --to PATH [--position N]`
@@ -28,6 +29,7 @@ struct Mv: ParsableCommand {
                 // Past the end means last: the level is read inside the transaction, not counted before it.
                 try o.move(item, to: parent, at: (position.map { $0 - 1 }) ?? Int.max)
                 o.context.setActionName("Move \(o.quoted(item))")
+                o.recordPlace(of: item)
                 return (item, parent)
             }
             say("Moved \(o.quoted(item)) under \(o.quoted(parent)) at position \(try o.position(of: item) + 1)")

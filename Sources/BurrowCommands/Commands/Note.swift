@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectGraph
 import Outline
 
 /// `burrow note PATH [TEXT|-]`
@@ -36,6 +37,7 @@ struct Note: ParsableCommand {
                 let old = item.note ?? ""
                 guard old != note else { return (item, "unchanged") }
                 item.note = note.isEmpty ? nil : note
+                o.recordPlace(of: item)
                 let change = note.isEmpty ? "Removed the note of" : old.isEmpty ? "Added a note to" : "Changed the note of"
                 o.context.setActionName("\(change) \(o.quoted(item))")
                 return (item, change)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ObjectGraph
 import Outline
 
 /// `burrow rename PATH NEW`
@@ -27,7 +28,8 @@ struct Rename: ParsableCommand {
                 guard !item.isRoot else { throw UserError("the top of the outline cannot be renamed") }
                 let old = o.quoted(item)
                 item.title = title
-                o.context.setActionName("Rename \(old)")
+                o.recordPlace(of: item)
+                o.context.setActionName("Rename \(old) to \(o.quoted(item))")
                 return (item, old)
             }
             say("Renamed \(old) to \(o.quoted(item))")

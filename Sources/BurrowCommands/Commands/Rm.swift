@@ -1,4 +1,5 @@
 import ArgumentParser
+import ObjectGraph
 import Outline
 import TerminalKit
 
@@ -16,6 +17,7 @@ struct Rm: ParsableCommand {
             let what = try o.perform { () throws -> String in
                 let item = try o.item(at: path)
                 let what = try o.deletionDescription(of: item)
+                o.recordPlace(of: item)
                 try o.delete(item)
                 o.context.setActionName("Delete \(what)")
                 return what

@@ -52,9 +52,11 @@ extension Context {
                 if let unit {
                     commit = try write(unit)
                     logged = commit!.result.seq
+                    try recordStep(unit)
                 }
             }
         } catch {
+            undoHistory.unitFailed()
             // IDs reserved inside the transaction were rolled back with it: never hand them out.
             if reservedInTransaction { freshIDs = 0..<0 }
             // Diagnosed while the objects still hold what failed to be written.
@@ -72,6 +74,23 @@ extension Context {
         pendingActionName = name
     }
 
+    /// Records where the action of the unit of work being built happened, with its undo step, so that
+    /// undoing it from any process can go back there.
+    public func setActionPlace(_ place: ActionPlace) {
+        pendingPlace = place
+    }
+
+    /// Inside the saving transaction: the unit's step into the store's undo history, unless it is an undo
+    /// or redo itself, or changed only how objects are shown (see `Attribute.viewState`).
+    private func recordStep(_ unit: UnitOfWork) throws {
+        guard !isApplyingHistory, undoHistory.recordsActions else { return }
+        let viewStateOnly =
+            unit.live.isEmpty && unit.gone.isEmpty && pendingRows.isEmpty
+            && unit.changed.allSatisfy { o in o.changedMask.rawValue & ~o.entity.viewStateMask == 0 }
+        if viewStateOnly { return }
+        try undoHistory.record(UndoRecord(unit, rows: pendingRows, name: pendingActionName ?? ""), place: pendingPlace, model: model)
+    }
+
     private func saveChanges() throws {
         precondition(!store.isInTransaction, "save() inside Context.transaction: the transaction saves when it ends")
         guard let unit = try prepareSave() else {
@@ -83,9 +102,11 @@ extension Context {
             commit = try store.writeTransaction { logged in
                 let c = try write(unit)
                 logged = c.result.seq
+                try recordStep(unit)
                 return c
             }
         } catch {
+            undoHistory.unitFailed()
             throw unit.diagnose(error, in: self)
         }
         didCommit(commit)
@@ -130,14 +151,8 @@ extension Context {
         let (live, gone, changes) = (commit.unit.live, commit.unit.gone, commit.unit.changes)
         generation += 1
 
-        // A unit that changed only how objects are shown (see `Attribute.viewState`) is no undo step.
-        let viewStateOnly =
-            live.isEmpty && gone.isEmpty && pendingRows.isEmpty
-            && commit.unit.changed.allSatisfy { o in o.changedMask.rawValue & ~o.entity.viewStateMask == 0 }
-        if !isApplyingHistory && !viewStateOnly {
-            undoHistory.record(UndoRecord(commit.unit, rows: pendingRows, name: pendingActionName ?? ""))
-        }
         pendingActionName = nil
+        pendingPlace = nil
 
         for o in live {
             o.isInserted = false

@@ -1,40 +1,84 @@
 extension Context {
-    /// Undoes the last step: restores every object it touched (attributes, relationships, order keys and
-    /// the same IDs) as one new unit of work in one write transaction, and returns the step's name.
+    /// Undoes the store's newest action not undone, whichever context or process made it: restores every
+    /// object it touched (attributes, relationships, order keys and the same IDs) as one new unit of work
+    /// in one write transaction, which also marks the action undone; returns its name (nil when there is
+    /// nothing to undo).
     ///
     /// What another context or process did since decides: an object the step would remove that is gone
     /// already, or a value that already is what the step would restore, is simply left as it is (undoing
     /// an add whose item was deleted elsewhere succeeds and changes nothing). A step that cannot be applied
     /// without overwriting a later change made elsewhere, or that would leave a reference to something
-    /// deleted elsewhere, throws ``UndoConflict``: nothing changes, and the step is dropped for good, so
-    /// the next undo goes on with the step before it (one conflict never blocks the rest of history). Any
-    /// other failure (a busy or full disk) changes nothing and keeps the step to try again.
+    /// deleted elsewhere, throws ``UndoConflict``: nothing changes, and the action is dropped from the
+    /// history for good, so the next undo goes on with the one before it (one conflict never blocks the
+    /// rest of history). Any other failure (a busy or full disk) changes nothing and keeps the action to
+    /// try again.
     @discardableResult
     public func undo() throws -> String? {
-        guard let step = undoHistory.undoStack.last else { return nil }
-        do {
-            try UndoReplay(context: self, step: step, verb: "undo").run(restoring: \.before, expecting: \.after)
-        } catch let conflict as UndoConflict {
-            undoHistory.undoStack.removeLast()
-            throw conflict
-        }
-        undoHistory.undoStack.removeLast()
-        undoHistory.redoStack.append(step)
-        return step.name
+        try undoAction()?.name
     }
 
-    /// Redoes the last undone step; see ``undo()``.
+    /// Redoes the oldest undone action; see ``undo()``.
     @discardableResult
     public func redo() throws -> String? {
-        guard let step = undoHistory.redoStack.last else { return nil }
+        try redoAction()?.name
+    }
+
+    /// ``undo()``, returning the whole entry: where the action happened, who made it and when.
+    @discardableResult
+    public func undoAction() throws -> HistoryEntry? {
+        try replayHistory(undoing: true)
+    }
+
+    /// ``redo()``, returning the whole entry.
+    @discardableResult
+    public func redoAction() throws -> HistoryEntry? {
+        try replayHistory(undoing: false)
+    }
+
+    private func replayHistory(undoing: Bool) throws -> HistoryEntry? {
+        let verb = undoing ? "undo" : "redo"
+        if hasChanges {
+            throw StoreError(.conflict, "cannot \(verb) with unsaved changes; save or roll back first", path: store.path)
+        }
+        var entry: HistoryEntry?
+        isApplyingHistory = true
+        defer { isApplyingHistory = false }
         do {
-            try UndoReplay(context: self, step: step, verb: "redo").run(restoring: \.after, expecting: \.before)
+            // Read, checked and written in one transaction: nobody can change a row, or take the action,
+            // between the checks and the write.
+            try transaction {
+                guard let top = try store.backend.historyTop(undone: !undoing, withStep: true) else { return }
+                entry = top.entry
+                guard top.modelHash == model.versionHash, let bytes = top.step, let step = UndoRecord.decode(bytes, name: top.entry.name)
+                else {
+                    throw UndoConflict(
+                        verb: verb, action: top.entry.name, object: nil, entity: "it", reason: "was recorded by another version of the data model")
+                }
+                try UndoReplay(context: self, step: step, verb: verb)
+                    .apply(restoring: undoing ? \.before : \.after, expecting: undoing ? \.after : \.before)
+                try store.backend.setHistoryUndone(top.entry.sequence, undoing)
+            }
+        } catch let e as StoreError where e.code == .foreignKey {
+            // A restored reference points to something deleted elsewhere (a parent, say).
+            let conflict = UndoConflict(
+                verb: verb, action: entry?.name ?? "", object: e.object, entity: e.entity ?? "an object",
+                reason: "would refer to something deleted elsewhere" + (e.property.map { " (\($0))" } ?? ""))
+            try? skip(entry, undoing: undoing)
+            throw conflict
         } catch let conflict as UndoConflict {
-            undoHistory.redoStack.removeLast()
+            try? skip(entry, undoing: undoing)
             throw conflict
         }
-        undoHistory.redoStack.removeLast()
-        undoHistory.undoStack.append(step)
-        return step.name
+        return entry
+    }
+
+    /// Drops an action whose step conflicts, if it is still the one to undo (or redo): another process may
+    /// have taken it meanwhile.
+    private func skip(_ entry: HistoryEntry?, undoing: Bool) throws {
+        guard let entry else { return }
+        try store.writeTransaction { _ in
+            guard try store.backend.historyTop(undone: !undoing, withStep: false)?.entry.sequence == entry.sequence else { return }
+            try store.backend.removeHistory([entry.sequence])
+        }
     }
 }

@@ -17,10 +17,13 @@ public final class Context {
     // stores and appends only, so they skip dynamic exclusivity checks (see ManagedObject).
     /// What the context did so far (objects created, rows loaded), for tests and diagnostics.
     @exclusivity(unchecked) public internal(set) var statistics = ContextStatistics()
-    /// Undo and redo of this context's saves.
-    public let undoHistory = UndoHistory()
+    /// The store's undo history, shared by every context and process; this context's saves are recorded
+    /// in it.
+    public let undoHistory: UndoHistory
     /// The name the next save records for undo.
     var pendingActionName: String?
+    /// Where the next save's action happened, recorded with it.
+    var pendingPlace: ActionPlace?
     /// True while an undo or redo is being applied: that save is not a new step.
     var isApplyingHistory = false
     /// Objects read in one batch when a fetch result or relationship is touched.
@@ -54,6 +57,7 @@ public final class Context {
 
     public init(store: Store) {
         self.store = store
+        undoHistory = UndoHistory(store: store)
         store.contexts.append(WeakContext(context: self))
     }
 
@@ -160,7 +164,6 @@ public final class Context {
     /// ones get their saved values.
     public func rollback() {
         discardChanges()
-        undoHistory.removeAll()
     }
 
     /// Rollback without touching the undo history (a failed undo must leave its step in place).
@@ -177,6 +180,7 @@ public final class Context {
         deleted = []
         pendingRows = []
         pendingActionName = nil
+        pendingPlace = nil
     }
 
     private func restore(_ o: ManagedObject) {

@@ -88,6 +88,27 @@ protocol PersistentStore: AnyObject {
     /// were pruned; a reader behind it must re-read everything).
     func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], oldest: Int64?)
 
+    // MARK: Undo history
+
+    /// Inside the write transaction: records an action (its entry's sequence number is ignored), after
+    /// dropping the undone actions (a new action cuts redo) and then the oldest past `limits`, the new one
+    /// always kept; returns its sequence number.
+    func appendHistory(_ entry: HistoryEntry, step: [UInt8], modelHash: String, limits: HistoryLimits) throws(StoreError) -> Int64
+    /// Inside the write transaction: the step of action `sequence`, replaced (a group that spans saves).
+    func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError)
+    /// The newest action not undone (`undone` false), or the oldest undone one (the next to redo), with its
+    /// step and the hash of the model that recorded it when `withStep`.
+    func historyTop(undone: Bool, withStep: Bool) throws(StoreError) -> (entry: HistoryEntry, step: [UInt8]?, modelHash: String)?
+    /// Inside the write transaction: marks an action undone or done again.
+    func setHistoryUndone(_ sequence: Int64, _ undone: Bool) throws(StoreError)
+    /// Inside the write transaction: forgets actions (a step that conflicts is skipped for good); none for
+    /// every action.
+    func removeHistory(_ sequences: [Int64]?) throws(StoreError)
+    /// The newest actions first, undone ones included.
+    func historyEntries(limit: Int) throws(StoreError) -> [HistoryEntry]
+    /// How many actions can be undone and redone, and the bytes their steps take.
+    func historyTotals() throws(StoreError) -> (undo: Int, redo: Int, bytes: Int)
+
     // MARK: Upkeep
 
     /// Makes the stored file complete on its own (best effort, never waits for readers).

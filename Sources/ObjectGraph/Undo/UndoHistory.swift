@@ -1,5 +1,9 @@
-/// A context's undo and redo stacks. Every save of the context is one step (or part of the open group);
-/// changes saved by other contexts or processes never are.
+import Foundation
+
+/// The undo history of a store, shared by every context and process that opens it and kept in the store
+/// itself: each save is recorded, in its own transaction, as one action (or as part of this context's open
+/// group); undo and redo take the latest action wherever it was made. It survives quitting, a killed
+/// process and a reboot, and is bounded by ``limits``.
 ///
 /// ```swift
 /// try context.save(actionName: "Add “Milk”")
@@ -7,75 +11,105 @@
 /// try context.undo()
 /// ```
 public final class UndoHistory {
-    /// The most steps kept (oldest dropped first); nil for no limit.
-    public var levelsLimit: Int? {
-        didSet { trim() }
-    }
+    unowned let store: Store
+    /// The program recorded with each action this context saves ("outliner", "command line").
+    public var origin = ""
+    /// False for a context whose saves are not the user's actions (changes arriving from a sync, a
+    /// migration of data): they are saved without an undo step, and an undo that would overwrite them is
+    /// a conflict.
+    public var recordsActions = true
+    /// How much history the store keeps; applied when this context records an action.
+    public var limits = HistoryLimits.standard
 
-    var undoStack: [UndoRecord] = []
-    var redoStack: [UndoRecord] = []
-    /// The step being built by an explicit group, spanning several saves.
-    var openGroup: UndoRecord?
+    /// The step being built by an explicit group, spanning several saves, and its action once recorded.
+    var openGroup: (step: UndoRecord, sequence: Int64?)?
+    /// The group as it was before the unit of work being saved, to go back to if that unit fails.
+    private var groupBeforeUnit: (step: UndoRecord, sequence: Int64?)?
     private var groupDepth = 0
 
-    init() {}
+    init(store: Store) {
+        self.store = store
+    }
 
-    public var canUndo: Bool { !undoStack.isEmpty }
-    public var canRedo: Bool { !redoStack.isEmpty }
-    /// The name of the step `undo()` would undo.
-    public var undoActionName: String? { undoStack.last?.name }
-    /// The name of the step `redo()` would redo.
-    public var redoActionName: String? { redoStack.last?.name }
-    public var undoCount: Int { undoStack.count }
-    public var redoCount: Int { redoStack.count }
+    /// The action `undo()` would undo: the newest one not undone.
+    public func nextUndo() throws(StoreError) -> HistoryEntry? { try store.backend.historyTop(undone: false, withStep: false)?.entry }
+    /// The action `redo()` would redo: the oldest undone one.
+    public func nextRedo() throws(StoreError) -> HistoryEntry? { try store.backend.historyTop(undone: true, withStep: false)?.entry }
+    /// The newest actions first, undone ones included (they can be redone until a new action is recorded).
+    public func entries(limit: Int = 100) throws(StoreError) -> [HistoryEntry] { try store.backend.historyEntries(limit: limit) }
+    /// How many actions can be undone and redone, and the bytes their steps take in the store.
+    public func totals() throws(StoreError) -> (undo: Int, redo: Int, bytes: Int) { try store.backend.historyTotals() }
 
-    /// Starts a group: every save until the matching `endGroup()` becomes one step named `name`.
+    public var canUndo: Bool { ((try? nextUndo()) ?? nil) != nil }
+    public var canRedo: Bool { ((try? nextRedo()) ?? nil) != nil }
+    /// The name of the action `undo()` would undo.
+    public var undoActionName: String? { ((try? nextUndo()) ?? nil)?.name }
+    /// The name of the action `redo()` would redo.
+    public var redoActionName: String? { ((try? nextRedo()) ?? nil)?.name }
+    public var undoCount: Int { (try? totals().undo) ?? 0 }
+    public var redoCount: Int { (try? totals().redo) ?? 0 }
+
+    /// Starts a group: every save of this context until the matching `endGroup()` becomes one action
+    /// named `name`.
     public func beginGroup(_ name: String) {
-        if groupDepth == 0 { openGroup = UndoRecord(name: name) }
+        if groupDepth == 0 { openGroup = (UndoRecord(name: name), nil) }
         groupDepth += 1
     }
 
-    /// Ends a group started by `beginGroup(_:)`; the outermost end pushes the step.
-    public func endGroup() {
+    /// Ends a group started by `beginGroup(_:)`: the outermost end closes its action (one that changed
+    /// nothing in the end is forgotten).
+    public func endGroup() throws {
         guard groupDepth > 0 else { return }
         groupDepth -= 1
-        if groupDepth == 0, var group = openGroup {
-            openGroup = nil
-            group.compact()
-            if !group.isEmpty { push(group) }
+        guard groupDepth == 0, let group = openGroup else { return }
+        openGroup = nil
+        var step = group.step
+        step.compact()
+        if step.isEmpty, let seq = group.sequence {
+            try store.writeTransaction { _ in try store.backend.removeHistory([seq]) }
         }
     }
 
-    /// Forgets every step.
-    public func removeAll() {
-        undoStack = []
-        redoStack = []
+    /// Forgets every action of the store, undone ones included (`burrow history --clear`).
+    public func clear() throws {
         openGroup = nil
         groupDepth = 0
+        try store.writeTransaction { _ in try store.backend.removeHistory(nil) }
     }
 
-    /// Records a saved unit of work, into the open group or as a new step. A new step clears redo.
-    func record(_ step: UndoRecord) {
-        if openGroup != nil {
-            openGroup!.compose(step)
-            if !step.name.isEmpty && openGroup!.name.isEmpty { openGroup!.name = step.name }
+    /// Inside the saving transaction: records a saved unit of work, into the open group or as a new action
+    /// (which cuts redo).
+    func record(_ step: UndoRecord, place: ActionPlace?, model: Model) throws(StoreError) {
+        groupBeforeUnit = openGroup
+        if var group = openGroup {
+            group.step.compose(step)
+            if !step.name.isEmpty && group.step.name.isEmpty { group.step.name = step.name }
+            var stored = group.step
+            stored.compact()
+            if let seq = group.sequence {
+                try store.backend.replaceHistoryStep(seq, step: stored.encoded(), objectCount: stored.entries.count)
+            } else if !stored.isEmpty {
+                group.sequence = try append(stored, place: place, model: model)
+            }
+            openGroup = group
             return
         }
         var step = step
         step.compact()
-        if !step.isEmpty { push(step) }
+        if !step.isEmpty { _ = try append(step, place: place, model: model) }
     }
 
-    private func push(_ step: UndoRecord) {
-        undoStack.append(step)
-        redoStack = []
-        trim()
+    /// The unit of work whose step was recorded did not commit: the group is as it was before it.
+    func unitFailed() {
+        openGroup = groupBeforeUnit
     }
 
-    private func trim() {
-        if let limit = levelsLimit, undoStack.count > limit {
-            undoStack.removeFirst(undoStack.count - max(0, limit))
-        }
+    private func append(_ step: UndoRecord, place: ActionPlace?, model: Model) throws(StoreError) -> Int64 {
+        let bytes = step.encoded()
+        let entry = HistoryEntry(
+            sequence: 0, name: step.name, date: Date(), origin: origin, place: place ?? ActionPlace(focus: step.entries.first?.id),
+            isUndone: false, objectCount: step.entries.count, size: bytes.count)
+        return try store.backend.appendHistory(entry, step: bytes, modelHash: model.versionHash, limits: limits)
     }
 }
 

@@ -17,6 +17,8 @@ struct UndoRecord {
         self.name = name
     }
 
+    mutating func reserve(_ n: Int) { entries.reserveCapacity(n) }
+
     /// Records one object of a single save (no object appears twice in one save).
     mutating func append(_ id: ObjectID, before: [Value]?, after: [Value]?) {
         entries.append(Entry(id: id, before: before, after: after))

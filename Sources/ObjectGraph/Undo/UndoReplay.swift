@@ -1,27 +1,16 @@
 /// One undo or redo step applied to a context: checked against what the store holds now (what other
-/// contexts and processes did since decides; see ``Context/undo()``) and then made, as one unit of work.
+/// contexts and processes did since decides; see ``Context/undo()``) and then made, in the unit of work
+/// ``Context/undo()`` saves.
 struct UndoReplay {
     let context: Context
     let step: UndoRecord
     /// "undo" or "redo", for messages.
     let verb: String
 
-    /// Applies the step as one unit of work, restoring `target` where the store holds `expected`.
-    func run(restoring target: KeyPath<UndoRecord.Entry, [Value]?>, expecting expected: KeyPath<UndoRecord.Entry, [Value]?>) throws {
-        if context.hasChanges {
-            throw StoreError(.conflict, "cannot \(verb) with unsaved changes; save or roll back first", path: context.store.path)
-        }
-        context.isApplyingHistory = true
-        defer { context.isApplyingHistory = false }
-        do {
-            // Read and written in one transaction: nobody can change a row between the checks and the write.
-            try context.transaction { try restore(target, expected) }
-        } catch let e as StoreError where e.code == .foreignKey {
-            // A restored reference points to something deleted elsewhere (a parent, say).
-            throw UndoConflict(
-                verb: verb, action: step.name, object: e.object, entity: e.entity ?? "an object",
-                reason: "would refer to something deleted elsewhere" + (e.property.map { " (\($0))" } ?? ""))
-        }
+    /// Inside the open write transaction: checks the step against what the store holds now and changes
+    /// the objects to `target` where the store holds `expected`.
+    func apply(restoring target: KeyPath<UndoRecord.Entry, [Value]?>, expecting expected: KeyPath<UndoRecord.Entry, [Value]?>) throws {
+        try restore(target, expected)
     }
 
     /// Checks a step against the store as it is now and changes the objects to what it restores.

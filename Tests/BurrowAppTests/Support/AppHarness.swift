@@ -83,7 +83,8 @@ final class AppHarness {
         var out = "mode \(app.mode) · status \(String(describing: app.status)) · size \(app.screenSize)"
         out +=
             " · register \(String(describing: app.register)) clipboard \(String(describing: app.pendingClipboard)) · search \(String(describing: app.searchQuery)) \(app.searchMatches) \(app.searchIndex)"
-        out += " · undo \(app.undoPlaces.count) redo \(app.redoPlaces.count)"
+        let history = app.outline.context.undoHistory
+        out += " · undo \(history.undoCount) redo \(history.redoCount)"
         for level in app.stack {
             out += "\nlevel \(level.parentID) \(level.list) \(String(describing: level.selectedID))"
             out += " \(String(describing: level.expectedID)) “\(level.lastKnownTitle)” \(level.controller.batchesDelivered)"

@@ -26,9 +26,13 @@ final class MemoryStore: PersistentStore {
         var log: [(seq: Int64, changes: ChangeSet)] = []
         /// The sequence number of the next log entry (never reused once committed).
         var nextSeq: Int64 = 1
+        /// The undo history, oldest first: each action with its encoded step and its model's hash.
+        var history: [(entry: HistoryEntry, step: [UInt8], modelHash: String)] = []
+        /// The sequence number of the next action.
+        var nextAction: Int64 = 1
     }
 
-    private(set) var state: State
+    var state: State
     private var writing = false
     private var snapshotDepth = 0
     /// How many change-log entries are kept; older ones are pruned (a reader behind them re-reads

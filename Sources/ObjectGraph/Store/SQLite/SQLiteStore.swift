@@ -24,6 +24,8 @@ final class SQLiteStore: PersistentStore {
     /// The last `PRAGMA data_version` seen: it changes when another connection commits.
     var dataVersion: Int64 = -1
     var savesSincePrune = 0
+    /// Whether the file has an undo history table (known after the first look).
+    var historyTableExists: Bool?
     /// A read-only connection for background scans (file stores only), opened on first use.
     private var backgroundReaderStorage: DatabaseQueue?
 
@@ -184,12 +186,18 @@ final class SQLiteStore: PersistentStore {
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     let current = try SQLiteStore.readStoredModel(db)
-                    if current != nil { try db.execute(sql: Schema.changeLogTable) }
+                    if current != nil {
+                        try db.execute(sql: Schema.changeLogTable)
+                        for sql in Schema.historyTable { try db.execute(sql: sql) }
+                    }
                     if let current {
                         if current.hash != model.versionHash {
                             // Re-check inside the write lock: another process may have migrated meanwhile.
                             let plan = try SchemaMigration.plan(from: current, to: model)
                             for sql in plan.statements { try db.execute(sql: sql) }
+                            // Steps hold rows in the old model's slot order: they cannot be replayed on this one.
+                            try db.execute(sql: "DELETE FROM og_history")
+                            try db.execute(sql: "DELETE FROM og_metadata WHERE key IN ('history_done', 'history_undone', 'history_bytes')")
                             try SQLiteStore.writeModel(db, model)
                         }
                         try SQLiteStore.upgradeFormat(db, model)
@@ -200,6 +208,7 @@ final class SQLiteStore: PersistentStore {
                             for sql in Schema.indexes(e).values.sorted() { try db.execute(sql: sql) }
                         }
                         try db.execute(sql: Schema.changeLogTable)
+                        for sql in Schema.historyTable { try db.execute(sql: sql) }
                         try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('format', \(SQLiteStore.format)), ('next_id', 1)")
                         try SQLiteStore.writeModel(db, model)
                     }

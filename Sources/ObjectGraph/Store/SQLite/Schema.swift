@@ -70,6 +70,17 @@ enum Schema {
         CREATE TABLE IF NOT EXISTS og_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, at REAL NOT NULL, changes BLOB NOT NULL)
         """
 
+    /// The undo history every process shares (see `SQLiteStore+History`): one row per action, its step
+    /// encoded by `UndoRecord.encoded()`; the index finds the newest done and the oldest undone action.
+    static let historyTable = [
+        """
+        CREATE TABLE IF NOT EXISTS og_history (seq INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, at REAL NOT NULL, \
+        origin TEXT NOT NULL, container_entity INTEGER, container_id INTEGER, focus_entity INTEGER, focus_id INTEGER, \
+        undone INTEGER NOT NULL, objects INTEGER NOT NULL, size INTEGER NOT NULL, model_hash TEXT NOT NULL, step BLOB NOT NULL)
+        """,
+        "CREATE INDEX IF NOT EXISTS og_history_undone ON og_history (undone, seq)"
+    ]
+
     /// The literal SQL for a stored default.
     static func literal(_ v: Value) -> String {
         switch v {

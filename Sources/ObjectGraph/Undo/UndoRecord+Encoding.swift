@@ -1,0 +1,150 @@
+import Foundation
+
+/// The binary form of an undo step in a store's history: entities by index (a step is only replayed on the
+/// model that recorded it; the history row keeps that model's hash), values tagged by type, and an "after"
+/// that differs from its "before" in a few slots kept as just those slots, so a rename costs one value.
+extension UndoRecord {
+    private static let magic: [UInt8] = Array("OU1".utf8)
+
+    private enum Tag: UInt8 {
+        case null, string, integer, double, boolFalse, boolTrue, date, data, uuid
+    }
+
+    private enum Flag {
+        static let before: UInt8 = 1
+        static let after: UInt8 = 2
+        /// The after is stored as the slots where it differs from the before.
+        static let delta: UInt8 = 4
+    }
+
+    /// The step as bytes (see ``decode(_:name:)``).
+    func encoded() -> [UInt8] {
+        var out = ByteWriter()
+        out.bytes.reserveCapacity(16 + entries.count * 48)
+        out.bytes += Self.magic
+        out.varint(UInt64(entries.count))
+        for e in entries {
+            out.varint(UInt64(e.id.entity))
+            out.signed(e.id.rowID)
+            switch (e.before, e.after) {
+            case (let b?, let a?) where a.count == b.count:
+                out.bytes.append(Flag.before | Flag.after | Flag.delta)
+                Self.put(b, &out)
+                var changed = 0
+                for i in 0..<a.count where a[i] != b[i] { changed += 1 }
+                out.varint(UInt64(changed))
+                for i in 0..<a.count where a[i] != b[i] {
+                    out.varint(UInt64(i))
+                    Self.put(a[i], &out)
+                }
+            default:
+                out.bytes.append((e.before == nil ? 0 : Flag.before) | (e.after == nil ? 0 : Flag.after))
+                if let b = e.before { Self.put(b, &out) }
+                if let a = e.after { Self.put(a, &out) }
+            }
+        }
+        return out.bytes
+    }
+
+    /// The step of `encoded()`'s bytes, or nil for bytes this version cannot read.
+    static func decode(_ bytes: [UInt8], name: String) -> UndoRecord? {
+        var r = ByteReader(bytes: bytes)
+        guard r.take(magic.count).map({ $0.elementsEqual(magic) }) == true, let count = r.varint(), count <= bytes.count else { return nil }
+        var record = UndoRecord(name: name)
+        record.reserve(Int(count))
+        for _ in 0..<count {
+            guard let entity = r.varint(), entity < 1 << 20, let row = r.signed(), let flags = r.byte() else { return nil }
+            var before: [Value]?
+            var after: [Value]?
+            if flags & Flag.before != 0 {
+                guard let b = rowValues(&r) else { return nil }
+                before = b
+            }
+            if flags & Flag.delta != 0 {
+                guard var a = before, let n = r.varint() else { return nil }
+                for _ in 0..<n {
+                    guard let slot = r.varint(), slot < a.count, let v = value(&r) else { return nil }
+                    a[Int(slot)] = v
+                }
+                after = a
+            } else if flags & Flag.after != 0 {
+                guard let a = rowValues(&r) else { return nil }
+                after = a
+            }
+            record.append(ObjectID(entity: Int(entity), rowID: row), before: before, after: after)
+        }
+        return r.atEnd ? record : nil
+    }
+
+    private static func put(_ row: [Value], _ out: inout ByteWriter) {
+        out.varint(UInt64(row.count))
+        for v in row { put(v, &out) }
+    }
+
+    private static func put(_ v: Value, _ out: inout ByteWriter) {
+        switch v {
+        case .null: out.bytes.append(Tag.null.rawValue)
+        case .string(let s):
+            out.bytes.append(Tag.string.rawValue)
+            var s = s
+            s.withUTF8 { u in
+                out.varint(UInt64(u.count))
+                out.bytes.append(contentsOf: u)
+            }
+        case .integer(let i):
+            out.bytes.append(Tag.integer.rawValue)
+            out.signed(i)
+        case .double(let d):
+            out.bytes.append(Tag.double.rawValue)
+            out.fixed(d.bitPattern)
+        case .bool(let b): out.bytes.append(b ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
+        case .date(let d):
+            out.bytes.append(Tag.date.rawValue)
+            out.fixed(d.timeIntervalSinceReferenceDate.bitPattern)
+        case .data(let d):
+            out.bytes.append(Tag.data.rawValue)
+            out.varint(UInt64(d.count))
+            out.bytes.append(contentsOf: d)
+        case .uuid(let u):
+            out.bytes.append(Tag.uuid.rawValue)
+            withUnsafeBytes(of: u.uuid) { out.bytes.append(contentsOf: $0) }
+        }
+    }
+
+    private static func rowValues(_ r: inout ByteReader) -> [Value]? {
+        guard let n = r.varint(), n <= r.remaining else { return nil }
+        var row: [Value] = []
+        row.reserveCapacity(Int(n))
+        for _ in 0..<n {
+            guard let v = value(&r) else { return nil }
+            row.append(v)
+        }
+        return row
+    }
+
+    private static func value(_ r: inout ByteReader) -> Value? {
+        guard let raw = r.byte(), let tag = Tag(rawValue: raw) else { return nil }
+        switch tag {
+        case .null: return .null
+        case .string:
+            guard let n = r.varint(), let u = r.take(Int(clamping: n)) else { return nil }
+            return .string(String(decoding: u, as: UTF8.self))
+        case .integer: return r.signed().map { .integer($0) }
+        case .double: return r.fixed().map { .double(Double(bitPattern: $0)) }
+        case .boolFalse: return .bool(false)
+        case .boolTrue: return .bool(true)
+        case .date: return r.fixed().map { .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: $0))) }
+        case .data:
+            guard let n = r.varint(), let u = r.take(Int(clamping: n)) else { return nil }
+            return .data(Data(u))
+        case .uuid:
+            guard let u = r.take(16) else { return nil }
+            let t = Array(u)
+            return .uuid(
+                UUID(
+                    uuid: (
+                        t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]
+                    )))
+        }
+    }
+}
