@@ -184,7 +184,7 @@ complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options 
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow redo" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow history" db' -l 'db' -d 'The outline database.' -rfka ''
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow history" limit' -l 'limit' -d 'How many actions to list.' -rfka ''
-complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow history" json' -l 'json' -d 'Print JSON: sequence, name, date, origin, undone, objects, bytes, place.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow history" json' -l 'json' -d 'Print JSON: sequence, name, date, origin, state (done, undone or skipped), objects, bytes, place.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow history" clear' -l 'clear' -d 'Forget every action (nothing in the outline changes).'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow history" version' -l 'version' -d 'Show the version.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow history" h help' -s 'h' -l 'help' -d 'Show help information.'

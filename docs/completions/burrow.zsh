@@ -260,7 +260,7 @@ _burrow_history() {
     local -ar arg_specs=(
         '--db[The outline database.]:db:'
         '--limit[How many actions to list.]:limit:'
-        '--json[Print JSON\: sequence, name, date, origin, undone, objects, bytes, place.]'
+        '--json[Print JSON\: sequence, name, date, origin, state (done, undone or skipped), objects, bytes, place.]'
         '--clear[Forget every action (nothing in the outline changes).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

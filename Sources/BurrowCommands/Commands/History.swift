@@ -18,7 +18,7 @@ struct History: ParsableCommand {
     @Option(help: "How many actions to list.")
     var limit = 20
 
-    @Flag(help: "Print JSON: sequence, name, date, origin, undone, objects, bytes, place.")
+    @Flag(help: "Print JSON: sequence, name, date, origin, state (done, undone or skipped), objects, bytes, place.")
     var json = false
 
     @Flag(help: "Forget every action (nothing in the outline changes).")
@@ -46,7 +46,9 @@ struct History: ParsableCommand {
             }
             guard !entries.isEmpty else { return say("No actions yet") }
             for e in entries {
-                say("\(e.sequence)  \(e.isUndone ? "undone: " : "")\(Sanitizer.visible(e.name))  (\(Undo.describe(e, in: o)))")
+                say(
+                    "\(e.sequence)  \(e.state == .done ? "" : e.isUndone ? "undone: " : "skipped: ")\(Sanitizer.visible(e.name))  (\(Undo.describe(e, in: o)))"
+                )
             }
         }
     }
@@ -56,7 +58,7 @@ struct History: ParsableCommand {
         iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let items = entries.map { e -> String in
             var s = "{\"sequence\": \(e.sequence), \"name\": \(JSONOutline.quote(e.name)), \"date\": \"\(iso.string(from: e.date))\""
-            s += ", \"origin\": \(JSONOutline.quote(e.origin)), \"undone\": \(e.isUndone), \"objects\": \(e.objectCount), \"bytes\": \(e.size)"
+            s += ", \"origin\": \(JSONOutline.quote(e.origin)), \"state\": \"\(e.state)\", \"objects\": \(e.objectCount), \"bytes\": \(e.size)"
             var place: [String] = []
             if let c = e.place.container {
                 place.append("\"container\": \(c.rowID)")

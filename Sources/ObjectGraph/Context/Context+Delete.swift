@@ -13,6 +13,7 @@ extension Context {
     /// Deletes `first` and everything its cascade rules reach, with an explicit list of what is still to
     /// delete: a chain of 100,000 levels costs memory, not the thread's stack.
     private func delete(_ first: ManagedObject, root: ObjectID, cascade: Bool) {
+        preloadTree(below: first)
         var work = [(first, cascade)]
         while let (o, cascade) = work.popLast() {
             guard !o.isDeleted else { continue }
@@ -49,6 +50,38 @@ extension Context {
             } else {
                 deleted.append(o)
             }
+        }
+    }
+
+    /// Before a cascade down a relationship of an entity to itself (a tree): every row below `first`, at every
+    /// depth, read in one walk and a few batches, and each one's members known from their keys, so the
+    /// cascade makes no query per object (100,000 items: 2 reads, not 100,000).
+    private func preloadTree(below first: ManagedObject) {
+        guard !first.isInserted else { return }
+        let e = first.entity
+        for p in e.properties {
+            guard let r = p.relationship, r.deleteRule == .cascade, r.isToMany, r.destination == e.index,
+                first.relations[p.slot]?.stored == nil
+            else { continue }
+            guard let rows = try? store.backend.descendantRows(of: first.objectID.rowID, entity: e, keySlot: r.inverseSlot), rows.count > 1
+            else { return }
+            statistics.rowsLoaded += rows.count
+            var members: [Int64: Set<Int64>] = [first.objectID.rowID: []]
+            members.reserveCapacity(rows.count + 1)
+            for (id, row) in rows {
+                if members[id] == nil { members[id] = [] }
+                if case .integer(let owner) = row[r.inverseSlot] { members[owner, default: []].insert(id) }
+                let oid = ObjectID(entity: e.index, rowID: id)
+                if registered[oid].map({ $0.isFault }) ?? true { rowCache[oid] = row }
+            }
+            // As `loadRelation` would have found them, one object at a time; objects that hold their own
+            // (read or changed in this context) keep them.
+            for (owner, set) in members {
+                let o = owner == first.objectID.rowID ? first : object(for: ObjectID(entity: e.index, rowID: owner))
+                guard !o.isInserted, o.relations[p.slot]?.stored == nil else { continue }
+                o.relations[p.slot, default: RelationState()].stored = set
+            }
+            return
         }
     }
 }

@@ -56,7 +56,7 @@ extension Context {
                 }
                 try UndoReplay(context: self, step: step, verb: verb)
                     .apply(restoring: undoing ? \.before : \.after, expecting: undoing ? \.after : \.before)
-                try store.backend.setHistoryUndone(top.entry.sequence, undoing)
+                try store.backend.setHistoryState(top.entry.sequence, undoing ? .undone : .done)
             }
         } catch let e as StoreError where e.code == .foreignKey {
             // A restored reference points to something deleted elsewhere (a parent, say).
@@ -72,13 +72,13 @@ extension Context {
         return entry
     }
 
-    /// Drops an action whose step conflicts, if it is still the one to undo (or redo): another process may
-    /// have taken it meanwhile.
+    /// Passes over an action whose step conflicts from now on (kept, and listed as skipped), if it is still
+    /// the one to undo (or redo): another process may have taken it meanwhile.
     private func skip(_ entry: HistoryEntry?, undoing: Bool) throws {
         guard let entry else { return }
         try store.writeTransaction { _ in
             guard try store.backend.historyTop(undone: !undoing, withStep: false)?.entry.sequence == entry.sequence else { return }
-            try store.backend.removeHistory([entry.sequence])
+            try store.backend.setHistoryState(entry.sequence, .skipped)
         }
     }
 }

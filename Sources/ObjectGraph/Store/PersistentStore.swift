@@ -66,6 +66,9 @@ protocol PersistentStore: AnyObject {
     /// The IDs reachable from `root` by following `keySlot` (a to-one key of `entity` to itself) backwards
     /// at every depth, `root` excluded, each once (a cycle ends the walk).
     func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64]
+    /// The whole rows of ``descendants(of:entity:keySlot:)``, in one walk (a cascade down a tree reads
+    /// what it deletes with this).
+    func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])]
     /// How many there are of ``descendants(of:entity:keySlot:)``, without listing them.
     func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int
     /// The IDs of `request` read on another thread and connection, first rows first; nil when this store
@@ -91,19 +94,21 @@ protocol PersistentStore: AnyObject {
     // MARK: Undo history
 
     /// Inside the write transaction: records an action (its entry's sequence number is ignored), after
-    /// dropping the undone actions (a new action cuts redo) and then the oldest past `limits`, the new one
-    /// always kept; returns its sequence number.
+    /// dropping every action after the newest done one (a new action cuts redo) and, once past `limits`, the
+    /// oldest (the new one always kept); returns its sequence number.
     func appendHistory(_ entry: HistoryEntry, step: [UInt8], modelHash: String, limits: HistoryLimits) throws(StoreError) -> Int64
     /// Inside the write transaction: the step of action `sequence`, replaced (a group that spans saves).
     func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError)
-    /// The newest action not undone (`undone` false), or the oldest undone one (the next to redo), with its
+    /// The newest action done (`undone` false), or the oldest undone one (the next to redo), with its
     /// step and the hash of the model that recorded it when `withStep`.
     func historyTop(undone: Bool, withStep: Bool) throws(StoreError) -> (entry: HistoryEntry, step: [UInt8]?, modelHash: String)?
-    /// Inside the write transaction: marks an action undone or done again.
-    func setHistoryUndone(_ sequence: Int64, _ undone: Bool) throws(StoreError)
-    /// Inside the write transaction: forgets actions (a step that conflicts is skipped for good); none for
-    /// every action.
-    func removeHistory(_ sequences: [Int64]?) throws(StoreError)
+    /// Inside the write transaction: marks an action undone, done again, or skipped for good.
+    func setHistoryState(_ sequence: Int64, _ state: HistoryState) throws(StoreError)
+    /// Inside the write transaction: forgets action `sequence` if it is the newest (a group that changed
+    /// nothing in the end).
+    func dropNewestHistory(_ sequence: Int64) throws(StoreError)
+    /// Inside the write transaction: forgets every action.
+    func clearHistory() throws(StoreError)
     /// The newest actions first, undone ones included.
     func historyEntries(limit: Int) throws(StoreError) -> [HistoryEntry]
     /// How many actions can be undone and redone, and the bytes their steps take.

@@ -16,8 +16,9 @@ public struct HistoryEntry: Sendable, Hashable {
     /// The program that made it, as it named itself (``UndoHistory/origin``).
     public let origin: String
     public let place: ActionPlace
+    public let state: HistoryState
     /// True when it is undone, and so can be redone.
-    public let isUndone: Bool
+    public var isUndone: Bool { state == .undone }
     /// How many objects it changed.
     public let objectCount: Int
     /// How many bytes its stored step takes.

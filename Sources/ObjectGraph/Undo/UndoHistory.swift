@@ -66,7 +66,7 @@ public final class UndoHistory {
         var step = group.step
         step.compact()
         if step.isEmpty, let seq = group.sequence {
-            try store.writeTransaction { _ in try store.backend.removeHistory([seq]) }
+            try store.writeTransaction { _ in try store.backend.dropNewestHistory(seq) }
         }
     }
 
@@ -74,7 +74,7 @@ public final class UndoHistory {
     public func clear() throws {
         openGroup = nil
         groupDepth = 0
-        try store.writeTransaction { _ in try store.backend.removeHistory(nil) }
+        try store.writeTransaction { _ in try store.backend.clearHistory() }
     }
 
     /// Inside the saving transaction: records a saved unit of work, into the open group or as a new action
@@ -108,7 +108,7 @@ public final class UndoHistory {
         let bytes = step.encoded()
         let entry = HistoryEntry(
             sequence: 0, name: step.name, date: Date(), origin: origin, place: place ?? ActionPlace(focus: step.entries.first?.id),
-            isUndone: false, objectCount: step.entries.count, size: bytes.count)
+            state: .done, objectCount: step.entries.count, size: bytes.count)
         return try store.backend.appendHistory(entry, step: bytes, modelHash: model.versionHash, limits: limits)
     }
 }

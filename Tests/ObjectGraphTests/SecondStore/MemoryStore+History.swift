@@ -2,20 +2,34 @@ import Foundation
 
 @testable import ObjectGraph
 
-/// The undo history kept in the state a write transaction rolls back, as a list oldest first.
+/// The undo history kept in the state a write transaction rolls back, as a list oldest first, trimmed as
+/// the SQLite store trims it (to nine tenths of a limit once past it).
 extension MemoryStore {
     func appendHistory(_ entry: HistoryEntry, step: [UInt8], modelHash: String, limits: HistoryLimits) throws(StoreError) -> Int64 {
         precondition(isInTransaction)
         return modify { s in
-            s.history.removeAll { $0.entry.isUndone }
+            if let done = s.history.lastIndex(where: { $0.entry.state == .done }) {
+                s.history.removeSubrange((done + 1)...)
+            } else {
+                s.history = []
+            }
             let seq = s.nextAction
             s.nextAction += 1
-            let e = HistoryEntry(
-                sequence: seq, name: entry.name, date: entry.date, origin: entry.origin, place: entry.place, isUndone: false,
-                objectCount: entry.objectCount, size: step.count)
-            s.history.append((e, step, modelHash))
-            while s.history.count > max(1, limits.actions) { s.history.removeFirst() }
-            while s.history.count > 1 && s.history.reduce(0, { $0 + $1.entry.size }) > limits.bytes { s.history.removeFirst() }
+            s.history.append((with(entry, sequence: seq, size: step.count), step, modelHash))
+            let bytes = s.history.reduce(0) { $0 + $1.entry.size }
+            if s.history.count > max(1, limits.actions) || bytes > limits.bytes {
+                let keepCount = max(1, limits.actions) - max(1, limits.actions) / 10, keepBytes = limits.bytes - limits.bytes / 10
+                var kept = 0, keptBytes = 0
+                var first = s.history.count - 1
+                kept = 1
+                keptBytes = s.history[first].entry.size
+                while first > 0 && kept < keepCount && keptBytes + s.history[first - 1].entry.size <= keepBytes {
+                    first -= 1
+                    kept += 1
+                    keptBytes += s.history[first].entry.size
+                }
+                s.history.removeFirst(first)
+            }
             return seq
         }
     }
@@ -24,39 +38,38 @@ extension MemoryStore {
         precondition(isInTransaction)
         modify { s in
             guard let i = s.history.firstIndex(where: { $0.entry.sequence == sequence }) else { return }
-            let e = s.history[i].entry
-            s.history[i].entry = HistoryEntry(
-                sequence: e.sequence, name: e.name, date: e.date, origin: e.origin, place: e.place, isUndone: e.isUndone,
-                objectCount: objectCount, size: step.count)
-            s.history[i].step = step
+            var e = with(s.history[i].entry, sequence: sequence, size: step.count)
+            e = HistoryEntry(
+                sequence: e.sequence, name: e.name, date: e.date, origin: e.origin, place: e.place, state: e.state, objectCount: objectCount,
+                size: e.size)
+            s.history[i] = (e, step, s.history[i].modelHash)
         }
     }
 
     func historyTop(undone: Bool, withStep: Bool) throws(StoreError) -> (entry: HistoryEntry, step: [UInt8]?, modelHash: String)? {
-        let found = undone ? state.history.first { $0.entry.isUndone } : state.history.last { !$0.entry.isUndone }
+        let found = undone ? state.history.first { $0.entry.state == .undone } : state.history.last { $0.entry.state == .done }
         return found.map { ($0.entry, withStep ? $0.step : nil, $0.modelHash) }
     }
 
-    func setHistoryUndone(_ sequence: Int64, _ undone: Bool) throws(StoreError) {
+    func setHistoryState(_ sequence: Int64, _ newState: HistoryState) throws(StoreError) {
         precondition(isInTransaction)
         modify { s in
             guard let i = s.history.firstIndex(where: { $0.entry.sequence == sequence }) else { return }
             let e = s.history[i].entry
             s.history[i].entry = HistoryEntry(
-                sequence: e.sequence, name: e.name, date: e.date, origin: e.origin, place: e.place, isUndone: undone,
+                sequence: e.sequence, name: e.name, date: e.date, origin: e.origin, place: e.place, state: newState,
                 objectCount: e.objectCount, size: e.size)
         }
     }
 
-    func removeHistory(_ sequences: [Int64]?) throws(StoreError) {
+    func dropNewestHistory(_ sequence: Int64) throws(StoreError) {
         precondition(isInTransaction)
-        modify { s in
-            guard let sequences else {
-                s.history = []
-                return
-            }
-            s.history.removeAll { sequences.contains($0.entry.sequence) }
-        }
+        modify { s in if s.history.last?.entry.sequence == sequence { s.history.removeLast() } }
+    }
+
+    func clearHistory() throws(StoreError) {
+        precondition(isInTransaction)
+        modify { $0.history = [] }
     }
 
     func historyEntries(limit: Int) throws(StoreError) -> [HistoryEntry] {
@@ -64,8 +77,16 @@ extension MemoryStore {
     }
 
     func historyTotals() throws(StoreError) -> (undo: Int, redo: Int, bytes: Int) {
-        let undone = state.history.filter(\.entry.isUndone).count
-        return (state.history.count - undone, undone, state.history.reduce(0) { $0 + $1.entry.size })
+        (
+            state.history.filter { $0.entry.state == .done }.count, state.history.filter { $0.entry.state == .undone }.count,
+            state.history.reduce(0) { $0 + $1.entry.size }
+        )
+    }
+
+    private func with(_ e: HistoryEntry, sequence: Int64, size: Int) -> HistoryEntry {
+        HistoryEntry(
+            sequence: sequence, name: e.name, date: e.date, origin: e.origin, place: e.place, state: e.state, objectCount: e.objectCount,
+            size: size)
     }
 }
 

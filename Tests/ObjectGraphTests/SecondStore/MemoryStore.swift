@@ -279,6 +279,12 @@ final class MemoryStore: PersistentStore {
         return out
     }
 
+    func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])] {
+        let ids = try descendants(of: root, entity: entity, keySlot: keySlot)
+        let rows = try rows(of: entity, ids: ids, layout: entity.wholeRow)
+        return zip(ids, rows).compactMap { id, row in row.map { (id, $0) } }
+    }
+
     func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
         try descendants(of: root, entity: entity, keySlot: keySlot).count
     }

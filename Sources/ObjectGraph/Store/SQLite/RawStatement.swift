@@ -40,6 +40,13 @@ struct RawStatement {
 
     func bind(_ i: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, i) }
 
+    /// Binds bytes as a blob (copied by SQLite).
+    func bind(bytes: [UInt8], at index: Int32) {
+        bytes.withUnsafeBytes { buf in
+            _ = sqlite3_bind_blob(handle, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), sqliteTransient)
+        }
+    }
+
     /// Runs a statement that returns no rows, then resets it.
     func run(_ db: Database) throws {
         let rc = sqlite3_step(handle)

@@ -1,13 +1,18 @@
 import Foundation
 import GRDB
 
-/// The undo history in `og_history` (see `Schema.historyTable`), with its totals in `og_metadata` so that
-/// recording an action reads two rows whatever the size of the history.
+/// The undo history in `og_history` (see `Schema.historyTable`). Each row keeps its position (1, 2, 3… with
+/// no gaps) and the bytes of every step up to its own (`cum`), and only a prefix (trimming) or a suffix (a
+/// new action cutting redo) is ever removed, so the newest and oldest rows alone give how many actions and
+/// bytes there are: recording an action reads two rows whatever the size of the history.
 extension SQLiteStore {
-    private struct Totals {
-        var done = 0
-        var undone = 0
-        var bytes = 0
+    /// The newest or oldest row's bookkeeping.
+    private struct End {
+        var seq: Int64
+        var state: Int
+        var position: Int64
+        var cum: Int64
+        var size: Int64
     }
 
     private static let columns =
@@ -16,28 +21,38 @@ extension SQLiteStore {
     func appendHistory(_ entry: HistoryEntry, step: [UInt8], modelHash: String, limits: HistoryLimits) throws(StoreError) -> Int64 {
         do {
             return try withOpenTransaction { db in
-                var totals = try Self.totals(db)
-                if totals.undone > 0 {
-                    // A new action cuts redo.
-                    let sizes = try Int.fetchAll(db, sql: "DELETE FROM og_history WHERE undone = 1 RETURNING size")
-                    totals.undone = 0
-                    totals.bytes -= sizes.reduce(0, +)
+                var newest = try end(db, newest: true)
+                if let n = newest, n.state != HistoryState.done.rawValue {
+                    // A new action cuts redo: everything after the newest done action goes (a suffix).
+                    let done = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM og_history WHERE undone = 0") ?? 0
+                    try db.execute(sql: "DELETE FROM og_history WHERE seq > ?", arguments: [done])
+                    newest = try end(db, newest: true)
                 }
-                let insert = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO og_history (name, at, origin, container_entity, container_id, focus_entity, focus_id, \
-                        undone, objects, size, model_hash, step) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)
-                        """)
-                try insert.execute(arguments: [
-                    entry.name, entry.date.timeIntervalSince1970, entry.origin,
-                    entry.place.container?.entity, entry.place.container?.rowID, entry.place.focus?.entity, entry.place.focus?.rowID,
-                    entry.objectCount, step.count, modelHash, Data(step)
-                ])
+                let insert = try statement(
+                    db,
+                    """
+                    INSERT INTO og_history (name, at, origin, container_entity, container_id, focus_entity, focus_id, \
+                    undone, objects, size, model_hash, position, cum, step) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)
+                    """)
+                insert.bind(.string(entry.name), at: 1)
+                insert.bind(.double(entry.date.timeIntervalSince1970), at: 2)
+                insert.bind(.string(entry.origin), at: 3)
+                for (k, id) in [entry.place.container, entry.place.focus].enumerated() {
+                    insert.bind(id.map { .integer(Int64($0.entity)) } ?? .null, at: Int32(4 + 2 * k))
+                    insert.bind(id.map { .integer($0.rowID) } ?? .null, at: Int32(5 + 2 * k))
+                }
+                let position = (newest?.position ?? 0) + 1, cum = (newest?.cum ?? 0) + Int64(step.count)
+                insert.bind(Int64(entry.objectCount), at: 8)
+                insert.bind(Int64(step.count), at: 9)
+                insert.bind(.string(modelHash), at: 10)
+                insert.bind(position, at: 11)
+                insert.bind(cum, at: 12)
+                insert.bind(bytes: step, at: 13)
+                try insert.run(db)
                 let seq = db.lastInsertedRowID
-                totals.done += 1
-                totals.bytes += step.count
-                try Self.trim(db, &totals, limits, keeping: seq)
-                try Self.write(totals, db)
+                if let oldest = try end(db, newest: false) {
+                    try trim(db, from: oldest, to: End(seq: seq, state: 0, position: position, cum: cum, size: Int64(step.count)), limits)
+                }
                 return seq
             }
         } catch {
@@ -48,13 +63,13 @@ extension SQLiteStore {
     func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError) {
         do {
             try withOpenTransaction { db in
-                var totals = try Self.totals(db)
-                let old = try Int.fetchOne(db, sql: "SELECT size FROM og_history WHERE seq = ?", arguments: [sequence]) ?? 0
+                guard let old = try Int64.fetchOne(db, sql: "SELECT size FROM og_history WHERE seq = ?", arguments: [sequence]) else { return }
+                let delta = Int64(step.count) - old
                 try db.execute(
-                    sql: "UPDATE og_history SET step = ?, size = ?, objects = ? WHERE seq = ?",
-                    arguments: [Data(step), step.count, objectCount, sequence])
-                totals.bytes += step.count - old
-                try Self.write(totals, db)
+                    sql: "UPDATE og_history SET step = ?, size = ?, objects = ?, cum = cum + ? WHERE seq = ?",
+                    arguments: [Data(step), step.count, objectCount, delta, sequence])
+                // Rows recorded after it (by other processes) keep their running totals right.
+                if delta != 0 { try db.execute(sql: "UPDATE og_history SET cum = cum + ? WHERE seq > ?", arguments: [delta, sequence]) }
             }
         } catch {
             throw StoreError.wrap(error, "cannot record the action for undo", path: path)
@@ -77,41 +92,31 @@ extension SQLiteStore {
         }
     }
 
-    func setHistoryUndone(_ sequence: Int64, _ undone: Bool) throws(StoreError) {
+    func setHistoryState(_ sequence: Int64, _ state: HistoryState) throws(StoreError) {
         do {
             try withOpenTransaction { db in
-                var totals = try Self.totals(db)
-                try db.execute(
-                    sql: "UPDATE og_history SET undone = ? WHERE seq = ? AND undone = ?", arguments: [undone ? 1 : 0, sequence, undone ? 0 : 1])
-                guard db.changesCount == 1 else { return }
-                totals.done += undone ? -1 : 1
-                totals.undone += undone ? 1 : -1
-                try Self.write(totals, db)
+                try db.execute(sql: "UPDATE og_history SET undone = ? WHERE seq = ?", arguments: [state.rawValue, sequence])
             }
         } catch {
             throw StoreError.wrap(error, "cannot record the undo", path: path)
         }
     }
 
-    func removeHistory(_ sequences: [Int64]?) throws(StoreError) {
+    func dropNewestHistory(_ sequence: Int64) throws(StoreError) {
         do {
             try withOpenTransaction { db in
-                guard let sequences else {
-                    try db.execute(sql: "DELETE FROM og_history")
-                    try Self.write(Totals(), db)
-                    return
-                }
-                var totals = try Self.totals(db)
-                for seq in sequences {
-                    guard let row = try Row.fetchOne(db, sql: "DELETE FROM og_history WHERE seq = ? RETURNING undone, size", arguments: [seq])
-                    else { continue }
-                    if row[0] as Int == 0 { totals.done -= 1 } else { totals.undone -= 1 }
-                    totals.bytes -= row[1] as Int
-                }
-                try Self.write(totals, db)
+                try db.execute(sql: "DELETE FROM og_history WHERE seq = ? AND seq = (SELECT max(seq) FROM og_history)", arguments: [sequence])
             }
         } catch {
             throw StoreError.wrap(error, "cannot change the undo history", path: path)
+        }
+    }
+
+    func clearHistory() throws(StoreError) {
+        do {
+            try withOpenTransaction { db in try db.execute(sql: "DELETE FROM og_history") }
+        } catch {
+            throw StoreError.wrap(error, "cannot clear the undo history", path: path)
         }
     }
 
@@ -131,63 +136,49 @@ extension SQLiteStore {
         do {
             return try read { db in
                 guard try hasHistory(db) else { return (0, 0, 0) }
-                let t = try Self.totals(db)
-                return (t.done, t.undone, t.bytes)
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT total(undone = 0), total(undone = 1), total(size) FROM og_history")
+                return (Int(row?[0] as Double? ?? 0), Int(row?[1] as Double? ?? 0), Int(row?[2] as Double? ?? 0))
             }
         } catch {
             throw StoreError.wrap(error, "cannot read the undo history", path: path)
         }
     }
 
-    /// Drops the oldest actions until the history is within `limits`, never `newest`.
-    private static func trim(_ db: Database, _ totals: inout Totals, _ limits: HistoryLimits, keeping newest: Int64) throws {
-        func drop(through last: Int64) throws {
-            let rows = try Row.fetchAll(
-                db, sql: "DELETE FROM og_history WHERE seq <= ? AND seq <> ? RETURNING undone, size", arguments: [last, newest])
-            for row in rows {
-                if row[0] as Int == 0 { totals.done -= 1 } else { totals.undone -= 1 }
-                totals.bytes -= row[1] as Int
-            }
+    /// Past either limit, drops the oldest actions down to nine tenths of it (so that trimming runs once in
+    /// many actions, not on every one; a limit under 10 is kept exactly), never `newest`.
+    private func trim(_ db: Database, from oldest: End, to newest: End, _ limits: HistoryLimits) throws {
+        let count = newest.position - oldest.position + 1
+        let bytes = newest.cum - oldest.cum + oldest.size
+        let maxCount = Int64(max(1, limits.actions)), maxBytes = Int64(limits.bytes)
+        guard count > maxCount || bytes > maxBytes else { return }
+        let keepCount = maxCount - maxCount / 10, keepBytes = maxBytes - maxBytes / 10
+        // The last position to drop by count, and by bytes: the first row whose running total leaves what is
+        // after it within the limit.
+        var last = max(oldest.position - 1, newest.position - keepCount)
+        if bytes > maxBytes {
+            let cut =
+                try Int64.fetchOne(
+                    db, sql: "SELECT position FROM og_history WHERE cum >= ? ORDER BY seq LIMIT 1", arguments: [newest.cum - keepBytes]) ?? 0
+            last = max(last, cut)
         }
-        let excess = totals.done + totals.undone - max(1, limits.actions)
-        if excess > 0,
-            let last = try Int64.fetchOne(
-                db, sql: "SELECT seq FROM og_history WHERE seq <> ? ORDER BY seq LIMIT 1 OFFSET ?", arguments: [newest, excess - 1])
-        {
-            try drop(through: last)
-        }
-        guard totals.bytes > limits.bytes else { return }
-        // The oldest first, until what they take brings the rest within the limit.
-        let need = totals.bytes - limits.bytes
-        var freed = 0
-        var last: Int64?
-        let rows = try Row.fetchCursor(db, sql: "SELECT seq, size FROM og_history WHERE seq <> ? ORDER BY seq", arguments: [newest])
-        while freed < need, let row = try rows.next() {
-            last = row[0]
-            freed += row[1] as Int
-        }
-        if let last { try drop(through: last) }
+        last = min(last, newest.position - 1)
+        guard last >= oldest.position else { return }
+        // Positions follow the rows in order with no gaps: the row at `last` is the (last - oldest)th one.
+        try db.execute(
+            sql: "DELETE FROM og_history WHERE seq <= (SELECT seq FROM og_history ORDER BY seq LIMIT 1 OFFSET ?)",
+            arguments: [last - oldest.position])
     }
 
-    private static func totals(_ db: Database) throws -> Totals {
-        var t = Totals()
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT key, value FROM og_metadata WHERE key IN ('history_done', 'history_undone', 'history_bytes')"))
-        for row in rows {
-            let v: Int = row[1] ?? 0
-            switch row[0] as String {
-            case "history_done": t.done = v
-            case "history_undone": t.undone = v
-            default: t.bytes = v
-            }
-        }
-        return t
-    }
-
-    private static func write(_ t: Totals, _ db: Database) throws {
-        try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO og_metadata (key, value) VALUES ('history_done', ?), ('history_undone', ?), ('history_bytes', ?)"
-        ).execute(arguments: [t.done, t.undone, t.bytes])
+    /// The newest (or oldest) row's bookkeeping, nil when there is no history.
+    private func end(_ db: Database, newest: Bool) throws -> End? {
+        let stmt = try statement(
+            db, "SELECT seq, undone, position, cum, size FROM og_history ORDER BY seq \(newest ? "DESC" : "ASC") LIMIT 1")
+        guard try stmt.step(db) else { return nil }
+        defer { stmt.reset() }
+        return End(
+            seq: stmt.int64(at: 0), state: Int(stmt.int64(at: 1)), position: stmt.int64(at: 2), cum: stmt.int64(at: 3),
+            size: stmt.int64(at: 4))
     }
 
     private static func entry(_ row: Row) -> HistoryEntry {
@@ -197,7 +188,7 @@ extension SQLiteStore {
         }
         return HistoryEntry(
             sequence: row[0], name: row[1], date: Date(timeIntervalSince1970: row[2]), origin: row[3],
-            place: ActionPlace(container: id(4, 5), focus: id(6, 7)), isUndone: (row[8] as Int) != 0,
+            place: ActionPlace(container: id(4, 5), focus: id(6, 7)), state: HistoryState(rawValue: row[8]) ?? .skipped,
             objectCount: row[9], size: row[10])
     }
 

@@ -184,6 +184,28 @@ extension SQLiteStore {
         }
     }
 
+    func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])] {
+        let table = Schema.quote(entity.name), key = Schema.quote(entity.properties[keySlot].name)
+        let columns = self.columns(entity.wholeRow, entity).split(separator: ", ").map { "t." + $0 }.joined(separator: ", ")
+        // The walk finds the IDs; each row is then read once by its ID.
+        let sql =
+            "WITH RECURSIVE below(id) AS (SELECT id FROM \(table) WHERE \(key) = ? "
+            + "UNION SELECT t.id FROM \(table) t JOIN below ON t.\(key) = below.id) "
+            + "SELECT \(columns) FROM below CROSS JOIN \(table) t ON t.id = below.id WHERE below.id <> ?"
+        var out: [(id: Int64, row: [Value])] = []
+        do {
+            try read { db in
+                let stmt = try statement(db, sql)
+                stmt.bind(root, at: 1)
+                stmt.bind(root, at: 2)
+                while try stmt.step(db) { out.append((stmt.int64(at: 0), decodeRow(stmt, entity, entity.wholeRow))) }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read what is below \(entity.name) #\(root)", path: path)
+        }
+        return out
+    }
+
     func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
         do {
             return try read { db in try Int.fetchOne(db, sql: descendantsSQL(entity, keySlot, select: "count(*)"), arguments: [root, root]) ?? 0 }

@@ -197,7 +197,6 @@ final class SQLiteStore: PersistentStore {
                             for sql in plan.statements { try db.execute(sql: sql) }
                             // Steps hold rows in the old model's slot order: they cannot be replayed on this one.
                             try db.execute(sql: "DELETE FROM og_history")
-                            try db.execute(sql: "DELETE FROM og_metadata WHERE key IN ('history_done', 'history_undone', 'history_bytes')")
                             try SQLiteStore.writeModel(db, model)
                         }
                         try SQLiteStore.upgradeFormat(db, model)

@@ -71,12 +71,14 @@ enum Schema {
         """
 
     /// The undo history every process shares (see `SQLiteStore+History`): one row per action, its step
-    /// encoded by `UndoRecord.encoded()`; the index finds the newest done and the oldest undone action.
+    /// encoded by `UndoRecord.encoded()`, its position and the bytes of every step up to it (`cum`); the index
+    /// finds the newest done and the oldest undone action. `undone`: 0 done, 1 undone, 2 skipped.
     static let historyTable = [
         """
         CREATE TABLE IF NOT EXISTS og_history (seq INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, at REAL NOT NULL, \
         origin TEXT NOT NULL, container_entity INTEGER, container_id INTEGER, focus_entity INTEGER, focus_id INTEGER, \
-        undone INTEGER NOT NULL, objects INTEGER NOT NULL, size INTEGER NOT NULL, model_hash TEXT NOT NULL, step BLOB NOT NULL)
+        undone INTEGER NOT NULL, objects INTEGER NOT NULL, size INTEGER NOT NULL, model_hash TEXT NOT NULL, \
+        position INTEGER NOT NULL, cum INTEGER NOT NULL, step BLOB NOT NULL)
         """,
         "CREATE INDEX IF NOT EXISTS og_history_undone ON og_history (undone, seq)"
     ]

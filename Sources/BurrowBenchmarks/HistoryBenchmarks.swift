@@ -1,0 +1,114 @@
+import Foundation
+import GRDBSQLite
+import ObjectGraph
+import Outline
+
+/// The undo history kept in the store (issue 16): a subtree of 100,000 items deleted and its delete undone,
+/// each beside the same SQL on the raw C API (a recursive delete; the rows inserted again), and a single
+/// edit with its action recorded beside the same edit saved without one.
+struct HistoryBenchmarks {
+    /// The subtree: one item with `branches` sub-items of `leaves` each.
+    let branches: Int
+    let leaves: Int
+    let runs: Int
+    let edits: Int
+
+    func run(only: Set<String>) throws {
+        guard only.isEmpty || only.contains("history") else { return }
+        let dir = Harness.scratch("history")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try subtree(dir)
+        try singleEdits(dir)
+    }
+
+    private func subtree(_ dir: String) throws {
+        let storage = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0)
+        let path = storage.emptyStore(dir, "subtree")
+        let outline = try Outline(path: path)
+        let root = try outline.root()
+        let nodes = [
+            OutlineNode(
+                "big",
+                children: (0..<branches).map { b in
+                    OutlineNode("branch \(b)", children: (0..<leaves).map { OutlineNode("leaf \($0) of \(b) quick brown fox") })
+                })
+        ]
+        try outline.perform("Import") { _ = try outline.add(nodes, under: root.objectID) }
+        let count = 1 + branches * (1 + leaves)
+        let top = try outline.child(of: root, at: 0)!.objectID
+        let sql = RawSQLite(path: path)
+        let rows = sql.prepare("SELECT \(StorageBenchmarks.columns) FROM Item WHERE id != 1")
+        var saved: [(Int64, String, String, Int64, Int64, Int64)] = []
+        while sqlite3_step(rows) == SQLITE_ROW {
+            saved.append(
+                (
+                    sqlite3_column_int64(rows, 0), sql.text(rows, 1), sql.text(rows, 4), sqlite3_column_int64(rows, 5),
+                    sqlite3_column_int64(rows, 7), 0
+                ))
+        }
+        sqlite3_finalize(rows)
+        precondition(saved.count == count)
+        var ours: (delete: [Double], undo: [Double]) = ([], []), raw: (delete: [Double], insert: [Double]) = ([], [])
+        for _ in 0..<runs {
+            ours.delete.append(try Harness.time { try outline.perform("Delete “big”") { try outline.delete(top) } })
+            ours.undo.append(try Harness.time { try outline.context.undo() })
+            // Raw: the same rows deleted by the parent key at every depth, then put back.
+            raw.delete.append(
+                Harness.time {
+                    sql.exec(
+                        """
+                        BEGIN IMMEDIATE;
+                        WITH RECURSIVE sub(id) AS (SELECT \(top.rowID) UNION ALL SELECT Item.id FROM Item JOIN sub ON Item.parent = sub.id)
+                        DELETE FROM Item WHERE id IN sub;
+                        UPDATE Item SET childCount = childCount - 1 WHERE id = 1;
+                        COMMIT
+                        """)
+                })
+            raw.insert.append(
+                Harness.time {
+                    sql.exec("BEGIN IMMEDIATE")
+                    let ins = sql.prepare(
+                        "INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, NULL, 0, ?, ?, NULL, ?, \(StorageBenchmarks.times))")
+                    for r in saved {
+                        sqlite3_bind_int64(ins, 1, r.0)
+                        sql.bind(ins, 2, r.1)
+                        sql.bind(ins, 3, r.2)
+                        sqlite3_bind_int64(ins, 4, r.3)
+                        sqlite3_bind_int64(ins, 5, r.4)
+                        sql.step(ins)
+                    }
+                    sqlite3_finalize(ins)
+                    sql.exec("UPDATE Item SET childCount = childCount + 1 WHERE id = 1")
+                    sql.exec("COMMIT")
+                })
+            outline.context.refreshAll()
+            try outline.context.undoHistory.clear()
+        }
+        Harness.report(
+            "delete a subtree of \(count) items", ours: Harness.percentile(ours.delete, 0.5),
+            baseline: Harness.percentile(raw.delete, 0.5), goal: "ratio <= 1.5")
+        Harness.report(
+            "undo the delete of \(count) items", ours: Harness.percentile(ours.undo, 0.5),
+            baseline: Harness.percentile(raw.insert, 0.5), goal: "ratio <= 1.5")
+    }
+
+    /// A rename of one item in a level of 1,000, recorded as an action or not, alternated.
+    private func singleEdits(_ dir: String) throws {
+        let path = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0).emptyStore(dir, "edits")
+        let outline = try Outline(path: path)
+        let root = try outline.root()
+        let ids = try outline.perform("Add") { try outline.append(titles: (0..<1000).map { "item \($0)" }, to: root.objectID) }
+        let history = outline.context.undoHistory
+        var recorded: [Double] = [], plain: [Double] = []
+        for k in 0..<(edits * 2) {
+            let id = ids[(k * 37) % ids.count]
+            history.recordsActions = k % 2 == 0
+            let t = try Harness.time { try outline.perform("Rename") { try outline.rename(id, to: "renamed \(k)") } }
+            if k % 2 == 0 { recorded.append(t) } else { plain.append(t) }
+        }
+        history.recordsActions = true
+        Harness.report(
+            "rename one item, recorded for undo (vs not)", ours: Harness.percentile(recorded, 0.5),
+            baseline: Harness.percentile(plain, 0.5), goal: "ratio <= 1.1")
+    }
+}
