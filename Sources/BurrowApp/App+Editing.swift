@@ -19,11 +19,13 @@ extension App {
         defer { level.expectedID = nil }
         do {
             var selected: ObjectID?
-            try outline.perform(name) {
-                selected = try edit()
-                level.expectedID = selected
-                // Recorded with the action, so undoing it from any process comes back here.
-                outline.context.setActionPlace(ActionPlace(container: level.parentID, focus: selected))
+            try whileBusy(name) {
+                try outline.perform(name) {
+                    selected = try edit()
+                    level.expectedID = selected
+                    // Recorded with the action, so undoing it from any process comes back here.
+                    outline.context.setActionPlace(ActionPlace(container: level.parentID, focus: selected))
+                }
             }
             // The edit may not have touched this level's rows (the item already selected, a rename): select it.
             if let selected, !level.isGone { level.select(id: selected) }

@@ -36,7 +36,8 @@ extension App {
         if upcoming.place.container == level.parentID { level.expectedID = upcoming.place.focus }
         defer { level.expectedID = nil }
         do {
-            guard let entry = try undoing ? context.undoAction() : context.redoAction() else {
+            let label = "\(undoing ? "Undoing" : "Redoing") \(upcoming.name)"
+            guard let entry = try whileBusy(label, { try undoing ? context.undoAction() : context.redoAction() }) else {
                 status = .info(undoing ? "Nothing to undo" : "Nothing to redo")
                 return
             }

@@ -66,6 +66,12 @@ public final class App {
     /// The variables the note editor is chosen from (`$VISUAL`, `$EDITOR`, `$PATH`).
     public var environment = ProcessInfo.processInfo.environment
     public private(set) var isRunning = true
+    /// Shows a message at once while a long action runs (the run loop draws it on the status line); nil
+    /// shows nothing until the action is done.
+    public var busyDisplay: ((String) -> Void)?
+    /// How long an action runs before the busy message appears, and how often it changes after that.
+    public var busyDelay: Duration = .milliseconds(300)
+    public var busyInterval: Duration = .milliseconds(100)
 
     /// How the outliner's actions are named in the shared undo history ("Undid: … (outliner, 5 min ago)").
     public static let origin = "outliner"

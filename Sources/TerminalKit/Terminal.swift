@@ -32,6 +32,16 @@ public final class Terminal {
         return frame
     }
 
+    /// Changes the last frame sent in place and sends what changed: a message on a status line while the
+    /// program is busy and cannot render a whole frame. Nothing happens before a first frame.
+    public func update(_ change: (inout Frame) -> Void) {
+        guard let last = previous, last.size == backend.size else { return }
+        var frame = Frame(size: last.size)
+        frame.buffer = last
+        change(&frame)
+        present(frame)
+    }
+
     /// Sends a frame rendered elsewhere (e.g. by the app's view code) and what changed in it.
     public func present(_ frame: Frame) {
         if let p = previous, p.size != frame.size { invalidate() }

@@ -15,8 +15,11 @@ extension Context {
     private func delete(_ first: ManagedObject, root: ObjectID, cascade: Bool) {
         preloadTree(below: first)
         var work = [(first, cascade)]
+        var count = 0
         while let (o, cascade) = work.popLast() {
             guard !o.isDeleted else { continue }
+            count += 1
+            if count % 4096 == 0 { store.heartbeat?() }
             fulfill(o)
             o.isDeleted = true
             o.prepareForDeletion(Deletion(root: root, isCascade: cascade))

@@ -14,6 +14,11 @@ public final class Store {
     public let isReadOnly: Bool
     /// The store type that holds the rows.
     let backend: any PersistentStore
+    /// Called now and then (every few thousand objects) while a unit of work deletes, restores or writes
+    /// many objects, so that a program can show it is busy; it must not touch the store.
+    public var heartbeat: (() -> Void)? {
+        didSet { (backend as? SQLiteStore)?.heartbeat = heartbeat }
+    }
     /// Contexts that want the change sets other contexts of this store commit.
     var contexts: [WeakContext] = []
     /// The last change-log entry taken in (ours or another's).

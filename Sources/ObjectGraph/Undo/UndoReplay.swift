@@ -59,7 +59,8 @@ struct UndoReplay {
         for (id, row) in current {
             if let o = context.registered[id], !o.hasChanges { o.take(row: row) }
         }
-        for s in step.entries {
+        for (k, s) in step.entries.enumerated() {
+            if k % 4096 == 4095 { context.store.heartbeat?() }
             let id = s.id
             switch (s[keyPath: target], current[id]) {
             case (nil, _?):

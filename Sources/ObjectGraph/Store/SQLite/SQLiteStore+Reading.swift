@@ -198,7 +198,10 @@ extension SQLiteStore {
                 let stmt = try statement(db, sql)
                 stmt.bind(root, at: 1)
                 stmt.bind(root, at: 2)
-                while try stmt.step(db) { out.append((stmt.int64(at: 0), decodeRow(stmt, entity, entity.wholeRow))) }
+                while try stmt.step(db) {
+                    out.append((stmt.int64(at: 0), decodeRow(stmt, entity, entity.wholeRow)))
+                    if out.count % 4096 == 0 { heartbeat?() }
+                }
             }
         } catch {
             throw StoreError.wrap(error, "cannot read what is below \(entity.name) #\(root)", path: path)

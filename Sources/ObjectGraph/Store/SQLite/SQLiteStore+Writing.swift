@@ -79,6 +79,7 @@ extension SQLiteStore {
             }
             try stmt.run(db)
             start += n
+            if start % 4096 < n { heartbeat?() }
         }
     }
 
@@ -154,6 +155,7 @@ extension SQLiteStore {
                 }
             }
             start = end
+            if start % (16 * Self.deleteBatch) == 0 { heartbeat?() }
         }
     }
 

@@ -24,6 +24,8 @@ final class SQLiteStore: PersistentStore {
     /// The last `PRAGMA data_version` seen: it changes when another connection commits.
     var dataVersion: Int64 = -1
     var savesSincePrune = 0
+    /// See `Store.heartbeat`.
+    var heartbeat: (() -> Void)?
     /// Whether the file has an undo history table (known after the first look).
     var historyTableExists: Bool?
     /// A read-only connection for background scans (file stores only), opened on first use.
