@@ -20,7 +20,9 @@ public struct Burrow: ParsableCommand {
             items, I shows the details, E and A edit the note, / searches, u/Ctrl-R undo and redo, q quits.
             """,
         version: "0.1.0",
-        subcommands: [Add.self, Ls.self, Note.self, Rm.self, Done.self, Mv.self, Rename.self, Export.self, Import.self, Check.self, Config.self])
+        subcommands: [
+            Add.self, Ls.self, Note.self, Rm.self, Done.self, Mv.self, Rename.self, Export.self, Import.self, Check.self, Config.self, Find.self
+        ])
 
     @OptionGroup public var database: DatabaseOptions
 

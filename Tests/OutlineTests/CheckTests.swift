@@ -104,7 +104,8 @@ import Testing
             // A repair is one undoable action.
             #expect(
                 o.context.undoHistory.undoActionName == "Repair the outline"
-                    || done.allSatisfy { $0.contains("count") || $0.contains("allocator") || $0.contains("default") || $0.contains("search index") }, "\(name)")
+                    || done.allSatisfy { $0.contains("count") || $0.contains("allocator") || $0.contains("default") || $0.contains("search index") },
+                "\(name)")
         }
     }
 }
