@@ -180,13 +180,13 @@ _burrow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|note|rm|done|mv|rename|export|import|check|config|help)
+    add|ls|note|rm|done|mv|rename|export|import|check|config|find|help)
         # Offer subcommand argument completions
         "_burrow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check config find help' -- "${cur}"))
         ;;
     esac
 }
@@ -412,6 +412,24 @@ _burrow_config_default() {
     repeating_options=()
     non_repeating_options=()
     __burrow_offer_flags_options 0
+}
+
+_burrow_find() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --limit)
+    __burrow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    esac
 }
 
 _burrow_help() {

@@ -52,6 +52,8 @@ function __burrow_parse_tokens -S
             case 'default'
                 __burrow_parse_subcommand 0 'version' 'h/help'
             end
+        case 'find'
+            __burrow_parse_subcommand 1 'db=' 'limit=' 'json' 'version' 'h/help'
         case 'help'
             __burrow_parse_subcommand -r 1 'version'
         end
@@ -121,6 +123,7 @@ complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burro
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'import' -d 'Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'check' -d 'Verify the outline (and repair what can be derived with --repair).'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'config' -d 'Check the config file, or say where it goes, or print a default one.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'find' -d 'Find the items whose title or note contains a text.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow add" db' -l 'db' -d 'The outline database.' -rfka ''
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow add" under' -l 'under' -d 'The item to add under (a path or #ID; default: the top level).' -rfka ''
@@ -178,4 +181,9 @@ complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options 
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow config path" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow config default" version' -l 'version' -d 'Show the version.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow config default" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow find" db' -l 'db' -d 'The outline database.' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow find" limit' -l 'limit' -d 'Show at most this many hits (default: all).' -rfka ''
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow find" json' -l 'json' -d 'Print JSON: an array of id, title, path (the titles above it), done and note.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow find" version' -l 'version' -d 'Show the version.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow find" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_flags_or_options "burrow help" version' -l 'version' -d 'Show the version.'

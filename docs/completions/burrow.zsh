@@ -62,13 +62,14 @@ _burrow() {
             'import:Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.'
             'check:Verify the outline (and repair what can be derived with --repair).'
             'config:Check the config file, or say where it goes, or print a default one.'
+            'find:Find the items whose title or note contains a text.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|note|rm|done|mv|rename|export|import|check|config|help)
+        add|ls|note|rm|done|mv|rename|export|import|check|config|find|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -282,6 +283,21 @@ _burrow_config_path() {
 _burrow_config_default() {
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_find() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':query:'
+        '--limit[Show at most this many hits (default\: all).]:limit:'
+        '--json[Print JSON\: an array of id, title, path (the titles above it), done and note.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
