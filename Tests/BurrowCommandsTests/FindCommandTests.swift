@@ -17,12 +17,12 @@ import Testing
         return sh
     }
 
-    @Test func printsHitsInOutlineOrderWithTheirPaths() {
+    @Test func printsHitsInOutlineOrderWithTheirPaths() throws {
         let sh = shell()
         let (code, out, err) = sh.run("find", "milk")
         #expect(code == 0, "\(err)")
         let lines = out.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
+        try #require(lines.count == 3)
         #expect(lines[0].hasPrefix("#") && lines[0].hasSuffix("  Groceries › Milk"))
         #expect(lines[1].hasSuffix("  Groceries › Oat MILK"))
         #expect(lines[2].hasSuffix("  Breakfast"))
@@ -39,6 +39,7 @@ import Testing
         #expect(code == 0)
         let hits = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]])
         #expect(hits.map { $0["title"] as? String } == ["Milk", "Oat MILK", "Breakfast"])
+        try #require(hits.count == 3)
         #expect(hits[0]["path"] as? [String] == ["Groceries"])
         #expect(hits[2]["path"] as? [String] == [])
         #expect(hits[2]["note"] as? String == "porridge with milk")

@@ -133,7 +133,7 @@ import Testing
         try results.load(upTo: 50)
         #expect(!results.isComplete)
         #expect(results.ordered == Array(expected.prefix(results.ordered.count)))
-        #expect(try o.row(results.ordered[0])?.title == "hit first")
+        #expect(try o.row(try #require(results.ordered.first))?.title == "hit first")
         try results.loadAll()
         #expect(results.isComplete && results.ordered == expected && results.count == expected.count)
     }

@@ -10,9 +10,14 @@ extension SQLiteStore {
 
     private static func fullTextStampKey(_ e: EntityDescription) -> String { "fulltext_" + e.name }
 
-    /// What a current index of `e` records: the folding's version and the indexed attributes.
+    /// The FTS5 options: trigrams of the text as folded (no folding of its own), and no per-row column
+    /// sizes (they serve ranking, which search does not do, and cost space and time on every write).
+    private static let fullTextOptions = "tokenize = 'trigram case_sensitive 1', columnsize = 0"
+
+    /// What a current index of `e` records: the folding's version, the table's options and the indexed
+    /// attributes.
     private static func fullTextStamp(_ e: EntityDescription) -> String {
-        TextFolding.version + "|" + e.fullTextSlots.map { e.properties[$0].name }.joined(separator: ",")
+        TextFolding.version + "|" + fullTextOptions + "|" + e.fullTextSlots.map { e.properties[$0].name }.joined(separator: ",")
     }
 
     private static func fullTextColumns(_ e: EntityDescription) -> [String] { e.fullTextSlots.indices.map { "c\($0)" } }
@@ -43,7 +48,7 @@ extension SQLiteStore {
             try db.execute(sql: "DROP TABLE IF EXISTS \(fullTextTable(e))")
             let cols = fullTextColumns(e)
             try db.execute(
-                sql: "CREATE VIRTUAL TABLE \(fullTextTable(e)) USING fts5(\(cols.joined(separator: ", ")), tokenize = 'trigram case_sensitive 1')")
+                sql: "CREATE VIRTUAL TABLE \(fullTextTable(e)) USING fts5(\(cols.joined(separator: ", ")), \(fullTextOptions))")
             let source = e.fullTextSlots.map { Schema.quote(e.properties[$0].name) }.joined(separator: ", ")
             let insert = try db.makeStatement(
                 sql:
