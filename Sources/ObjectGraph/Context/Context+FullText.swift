@@ -11,6 +11,13 @@ extension Context {
             .map { ObjectID(entity: entity.index, rowID: $0) }
     }
 
+    /// The row IDs of ``fullTextMatches(_:entity:among:limit:)`` (ascending, all of them), for a caller that
+    /// tests many IDs against them and needs no ``ObjectID`` per hit.
+    public func fullTextRowIDs(_ text: String, entity name: String) throws(StoreError) -> [Int64] {
+        let entity = try entity(named: name)
+        return try store.backend.fullTextMatches(TextFolding.fold(text), of: entity, among: nil, limit: nil)
+    }
+
     /// How many objects ``fullTextMatches(_:entity:among:limit:)`` finds for `text`, counted in the store.
     public func fullTextCount(_ text: String, entity name: String) throws(StoreError) -> Int {
         let entity = try entity(named: name)

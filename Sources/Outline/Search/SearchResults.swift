@@ -26,7 +26,9 @@ public final class SearchResults {
 
     private let outline: Outline
     private let entity: Int
-    private var hits: Set<Int64>
+    /// The hits' row IDs, ascending (as the index gives them): tested by binary search, so a search of
+    /// 300,000 hits builds no hash set per key typed.
+    private var hits: [Int64]
     /// The walk: for each level on the way down, its parent, the page of its sub-items read, the position
     /// in it, and where the next page starts.
     private var stack: [(parent: Int64, page: [(id: Int64, hasChildren: Bool)], next: Int, offset: Int, more: Bool)] = []
@@ -37,14 +39,14 @@ public final class SearchResults {
         self.query = query
         let root = try outline.root().objectID
         entity = root.entity
-        var ids = Set(try outline.context.fullTextMatches(query, entity: "Item").map(\.rowID))
-        ids.remove(root.rowID)
+        var ids = try outline.context.fullTextRowIDs(query, entity: "Item")
+        if let k = SearchResults.position(of: root.rowID, in: ids) { ids.remove(at: k) }
         hits = ids
         count = ids.count
         if ids.isEmpty {
             isComplete = true
         } else if ids.count <= SearchResults.orderAtOnceLimit {
-            ordered = try outline.documentOrder(ids.map { ObjectID(entity: entity, rowID: $0) })
+            ordered = try outline.documentOrder(ids.map { [entity] in ObjectID(entity: entity, rowID: $0) })
             count = ordered.count
             isComplete = true
         } else {
@@ -79,12 +81,22 @@ public final class SearchResults {
             let item = top.page[top.next]
             top.next += 1
             stack.append(top)
-            if hits.contains(item.id) {
+            if SearchResults.position(of: item.id, in: hits) != nil {
                 ordered.append(ObjectID(entity: entity, rowID: item.id))
                 if ordered.count == count { isComplete = true }
             }
             if item.hasChildren { stack.append((item.id, [], 0, 0, true)) }
         }
+    }
+
+    /// Where `id` is in the ascending `ids`, if it is there.
+    static func position(of id: Int64, in ids: [Int64]) -> Int? {
+        var lo = 0, hi = ids.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < ids.count && ids[lo] == id ? lo : nil
     }
 
     /// Finds every hit (the walk to the end of the outline when there are many).

@@ -127,20 +127,25 @@ extension SQLiteStore {
     /// it has the trigram tokenizer's three characters, else a scan of the index's folded text (`instr`,
     /// still exact). `ids`, `limit` and `count` shape the statement.
     private func fullTextQuery(_ e: EntityDescription, _ folded: String, ids: Int, limit: Int?, count: Bool) -> (sql: String, args: [Value]) {
-        let table = SQLiteStore.fullTextTable(e)
+        var table = SQLiteStore.fullTextTable(e)
         var conditions: [String] = []
         var args: [Value] = []
+        var rowid = "rowid"
         if folded.unicodeScalars.count >= 3 {
             conditions.append("\(table) MATCH ?")
             args.append(.string("\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""))
         } else {
+            // FTS5's own table of the text (a shadow table, `id, c0, …`), read as the plain table it is:
+            // through the virtual table each row costs three times as much.
+            table = Schema.quote("og_fts_" + e.name + "_content")
+            rowid = "id"
             conditions.append("(" + SQLiteStore.fullTextColumns(e).map { "instr(\($0), ?) > 0" }.joined(separator: " OR ") + ")")
             args += Array(repeating: .string(folded), count: e.fullTextSlots.count)
         }
-        if ids > 0 { conditions.append("rowid IN (" + Array(repeating: "?", count: ids).joined(separator: ",") + ")") }
-        let what = count ? "count(*)" : "rowid"
+        if ids > 0 { conditions.append("\(rowid) IN (" + Array(repeating: "?", count: ids).joined(separator: ",") + ")") }
+        let what = count ? "count(*)" : rowid
         var sql = "SELECT \(what) FROM \(table) WHERE " + conditions.joined(separator: " AND ")
-        if !count { sql += " ORDER BY rowid" }
+        if !count { sql += " ORDER BY \(rowid)" }
         if let limit { sql += " LIMIT \(max(0, limit))" }
         return (sql, args)
     }
