@@ -80,7 +80,7 @@ import Testing
         #expect(BurrowProcess.run(["add", "P", "--db", db]).status == 0)
         let watcher = try Outline(path: db)
         var seen: [Int] = []
-        let results = try BurrowProcess.concurrently(4, meanwhile: { seen.append(try watcher.find("gödel").count) }) { w in
+        let work: @Sendable (Int) -> [Int32] = { w in
             (0..<15).map { k in
                 var status = BurrowProcess.run(["add", "GODEL w\(w) n\(k)", "--under", "P", "--db", db]).status
                 if k % 3 == 0 { status |= BurrowProcess.run(["rename", "P/GODEL w\(w) n\(k)", "Escher w\(w) n\(k)", "--db", db]).status }
@@ -89,6 +89,7 @@ import Testing
                 return status
             }
         }
+        let results = try BurrowProcess.concurrently(4, meanwhile: { seen.append(try watcher.find("gödel").count) }, work)
         #expect(results.flatMap { $0 }.allSatisfy { $0 == 0 })
         #expect(seen.allSatisfy { $0 <= 60 })
         // Per worker: 15 added, 5 renamed away (k = 0, 3, 6, 9, 12), 3 removed (k = 1, 6, 11; 6 was renamed).
