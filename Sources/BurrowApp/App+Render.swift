@@ -33,7 +33,12 @@ extension App {
                 draft.area, into: &frame.buffer, rule: editor.rule, text: editor.text)
         } else {
             frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
-            if let cursor = renderLevel(into: &frame.buffer, area: layout.list) { frame.cursor = cursor }
+            if case .search(let field) = mode, let panel = searchPanel, panel.results != nil {
+                SearchResultsView(panel: panel, query: field.text.trimmingCharacters(in: .whitespaces), theme: theme)
+                    .render(into: &frame.buffer, area: layout.list)
+            } else if let cursor = renderLevel(into: &frame.buffer, area: layout.list) {
+                frame.cursor = cursor
+            }
             if let area = layout.details {
                 DetailView(details: details, timeZone: timeZone, theme: theme).render(into: &frame.buffer, area: area, offset: detailsScroll)
             }
@@ -160,7 +165,7 @@ extension App {
             if register != nil { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
             right.append("\(keymap.label(for: .help) ?? "?"): help")
         case .capture: right.append("Enter: add · Esc: done")
-        case .search: right.append("Enter: search · Esc: cancel")
+        case .search: right.append("Enter: go · Esc: back")
         case .rename: right.append("Enter: keep · Esc: cancel")
         case .insert: right.append("Enter: add · Esc: cancel")
         case .help: right.append("Esc: close")

@@ -1,55 +1,122 @@
 import ObjectGraph
 import Outline
+import TerminalKit
 
+/// `/`: the results list follows the text as it is typed (each hit with its path, the matched text
+/// highlighted, the exact count on the status line); ↑/↓ choose, Enter shows the chosen hit in its level,
+/// Esc leaves the outline as it was. `n`/`N` then step through every hit in outline order.
 extension App {
-    /// Runs a search from the search line and goes to the first match.
-    func search(_ query: String) {
-        let text = query.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { return }
+    /// Opens the search line with the last search's text, and its results.
+    func openSearch() {
+        mode = .search(TextField(text: searchQuery ?? ""))
+        searchPanel = SearchPanel()
+        refreshSearch()
+    }
+
+    /// A key while the search line is open.
+    func searchKey(_ key: TerminalKit.Key) {
+        guard let panel = searchPanel else { return }
+        let page = ListView.pageSize(height: layout.list.height)
         do {
-            let found = try outline.searchIDs(text)
-            searchMatches = found
-            searchQuery = text
-            guard !found.isEmpty else {
-                status = .info("Nothing contains \(quoted(text))")
-                return
+            switch key {
+            case .enter: goToChosenHit()
+            case .escape:
+                mode = .browse
+                searchPanel = nil
+                status = nil
+            case .up, .ctrl("p"): try panel.move(by: -1, in: outline)
+            case .down, .ctrl("n"): try panel.move(by: 1, in: outline)
+            case .pageUp: try panel.move(by: -page, in: outline)
+            case .pageDown: try panel.move(by: page, in: outline)
+            default:
+                if mode.field?.handle(key) == .edited { refreshSearch() }
             }
-            // The first match at or after the selection when it is one, else the first.
-            let here = top.selectedID.flatMap { id in searchMatches.firstIndex(of: id) }
-            showMatch(here ?? 0)
         } catch {
             fail("Cannot search", error)
         }
     }
 
+    /// Searches the text typed so far: a screenful of hits in outline order and the count.
+    private func refreshSearch() {
+        guard let panel = searchPanel, let text = mode.field?.text else { return }
+        let query = text.trimmingCharacters(in: .whitespaces)
+        do {
+            try panel.search(query, in: outline, rows: max(1, layout.list.height))
+        } catch {
+            fail("Cannot search", error)
+            return
+        }
+        guard let results = panel.results else {
+            status = nil
+            return
+        }
+        status = .info(results.count == 0 ? "Nothing contains \(quoted(query))" : "\(results.count) match\(results.count == 1 ? "" : "es")")
+    }
+
+    /// Enter: the chosen hit (the first by default) in its level; `n`/`N` go on from it.
+    private func goToChosenHit() {
+        guard let panel = searchPanel, let results = panel.results else {
+            mode = .browse
+            searchPanel = nil
+            return
+        }
+        mode = .browse
+        searchPanel = nil
+        searchQuery = results.query
+        searchResults = results
+        guard let chosen = panel.list.selected, chosen < panel.hits.count else {
+            status = .info("Nothing contains \(quoted(results.query))")
+            return
+        }
+        let hit = panel.hits[chosen]
+        guard (try? outline.row(hit.id)) != nil else {
+            searchIndex = results.ordered.firstIndex(of: hit.id) ?? 0
+            status = .info("\(quoted(hit.title)) was deleted meanwhile · \(keymap.label(for: .nextMatch) ?? "n"): next match")
+            return
+        }
+        showMatch(results.ordered.firstIndex(of: hit.id) ?? 0)
+    }
+
     /// Goes to the next (or previous) match of the last search, wrapping around; matches deleted since are
-    /// skipped.
+    /// skipped. Further hits are found as the steps reach them.
     func stepMatch(by delta: Int) {
-        guard let query = searchQuery else {
+        guard let query = searchQuery, let results = searchResults else {
             status = .info("No search yet: \(keymap.label(for: .search) ?? "/") searches")
             return
         }
-        let n = searchMatches.count
-        guard n > 0 else {
+        guard results.count > 0 else {
             status = .info("Nothing contains \(quoted(query))")
             return
         }
-        var i = searchIndex
-        for _ in 0..<n {
-            i = ((i + delta) % n + n) % n
-            if (try? outline.row(searchMatches[i])) != nil {
-                showMatch(i)
-                return
+        do {
+            var i = searchIndex
+            for _ in 0..<results.count {
+                i += delta
+                if i >= results.ordered.count, !results.isComplete { try results.load(upTo: i + 1) }
+                if i >= results.ordered.count { i = 0 }
+                if i < 0 {
+                    try results.loadAll()
+                    i = results.ordered.count - 1
+                }
+                guard i >= 0, i < results.ordered.count else { break }
+                if try outline.row(results.ordered[i]) != nil {
+                    showMatch(i)
+                    return
+                }
             }
+        } catch {
+            fail("Cannot search", error)
+            return
         }
         status = .info("The matches of \(quoted(query)) are gone")
     }
 
     private func showMatch(_ index: Int) {
+        guard let results = searchResults, index < results.ordered.count else { return }
         searchIndex = index
-        reveal(searchMatches[index])
+        reveal(results.ordered[index])
         let keys = [keymap.label(for: .nextMatch), keymap.label(for: .previousMatch)].compactMap { $0 }.joined(separator: "/")
-        status = .info("\(quoted(searchQuery ?? "")): match \(index + 1) of \(searchMatches.count) · \(keys): next/previous")
+        status = .info("\(quoted(results.query)): match \(index + 1) of \(results.count) · \(keys): next/previous")
     }
 
     /// Shows the level holding the item `id`, with it selected: the stack keeps the levels it shares with the

@@ -37,10 +37,12 @@ public final class App {
         get { settings.allowsClipboard }
         set { settings.allowsClipboard = newValue }
     }
-    /// The last search: its text, its matches in outline order, and the one shown.
+    /// The last search: its text, its matches in outline order (found as `n` reaches them), and the one shown.
     var searchQuery: String?
-    var searchMatches: [ObjectID] = []
+    var searchResults: SearchResults?
     var searchIndex = 0
+    /// The results of the search line while it is open (`/`).
+    var searchPanel: SearchPanel?
     /// The screen's size as last resized to, which clicks and page keys are read against. The run loop sends
     /// the terminal's size before the first frame; until then, the size most terminals open at.
     var screenSize = Size(width: 80, height: 24)
@@ -205,7 +207,9 @@ public final class App {
             }
         case .help(let offset):
             scrollHelp(from: offset, by: key)
-        case .capture, .search, .rename, .insert:
+        case .search:
+            searchKey(key)
+        case .capture, .rename, .insert:
             edit(key)
         case .movePicker(let picker):
             pick(key, in: picker)
@@ -253,8 +257,7 @@ public final class App {
             addFromCapture(text)
             mode.field?.setText("")
         case .search:
-            mode = .browse
-            search(text)
+            break
         case .rename(_, let id):
             // As capture refuses an empty title, so does rename: the editor stays open.
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -338,7 +341,7 @@ public final class App {
         case .pasteAbove: paste(below: false)
         case .copy: copySelected()
         case .movePicker: openMovePicker()
-        case .search: mode = .search(TextField(text: searchQuery ?? ""))
+        case .search: openSearch()
         case .nextMatch: stepMatch(by: 1)
         case .previousMatch: stepMatch(by: -1)
         case .undo: undo()
@@ -493,6 +496,8 @@ public final class App {
             level.list.offset = min(level.list.offset, max(0, count - 1))
         case .movePicker(let picker):
             ListView(count: picker.shown.count).scroll(&picker.list, height: MovePickerView.listArea(in: layout.help).height)
+        case .search where searchPanel?.results != nil:
+            if let panel = searchPanel { ListView(count: panel.hits.count).scroll(&panel.list, height: layout.list.height) }
         default:
             guard count > 0 else { break }
             var state = level.list

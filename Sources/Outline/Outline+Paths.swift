@@ -25,20 +25,29 @@ extension Outline {
         var current = root
         var walked: [String] = []
         for segment in Outline.segments(path) {
-            let kids = try children(of: current)
-            let matches = kids.filter { $0.title == segment }
+            // Through the (parent, title) index: a level of a million items is not read to find one. In ID
+            // order: sorted by order key, SQLite would walk the level by the (parent, order) index instead.
+            var named = FetchRequest("Item", where: Key("parent") == current.objectID && Key("title") == segment)
+            named.limit = 13
+            let matches = try Outline.items(context.fetch(named))
             let here = walked.isEmpty ? "the top level" : "“\(walked.joined(separator: "/"))”"
             switch matches.count {
             case 1:
                 current = matches[0]
             case 0:
+                var first = Outline.level(of: current.objectID)
+                first.limit = 13
+                let kids = try Outline.items(context.fetch(first))
                 let list = kids.prefix(12).map { "“\($0.title)”" }.joined(separator: ", ")
                 throw PathError(
                     message: "no item “\(segment)” in \(here)"
                         + (kids.isEmpty ? " (it has no items)" : "; it has \(list)\(kids.count > 12 ? ", …" : "")"))
             default:
                 let list = matches.prefix(12).map { "#\($0.objectID.rowID)" }.joined(separator: ", ")
-                throw PathError(message: "“\(segment)” is ambiguous in \(here): \(matches.count) items have that title (\(list)); use an ID")
+                let n = matches.count > 12 ? "more than 12" : "\(matches.count)"
+                throw PathError(
+                    message: "“\(segment)” is ambiguous in \(here): \(n) items have that title (\(list)\(matches.count > 12 ? ", …" : "")); use an ID"
+                )
             }
             walked.append(segment)
         }
@@ -54,6 +63,10 @@ extension Outline {
             x = i.parent
         }
         return parts.reversed().joined(separator: "/")
+    }
+
+    private static func items(_ results: FetchResults) -> [Item] {
+        (0..<results.count).compactMap { results[$0] as? Item }
     }
 
     /// Splits a path on unescaped slashes.

@@ -9,10 +9,12 @@ public enum OutlineModel {
     /// (a lightweight migration adds the columns; reading an older store without migrating shows them as
     /// unknown). Version 4 added `expanded`, whether the item is folded open in place (1, else NULL), with
     /// an index of the open items only, and `hidesDone` on the top item (the outline's "hide done items"
-    /// setting): view state, which undo leaves alone (see `Attribute.viewState`).
+    /// setting): view state, which undo leaves alone (see `Attribute.viewState`). Version 5 added a
+    /// full-text index of titles and notes (search) and an index of (parent, title) (paths by title); the
+    /// migration builds both from the items stored.
     public static let model: Model = {
         do {
-            return try Model(version: 4) {
+            return try Model(version: 5) {
                 Entity("Item", type: Item.self) {
                     Attribute("title", .string, default: "")
                     Attribute("note", .string, optional: true)
@@ -32,6 +34,9 @@ public enum OutlineModel {
                     CompoundIndex("parent", "order")
                     // The open items of a level are found without reading the level.
                     CompoundIndex("expanded", "parent", sparse: true)
+                    // A path's title is found among its parent's items without reading them all.
+                    CompoundIndex("parent", "title")
+                    FullTextIndex("title", "note")
                 }
             }
         } catch {

@@ -5,9 +5,11 @@ import Testing
 
 @testable import BurrowApp
 
-/// `/` searches the whole outline; Enter shows the first match in its level, `n`/`N` step through the rest.
+/// `/` searches titles and notes as it is typed: the hits in outline order with their paths and the
+/// matched text highlighted, the exact count; Enter shows the chosen hit in its level, Esc leaves
+/// everything as it was, and `n`/`N` step through every hit.
 struct SearchTests {
-    private func harness() throws -> AppHarness {
+    private func outline() throws -> Outline {
         let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
         let root = try o.root()
         let groceries = try o.append("Groceries", to: root)
@@ -17,39 +19,76 @@ struct SearchTests {
         let work = try o.append("Work", to: root)
         try o.append("Ask about milk budget", to: work)
         try o.save()
-        return try AppHarness(outline: o)
+        return o
     }
 
-    @Test func searchGoesToMatchesInOutlineOrder() throws {
+    private func harness(width: Int = 40, height: Int = 8) throws -> AppHarness {
+        try AppHarness(width: width, height: height, outline: try outline())
+    }
+
+    @Test func resultsFollowTheTextAsItIsTyped() throws {
         let h = try harness()
         try h.press("/")
-        h.type("milk")
         h.expect(
             """
             Burrow
-            / milk
+            /
              [ ] Groceries                      2 ›
              [ ] Work                           1 ›
 
 
 
-                         Enter: search · Esc: cancel
+                               Enter: go · Esc: back
             """)
-        try h.press("<Enter>")
+        h.type("m")
         h.expect(
             """
-            Burrow › Groceries › Dairy
-            + Add to Dairy…
-             [ ] Milk
-             [ ] Eggs
+            Burrow
+            / m
+             Milk  Groceries › Dairy
+             Oat MILK  Groceries
+             Ask about milk budget  Work
 
 
-
-            “milk”: match 1 of 3 · n/N: nex… ?: help
+            3 matches          Enter: go · Esc: back
             """)
-        #expect(h.app.top.selectedRow?.title == "Milk")
-        try h.press("n")
-        #expect(h.app.breadcrumbs == ["Burrow", "Groceries"])
+        h.type("ilk b")
+        h.expect(
+            """
+            Burrow
+            / milk b
+             Ask about milk budget  Work
+
+
+
+
+            1 match            Enter: go · Esc: back
+            """)
+        h.type("x")
+        h.expect(
+            """
+            Burrow
+            / milk bx
+             Nothing contains “milk bx”
+
+
+
+
+            Nothing contains … Enter: go · Esc: back
+            """)
+        try h.press("<BS> <BS> <BS>")
+        try h.press("<Down> <Enter>")
+        h.expect(
+            """
+            Burrow › Groceries
+            + Add to Groceries…
+             [ ] Dairy                          2 ›
+             [ ] Oat MILK
+
+
+
+            “milk”: match 2 of 3 · n/N: nex… ?: help
+            """)
         #expect(h.app.top.selectedRow?.title == "Oat MILK")
         try h.press("n")
         #expect(h.app.breadcrumbs == ["Burrow", "Work"])
@@ -57,31 +96,176 @@ struct SearchTests {
         #expect(h.app.statusText == "“milk”: match 3 of 3 · n/N: next/previous")
         try h.press("n")
         #expect(h.app.top.selectedRow?.title == "Milk")
-        try h.press("N N")
-        #expect(h.app.top.selectedRow?.title == "Oat MILK")
+        #expect(h.app.breadcrumbs == ["Burrow", "Groceries", "Dairy"])
+        try h.press("N")
+        #expect(h.app.top.selectedRow?.title == "Ask about milk budget")
         // Back goes up the revealed path as if the user had opened it.
         try h.press("h")
         #expect(h.app.breadcrumbs == ["Burrow"])
-        #expect(h.app.top.selectedRow?.title == "Groceries")
+        #expect(h.app.top.selectedRow?.title == "Work")
+        // `/` again opens with the last text and its results.
+        try h.press("/")
+        #expect(h.app.statusText == "3 matches")
     }
 
-    @Test func noMatchesDeletedMatchesAndCancel() throws {
+    @Test func escLeavesEverythingAsItWas() throws {
         let h = try harness()
+        try h.press("j l")
+        let before = h.backend.screen
+        let stack = h.app.breadcrumbs
+        try h.press("/")
+        h.type("eggs")
+        try h.press("<Down> <Up> <Esc>")
+        #expect(h.app.breadcrumbs == stack)
+        #expect(h.backend.screen == before)
         try h.press("n")
         #expect(h.app.statusText == "No search yet: / searches")
-        try h.press("/ zzz <Enter>")
-        #expect(h.app.statusText == "Nothing contains “zzz”")
-        try h.press("/ <C-u> eggs <Esc>")
-        #expect(h.app.statusText == nil)
-        #expect(h.app.breadcrumbs == ["Burrow"])
-        try h.press("/ <C-u> e <Enter>")
-        // "Dairy"? no: titles containing "e": Groceries, Eggs, … in outline order.
-        #expect(h.app.top.selectedRow?.title == "Groceries")
+    }
+
+    @Test func matchedTextIsHighlightedAsFoldedWithPathsAndNotes() throws {
+        let o = try outline()
+        let root = try o.root()
+        let reading = try o.append("Reading", to: root)
+        try o.append("GÖDEL, Escher, Bach", to: reading)
+        try o.append("e\u{301}cole 日本語 🎉", to: reading)
+        let notes = try o.append("Notes", to: root)
+        notes.note = "first line\nabout Gödel here"
+        try o.save()
+        let h = try AppHarness(width: 40, height: 8, outline: o)
+        try h.press("/")
+        h.type("godel")
+        h.expect(
+            """
+            Burrow
+            / godel
+             GÖDEL, Escher, Bach  Reading
+             Notes  ¶ about Gödel here
+
+
+
+            2 matches          Enter: go · Esc: back
+            """)
+        let match = Theme.standard.match
+        func styles(_ y: Int, _ xs: Range<Int>) -> [Bool] { xs.map { h.backend.screen[$0, y].style.attributes.contains(match.attributes) } }
+        // Row 2 is selected (reverse) as well; the matched cells carry bold and underline.
+        #expect(styles(2, 1..<8) == [true, true, true, true, true, false, false])
+        #expect(styles(3, 10..<21) == [false, false, false, false, false, false, true, true, true, true, true])
+        try h.press("<C-u>")
+        h.type("ECOLE")
+        h.expect(
+            """
+            Burrow
+            / ECOLE
+             école 日本語 🎉  Reading
+
+
+
+
+            1 match            Enter: go · Esc: back
+            """)
+        #expect(styles(2, 1..<7) == [true, true, true, true, true, false])
+        try h.press("<C-u>")
+        h.type("本語")
+        #expect(styles(2, 7..<13) == [false, false, true, true, true, true])
+    }
+
+    @Test func highlightsMapFoldedMatchesBackToCharacters() {
+        #expect(SearchHighlight.matched("godel", in: "Gödel") == [true, true, true, true, true])
+        #expect(SearchHighlight.matched("GÖDEL", in: "xgodel") == [false, true, true, true, true, true])
+        #expect(SearchHighlight.matched("ss", in: "Straße") == [false, false, false, false, true, false])
+        #expect(SearchHighlight.matched("e", in: "e\u{301}x") == [true, false])
+        #expect(SearchHighlight.matched("🎉", in: "a🎉b") == [false, true, false])
+        #expect(SearchHighlight.matched("", in: "ab") == [false, false])
+        #expect(SearchHighlight.runs("ilk", in: "Milk and silk").map { String($0.text) } == ["M", "ilk", " and s", "ilk"])
+    }
+
+    /// 25,000 hits: the count is exact, the first screen comes from the walk, and `n`/`N` reach every one
+    /// (`N` from the first goes to the last).
+    @Test func manyHitsAreCountedAndSteppedThroughAll() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let root = try o.root().objectID
+        let nodes = (0..<250).map { i in OutlineNode("group \(i)", children: (0..<100).map { OutlineNode("hit \(i).\($0)") }) }
+        _ = try o.perform("Import") { try o.add(nodes, under: root) }
+        let h = try AppHarness(width: 40, height: 8, outline: o)
+        try h.press("/")
+        h.type("HIT")
+        h.expect(
+            """
+            Burrow
+            / HIT
+             hit 0.0  group 0
+             hit 0.1  group 0
+             hit 0.2  group 0
+             hit 0.3  group 0
+             hit 0.4  group 0
+            25000 matches      Enter: go · Esc: back
+            """)
+        try h.press("<Enter>")
+        #expect(h.app.statusText == "“HIT”: match 1 of 25000 · n/N: next/previous")
+        try h.press("N")
+        #expect(h.app.statusText == "“HIT”: match 25000 of 25000 · n/N: next/previous")
+        #expect(h.app.top.selectedRow?.title == "hit 249.99")
         try h.press("n")
-        #expect(h.app.top.selectedRow?.title == "Eggs")
-        try h.press("d N")
-        #expect(h.app.top.selectedRow?.title == "Groceries")
+        #expect(h.app.top.selectedRow?.title == "hit 0.0")
+        try h.press("n n")
+        #expect(h.app.top.selectedRow?.title == "hit 0.2")
+    }
+
+    @Test func aHitDeletedElsewhereBeforeEnterIsSaidAndSkipped() throws {
+        let (h, theirs) = try AppHarness.withSecondContext(["Milk", "Oat milk", "Eggs"])
+        try h.press("/")
+        h.type("milk")
+        let oat = try #require(try theirs.children(of: theirs.root()).first { $0.title == "Oat milk" })
+        try theirs.perform("Delete") { try theirs.delete(oat) }
+        h.tick()
+        try h.press("<Down> <Enter>")
+        #expect(h.app.statusText == "“Oat milk” was deleted meanwhile · n: next match")
         try h.press("n")
-        #expect(h.app.top.selectedRow?.title != "Eggs")
+        #expect(h.app.top.selectedRow?.title == "Milk")
+        #expect(h.app.statusText == "“milk”: match 1 of 2 · n/N: next/previous")
+    }
+
+    @Test func hostileTitlesAndATinyTerminal() throws {
+        let o = try outline()
+        try o.append("milk\u{1b}]0;owned\u{7}\nx", to: try o.root())
+        try o.save()
+        let h = try AppHarness(width: 24, height: 5, outline: o)
+        try h.press("/")
+        h.type("milk")
+        h.expect(
+            """
+            Burrow
+            / milk
+             Milk  Groceries › Dairy
+             Oat MILK  Groceries
+            4… Enter: go · Esc: back
+            """)
+        try h.press("<Up> <Up> <PageDown> <PageDown> <PageDown>")
+        h.expect(
+            """
+            Burrow
+            / milk
+             Ask about milk budget
+             milk^[]0;owned^G^Jx
+            4… Enter: go · Esc: back
+            """)
+        h.resize(10, 3)
+        try h.press("<Enter>")  // too small: only quitting and resizing act
+        h.resize(40, 8)
+        try h.press("<Enter>")
+        #expect(h.app.top.selectedRow?.title == "milk\u{1b}]0;owned\u{7}\nx")
+    }
+
+    @Test func undoAndRedoChangeWhatIsFound() throws {
+        let h = try harness()
+        try h.press("/")
+        h.type("eggs")
+        try h.press("<Enter> d")
+        try h.press("/ <C-u>")
+        h.type("eggs")
+        #expect(h.app.statusText == "Nothing contains “eggs”")
+        try h.press("<Esc> u / <C-u>")
+        h.type("EGGS")
+        #expect(h.app.statusText == "1 match")
     }
 }

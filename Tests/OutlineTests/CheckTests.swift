@@ -70,10 +70,13 @@ import Testing
                 "allocator behind", "UPDATE og_metadata SET value = 3 WHERE key = 'next_id'",
                 ["the ID allocator would hand out #3, but IDs up to #7 are in use"]
             ),
+            ("no search index", "DROP TABLE og_fts_Item", ["the search index of Item is missing"]),
+            ("search index behind", "DELETE FROM og_fts_Item WHERE rowid = 5", ["the search index of Item lacks 1 row"]),
             ("missing required value", "UPDATE Item SET done = NULL WHERE title = 'Milk'", ["Item #5 has no done, which is required"]),
             (
                 "no top item", "DELETE FROM Item WHERE rootMarker = 1",
                 [
+                    "the search index of Item holds 1 row that is gone",
                     "there is no top item", "#2 “Groceries” and 2 sub-items cannot be reached from the top: its parent #1 does not exist",
                     "#3 “Work” and 1 sub-item cannot be reached from the top: its parent #1 does not exist",
                     "#4 “Ideas” cannot be reached from the top: its parent #1 does not exist"
@@ -101,7 +104,8 @@ import Testing
             // A repair is one undoable action.
             #expect(
                 o.context.undoHistory.undoActionName == "Repair the outline"
-                    || done.allSatisfy { $0.contains("count") || $0.contains("allocator") || $0.contains("default") }, "\(name)")
+                    || done.allSatisfy { $0.contains("count") || $0.contains("allocator") || $0.contains("default") || $0.contains("search index") },
+                "\(name)")
         }
     }
 }

@@ -71,6 +71,36 @@ import Testing
         #expect(p.childCount == 4 * perWorker)
     }
 
+    /// Four processes adding, renaming and deleting at once while this process searches: the search index
+    /// holds exactly the items stored (check compares every row's text), and `burrow find` and this
+    /// process's search agree with the titles.
+    @Test func searchSeesEveryProcesssWritesAndTheIndexStaysWhole() throws {
+        let folder = TemporaryDirectory("burrow-multi")
+        let db = folder.path()
+        #expect(BurrowProcess.run(["add", "P", "--db", db]).status == 0)
+        let watcher = try Outline(path: db)
+        var seen: [Int] = []
+        let work: @Sendable (Int) -> [Int32] = { w in
+            (0..<15).map { k in
+                var status = BurrowProcess.run(["add", "GODEL w\(w) n\(k)", "--under", "P", "--db", db]).status
+                if k % 3 == 0 { status |= BurrowProcess.run(["rename", "P/GODEL w\(w) n\(k)", "Escher w\(w) n\(k)", "--db", db]).status }
+                let now = k % 3 == 0 ? "Escher" : "GODEL"
+                if k % 5 == 1 { status |= BurrowProcess.run(["rm", "P/\(now) w\(w) n\(k)", "--db", db]).status }
+                return status
+            }
+        }
+        let results = try BurrowProcess.concurrently(4, meanwhile: { seen.append(try watcher.find("gödel").count) }, work)
+        #expect(results.flatMap { $0 }.allSatisfy { $0 == 0 })
+        #expect(seen.allSatisfy { $0 <= 60 })
+        // Per worker: 15 added, 5 renamed away (k = 0, 3, 6, 9, 12), 3 removed (k = 1, 6, 11; 6 was renamed).
+        let found = try Outline(path: db).find("Gödel")
+        #expect(found.count == 4 * 8)
+        #expect(try Outline(path: db).find("escher").count == 4 * 4)
+        let lines = BurrowProcess.run(["find", "godel", "--db", db]).out.split(separator: "\n")
+        #expect(lines.count == 4 * 8 && lines.allSatisfy { $0.contains("P › GODEL w") })
+        #expect(BurrowProcess.run(["check", "--db", db]).status == 0)
+    }
+
     /// What one worker knows of one of its own items: only that worker renames, marks, moves or deletes it,
     /// so after the run the item must be exactly as its last acknowledged command left it.
     struct Own: Sendable {

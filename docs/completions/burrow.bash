@@ -180,13 +180,13 @@ _burrow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|note|rm|done|mv|rename|export|import|check|undo|redo|history|config|help)
+    add|ls|note|rm|done|mv|rename|export|import|check|find|undo|redo|history|config|help)
         # Offer subcommand argument completions
         "_burrow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check undo redo history config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check find undo redo history config help' -- "${cur}"))
         ;;
     esac
 }
@@ -362,6 +362,24 @@ _burrow_check() {
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    esac
+}
+
+_burrow_find() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --limit)
+    __burrow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--limit')
         return
         ;;
     esac

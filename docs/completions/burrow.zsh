@@ -61,6 +61,7 @@ _burrow() {
             'export:Write the outline, or one item with its sub-items, as OPML, Markdown, text or JSON.'
             'import:Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.'
             'check:Verify the outline (and repair what can be derived with --repair).'
+            'find:Find the items whose title or note contains a text.'
             'undo:Undo the latest actions, whichever burrow made them.'
             'redo:Redo the latest undone actions.'
             'history:List the undo history, newest first (or clear it).'
@@ -71,7 +72,7 @@ _burrow() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|note|rm|done|mv|rename|export|import|check|undo|redo|history|config|help)
+        add|ls|note|rm|done|mv|rename|export|import|check|find|undo|redo|history|config|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -221,6 +222,21 @@ _burrow_check() {
     local -ar arg_specs=(
         '--db[The outline database.]:db:'
         '--repair[Repair what can be derived, in one transaction.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_find() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':query:'
+        '--limit[Show at most this many hits (default\: all).]:limit:'
+        '--json[Print JSON\: an array of id, title, path (the titles above it), done and note.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

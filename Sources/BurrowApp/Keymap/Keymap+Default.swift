@@ -55,7 +55,7 @@ extension Keymap {
             Section(
                 "Search",
                 [
-                    KeyBinding("/", .search, "Search the whole outline (Enter goes to the first match)"),
+                    KeyBinding("/", .search, "Search titles and notes as you type (↑/↓ choose, Enter goes there, Esc back)"),
                     KeyBinding("n", .nextMatch, "Next match"),
                     KeyBinding("N", .previousMatch, "Previous match")
                 ]),

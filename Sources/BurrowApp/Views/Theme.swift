@@ -18,6 +18,8 @@ public struct Theme: Equatable, Sendable {
     /// Laid over the selected row after it is drawn: its attributes are added, its colours (when not the
     /// default) replace the row's.
     public var selection = Style(attributes: .reverse)
+    /// The text a search matched, in its results.
+    public var match = Style(attributes: [.bold, .underline])
 
     /// Today's look: attributes only.
     public static let standard = Theme()

@@ -11,6 +11,8 @@ public struct Entity: Sendable {
     public var attributes: [Attribute] = []
     public var relationships: [Relationship] = []
     public var indexes: [CompoundIndex] = []
+    /// The attributes searched as text (see ``FullTextIndex``), if any.
+    public var fullTextIndex: FullTextIndex?
     /// The class instantiated for this entity's objects (a subclass of ``ManagedObject``).
     public var objectType: ManagedObject.Type
 
@@ -22,6 +24,7 @@ public struct Entity: Sendable {
             case .attribute(let a): attributes.append(a)
             case .relationship(let r): relationships.append(r)
             case .index(let i): indexes.append(i)
+            case .fullText(let f): fullTextIndex = f
             }
         }
     }
@@ -32,6 +35,7 @@ public enum EntityMember: Sendable {
     case attribute(Attribute)
     case relationship(Relationship)
     case index(CompoundIndex)
+    case fullText(FullTextIndex)
 }
 
 /// Lets an entity be declared as a list of attributes, relationships and indexes.
@@ -40,6 +44,7 @@ public enum EntityBuilder {
     public static func buildExpression(_ a: Attribute) -> [EntityMember] { [.attribute(a)] }
     public static func buildExpression(_ r: Relationship) -> [EntityMember] { [.relationship(r)] }
     public static func buildExpression(_ i: CompoundIndex) -> [EntityMember] { [.index(i)] }
+    public static func buildExpression(_ f: FullTextIndex) -> [EntityMember] { [.fullText(f)] }
     public static func buildBlock(_ parts: [EntityMember]...) -> [EntityMember] { parts.flatMap { $0 } }
     public static func buildOptional(_ part: [EntityMember]?) -> [EntityMember] { part ?? [] }
     public static func buildEither(first: [EntityMember]) -> [EntityMember] { first }

@@ -7,6 +7,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// Attributes then relationships, in declaration order; a property's position is its slot.
     public let properties: [PropertyDescription]
     public let indexes: [CompoundIndex]
+    /// The slots of the attributes in the entity's ``FullTextIndex``, in its order (empty without one).
+    public let fullTextSlots: [Int]
     let slotByName: [String: Int]
     /// Slots stored as columns, in column order after `id`.
     let storedSlots: [Int]
@@ -55,6 +57,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         }
         properties = props
         slotByName = Dictionary(uniqueKeysWithValues: props.map { ($0.name, $0.slot) })
+        fullTextSlots = entity.fullTextIndex?.attributes.compactMap { [slotByName] in slotByName[$0] } ?? []
         storedSlots = props.filter(\.isStored).map(\.slot)
         derivedSlots = props.filter { $0.attribute?.derive != nil }.map(\.slot)
         inverseSideSlots = props.filter { $0.relationship.map { !$0.storesForeignKey } ?? false }.map(\.slot)

@@ -119,6 +119,11 @@ public final class Model: Sendable {
                     throw .unknownIndexProperty(entity: e.name, property: p)
                 }
             }
+            for p in e.fullTextIndex?.attributes ?? [] {
+                guard let a = e.attributes.first(where: { $0.name == p }), !a.isTransient, a.type == .string else {
+                    throw .unknownIndexProperty(entity: e.name, property: p)
+                }
+            }
         }
     }
 

@@ -28,6 +28,8 @@ struct ModelSnapshot: Codable, Equatable, Sendable {
         /// The relationships whose foreign key column is in this entity's table.
         var foreignKeys: [String]
         var indexes: [CompoundIndex]
+        /// The attributes of the entity's full-text index; absent without one, so other models keep their hash.
+        var fullText: [String]?
 
         var storedAttributes: [AttributeSnapshot] { attributes.filter { !$0.transient } }
     }
@@ -53,7 +55,8 @@ struct ModelSnapshot: Codable, Equatable, Sendable {
                 relationships: e.properties.compactMap { $0.relationship?.relationship }.sorted { $0.name < $1.name },
                 foreignKeys: e.properties.compactMap { p in p.relationship.flatMap { $0.storesForeignKey ? p.name : nil } }
                     .sorted(),
-                indexes: e.indexes)
+                indexes: e.indexes,
+                fullText: e.fullTextSlots.isEmpty ? nil : e.fullTextSlots.map { e.properties[$0].name })
         }.sorted { $0.name < $1.name }
     }
 

@@ -123,6 +123,15 @@ protocol PersistentStore: AnyObject {
     /// Repairs what is derived from the rows (maintained counts, the ID allocator, missing required values
     /// with defaults); returns what it changed, as sentences.
     func repairDerived() throws(StoreError) -> [String]
+
+    // MARK: Full-text search
+
+    /// IDs of the rows of `entity` whose full-text-indexed attributes contain `folded` (already folded by
+    /// ``TextFolding``; the indexed text is folded the same way), ascending, among `ids` when given, at
+    /// most `limit`. The index is kept by ``write(_:)`` in the same transaction as the rows.
+    func fullTextMatches(_ folded: String, of entity: EntityDescription, among ids: [Int64]?, limit: Int?) throws(StoreError) -> [Int64]
+    /// How many rows ``fullTextMatches(_:of:among:limit:)`` finds without `ids` or `limit`.
+    func fullTextCount(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Int
 }
 
 /// One unit of work as a store writes it: rows to insert (in runs of one entity, values in slot order),

@@ -11,6 +11,8 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
         case count
         /// A required attribute is NULL (written by another tool): its default is derivable.
         case missingValue
+        /// A full-text index is missing, stale or holds other rows than its entity: it is built again.
+        case fullTextIndex
     }
 
     public let kind: Kind
@@ -58,5 +60,5 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True when ``Store/repairDerived()`` fixes it (it is derived from the rows).
-    public var isDerived: Bool { kind == .idAllocator || kind == .count || kind == .missingValue }
+    public var isDerived: Bool { kind == .idAllocator || kind == .count || kind == .missingValue || kind == .fullTextIndex }
 }

@@ -528,4 +528,25 @@ final class MemoryStore: PersistentStore {
         precondition(!writing)
         state.tables[id.entity][id.rowID]?[slot] = Self.stored(value, as: model.entities[id.entity].typeOfSlot[slot])
     }
+
+    // MARK: Full-text search: every row folded, as a store without an index would.
+
+    func fullTextMatches(_ folded: String, of entity: EntityDescription, among ids: [Int64]?, limit: Int?) throws(StoreError) -> [Int64] {
+        guard !folded.isEmpty else { return [] }
+        let wanted = ids.map(Set.init)
+        var out: [Int64] = []
+        for (id, row) in state.tables[entity.index] where wanted?.contains(id) ?? true {
+            let hit = entity.fullTextSlots.contains { slot in
+                if case .string(let s) = row[slot] { return TextFolding.fold(s).contains(folded) }
+                return false
+            }
+            if hit { out.append(id) }
+        }
+        out.sort()
+        return limit.map { Array(out.prefix($0)) } ?? out
+    }
+
+    func fullTextCount(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Int {
+        try fullTextMatches(folded, of: entity, among: nil, limit: nil).count
+    }
 }

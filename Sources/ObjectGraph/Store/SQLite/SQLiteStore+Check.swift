@@ -37,6 +37,7 @@ extension SQLiteStore {
                 for s in try MaintainedCounts.stale(db, model: model) {
                     out.append(.staleCount(model, s.id, s.slot, stored: s.stored, actual: s.actual))
                 }
+                out += try checkFullText(db)
                 return out
             }
         } catch {
@@ -67,6 +68,10 @@ extension SQLiteStore {
             if next == nil || next! < unused {
                 try db.execute(sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('next_id', ?)", arguments: [unused])
                 done.append("set the ID allocator to #\(unused)")
+            }
+            if try !checkFullText(db).isEmpty {
+                let built = try SQLiteStore.buildFullText(db, model, force: true)
+                done.append("built the search index of \(built.joined(separator: ", ")) again")
             }
             return done
         }

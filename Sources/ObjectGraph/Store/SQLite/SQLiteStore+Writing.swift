@@ -14,6 +14,7 @@ extension SQLiteStore {
             try writeDeletes(db, unit.deletes, &counts)
             for run in unit.inserts { try writeRun(db, run.entity, run.ids, run.rows, &counts) }
             try writeUpdates(db, unit.updates, &counts)
+            try writeFullText(db, unit)
             var changes = unit.changes
             var results = counts.written
             if counts.hasIncrements {

@@ -213,6 +213,7 @@ final class SQLiteStore: PersistentStore {
                         try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('format', \(SQLiteStore.format)), ('next_id', 1)")
                         try SQLiteStore.writeModel(db, model)
                     }
+                    try SQLiteStore.buildFullText(db, model)
                     return .commit
                 }
             }

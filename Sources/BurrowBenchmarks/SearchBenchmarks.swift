@@ -1,0 +1,143 @@
+import Foundation
+import GRDBSQLite
+import ObjectGraph
+import Outline
+
+/// Issue 16's search scenarios, each beside raw SQLite in the same run: the first screen of results (the
+/// exact count and the first 40 hits in outline order, with their titles and paths) against a `LIKE` scan
+/// counting the same hits; import with the full-text index against the same model without it; the file's
+/// size with and without it; a path resolved by title in a level of a million siblings.
+struct SearchBenchmarks {
+    let size: Int
+    let hugeLevel: Int
+    let runs: Int
+
+    /// The outline model without its full-text index (what import costs without it).
+    static let unindexed = try! Model(version: 5) {
+        Entity("Item", type: Item.self) {
+            Attribute("title", .string, default: "")
+            Attribute("note", .string, optional: true)
+            Attribute("done", .bool, default: false)
+            Attribute("order", .string, default: "a0")
+            Attribute.count("childCount", of: "children")
+            Attribute("rootMarker", .integer64, optional: true, unique: true)
+            Attribute("created", .date, optional: true)
+            Attribute("modified", .date, optional: true)
+            Attribute.viewState("expanded", .bool, optional: true)
+            Attribute.viewState("hidesDone", .bool, optional: true)
+            Relationship.toOne("parent", "Item", inverse: "children")
+            Relationship.toMany("children", "Item", inverse: "parent", deleteRule: .cascade)
+            CompoundIndex("parent", "order")
+            CompoundIndex("expanded", "parent", sparse: true)
+            CompoundIndex("parent", "title")
+        }
+    }
+
+    static let words = ["report", "garden", "meeting", "invoice", "travel", "recipe", "draft"]
+
+    /// Item `i`'s title: one word in seven is "garden" (the common word), one item in a thousand has
+    /// "Zürich" (the rare one), and one in ten a note.
+    static func node(_ i: Int) -> OutlineNode {
+        var title = "\(words[i % 7]) \(words[(i / 7) % 7]) item \(i)"
+        if i % 1000 == 999 { title += " Zürich" }
+        return OutlineNode(title, note: i % 10 == 3 ? "a note about \(words[(i / 3) % 7]) number \(i)" : nil)
+    }
+
+    /// `n` items in groups of 1,000 (or one flat level).
+    static func nodes(_ n: Int, flat: Bool) -> [OutlineNode] {
+        if flat { return (0..<n).map(node) }
+        return stride(from: 0, to: n, by: 1000).map { start in
+            OutlineNode("group \(start / 1000)", children: (start..<min(n, start + 1000)).map(node))
+        }
+    }
+
+    func run(only: Set<String>) throws {
+        guard only.isEmpty || only.contains("search") else { return }
+        let dir = Harness.scratch("search")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let tree = try importBoth(dir, Self.nodes(size, flat: false), label: "\(size) items in groups")
+        try firstScreen(tree, queries: ["garden", "zürich", "GARDEN item 4"], n: size)
+        let flat = try importBoth(dir, Self.nodes(hugeLevel, flat: true), label: "\(hugeLevel) siblings")
+        try firstScreen(flat, queries: ["garden", "zurich", "item 777777", "zü", "x"], n: hugeLevel)
+        try pathByTitle(flat, title: Self.node(hugeLevel * 3 / 4).title)
+    }
+
+    /// Imports `nodes` into a store with the index and one without; reports both times and sizes. Returns
+    /// the indexed store's path.
+    private func importBoth(_ dir: String, _ nodes: [OutlineNode], label: String) throws -> String {
+        let indexed = dir + "/indexed-\(nodes.count).sqlite", plain = dir + "/plain-\(nodes.count).sqlite"
+        func load(_ path: String, _ model: Model) throws -> Double {
+            let outline = Outline(context: Context(store: try Store(path: path, model: model)))
+            let root = try outline.root().objectID
+            let t = try Harness.time { _ = try outline.perform("Import") { try outline.add(nodes, under: root) } }
+            outline.context.store.checkpoint()
+            return t
+        }
+        let ours = try load(indexed, OutlineModel.model)
+        let without = try load(plain, Self.unindexed)
+        Harness.report("import \(label), index vs none", ours: ours, baseline: without, goal: "ratio <= 1.25")
+        let a = Double(try FileManager.default.attributesOfItem(atPath: indexed)[.size] as! Int)
+        let b = Double(try FileManager.default.attributesOfItem(atPath: plain)[.size] as! Int)
+        print(
+            "  file size, index vs none".padding(toLength: 46, withPad: " ", startingAt: 0)
+                + String(format: "%9.1f MiB %9.1f MiB %8.2fx   ratio <= 1.5", a / 1_048_576, b / 1_048_576, a / b))
+        return indexed
+    }
+
+    /// The first screen: the count and the first 40 hits in outline order with titles and paths; beside it
+    /// raw SQLite counting the hits with `LIKE` (ASCII case only) and reading the first 40 (in ID order).
+    private func firstScreen(_ path: String, queries: [String], n: Int) throws {
+        let store = try Store(path: path, model: OutlineModel.model)
+        let sql = RawSQLite(path: path)
+        for query in queries {
+            var count = 0
+            let (ours, raw) = try Harness.interleaved(runs: runs) {
+                let outline = Outline(context: Context(store: store))
+                let results = try outline.find(query)
+                try results.load(upTo: 40)
+                for id in results.ordered.prefix(40) { _ = (try outline.row(id), try outline.titles(downTo: id)) }
+                count = results.count
+            } baseline: {
+                let pattern = "%" + query + "%"
+                let c = sql.prepare("SELECT count(*) FROM Item WHERE title LIKE ?1 OR note LIKE ?1")
+                sql.bind(c, 1, pattern)
+                _ = sqlite3_step(c)
+                sqlite3_finalize(c)
+                let s = sql.prepare("SELECT id, title FROM Item WHERE title LIKE ?1 OR note LIKE ?1 LIMIT 40")
+                sql.bind(s, 1, pattern)
+                while sqlite3_step(s) == SQLITE_ROW { _ = sql.text(s, 1) }
+                sqlite3_finalize(s)
+            }
+            let goal = n <= 100_000 ? "<= 10 ms (common word)" : "<= 50 ms"
+            Harness.report("first screen “\(query)” in \(n) (\(count) hits)", ours: ours, baseline: raw, goal: goal)
+        }
+    }
+
+    /// `burrow rm Title`'s lookup: the item named by a title among a million siblings, through the
+    /// (parent, title) index; beside it the same indexed query in raw SQLite.
+    private func pathByTitle(_ path: String, title: String) throws {
+        let store = try Store(path: path, model: OutlineModel.model)
+        let sql = RawSQLite(path: path)
+        let escaped = title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "/", with: "\\/")
+        let (ours, raw) = try Harness.interleaved(runs: runs) {
+            let outline = Outline(context: Context(store: store))
+            _ = try outline.item(at: escaped)
+        } baseline: {
+            let s = sql.prepare("SELECT id FROM Item WHERE parent = 1 AND title = ?")
+            sql.bind(s, 1, title)
+            _ = sqlite3_step(s)
+            sqlite3_finalize(s)
+        }
+        Harness.report("path by title among \(hugeLevel) siblings", ours: ours, baseline: raw, goal: "<= 50 ms")
+        if let burrow = Harness.sibling("burrow") {
+            // The whole command, process start to exit, removing the item (a copy, so the store stays).
+            let copy = path + ".rm.sqlite"
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            if let t = Harness.runProcess(burrow, ["rm", escaped, "--db", copy]) {
+                print(
+                    "  burrow rm Title among \(hugeLevel) siblings".padding(toLength: 46, withPad: " ", startingAt: 0) + Harness.ms(t).leftPadded(12))
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
+
+/// A `FullTextIndex` on a model of its own: declared and validated, kept by the SQLite store and matched
+/// the same way by the second store type, which folds every row instead.
+@Suite struct FullTextTests {
+    static let model = try! Model(version: 1) {
+        Entity("Card") {
+            Attribute("front", .string, default: "")
+            Attribute("back", .string, optional: true)
+            Attribute("points", .integer64, default: 0)
+            FullTextIndex("front", "back")
+        }
+    }
+
+    @Test func onlyStoredStringAttributesCanBeIndexed() {
+        for bad in ["points", "missing"] {
+            #expect(throws: ModelError.unknownIndexProperty(entity: "Card", property: bad)) {
+                try Model(version: 1) {
+                    Entity("Card") {
+                        Attribute("front", .string, default: "")
+                        Attribute("points", .integer64, default: 0)
+                        FullTextIndex("front", bad)
+                    }
+                }
+            }
+        }
+        let plain = try! Model(version: 1) { Entity("Card") { Attribute("front", .string, default: "") } }
+        #expect(!String(decoding: plain.snapshot.json, as: UTF8.self).contains("fullText"), "a model without one keeps its hash")
+        #expect(Self.model.versionHash != plain.versionHash)
+    }
+
+    @Test(arguments: ["sqlite", "memory"]) func matchesFoldedTextOnEitherStoreType(kind: String) throws {
+        let store = kind == "sqlite" ? try Store(inMemoryWith: Self.model) : try MemoryStore(model: Self.model).makeStore()
+        let c = Context(store: store)
+        var ids: [ObjectID] = []
+        for (front, back) in [("Gödel", nil), ("ÉCOLE", "a back with godel"), ("plain", "nothing"), ("ab", nil)] as [(String, String?)] {
+            let card = try c.insert("Card")
+            card["front"] = front
+            card["back"] = back
+            ids.append(card.objectID)
+        }
+        try c.save()
+        #expect(try c.fullTextMatches("GODEL", entity: "Card") == [ids[0], ids[1]])
+        #expect(try c.fullTextMatches("école", entity: "Card") == [ids[1]])
+        #expect(try c.fullTextMatches("b", entity: "Card") == [ids[1], ids[3]])
+        #expect(try c.fullTextMatches("godel", entity: "Card", among: [ids[1], ids[2]]) == [ids[1]])
+        #expect(try c.fullTextMatches("o", entity: "Card", limit: 2) == [ids[0], ids[1]])
+        #expect(try c.fullTextCount("godel", entity: "Card") == 2)
+        #expect(try c.fullTextMatches("", entity: "Card").isEmpty)
+        let first = try #require(try c.existingObject(for: ids[0]))
+        first["front"] = "renamed"
+        try c.save()
+        #expect(try c.fullTextMatches("godel", entity: "Card") == [ids[1]])
+        c.delete(try #require(try c.existingObject(for: ids[1])))
+        try c.save()
+        #expect(try c.fullTextMatches("godel", entity: "Card").isEmpty)
+        #expect(try c.store.check().isEmpty)
+    }
+}
