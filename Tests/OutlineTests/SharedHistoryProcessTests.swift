@@ -94,6 +94,25 @@ import Testing
         return try o.context.count(FetchRequest("Item", where: Key("title").beginsWith(prefix)))
     }
 
+    /// The checks the tests below rely on can fail: each kind of inconsistency, made with SQL in an outline
+    /// of three actions, is found.
+    @Test(arguments: [
+        ("UPDATE og_history SET undone = 1 WHERE seq = 2", "a done action is newer"),
+        ("UPDATE og_metadata SET value = value + 1 WHERE key = 'history_bytes'", "totals say"),
+        ("DELETE FROM og_history WHERE seq = 1", "totals say")
+    ])
+    func theHistoryChecksFindEachKindOfDamage(sql: String, found: String) throws {
+        let folder = TemporaryDirectory("burrow-history")
+        let db = folder.path()
+        #expect(Self.burrow(["add", "A"], db).status == 0)
+        #expect(Self.burrow(["add", "B"], db).status == 0)
+        #expect(Self.burrow(["add", "C"], db).status == 0)
+        #expect(try Self.historyProblems(db) == [])
+        try Outline(path: db).context.store.queue.writeWithoutTransaction { db in try db.execute(sql: sql) }
+        let problems = try Self.historyProblems(db)
+        #expect(problems.contains { $0.hasPrefix(found) }, "\(problems)")
+    }
+
     // MARK: Many processes at once
 
     /// Four processes each running random adds, deletes, renames, done toggles, undos and redos on one level
