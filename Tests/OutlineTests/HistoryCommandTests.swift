@@ -101,6 +101,39 @@ import Testing
         #expect(P.burrow(["undo", "0"], db).status == 2)
     }
 
+    /// An action whose history row cannot be written (a trigger refuses it, as a full disk would): the
+    /// command fails with a message and its change is not made either.
+    @Test func anActionWhoseHistoryCannotBeWrittenIsNotMade() throws {
+        let folder = TemporaryDirectory("burrow-history-cli")
+        let db = folder.path()
+        #expect(P.burrow(["add", "A"], db).status == 0)
+        try Outline(path: db).context.store.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON og_history BEGIN SELECT RAISE(FAIL, 'no room'); END")
+        }
+        let add = P.burrow(["add", "B"], db)
+        #expect(add.status == 1, "\(add.out)\(add.err)")
+        #expect(add.err.hasPrefix("burrow: ") && add.err.contains("undo"), "\(add.err)")
+        #expect(P.burrow(["ls"], db).out == "[ ] A\n")
+        #expect(try P.history(db).map(\.name) == ["Add “A”"])
+        #expect(try P.historyProblems(db) == [])
+        // Undo writes no new row: it still works.
+        #expect(P.burrow(["undo"], db).out.hasPrefix("Undid: Add “A”"))
+    }
+
+    /// How long ago an action was made, from its stored time: minutes, hours, days, and "just now" for a
+    /// time in the future (a clock set back).
+    @Test(arguments: [(-150.0, "2 min ago"), (-7300.0, "2 h ago"), (-3 * 86_400.0 - 10, "3 days ago"), (3600.0, "just now")] as [(Double, String)])
+    func undoSaysHowLongAgo(offset: Double, age: String) throws {
+        let folder = TemporaryDirectory("burrow-history-cli")
+        let db = folder.path()
+        #expect(P.burrow(["add", "A"], db).status == 0)
+        try Outline(path: db).context.store.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "UPDATE og_history SET at = at + ?", arguments: [offset])
+        }
+        #expect(P.burrow(["history"], db).out == "1  Add “A”  (command line, \(age), in Burrow)\n")
+        #expect(P.burrow(["undo"], db).out == "Undid: Add “A” (command line, \(age), in Burrow)\n")
+    }
+
     /// Names and origins holding control characters, quotes, backslashes and line separators (written
     /// by another program): `burrow history --json` is JSON that gives them back exactly, and the text
     /// listing to a pipe keeps each action on its own line.
