@@ -153,6 +153,35 @@ import Testing
         #expect(Self.burrow(["check"], db).status == 0)
     }
 
+    /// A damaged action that cannot be dropped either (a trigger refuses the delete, as a busy or full disk
+    /// might): `burrow undo` reports it and ends, rather than trying the same action for ever.
+    @Test func undoEndsWhenADamagedActionCannotBeDropped() throws {
+        let folder = TemporaryDirectory("burrow-damaged-history")
+        let db = try Self.damaged(Self.damages[0], in: folder)
+        try Outline(path: db).context.store.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TRIGGER keep BEFORE DELETE ON og_history BEGIN SELECT RAISE(FAIL, 'cannot delete'); END")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BurrowProcess.path)
+        p.arguments = ["undo", "--db", db]
+        // Files, not pipes: a process writing for ever would fill a pipe and block instead.
+        _ = FileManager.default.createFile(atPath: folder.path("err"), contents: nil)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = try FileHandle(forWritingTo: folder.url.appendingPathComponent("err"))
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let ended = Poll.until(timeout: .seconds(3)) { !p.isRunning }
+        if !ended { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        let lines = try String(contentsOfFile: folder.path("err"), encoding: .utf8).split(separator: "\n")
+        withKnownIssue("Undo.replay retries a skipped action that `try? skip` could not drop, for ever (one stderr line each time)") {
+            #expect(ended, "\(lines.count) lines, the first: \(lines.first ?? "")")
+            #expect(lines.count < 10, "\(lines.count) lines")
+        }
+        #expect(Self.burrow(["check"], db).status == 0)
+        #expect(Self.burrow(["ls"], db).out == "[ ] A\n[ ] B\n")
+    }
+
     /// The same row damaged under an outline that is open: its `undo()` reports the step as a conflict and
     /// drops it, and the next undo goes on with A.
     @Test func aDamagedStepIsAConflictInAnOpenContextToo() throws {
