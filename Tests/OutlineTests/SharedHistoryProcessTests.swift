@@ -10,7 +10,7 @@ import Testing
 /// adding, deleting, renaming, undoing and redoing; imports and undos killed with SIGKILL at random moments;
 /// tiny limits trimming while several processes record; damaged history rows. After each, the history and
 /// the outline must agree.
-@Suite(.serialized) struct SharedHistoryProcessTests {
+@Suite struct SharedHistoryProcessTests {
     /// One row of `burrow history --json`.
     struct Entry: Equatable, CustomStringConvertible {
         var sequence: Int64
@@ -127,7 +127,7 @@ import Testing
         let note = TestSeed.note(seed)
         #expect(Self.burrow(["add", "L"], db).status == 0)
         let workers = 4
-        let perWorker = Int(ProcessInfo.processInfo.environment["BURROW_STRESS_OPS"] ?? "") ?? 50
+        let perWorker = Int(ProcessInfo.processInfo.environment["BURROW_STRESS_OPS"] ?? "") ?? 40
         let reports = try BurrowProcess.concurrently(workers) { w -> [String] in
             var rng = SeededRandom(seed: seed &+ UInt64(w))
             var failures: [String] = []
