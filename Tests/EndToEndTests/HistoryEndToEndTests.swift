@@ -180,6 +180,25 @@ struct HistoryEndToEndTests {
         try quit(tmux)
     }
 
+    /// `[history] actions = 2` in the config file bounds what the outliner keeps too.
+    @Test func theOutlinerKeepsToTheConfiguredLimit() throws {
+        let (tmux, db) = try start()
+        let config = tmux.directory.appendingPathComponent("config/burrow")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "[history]\nactions = 2\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        try launch(tmux)
+        try capture(tmux, "One", "Two", "Three", "Four")
+        let history = try burrow(db, "history")
+        #expect(
+            history.1.split(separator: "\n").map { $0.split(separator: "  ").dropFirst().first.map(String.init) ?? "" } == [
+                "Add “Four”", "Add “Three”"
+            ], "\(history.1)")
+        try tmux.send("u", "u", "u")
+        Self.waitForStatus(tmux, "Nothing to undo")
+        #expect(Self.waitForRows(tmux, [Self.row("One"), Self.row("Two")]), "\(tmux.screen())")
+        try quit(tmux)
+    }
+
     // MARK: Another process's action
 
     @Test func aCommandsDeleteIsUndoneInTheOutlinerAtItsPlace() throws {
