@@ -170,7 +170,7 @@ import Testing
         p.standardError = try FileHandle(forWritingTo: folder.url.appendingPathComponent("err"))
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        let ended = Poll.until(timeout: .seconds(3)) { !p.isRunning }
+        let ended = Poll.until(timeout: .seconds(5)) { !p.isRunning }
         if !ended { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
         let lines = try String(contentsOfFile: folder.path("err"), encoding: .utf8).split(separator: "\n")
