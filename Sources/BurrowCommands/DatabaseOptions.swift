@@ -53,6 +53,15 @@ public struct DatabaseOptions: ParsableArguments {
         return try body(outline)
     }
 
+    /// Runs a command that changes only an outline that exists (undo, redo, clearing history): where there
+    /// is none, it says so rather than making one.
+    public func writeExisting<T>(_ body: (Outline) throws -> T) throws -> T {
+        let path = try self.path(creatingFolder: false)
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+        guard FileManager.default.fileExists(atPath: path) || link else { throw UserError("there is no outline at \(path)") }
+        return try write(body)
+    }
+
     /// Runs a command that only reads: the store is opened read-only, so not a byte of it changes, a
     /// read-only file or folder will do, and a writer never makes it wait. Where there is no outline yet,
     /// the command reads an empty one (and nothing is created).

@@ -31,7 +31,7 @@ struct History: ParsableCommand {
 
     func run() throws {
         if clear {
-            try database.write { o in
+            try database.writeExisting { o in
                 let n = try o.context.undoHistory.totals()
                 try o.context.undoHistory.clear()
                 say("Cleared the undo history (\(n.undo + n.redo) action\(n.undo + n.redo == 1 ? "" : "s"))")
@@ -44,7 +44,7 @@ struct History: ParsableCommand {
                 say(jsonList(entries, o))
                 return
             }
-            guard !entries.isEmpty else { return say("No actions yet") }
+            if entries.isEmpty && limit > 0 { return say("No actions yet") }
             for e in entries {
                 say(
                     "\(e.sequence)  \(e.state == .done ? "" : e.isUndone ? "undone: " : "skipped: ")\(Sanitizer.visible(e.name))  (\(Undo.describe(e, in: o)))"

@@ -26,10 +26,11 @@ struct Mv: ParsableCommand {
             let (item, parent) = try o.perform { () throws -> (Item, Item) in
                 let item = try o.item(at: path)
                 let parent = try o.item(at: to)
+                // Where undo puts it back: its level now.
+                o.recordPlace(of: item)
                 // Past the end means last: the level is read inside the transaction, not counted before it.
                 try o.move(item, to: parent, at: (position.map { $0 - 1 }) ?? Int.max)
                 o.context.setActionName("Move \(o.quoted(item))")
-                o.recordPlace(of: item)
                 return (item, parent)
             }
             say("Moved \(o.quoted(item)) under \(o.quoted(parent)) at position \(try o.position(of: item) + 1)")

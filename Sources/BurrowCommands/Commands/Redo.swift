@@ -16,6 +16,6 @@ struct Redo: ParsableCommand {
     }
 
     func run() throws {
-        try database.write { try Undo.replay($0, undoing: false, count: count) }
+        try database.writeExisting { try Undo.replay($0, undoing: false, count: count) }
     }
 }

@@ -23,7 +23,7 @@ struct Undo: ParsableCommand {
     }
 
     func run() throws {
-        try database.write { try Undo.replay($0, undoing: true, count: count) }
+        try database.writeExisting { try Undo.replay($0, undoing: true, count: count) }
     }
 
     /// Undoes (or redoes) `count` actions, one transaction each, saying what each was; conflicts are
@@ -35,6 +35,7 @@ struct Undo: ParsableCommand {
             do {
                 entry = try undoing ? o.context.undoAction() : o.context.redoAction()
             } catch let conflict as UndoConflict {
+                // Each skipped action is passed over for good, so the next try meets the one before it.
                 Console.current.err("burrow: skipped: \(Sanitizer.visible(conflict.description))\n")
                 skipped += 1
                 continue
@@ -48,7 +49,7 @@ struct Undo: ParsableCommand {
 
     /// "outliner, 2 min ago, in Burrow › Groceries".
     static func describe(_ entry: HistoryEntry, in o: Outline) -> String {
-        var parts = [entry.origin.isEmpty ? "another program" : entry.origin, entry.age()]
+        var parts = [entry.origin.isEmpty ? "another program" : Sanitizer.visible(entry.origin), entry.age()]
         if let container = entry.place.container, let titles = try? o.titles(downTo: container), !titles.isEmpty {
             parts.append("in " + Sanitizer.visible(titles.joined(separator: " › ")))
         }

@@ -49,10 +49,12 @@ extension Context {
             try transaction {
                 guard let top = try store.backend.historyTop(undone: !undoing, withStep: true) else { return }
                 entry = top.entry
-                guard top.modelHash == model.versionHash, let bytes = top.step, let step = UndoRecord.decode(bytes, name: top.entry.name)
-                else {
+                guard top.modelHash == model.versionHash else {
                     throw UndoConflict(
                         verb: verb, action: top.entry.name, object: nil, entity: "it", reason: "was recorded by another version of the data model")
+                }
+                guard let bytes = top.step, let step = UndoRecord.decode(bytes, name: top.entry.name), step.fits(model) else {
+                    throw UndoConflict(verb: verb, action: top.entry.name, object: nil, entity: "its stored step", reason: "cannot be read (damaged)")
                 }
                 try UndoReplay(context: self, step: step, verb: verb)
                     .apply(restoring: undoing ? \.before : \.after, expecting: undoing ? \.after : \.before)
@@ -63,10 +65,10 @@ extension Context {
             let conflict = UndoConflict(
                 verb: verb, action: entry?.name ?? "", object: e.object, entity: e.entity ?? "an object",
                 reason: "would refer to something deleted elsewhere" + (e.property.map { " (\($0))" } ?? ""))
-            try? skip(entry, undoing: undoing)
+            try skip(entry, undoing: undoing, conflict)
             throw conflict
         } catch let conflict as UndoConflict {
-            try? skip(entry, undoing: undoing)
+            try skip(entry, undoing: undoing, conflict)
             throw conflict
         }
         return entry
@@ -74,8 +76,18 @@ extension Context {
 
     /// Passes over an action whose step conflicts from now on (kept, and listed as skipped), if it is still
     /// the one to undo (or redo): another process may have taken it meanwhile.
-    private func skip(_ entry: HistoryEntry?, undoing: Bool) throws {
+    /// When that fails too (a busy or full disk), the failure is what is thrown: the action stays where it
+    /// is, and trying again would only meet it again.
+    private func skip(_ entry: HistoryEntry?, undoing: Bool, _ conflict: UndoConflict) throws {
         guard let entry else { return }
+        do {
+            try skipNow(entry, undoing: undoing)
+        } catch {
+            throw StoreError(.conflict, "\(conflict.description), and it cannot be passed over: \(error)", path: store.path)
+        }
+    }
+
+    private func skipNow(_ entry: HistoryEntry, undoing: Bool) throws {
         try store.writeTransaction { _ in
             guard try store.backend.historyTop(undone: !undoing, withStep: false)?.entry.sequence == entry.sequence else { return }
             try store.backend.setHistoryState(entry.sequence, .skipped)

@@ -97,8 +97,9 @@ protocol PersistentStore: AnyObject {
     /// dropping every action after the newest done one (a new action cuts redo) and, once past `limits`, the
     /// oldest (the new one always kept); returns its sequence number.
     func appendHistory(_ entry: HistoryEntry, step: [UInt8], modelHash: String, limits: HistoryLimits) throws(StoreError) -> Int64
-    /// Inside the write transaction: the step of action `sequence`, replaced (a group that spans saves).
-    func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError)
+    /// Inside the write transaction: the step of action `sequence`, replaced (a group that spans saves);
+    /// false, changing nothing, when that action is gone or no longer done.
+    func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError) -> Bool
     /// The newest action done (`undone` false), or the oldest undone one (the next to redo), with its
     /// step and the hash of the model that recorded it when `withStep`.
     func historyTop(undone: Bool, withStep: Bool) throws(StoreError) -> (entry: HistoryEntry, step: [UInt8]?, modelHash: String)?

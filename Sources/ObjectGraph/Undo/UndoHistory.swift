@@ -86,8 +86,16 @@ public final class UndoHistory {
             if !step.name.isEmpty && group.step.name.isEmpty { group.step.name = step.name }
             var stored = group.step
             stored.compact()
-            if let seq = group.sequence {
-                try store.backend.replaceHistoryStep(seq, step: stored.encoded(), objectCount: stored.entries.count)
+            if let seq = group.sequence, try store.backend.replaceHistoryStep(seq, step: stored.encoded(), objectCount: stored.entries.count) {
+                // The group's action holds every save so far.
+            } else if group.sequence != nil {
+                // Its action was trimmed or undone by another process: this save and the rest of the group are
+                // a new action.
+                group.step = step
+                if group.step.name.isEmpty { group.step.name = openGroup?.step.name ?? "" }
+                var fresh = group.step
+                fresh.compact()
+                group.sequence = fresh.isEmpty ? nil : try append(fresh, place: place, model: model)
             } else if !stored.isEmpty {
                 group.sequence = try append(stored, place: place, model: model)
             }

@@ -76,6 +76,23 @@ extension UndoRecord {
         return r.atEnd ? record : nil
     }
 
+    /// True when every object is of an entity of `model` and every row has its slots, each of its type:
+    /// bytes that decode are still checked before a step touches anything (they come from a file).
+    func fits(_ model: Model) -> Bool {
+        for e in entries {
+            guard e.id.entity >= 0, e.id.entity < model.entities.count else { return false }
+            let entity = model.entities[e.id.entity]
+            for row in [e.before, e.after] {
+                guard let row else { continue }
+                guard row.count == entity.defaults.count else { return false }
+                for (slot, v) in row.enumerated() {
+                    if let t = v.type, t != entity.typeOfSlot[slot] { return false }
+                }
+            }
+        }
+        return true
+    }
+
     private static func put(_ row: [Value], _ out: inout ByteWriter) {
         out.varint(UInt64(row.count))
         for v in row { put(v, &out) }

@@ -34,15 +34,16 @@ extension MemoryStore {
         }
     }
 
-    func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError) {
+    func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError) -> Bool {
         precondition(isInTransaction)
-        modify { s in
-            guard let i = s.history.firstIndex(where: { $0.entry.sequence == sequence }) else { return }
+        return modify { s in
+            guard let i = s.history.firstIndex(where: { $0.entry.sequence == sequence && $0.entry.state == .done }) else { return false }
             var e = with(s.history[i].entry, sequence: sequence, size: step.count)
             e = HistoryEntry(
                 sequence: e.sequence, name: e.name, date: e.date, origin: e.origin, place: e.place, state: e.state, objectCount: objectCount,
                 size: e.size)
             s.history[i] = (e, step, s.history[i].modelHash)
+            return true
         }
     }
 

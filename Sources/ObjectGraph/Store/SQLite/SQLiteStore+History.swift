@@ -60,16 +60,19 @@ extension SQLiteStore {
         }
     }
 
-    func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError) {
+    func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError) -> Bool {
         do {
-            try withOpenTransaction { db in
-                guard let old = try Int64.fetchOne(db, sql: "SELECT size FROM og_history WHERE seq = ?", arguments: [sequence]) else { return }
+            return try withOpenTransaction { db in
+                // Gone (trimmed, cleared) or undone by another process meanwhile: the group goes on as a new action.
+                guard let old = try Int64.fetchOne(db, sql: "SELECT size FROM og_history WHERE seq = ? AND undone = 0", arguments: [sequence])
+                else { return false }
                 let delta = Int64(step.count) - old
                 try db.execute(
                     sql: "UPDATE og_history SET step = ?, size = ?, objects = ?, cum = cum + ? WHERE seq = ?",
                     arguments: [Data(step), step.count, objectCount, delta, sequence])
                 // Rows recorded after it (by other processes) keep their running totals right.
                 if delta != 0 { try db.execute(sql: "UPDATE og_history SET cum = cum + ? WHERE seq > ?", arguments: [delta, sequence]) }
+                return true
             }
         } catch {
             throw StoreError.wrap(error, "cannot record the action for undo", path: path)
@@ -84,8 +87,9 @@ extension SQLiteStore {
                 let sql =
                     "SELECT \(Self.columns)\(withStep ? ", step" : "") FROM og_history WHERE undone = ? ORDER BY seq \(order) LIMIT 1"
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [undone ? 1 : 0]) else { return nil }
-                let step: [UInt8]? = withStep ? [UInt8](row[12] as Data) : nil
-                return (Self.entry(row), step, row[11])
+                // A step that is not bytes (damage) is read as none: undo then skips it with a message.
+                let step: [UInt8]? = withStep ? Data.fromDatabaseValue(row[12] as DatabaseValue).map { [UInt8]($0) } ?? [] : nil
+                return (entry(row), step, String.fromDatabaseValue(row[11] as DatabaseValue) ?? "")
             }
         } catch {
             throw StoreError.wrap(error, "cannot read the undo history", path: path)
@@ -125,7 +129,7 @@ extension SQLiteStore {
             return try read { db in
                 guard try hasHistory(db) else { return [] }
                 return try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM og_history ORDER BY seq DESC LIMIT ?", arguments: [max(0, limit)])
-                    .map(Self.entry)
+                    .map(entry)
             }
         } catch {
             throw StoreError.wrap(error, "cannot read the undo history", path: path)
@@ -181,15 +185,22 @@ extension SQLiteStore {
             size: stmt.int64(at: 4))
     }
 
-    private static func entry(_ row: Row) -> HistoryEntry {
+    /// An entry from its row, whatever another program wrote into it: a column of the wrong type reads as
+    /// nothing (a name of "?", a state of skipped), and a place of an entity this model lacks as no place.
+    private func entry(_ row: Row) -> HistoryEntry {
+        func value<T: DatabaseValueConvertible>(_ i: Int, _: T.Type) -> T? { T.fromDatabaseValue(row[i] as DatabaseValue) }
         func id(_ e: Int, _ r: Int) -> ObjectID? {
-            guard let entity = row[e] as Int?, let rowID = row[r] as Int64? else { return nil }
+            guard let entity = value(e, Int.self), entity >= 0, entity < model.entities.count, let rowID = value(r, Int64.self) else {
+                return nil
+            }
             return ObjectID(entity: entity, rowID: rowID)
         }
         return HistoryEntry(
-            sequence: row[0], name: row[1], date: Date(timeIntervalSince1970: row[2]), origin: row[3],
-            place: ActionPlace(container: id(4, 5), focus: id(6, 7)), state: HistoryState(rawValue: row[8]) ?? .skipped,
-            objectCount: row[9], size: row[10])
+            sequence: value(0, Int64.self) ?? 0, name: value(1, String.self) ?? "?",
+            date: Date(timeIntervalSince1970: value(2, Double.self) ?? 0), origin: value(3, String.self) ?? "?",
+            place: ActionPlace(container: id(4, 5), focus: id(6, 7)),
+            state: value(8, Int.self).flatMap(HistoryState.init(rawValue:)) ?? .skipped, objectCount: value(9, Int.self) ?? 0,
+            size: value(10, Int.self) ?? 0)
     }
 
     /// True when the store has a history table (a store written before it, opened read-only, has none).
