@@ -101,7 +101,9 @@ let package = Package(
             name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "BurrowConfig", "Outline", "ObjectGraph", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "TerminalKit", "TestSupport"], swiftSettings: strict)
+            name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "TerminalKit", "TestSupport"], swiftSettings: strict),
+        // The live benchmark's screen model, against written-out output and against tmux on the real `burrow`.
+        .testTarget(name: "BurrowBenchmarksTests", dependencies: ["BurrowBenchmarks", "BurrowCLI", "TestSupport"], swiftSettings: strict)
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,8 @@
 import Foundation
 
 // Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
-//        [interchange] [startup] [keys] [memory] [folds]   (startup needs `swift build -c release` for the burrow binary)
+//        [interchange] [startup] [keys] [memory] [folds] [live]   (startup and live need `swift build -c release` for the
+//        burrow binary)
 //        BurrowBenchmarks --generate-outline N DIR   (writes the scenarios' outline files, e.g. to load in hnb)
 // Prints each scenario's figure beside the raw SQLite C API doing the same work in the same run.
 if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writer" {
@@ -49,6 +50,7 @@ do {
     ).run(only: only)
     try FoldBenchmarks(size: quick ? 10_000 : 100_000, hugeLevel: quick ? 20_000 : 100_000, runs: quick ? 2 : 5, keyPresses: quick ? 500 : 5_000)
         .run(only: only)
+    try LiveBenchmarks(adds: quick ? 20 : 200, idleSeconds: quick ? 2 : 10).run(only: only)
     print(String(format: "peak resident memory: %.0f MiB", Harness.peakRSS))
 } catch {
     print("benchmark failed: \(error)")
