@@ -40,9 +40,12 @@ extension Level {
                     if start + node.flat(ofOwnRow: mid) < offset { lo = mid + 1 } else { hi = mid }
                 }
                 var found: Set<ObjectID> = []
-                for row in 0..<lo where found.count < arrivals.ids.count {
+                var row = 0
+                // Items added at the top (`burrow add --top`) end the pass at once.
+                while row < lo, found.count < arrivals.ids.count {
                     let id = c.objectID(at: row)
                     if arrivals.ids.contains(id) { found.insert(id) }
+                    row += 1
                 }
                 arrivals.ids = found
             }
