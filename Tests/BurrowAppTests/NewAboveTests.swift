@@ -190,6 +190,26 @@ struct NewAboveTests {
             """)
     }
 
+    @Test func anArrivalDeletedFromAnOpenListScrolledPastCountsNoMore() throws {
+        let (h, other) = try AppHarness.withSecondContext(letters)
+        _ = try other.append(titles: (1...6).map { "B\($0)" }, to: try item(other, "B"))
+        try other.save()
+        try h.press("j z o j j j j j j j")
+        _ = try other.insert("B0", into: try item(other, "B"), at: 0)
+        try other.save()
+        h.tick()
+        #expect(h.app.top.newAbove.count == 1)
+        // Down until B's list is off screen (no longer live), then B0 deleted elsewhere.
+        try h.press("j j j j j j j")
+        #expect(h.app.top.selectedRow?.title == "J")
+        #expect(h.app.top.newAbove.count == 1)
+        try other.delete(try item(other, "B0", under: "B"))
+        try other.save()
+        h.tick()
+        #expect(h.app.top.newAbove.count == 0)
+        #expect(h.app.top.selectedRow?.title == "J")
+    }
+
     @Test func undoBringingBackAnItemAboveShowsIt() throws {
         let (h, _) = try AppHarness.withSecondContext(letters)
         try h.press("d j j j j j j j j")

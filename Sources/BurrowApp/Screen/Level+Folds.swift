@@ -143,7 +143,11 @@ extension Level {
             }
         }
         recount(above: reread)
-        defer { for (n, from) in grown where n.isLive { noteArrivals(grown: n.ownCount - from, in: n) } }
+        defer {
+            for (n, from) in grown where n.isLive { noteArrivals(grown: n.ownCount - from, in: n) }
+            // Read again, a list off screen can say which of its arrivals are still there.
+            if !grown.isEmpty { settleNewAbove() }
+        }
         guard !gone.isEmpty else {
             if !reread.isEmpty { follow() }
             return
