@@ -167,7 +167,8 @@ struct ScreenModel {
             return
         }
         let fields = parameters.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map { field in
-            field.isEmpty ? nil : Int(String(decoding: field, as: UTF8.self))
+            // Capped, as terminals cap them: a count near Int.max would overflow the cursor arithmetic.
+            field.isEmpty ? nil : Int(String(decoding: field.prefix(9), as: UTF8.self)).map { min($0, 65_535) }
         }
         parameters = []
         // The n-th parameter, with the default when missing or 0 (for counts).

@@ -102,6 +102,13 @@ struct ScreenModelTests {
         ]
         for _ in 0..<20_000 { m.feed(pieces[random.below(pieces.count)]) }
         #expect(m.rows.count == 3, "\(random.note)")
+        // Tiny screens, and counts far past any screen.
+        for (w, h) in [(1, 1), (2, 1), (1, 2)] {
+            var tiny = ScreenModel(width: w, height: h)
+            for _ in 0..<2_000 { tiny.feed(pieces[random.below(pieces.count)]) }
+            tiny.feed(Array("日本\u{1B}[9223372036854775807C\u{1B}[99999999999999999999B\u{1B}[9223372036854775807Xé\u{1B}[3b".utf8))
+            #expect(tiny.rows.count == h, "\(random.note)")
+        }
     }
 }
 
