@@ -102,7 +102,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict
-        )
+        ),
+        // The live benchmark's screen model, against written-out output and against tmux on the real `burrow`.
+        .testTarget(name: "BurrowBenchmarksTests", dependencies: ["BurrowBenchmarks", "BurrowCLI", "TestSupport"], swiftSettings: strict)
     ],
     swiftLanguageModes: [.v6]
 )

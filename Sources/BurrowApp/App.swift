@@ -429,6 +429,7 @@ public final class App {
         // Scrolling may bring open lists not read yet into view: read them, and scroll again if rows moved
         // (each round reads only lists on screen; the bound is a guard).
         for _ in 0..<8 where settleFolds() { scroll(to: layout) }
+        top.settleNewAbove()
     }
 
     /// Makes the rows on screen known and their lists live (see `Level.settleFolds`); true if rows changed.

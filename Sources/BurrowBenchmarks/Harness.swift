@@ -75,9 +75,20 @@ enum Harness {
         for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
+        // As a shell starts a program: no signal blocked, none ignored (a caller's threads may block signals,
+        // and a daemon it starts, such as tmux's server, would keep the mask and never end).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&child, executable, &actions, nil, argv, environ) == 0 else { return nil }
+        guard posix_spawn(&child, executable, &actions, &attributes, argv, environ) == 0 else { return nil }
         var status: Int32 = 0
         waitpid(child, &status, 0)
         guard status == 0 else { return nil }

@@ -1,7 +1,8 @@
 import Foundation
 
 // Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
-//        [interchange] [startup] [keys] [memory] [folds] [search] [history]   (startup needs `swift build -c release` for the burrow binary)
+//        [interchange] [startup] [keys] [memory] [folds] [search] [history] [live]   (startup and live need `swift build -c
+//        release` for the burrow binary)
 //        BurrowBenchmarks --generate-outline N DIR   (writes the scenarios' outline files, e.g. to load in hnb)
 // Prints each scenario's figure beside the raw SQLite C API doing the same work in the same run.
 if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writer" {
@@ -51,6 +52,7 @@ do {
         .run(only: only)
     try HistoryBenchmarks(branches: quick ? 10 : 100, leaves: 999, runs: quick ? 2 : 5, edits: quick ? 50 : 500).run(only: only)
     try SearchBenchmarks(size: quick ? 10_000 : 100_000, hugeLevel: quick ? 20_000 : 1_000_000, runs: quick ? 2 : 5).run(only: only)
+    try LiveBenchmarks(adds: quick ? 20 : 200, idleSeconds: quick ? 2 : 10).run(only: only)
     print(String(format: "peak resident memory: %.0f MiB", Harness.peakRSS))
 } catch {
     print("benchmark failed: \(error)")

@@ -33,7 +33,10 @@ enum Outliner {
                 let more = config.problems.count > 1 ? " (and \(config.problems.count - 1) more: burrow config check)" : ""
                 app.showProblem(first.located(in: "config.toml") + more)
             }
-            signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses)
+            // BURROW_NO_WATCH=1: polling on the timer alone, as on a file system without notifications (the
+            // live benchmark's baseline).
+            let watches = ProcessInfo.processInfo.environment["BURROW_NO_WATCH"] != "1"
+            signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses, watchesStore: watches)
         } catch {
             curses.stop()
             logger.error("stopped by \(error)")

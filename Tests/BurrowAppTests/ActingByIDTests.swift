@@ -43,6 +43,7 @@ struct ActingByIDTests {
         try h.press("<Space>")
         #expect(h.app.statusText == "Done: “C”")
         #expect(try done(h) == ["C"])
+        // X arrived above the rows shown (the selection kept its line): out of sight, and counted.
         h.expect(
             """
             Burrow
@@ -52,7 +53,7 @@ struct ActingByIDTests {
              [ ] B
              [x] C
              [ ] D
-            Done: “C”                  5/6 · ?: help
+            Done: “C”    1 new above · 5/6 · ?: help
             """)
         try h.press("e")
         #expect(h.backend.lines[5] == " [x] C")
@@ -88,6 +89,7 @@ struct ActingByIDTests {
         #expect(h.app.statusText == "Done: “C”")
         #expect(try done(h) == ["C2"])
         #expect(h.app.top.selectedRow?.title == "C2")
+        // Y arrived above the rows shown: out of sight, and counted.
         h.expect(
             """
             Burrow
@@ -97,7 +99,7 @@ struct ActingByIDTests {
              [ ] B
              [x] C2
              [ ] D
-            Done: “C”                  5/6 · ?: help
+            Done: “C”    1 new above · 5/6 · ?: help
             """)
         // The neighbour K moves past is the one above C now, read before the key: B.
         try other.insert("Q", into: try other.root(), at: 0)

@@ -220,9 +220,10 @@ struct FoldEndToEndTests {
         ]
         let shifted = try #require(tmux.waitFor { Array($0.dropFirst(2).prefix(9)) == after }, "\(tmux.screen())")
         #expect(Self.selectedRows(tmux) == [Self.row("t60.10.4", depth: 2)])
-        // The open list far above, off screen, grew: the count takes it in at once.
+        // The open list far above, off screen, grew: the count takes it in at once, and the status line says an
+        // item arrived above the rows shown (until `g` below scrolls up to it).
         _ = shifted
-        #expect(tmux.waitFor { $0.last == Self.status("", "3660/3660 · ?: help") } != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor { $0.last == Self.status("", "1 new above · 3660/3660 · ?: help") } != nil, "\(tmux.screen())")
 
         // A terminal too small, and back: still the same place.
         try tmux.resize(width: 20, height: 4)

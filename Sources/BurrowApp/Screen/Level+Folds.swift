@@ -89,7 +89,9 @@ extension Level {
         }
         node.relayout()
         recountAncestors(of: node)
+        let expected = expectedID
         follow()
+        noteArrivals(batch.inserts.map(\.row), in: node, except: expected)
     }
 
     /// Every change set, whatever list saw it: an open list whose item was closed or deleted goes, even when
@@ -129,7 +131,9 @@ extension Level {
             }
         }
         var reread: [FoldNode] = []
+        var grown: [(node: FoldNode, from: Int)] = []
         for n in stale where n.parent != nil && !n.isLive {
+            grown.append((n, n.ownCount))
             if isPaused {
                 // Under another level nothing is live: read when the level is back on top and settles.
                 n.setUnknown()
@@ -139,6 +143,11 @@ extension Level {
             }
         }
         recount(above: reread)
+        defer {
+            for (n, from) in grown where n.isLive { noteArrivals(grown: n.ownCount - from, in: n) }
+            // Read again, a list off screen can say which of its arrivals are still there.
+            if !grown.isEmpty { settleNewAbove() }
+        }
         guard !gone.isEmpty else {
             if !reread.isEmpty { follow() }
             return

@@ -26,6 +26,8 @@ final class Level {
     private(set) var isPaused = false
     /// The open lists that are live now (the root is always live and not in here).
     var liveLists: [ObjectIdentifier: FoldNode] = [:]
+    /// Items that arrived above the first row shown, not scrolled up to yet ("3 new above").
+    var newAbove = NewAbove()
     /// The context observer that closes open lists whose item was closed or deleted (`takeFoldChanges`).
     private var observer: Int?
 

@@ -86,11 +86,21 @@ extension UndoRecord {
                 guard let row else { continue }
                 guard row.count == entity.defaults.count else { return false }
                 for (slot, v) in row.enumerated() {
-                    if let t = v.type, t != entity.typeOfSlot[slot] { return false }
+                    if let t = v.type, Self.storageClass(t) != Self.storageClass(entity.typeOfSlot[slot]) { return false }
                 }
             }
         }
         return true
+    }
+
+    /// Values of one class stand for each other (a default of 0 for a double is an integer), as SQLite
+    /// stores them: numbers, text, bytes.
+    private static func storageClass(_ t: AttributeType) -> Int {
+        switch t {
+        case .integer64, .double, .bool, .date: return 0
+        case .string: return 1
+        case .binary, .uuid: return 2
+        }
     }
 
     private static func put(_ row: [Value], _ out: inout ByteWriter) {
