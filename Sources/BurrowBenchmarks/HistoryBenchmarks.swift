@@ -4,7 +4,8 @@ import ObjectGraph
 import Outline
 
 /// The undo history kept in the store (issue 16): a subtree of 100,000 items deleted and its delete undone,
-/// each beside the same SQL on the raw C API (a recursive delete; the rows inserted again), and a single
+/// each beside the same SQL on the raw C API (a recursive delete of the rows and their search-index rows; both
+/// inserted again, the index's text folded beforehand), and a single
 /// edit with its action recorded beside the same edit saved without one.
 struct HistoryBenchmarks {
     /// The subtree: one item with `branches` sub-items of `leaves` each.
@@ -48,6 +49,16 @@ struct HistoryBenchmarks {
         }
         sqlite3_finalize(rows)
         precondition(saved.count == count)
+        // The search index's rows (folded text), which our side keeps in the same transactions: the raw side
+        // deletes and re-inserts them too, so both write the same tables.
+        let indexed = sql.prepare("SELECT rowid, c0, c1 FROM og_fts_Item WHERE rowid != 1")
+        var folded: [(Int64, String, String?)] = []
+        while sqlite3_step(indexed) == SQLITE_ROW {
+            folded.append(
+                (sqlite3_column_int64(indexed, 0), sql.text(indexed, 1), sqlite3_column_type(indexed, 2) == SQLITE_NULL ? nil : sql.text(indexed, 2)))
+        }
+        sqlite3_finalize(indexed)
+        precondition(folded.count == count)
         var ours: (delete: [Double], undo: [Double]) = ([], []), raw: (delete: [Double], insert: [Double]) = ([], [])
         for _ in 0..<runs {
             ours.delete.append(try Harness.time { try outline.perform("Delete “big”") { try outline.delete(top) } })
@@ -58,8 +69,12 @@ struct HistoryBenchmarks {
                     sql.exec(
                         """
                         BEGIN IMMEDIATE;
+                        CREATE TEMP TABLE IF NOT EXISTS gone (id INTEGER PRIMARY KEY);
+                        DELETE FROM gone;
                         WITH RECURSIVE sub(id) AS (SELECT \(top.rowID) UNION ALL SELECT Item.id FROM Item JOIN sub ON Item.parent = sub.id)
-                        DELETE FROM Item WHERE id IN sub;
+                        INSERT INTO gone SELECT id FROM sub;
+                        DELETE FROM og_fts_Item WHERE rowid IN gone;
+                        DELETE FROM Item WHERE id IN gone;
                         UPDATE Item SET childCount = childCount - 1 WHERE id = 1;
                         COMMIT
                         """)
@@ -78,6 +93,14 @@ struct HistoryBenchmarks {
                         sql.step(ins)
                     }
                     sqlite3_finalize(ins)
+                    let index = sql.prepare("INSERT INTO og_fts_Item (rowid, c0, c1) VALUES (?, ?, ?)")
+                    for (id, title, note) in folded {
+                        sqlite3_bind_int64(index, 1, id)
+                        sql.bind(index, 2, title)
+                        if let note { sql.bind(index, 3, note) } else { sqlite3_bind_null(index, 3) }
+                        sql.step(index)
+                    }
+                    sqlite3_finalize(index)
                     sql.exec("UPDATE Item SET childCount = childCount + 1 WHERE id = 1")
                     sql.exec("COMMIT")
                 })

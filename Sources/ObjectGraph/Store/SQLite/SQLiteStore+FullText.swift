@@ -80,11 +80,33 @@ extension SQLiteStore {
             current[e.index] = now
             return now
         }
-        for (e, id) in unit.deletes where try isCurrent(e) {
-            try removeFullText(db, e, id)
+        // Deletes in runs of one entity, `deleteBatch` rows to a statement (a short batch repeats its last ID).
+        var start = 0
+        while start < unit.deletes.count {
+            let e = unit.deletes[start].entity
+            var end = start + 1
+            while end < unit.deletes.count && unit.deletes[end].entity === e && end - start < Self.deleteBatch { end += 1 }
+            if try isCurrent(e) {
+                let stmt = try statement(db, "DELETE FROM \(SQLiteStore.fullTextTable(e)) WHERE rowid IN (\(Self.fullTextDeletePlaceholders))")
+                for k in 0..<Self.deleteBatch { stmt.bind(unit.deletes[min(start + k, end - 1)].id, at: Int32(k + 1)) }
+                try stmt.run(db)
+            }
+            start = end
         }
         for run in unit.inserts where try isCurrent(run.entity) {
-            for (id, row) in zip(run.ids, run.rows) { try insertFullText(db, run.entity, id, run.entity.fullTextSlots.map { row[$0] }) }
+            let slots = run.entity.fullTextSlots
+            let insert = try statement(db, insertFullTextSQL(run.entity))
+            for (id, row) in zip(run.ids, run.rows) {
+                insert.bind(id, at: 1)
+                for (k, slot) in slots.enumerated() {
+                    if case .string(let text) = row[slot] {
+                        insert.bind(.string(TextFolding.fold(text)), at: Int32(k + 2))
+                    } else {
+                        insert.bind(.null, at: Int32(k + 2))
+                    }
+                }
+                try insert.run(db)
+            }
         }
         for (e, id, slots, _) in unit.updates where try isCurrent(e) {
             guard slots.contains(where: e.fullTextSlots.contains) else { continue }
@@ -108,12 +130,16 @@ extension SQLiteStore {
         try stmt.run(db)
     }
 
-    private func insertFullText(_ db: Database, _ e: EntityDescription, _ id: Int64, _ values: [Value]) throws {
+    private static let fullTextDeletePlaceholders = Array(repeating: "?", count: deleteBatch).joined(separator: ", ")
+
+    private func insertFullTextSQL(_ e: EntityDescription) -> String {
         let cols = SQLiteStore.fullTextColumns(e)
-        let stmt = try statement(
-            db,
+        return
             "INSERT INTO \(SQLiteStore.fullTextTable(e))(rowid, \(cols.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: cols.count)))"
-        )
+    }
+
+    private func insertFullText(_ db: Database, _ e: EntityDescription, _ id: Int64, _ values: [Value]) throws {
+        let stmt = try statement(db, insertFullTextSQL(e))
         stmt.bind(id, at: 1)
         for (k, v) in values.enumerated() {
             if case .string(let s) = v { stmt.bind(.string(TextFolding.fold(s)), at: Int32(k + 2)) } else { stmt.bind(.null, at: Int32(k + 2)) }
