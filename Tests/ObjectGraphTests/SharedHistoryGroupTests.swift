@@ -121,4 +121,33 @@ import Testing
         #expect(try t.context.undo() == nil)
         #expect(try Self.problems(t.context.store) == [])
     }
+
+    /// Another connection records an action between the group's two saves, so the group's action is no
+    /// longer the newest when its second save grows it: the running totals of the rows after it must grow
+    /// with it, and undo takes theirs first, then the whole group.
+    @Test func aGroupThatGrowsUnderAnotherActionKeepsTheRunningTotals() throws {
+        let dir = TemporaryDirectory("burrow-history-group")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        let theirs = Context(store: try Store(path: dir.path(), model: TaskModel.model))
+        let h = t.context.undoHistory
+
+        h.beginGroup("Paste 3 tasks")
+        try t.context.addTask("p", to: t.home, at: 60)
+        try t.context.save()
+        let work = try #require(try theirs.fetch(FetchRequest("List", where: Key("name") == "Work")).first)
+        try theirs.addTask("theirs", to: work, at: 50)
+        try theirs.save(actionName: "Add “theirs”")
+        for (title, at) in [("q", 70), ("r", 80)] as [(String, Int64)] {
+            try t.context.addTask(title, to: t.home, at: at)
+            try t.context.save()
+            #expect(try Self.problems(t.context.store) == [])
+        }
+        try h.endGroup()
+        #expect(try h.entries().map(\.name) == ["Add “theirs”", "Paste 3 tasks"])
+        #expect(try h.entries().last?.objectCount == 3)
+        #expect(try t.context.undo() == "Add “theirs”")
+        #expect(try t.context.undo() == "Paste 3 tasks")
+        #expect(try t.titles(t.home) == ["a", "b", "c", "d", "e"])
+        #expect(try Self.problems(t.context.store) == [])
+    }
 }
