@@ -165,15 +165,12 @@ import Testing
 
     static let bookkeepingDamages: [BookkeepingDamage] = [
         BookkeepingDamage(name: "a position that is text", sql: "UPDATE og_history SET position = 'lots' \(newest)"),
-        BookkeepingDamage(name: "an oldest position that is a blob", sql: "UPDATE og_history SET position = X'01' \(oldest)"),
-        BookkeepingDamage(name: "a running total that is text", sql: "UPDATE og_history SET cum = 'lots' \(newest)"),
         BookkeepingDamage(name: "an oldest running total that is text", sql: "UPDATE og_history SET cum = 'lots' \(oldest)"),
         BookkeepingDamage(
             name: "an oldest size that is a real", sql: "UPDATE og_history SET size = 1.5e300 \(oldest)",
             knownBug:
                 "trim sums newest.cum - oldest.cum + oldest.size (the real read as Int64.max) with - and +: the overflow traps; "
                 + "historyTotals (history --clear) converts total(size) to Int with Int(_:), which traps past Int.max"),
-        BookkeepingDamage(name: "a gap in the positions", sql: "UPDATE og_history SET position = position + 5 \(newest)"),
         BookkeepingDamage(name: "a gap past the action limit", sql: "UPDATE og_history SET position = position + 1000000 \(newest)"),
         BookkeepingDamage(name: "positions backwards", sql: "UPDATE og_history SET position = 3 - position"),
         BookkeepingDamage(name: "a running total too large", sql: "UPDATE og_history SET cum = cum + 1000000000 \(newest)"),
@@ -204,9 +201,9 @@ import Testing
         #expect(Self.burrow(["add", "A2"], db).status == 0)
         try Outline(path: db).context.store.queue.writeWithoutTransaction { db in try db.execute(sql: damage.sql) }
         #expect(try SharedHistoryProcessTests.bookkeepingProblems(db) != [], "the damage breaks the rules")
-        let runs = [["add", "B"], ["history"], ["history", "--json"], ["undo"], ["redo"], ["add", "B2"], ["undo", "2"]].map {
-            ($0, Self.burrow($0, db))
-        }
+        // No backtraces from the crashes of the known bugs: they take a second each.
+        let quiet = { (args: [String]) in SharedHistoryProcessTests.burrow(args, db, environment: ["SWIFT_BACKTRACE": "enable=no"]) }
+        let runs = [["add", "B"], ["history"], ["history", "--json"], ["undo"], ["redo"], ["add", "B2"], ["undo", "2"]].map { ($0, quiet($0)) }
         let check = { () throws in
             for (args, r) in runs { #expect(r.status < 128, "\(args): \(r.status) \(r.err.prefix(300))") }
             #expect(runs[0].1.status == 0, "\(runs[0].1.err)")
@@ -214,9 +211,9 @@ import Testing
             #expect(runs[4].1.out.hasPrefix("Redid: Add “B”"), "\(runs[4].1.out)\(runs[4].1.err)")
             #expect(HistoryCommandTests.actions(runs[6].1.out) == ["Undid: Add “B2”", "Undid: Add “B”"], "\(runs[6].1.out)\(runs[6].1.err)")
             #expect(Self.burrow(["ls"], db).out == "[ ] A\n[ ] A2\n")
-            let cleared = Self.burrow(["history", "--clear"], db)
+            let cleared = quiet(["history", "--clear"])
             #expect(cleared.status == 0, "\(cleared.err.prefix(300))")
-            #expect(Self.burrow(["add", "C"], db).status == 0)
+            #expect(quiet(["add", "C"]).status == 0)
             #expect(try SharedHistoryProcessTests.history(db).map(\.name) == ["Add “C”"])
             #expect(try SharedHistoryProcessTests.historyProblems(db) == [])
         }
