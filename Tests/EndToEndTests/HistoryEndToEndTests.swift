@@ -242,10 +242,8 @@ struct HistoryEndToEndTests {
         try tmux.send("u")
         Self.waitForStatus(tmux, "Undid: Move “Eggs” (command line, just now, in Burrow › ")
         #expect(try burrow(db, "ls", "Groceries").1 == "[ ] Milk\n[ ] Eggs\n[ ] Bread\n")
-        withKnownIssue("Mv records its place after the move (the destination): undo shows Work, now empty, with nothing selected") {
-            #expect(tmux.screen().first == "Burrow › Groceries", "\(tmux.screen())")
-            #expect(Poll.until(timeout: .seconds(1)) { Self.selectedRows(tmux) == [Self.row("Eggs")] }, "\(Self.selectedRows(tmux))")
-        }
+        #expect(tmux.screen().first == "Burrow › Groceries", "\(tmux.screen())")
+        #expect(Poll.until(timeout: .seconds(1)) { Self.selectedRows(tmux) == [Self.row("Eggs")] }, "\(Self.selectedRows(tmux))")
         try quit(tmux)
     }
 
