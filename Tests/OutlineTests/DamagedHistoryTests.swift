@@ -167,27 +167,20 @@ import Testing
         BookkeepingDamage(name: "a position that is text", sql: "UPDATE og_history SET position = 'lots' \(newest)"),
         BookkeepingDamage(name: "an oldest running total that is text", sql: "UPDATE og_history SET cum = 'lots' \(oldest)"),
         BookkeepingDamage(
-            name: "an oldest size that is a real", sql: "UPDATE og_history SET size = 1.5e300 \(oldest)",
-            knownBug:
-                "trim sums newest.cum - oldest.cum + oldest.size (the real read as Int64.max) with - and +: the overflow traps; "
-                + "historyTotals (history --clear) converts total(size) to Int with Int(_:), which traps past Int.max"),
+            name: "an oldest size that is a real", sql: "UPDATE og_history SET size = 1.5e300 \(oldest)"),
         BookkeepingDamage(name: "a gap past the action limit", sql: "UPDATE og_history SET position = position + 1000000 \(newest)"),
         BookkeepingDamage(name: "positions backwards", sql: "UPDATE og_history SET position = 3 - position"),
         BookkeepingDamage(name: "a running total too large", sql: "UPDATE og_history SET cum = cum + 1000000000 \(newest)"),
         BookkeepingDamage(name: "a negative running total", sql: "UPDATE og_history SET cum = -1000000000 \(oldest)"),
         BookkeepingDamage(name: "running totals that do not add up", sql: "UPDATE og_history SET cum = 0"),
         BookkeepingDamage(
-            name: "the largest running total", sql: "UPDATE og_history SET cum = 9223372036854775807 \(newest)",
-            knownBug: "appendHistory adds the step's size to the newest row's cum with +: the overflow traps"),
+            name: "the largest running total", sql: "UPDATE og_history SET cum = 9223372036854775807 \(newest)"),
         BookkeepingDamage(
-            name: "the largest position", sql: "UPDATE og_history SET position = 9223372036854775807 \(newest)",
-            knownBug: "appendHistory adds 1 to the newest row's position with +: the overflow traps"),
+            name: "the largest position", sql: "UPDATE og_history SET position = 9223372036854775807 \(newest)"),
         BookkeepingDamage(
-            name: "the smallest oldest position", sql: "UPDATE og_history SET position = -9223372036854775808 \(oldest)",
-            knownBug: "trim counts newest.position - oldest.position + 1 with - and +: the overflow traps"),
+            name: "the smallest oldest position", sql: "UPDATE og_history SET position = -9223372036854775808 \(oldest)"),
         BookkeepingDamage(
-            name: "the smallest oldest running total", sql: "UPDATE og_history SET cum = -9223372036854775808 \(oldest)",
-            knownBug: "trim sums newest.cum - oldest.cum + oldest.size with - and +: the overflow traps")
+            name: "the smallest oldest running total", sql: "UPDATE og_history SET cum = -9223372036854775808 \(oldest)")
     ]
 
     /// The rows' positions and running totals damaged (text where a number belongs, gaps, sums that do not

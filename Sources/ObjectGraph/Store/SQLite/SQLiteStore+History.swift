@@ -41,7 +41,8 @@ extension SQLiteStore {
                     insert.bind(id.map { .integer(Int64($0.entity)) } ?? .null, at: Int32(4 + 2 * k))
                     insert.bind(id.map { .integer($0.rowID) } ?? .null, at: Int32(5 + 2 * k))
                 }
-                let position = (newest?.position ?? 0) + 1, cum = (newest?.cum ?? 0) + Int64(step.count)
+                // Wrapping: numbers another program wrote into a row must not stop the recording (the checks report them).
+                let position = (newest?.position ?? 0) &+ 1, cum = (newest?.cum ?? 0) &+ Int64(step.count)
                 insert.bind(Int64(entry.objectCount), at: 8)
                 insert.bind(Int64(step.count), at: 9)
                 insert.bind(.string(modelHash), at: 10)
@@ -142,36 +143,38 @@ extension SQLiteStore {
                 guard try hasHistory(db) else { return (0, 0, 0) }
                 let row = try Row.fetchOne(
                     db, sql: "SELECT total(undone = 0), total(undone = 1), total(size) FROM og_history")
-                return (Int(row?[0] as Double? ?? 0), Int(row?[1] as Double? ?? 0), Int(row?[2] as Double? ?? 0))
+                func whole(_ d: Double?) -> Int { Int(min(max(d ?? 0, -9.0e18), 9.0e18)) }
+                return (whole(row?[0]), whole(row?[1]), whole(row?[2]))
             }
         } catch {
             throw StoreError.wrap(error, "cannot read the undo history", path: path)
         }
     }
 
+    /// (Wrapping arithmetic throughout: a damaged row's numbers give a wrong trim at worst, never a crash.)
     /// Past either limit, drops the oldest actions down to nine tenths of it (so that trimming runs once in
     /// many actions, not on every one; a limit under 10 is kept exactly), never `newest`.
     private func trim(_ db: Database, from oldest: End, to newest: End, _ limits: HistoryLimits) throws {
-        let count = newest.position - oldest.position + 1
-        let bytes = newest.cum - oldest.cum + oldest.size
+        let count = newest.position &- oldest.position &+ 1
+        let bytes = newest.cum &- oldest.cum &+ oldest.size
         let maxCount = Int64(max(1, limits.actions)), maxBytes = Int64(limits.bytes)
         guard count > maxCount || bytes > maxBytes else { return }
         let keepCount = maxCount - maxCount / 10, keepBytes = maxBytes - maxBytes / 10
         // The last position to drop by count, and by bytes: the first row whose running total leaves what is
         // after it within the limit.
-        var last = max(oldest.position - 1, newest.position - keepCount)
+        var last = max(oldest.position &- 1, newest.position &- keepCount)
         if bytes > maxBytes {
             let cut =
                 try Int64.fetchOne(
-                    db, sql: "SELECT position FROM og_history WHERE cum >= ? ORDER BY seq LIMIT 1", arguments: [newest.cum - keepBytes]) ?? 0
+                    db, sql: "SELECT position FROM og_history WHERE cum >= ? ORDER BY seq LIMIT 1", arguments: [newest.cum &- keepBytes]) ?? 0
             last = max(last, cut)
         }
-        last = min(last, newest.position - 1)
+        last = min(last, newest.position &- 1)
         guard last >= oldest.position else { return }
         // Positions follow the rows in order with no gaps: the row at `last` is the (last - oldest)th one.
         try db.execute(
             sql: "DELETE FROM og_history WHERE seq <= (SELECT seq FROM og_history ORDER BY seq LIMIT 1 OFFSET ?)",
-            arguments: [last - oldest.position])
+            arguments: [last &- oldest.position])
     }
 
     /// The newest (or oldest) row's bookkeeping, nil when there is no history.
