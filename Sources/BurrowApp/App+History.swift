@@ -42,7 +42,7 @@ extension App {
                 return
             }
             var notes: [String] = []
-            if entry.origin != history.origin || Date().timeIntervalSince(entry.date) >= 60 {
+            if !history.wasRecordedHere(entry) || Date().timeIntervalSince(entry.date) >= 60 {
                 notes.append(entry.origin.isEmpty ? "another program" : entry.origin)
                 notes.append(entry.age())
             }

@@ -176,4 +176,18 @@ struct SharedHistoryAppTests {
             Undid: Delete “… ?: help
             """)
     }
+
+    /// Two outliners on one outline record as "outliner" both: undoing the other window's action a moment
+    /// after it still says whose it was; this window's own says nothing more than its name.
+    @Test func anotherOutlinersActionSaysSoAndOursDoesNot() throws {
+        let (h, other) = try setUp(origin: App.origin)
+        try other.perform("Rename “Work”") { try other.rename(try id(other, "Work"), to: "Office") }
+        h.draw()
+        try h.press("u")
+        #expect(h.app.statusText == "Undid: Rename “Work” (outliner, just now)")
+        try h.press("j e <C-u>")
+        h.type("Job")
+        try h.press("<Enter> u")
+        #expect(h.app.statusText == "Undid: Rename “Work” to “Job”")
+    }
 }

@@ -232,4 +232,36 @@ import Testing
         #expect(try t.titles(t.home).prefix(2) == ["theirs", "B"])
         #expect(!c.undoHistory.canRedo && c.undoHistory.undoCount == 1)
     }
+
+    /// Two contexts share the store's history; each knows which actions it recorded, and a unit of work that
+    /// failed at its commit (its history row rolled back, its number free again) is not one of them.
+    @Test func eachContextKnowsItsOwnActions() throws {
+        let dir = TemporaryDirectory("objectgraph-undo")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        let mine = t.context
+        let theirs = Context(store: try Store(path: dir.path(), model: TaskModel.model))
+        t.h[0]["title"] = "mine"
+        try mine.save(actionName: "Mine")
+        let list = try #require(try theirs.existingObject(for: t.work.objectID))
+        _ = try theirs.addTask("theirs", to: list, at: 99)
+        try theirs.save(actionName: "Theirs")
+        let entries = try mine.undoHistory.entries()
+        #expect(entries.map(\.name) == ["Theirs", "Mine"])
+        #expect(entries.map(mine.undoHistory.wasRecordedHere) == [false, true])
+        #expect(entries.map(theirs.undoHistory.wasRecordedHere) == [true, false])
+        // Mine adds a task to a list they delete meanwhile: the foreign key fails at the commit, after the
+        // action was recorded in the transaction; the number it had goes to their next action.
+        theirs.delete(list)
+        try theirs.saveWithoutUndo()
+        _ = try mine.addTask("lost", to: t.work, at: 100)
+        #expect(throws: StoreError.self) { try mine.save(actionName: "Lost") }
+        mine.rollback()
+        t.h[1]["title"] = "again"
+        let other = try #require(try theirs.existingObject(for: t.h[1].objectID))
+        other["title"] = "theirs again"
+        try theirs.save(actionName: "Theirs again")
+        let newest = try #require(try mine.undoHistory.nextUndo())
+        #expect(newest.name == "Theirs again")
+        #expect(!mine.undoHistory.wasRecordedHere(newest))
+    }
 }

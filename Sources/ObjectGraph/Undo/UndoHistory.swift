@@ -26,6 +26,10 @@ public final class UndoHistory {
     /// The group as it was before the unit of work being saved, to go back to if that unit fails.
     private var groupBeforeUnit: (step: UndoRecord, sequence: Int64?)?
     private var groupDepth = 0
+    /// The actions this context recorded (a program's own, as against another window's of the same kind).
+    private var recordedHere: Set<Int64> = []
+    /// The action recorded by the unit of work being saved: if the unit fails, its number may be given again.
+    private var appendedInUnit: Int64?
 
     init(store: Store) {
         self.store = store
@@ -39,6 +43,10 @@ public final class UndoHistory {
     public func entries(limit: Int = 100) throws(StoreError) -> [HistoryEntry] { try store.backend.historyEntries(limit: limit) }
     /// How many actions can be undone and redone, and the bytes their steps take in the store.
     public func totals() throws(StoreError) -> (undo: Int, redo: Int, bytes: Int) { try store.backend.historyTotals() }
+
+    /// True when this context recorded `entry` (two outliners on one outline share the history and the
+    /// origin "outliner": this tells one's own actions from the other's).
+    public func wasRecordedHere(_ entry: HistoryEntry) -> Bool { recordedHere.contains(entry.sequence) }
 
     public var canUndo: Bool { ((try? nextUndo()) ?? nil) != nil }
     public var canRedo: Bool { ((try? nextRedo()) ?? nil) != nil }
@@ -81,6 +89,7 @@ public final class UndoHistory {
     /// (which cuts redo).
     func record(_ step: UndoRecord, place: ActionPlace?, model: Model) throws(StoreError) {
         groupBeforeUnit = openGroup
+        appendedInUnit = nil
         if var group = openGroup {
             group.step.compose(step)
             if !step.name.isEmpty && group.step.name.isEmpty { group.step.name = step.name }
@@ -109,6 +118,8 @@ public final class UndoHistory {
 
     /// The unit of work whose step was recorded did not commit: the group is as it was before it.
     func unitFailed() {
+        if let seq = appendedInUnit { recordedHere.remove(seq) }
+        appendedInUnit = nil
         openGroup = groupBeforeUnit
     }
 
@@ -117,7 +128,10 @@ public final class UndoHistory {
         let entry = HistoryEntry(
             sequence: 0, name: step.name, date: Date(), origin: origin, place: place ?? ActionPlace(focus: step.entries.first?.id),
             state: .done, objectCount: step.entries.count, size: bytes.count)
-        return try store.backend.appendHistory(entry, step: bytes, modelHash: model.versionHash, limits: limits)
+        let seq = try store.backend.appendHistory(entry, step: bytes, modelHash: model.versionHash, limits: limits)
+        recordedHere.insert(seq)
+        appendedInUnit = seq
+        return seq
     }
 }
 
