@@ -249,6 +249,10 @@ import Testing
         #expect(entries.map(\.name) == ["Theirs", "Mine"])
         #expect(entries.map(mine.undoHistory.wasRecordedHere) == [false, true])
         #expect(entries.map(theirs.undoHistory.wasRecordedHere) == [true, false])
+        // A unit that fails before it records anything takes nothing back.
+        struct Refused: Error {}
+        #expect(throws: Refused.self) { try mine.transaction { throw Refused() } }
+        #expect(entries.map(mine.undoHistory.wasRecordedHere) == [false, true])
         // Mine adds a task to a list they delete meanwhile: the foreign key fails at the commit, after the
         // action was recorded in the transaction; the number it had goes to their next action.
         theirs.delete(list)

@@ -41,6 +41,7 @@ extension Context {
         var unit: UnitOfWork?
         var commit: UnitOfWork.Commit?
         reservedInTransaction = false
+        undoHistory.unitBegins()
         do {
             try store.writeTransaction { logged in
                 // Foreign commits first, so objects read before this transaction show what is stored now.
@@ -98,6 +99,7 @@ extension Context {
             return
         }
         let commit: UnitOfWork.Commit
+        undoHistory.unitBegins()
         do {
             commit = try store.writeTransaction { logged in
                 let c = try write(unit)

@@ -88,8 +88,6 @@ public final class UndoHistory {
     /// Inside the saving transaction: records a saved unit of work, into the open group or as a new action
     /// (which cuts redo).
     func record(_ step: UndoRecord, place: ActionPlace?, model: Model) throws(StoreError) {
-        groupBeforeUnit = openGroup
-        appendedInUnit = nil
         if var group = openGroup {
             group.step.compose(step)
             if !step.name.isEmpty && group.step.name.isEmpty { group.step.name = step.name }
@@ -116,7 +114,14 @@ public final class UndoHistory {
         if !step.isEmpty { _ = try append(step, place: place, model: model) }
     }
 
-    /// The unit of work whose step was recorded did not commit: the group is as it was before it.
+    /// A unit of work begins to be saved: what `unitFailed()` undoes is what it records.
+    func unitBegins() {
+        groupBeforeUnit = openGroup
+        appendedInUnit = nil
+    }
+
+    /// The unit of work begun last did not commit: the group is as it was before it, and a number it took
+    /// for its action may be given again.
     func unitFailed() {
         if let seq = appendedInUnit { recordedHere.remove(seq) }
         appendedInUnit = nil
