@@ -17,7 +17,9 @@ public struct Burrow: ParsableCommand {
             e renames, d deletes, Space marks done, J/K/>/< move and indent, zo/zc (+/-) open and close an item's \
             sub-items in place and zR/zM everything in the level, v selects a range for d, Space, J/K, >/<, M and \
             y to act on, y/m then p/P copy or cut and paste, M moves to an item found by typing, H hides done \
-            items, I shows the details, E and A edit the note, / searches, u/Ctrl-R undo and redo, q quits.
+            items, I shows the details, E and A edit the note, / searches as you type, u/Ctrl-R undo and redo, q quits. \
+            The undo history is kept in the outline and shared by the outliner and every command (burrow undo, redo, \
+            history): u undoes the newest action, whichever burrow made it, after quitting too.
             """,
         version: "0.1.0",
         subcommands: [
