@@ -266,4 +266,25 @@ import Testing
         #expect(try o.context.undo() == nil)
         #expect(try o.children(of: o.root()).map(\.title) == ["B"])
     }
+
+    /// `burrow check` reports damaged bookkeeping as a problem of the undo history, and `--repair` numbers
+    /// the actions again so that recording, undo and redo go on by the rules.
+    @Test(arguments: bookkeepingDamages)
+    func checkReportsAndRepairRenumbers(_ damage: BookkeepingDamage) throws {
+        let folder = TemporaryDirectory("burrow-damaged-history")
+        let db = folder.path()
+        #expect(Self.burrow(["add", "A"], db).status == 0)
+        #expect(Self.burrow(["add", "A2"], db).status == 0)
+        #expect(Self.burrow(["undo"], db).status == 0)
+        try Outline(path: db).context.store.queue.writeWithoutTransaction { db in try db.execute(sql: damage.sql) }
+        let checked = Self.burrow(["check"], db)
+        #expect(checked.status == 1 && checked.out.contains("undo history: "), "\(checked.out)\(checked.err)")
+        let repaired = Self.burrow(["check", "--repair"], db)
+        #expect(repaired.status == 0 && repaired.out.contains("numbered the undo history's actions again"), "\(repaired.out)\(repaired.err)")
+        #expect(try SharedHistoryProcessTests.bookkeepingProblems(db) == [])
+        #expect(Self.burrow(["check"], db).status == 0)
+        #expect(Self.burrow(["add", "B"], db).status == 0)
+        #expect(try SharedHistoryProcessTests.bookkeepingProblems(db) == [])
+        #expect(Self.burrow(["undo"], db).out.hasPrefix("Undid: Add “B”"))
+    }
 }

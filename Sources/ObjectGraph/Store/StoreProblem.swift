@@ -13,6 +13,8 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
         case missingValue
         /// A full-text index is missing, stale or holds other rows than its entity: it is built again.
         case fullTextIndex
+        /// The undo history's bookkeeping (positions, running totals, states) is wrong: it is numbered again.
+        case history
     }
 
     public let kind: Kind

@@ -38,6 +38,7 @@ extension SQLiteStore {
                     out.append(.staleCount(model, s.id, s.slot, stored: s.stored, actual: s.actual))
                 }
                 out += try checkFullText(db)
+                out += try checkHistory(db)
                 return out
             }
         } catch {
@@ -73,6 +74,7 @@ extension SQLiteStore {
                 let built = try SQLiteStore.buildFullText(db, model, force: true)
                 done.append("built the search index of \(built.joined(separator: ", ")) again")
             }
+            done += try repairHistory(db)
             return done
         }
         do {
