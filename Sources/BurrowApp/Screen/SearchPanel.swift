@@ -38,15 +38,21 @@ final class SearchPanel {
 
     /// Runs the same search again after the outline changed: at least as many rows as were read, the chosen
     /// hit kept chosen by ID; when it is gone, the nearest hit after it that is still found (else before it).
-    /// The chosen row stays where it was on screen when the list allows.
+    /// The chosen row stays where it was on screen when the list allows; on an error the panel stays as it was.
     func refresh(in outline: Outline, rows: Int) throws {
         guard let query = results?.query else { return }
+        let before = (results, hits, list)
         let old = hits.map(\.id)
         let chosen = list.selected.flatMap { $0 < old.count ? $0 : nil }
         let offset = list.offset
-        hits = []
-        results = try outline.find(query)
-        try read(upTo: max(rows, old.count), in: outline)
+        do {
+            hits = []
+            results = try outline.find(query)
+            try read(upTo: max(rows, old.count), in: outline)
+        } catch {
+            (results, hits, list) = before
+            throw error
+        }
         guard !hits.isEmpty else {
             list = ListState()
             return
