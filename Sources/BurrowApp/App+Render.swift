@@ -175,8 +175,9 @@ extension App {
             let n = visualRows?.count ?? 0
             right.append("\(n) row\(n == 1 ? "" : "s") · Esc: leave")
         }
-        // Whatever the mode: the rows on screen stayed put while these arrived out of sight.
-        if top.newAbove.count > 0 { right.insert("\(top.newAbove.count) new above", at: 0) }
+        // Whatever the mode: the rows on screen stayed put while these arrived out of sight. Not while search
+        // results cover the level: the count would seem to be about the hits.
+        if top.newAbove.count > 0, searchPanel?.results == nil { right.insert("\(top.newAbove.count) new above", at: 0) }
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
         let style = status?.isError == true ? theme.error : theme.status
         StatusBar(left: message, right: right.joined(separator: " · "), style: style, rightStyle: theme.status)

@@ -46,10 +46,33 @@ extension App {
             fail("Cannot search", error)
             return
         }
-        guard let results = panel.results else {
+        panel.generation = outline.context.generation
+        showCount()
+    }
+
+    /// The open results list after another process committed: the same text searched again once per change
+    /// taken in (never per frame), the chosen hit kept by ID, the count updated.
+    func settleSearch() {
+        guard case .search = mode, let panel = searchPanel, panel.results != nil else { return }
+        let generation = outline.context.generation
+        guard panel.generation != generation else { return }
+        panel.generation = generation
+        do {
+            try panel.refresh(in: outline, rows: max(1, layout.list.height))
+        } catch {
+            fail("Cannot search", error)
+            return
+        }
+        showCount()
+    }
+
+    /// The status line under the results: how many hits the text has.
+    private func showCount() {
+        guard let results = searchPanel?.results else {
             status = nil
             return
         }
+        let query = results.query
         status = .info(results.count == 0 ? "Nothing contains \(quoted(query))" : "\(results.count) match\(results.count == 1 ? "" : "es")")
     }
 

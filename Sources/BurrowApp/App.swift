@@ -423,6 +423,7 @@ public final class App {
         settleDetails()
         settleHiddenCount()
         settleNoteDraft()
+        settleSearch()
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
         guard !layout.isTooSmall else { return }
         scroll(to: layout)

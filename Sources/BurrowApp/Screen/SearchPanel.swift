@@ -19,6 +19,9 @@ final class SearchPanel {
     private(set) var hits: [Hit] = []
     /// The chosen row and the list's scroll.
     var list = ListState()
+    /// The context's generation when `results` were found: a later one means the outline changed since
+    /// (another process committed), and the search runs again (`App.settleSearch`).
+    var generation = -1
 
     /// Searches `text` again (nothing for empty text) and reads the first `rows` hits.
     func search(_ text: String, in outline: Outline, rows: Int) throws {
@@ -31,6 +34,36 @@ final class SearchPanel {
         results = try outline.find(text)
         try read(upTo: rows, in: outline)
         list = ListState(selected: hits.isEmpty ? nil : 0)
+    }
+
+    /// Runs the same search again after the outline changed: at least as many rows as were read, the chosen
+    /// hit kept chosen by ID; when it is gone, the nearest hit after it that is still found (else before it).
+    /// The chosen row stays where it was on screen when the list allows; on an error the panel stays as it was.
+    func refresh(in outline: Outline, rows: Int) throws {
+        guard let query = results?.query else { return }
+        let before = (results, hits, list)
+        let old = hits.map(\.id)
+        let chosen = list.selected.flatMap { $0 < old.count ? $0 : nil }
+        let offset = list.offset
+        do {
+            hits = []
+            results = try outline.find(query)
+            try read(upTo: max(rows, old.count), in: outline)
+        } catch {
+            (results, hits, list) = before
+            throw error
+        }
+        guard !hits.isEmpty else {
+            list = ListState()
+            return
+        }
+        var selected = 0
+        if let chosen {
+            let now = Dictionary(hits.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let nearest = [old[chosen]] + old[(chosen + 1)...] + old[..<chosen].reversed()
+            selected = nearest.lazy.compactMap { now[$0] }.first ?? min(chosen, hits.count - 1)
+        }
+        list = ListState(selected: selected, offset: max(0, offset + selected - (chosen ?? 0)))
     }
 
     /// Reads rows for hits until there are `n` (or every hit); a hit deleted since the search is left out.
