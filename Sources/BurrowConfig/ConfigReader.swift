@@ -116,6 +116,8 @@ struct ConfigReader {
 
     // MARK: [history]
 
+    // TOMLKit 0.6.0's scalar accessors leak a few bytes each (see .ci/lsan-suppressions.txt): fine for a
+    // file read once per run.
     private mutating func readHistory(_ value: any TOMLValueConvertible, at path: [SourceMap.Step]) {
         guard let table = value.table else {
             problem("history must be a table: a [history] line, then actions = 10000 and size = \"64 MiB\"", at: map.position(of: path))
