@@ -35,6 +35,12 @@ import Testing
                 "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
                 "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
                 "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
+                // The history is the store's: a named action of a program, listed, then undone (“Crimson” sorts
+                // before “Orange”, so the row moves and moves back)
+                "[] []", "#2 [\"name\"]", "move [0.1->0.0]",
+                "Rename “Crimson” palette tool done", "Rename “Red”  done",
+                "[] []", "#2 [\"name\"]", "move [0.0->0.1]",
+                "Undid Rename “Crimson” made by palette tool",
                 // 10. Errors
                 "There is no entity called Colour"
             ])
@@ -281,6 +287,14 @@ struct TutorialProgram {
         let undoName = context.undoHistory.undoActionName  // "Rename “Red”"
         try context.undo()  // one new unit of work: the previous state, same object IDs
         try context.redo()
+
+        context.undoHistory.origin = "palette tool"  // recorded with each action this context saves
+        context.setActionPlace(ActionPlace(focus: bad.objectID))
+        bad["name"] = "Crimson"
+        try context.save(actionName: "Rename “Crimson”")
+        for e in try context.undoHistory.entries(limit: 2) { print(e.name, e.origin, e.state) }
+        if let done = try context.undoAction() { print("Undid", done.name, "made by", done.origin) }
+        context.undoHistory.limits = HistoryLimits(actions: 1_000, bytes: 8 << 20)  // past either, the oldest go
 
         // 10. Errors
         do {
