@@ -285,7 +285,7 @@ import Testing
             let what = "attempt \(attempt): \(items) items, newest action \(now.map(String.init(describing:)) ?? "none"); \(note)"
             #expect(items == 0 || items == 3000, "\(what)")
             if items == 3000 {
-                #expect(now?.name == "Import 3000 items" && now?.isDone == true && now?.sequence ?? 0 > top?.sequence ?? 0, "\(what)")
+                #expect(now?.name == "Import “items.txt” (3000 items)" && now?.isDone == true && now?.sequence ?? 0 > top?.sequence ?? 0, "\(what)")
             } else {
                 #expect(now == top, "\(what)")
             }
@@ -293,7 +293,7 @@ import Testing
             #expect(try Self.historyProblems(db) == [], "\(what)")
             if items == 3000 {
                 let undo = Self.burrow(["undo"], db)
-                #expect(undo.out.hasPrefix("Undid: Import 3000 items (command line, just now, in "), "\(undo.out)\(undo.err); \(what)")
+                #expect(undo.out.hasPrefix("Undid: Import “items.txt” (3000 items) (command line, just now, in "), "\(undo.out)\(undo.err); \(what)")
                 #expect(try Self.count(db, titlesStartingWith: "item ") == 0, "\(what)")
             }
         }
@@ -421,7 +421,7 @@ import Testing
         try Data((0..<3000).map { "item \($0) with a longer title to weigh more\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
         #expect(Self.burrow(["import", file], db, environment: environment).status == 0)
         let big = try Self.history(db)
-        #expect(big.map(\.name) == ["Import 3000 items"])
+        #expect(big.map(\.name) == ["Import “items.txt” (3000 items)"])
         #expect(big.first.map { $0.bytes > 64 << 10 } == true, "\(big)")
         #expect(try Self.historyProblems(db) == [])
         #expect(Self.burrow(["add", "small"], db, environment: environment).status == 0)

@@ -57,7 +57,9 @@ struct Import: ParsableCommand {
             // All that can fail is done inside: the file is parsed and checked whole before, its rows are made
             // and written in the transaction. After the commit come only messages, so no import is left half
             // done for a retry to add again.
-            let parent = try o.perform("Import \(total) items") { () throws -> Item in
+            // The undo history names the file: "Undid: Import “notes.md” (1234 items)".
+            let source = file == "-" ? "from standard input" : "“" + URL(fileURLWithPath: file).lastPathComponent + "”"
+            let parent = try o.perform("Import \(source) (\(total) item\(total == 1 ? "" : "s"))") { () throws -> Item in
                 let parent = try o.item(at: under ?? "")
                 o.context.setActionPlace(ActionPlace(container: parent.objectID))
                 try o.add(nodes, under: parent) { progress.update($0) }
