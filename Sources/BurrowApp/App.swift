@@ -164,6 +164,10 @@ public final class App {
     /// Shows a problem on the status line until the next key, as at start for a bad config file.
     public func showProblem(_ message: String) { status = .error(message) }
 
+    /// True while the app has work that finishes on a tick (a level still read in the background): the run
+    /// loop then wakes every poll interval even when the store's files can be watched.
+    public var wantsTicks: Bool { top.isReading }
+
     /// Stops the run loop (as `q` does).
     public func quit() {
         closeNoteDraft(saving: true)

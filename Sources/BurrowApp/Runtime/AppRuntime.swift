@@ -8,9 +8,11 @@ import TerminalKit
 /// For example: `let signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses)`.
 public enum AppRuntime {
     /// Runs until the user quits or a termination signal arrives; returns that signal, if one ended it.
+    /// With the store's files watched, the fallback poll (for file systems that give no notifications) runs
+    /// every `watchedPollInterval`: an idle outliner wakes once a second, not ten times.
     public static func run(
         _ app: App, terminal: Terminal, input: any InputSource, pollInterval: Duration = .milliseconds(100),
-        watchesStore: Bool = true
+        watchedPollInterval: Duration = .seconds(1), watchesStore: Bool = true
     ) -> Int32? {
         let clock = ContinuousClock()
         var lastPoll = clock.now
@@ -23,7 +25,8 @@ public enum AppRuntime {
         app.handle(.resize(terminal.size))
         while app.isRunning {
             terminal.draw { app.render(into: &$0) }
-            if let event = input.nextEvent(timeout: pollInterval, wakingOn: watcher?.fileDescriptor) {
+            let fallback = watcher != nil && !app.wantsTicks ? watchedPollInterval : pollInterval
+            if let event = input.nextEvent(timeout: min(fallback, max(.zero, lastPoll + fallback - clock.now)), wakingOn: watcher?.fileDescriptor) {
                 switch event {
                 case .resize, .resumed: terminal.invalidate()
                 case .terminate(let s): signal = s
@@ -40,7 +43,7 @@ public enum AppRuntime {
                 // The terminal may have been resized while the editor had it.
                 app.handle(.resize(terminal.size))
             }
-            if watcher?.drain() == true || clock.now - lastPoll >= pollInterval {
+            if watcher?.drain() == true || clock.now - lastPoll >= fallback {
                 app.poll()
                 lastPoll = clock.now
             }

@@ -181,6 +181,13 @@ extension Level {
         if changed { follow() }
     }
 
+    /// True while a list of this level is still being read in the background (its IDs arrive on a tick).
+    var isReading: Bool {
+        var reading = false
+        forEachLive { node in reading = reading || node.controller?.isComplete == false }
+        return reading
+    }
+
     private func forEachLive(_ body: (FoldNode) -> Void) {
         body(root)
         for node in Array(liveLists.values) where node.isLive { body(node) }
