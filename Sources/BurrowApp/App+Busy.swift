@@ -14,7 +14,8 @@ extension App {
         var ticks = 0
         let delay = busyDelay, every = busyInterval
         let before = store.heartbeat
-        store.heartbeat = { [unowned self] in
+        store.heartbeat = { [weak self] in
+            guard let self else { return }
             let now = clock.now
             guard now - start >= delay, ticks == 0 || now - shown >= every else { return }
             shown = now

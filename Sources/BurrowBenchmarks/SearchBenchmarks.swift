@@ -12,27 +12,6 @@ struct SearchBenchmarks {
     let hugeLevel: Int
     let runs: Int
 
-    /// The outline model without its full-text index (what import costs without it).
-    static let unindexed = try! Model(version: 5) {
-        Entity("Item", type: Item.self) {
-            Attribute("title", .string, default: "")
-            Attribute("note", .string, optional: true)
-            Attribute("done", .bool, default: false)
-            Attribute("order", .string, default: "a0")
-            Attribute.count("childCount", of: "children")
-            Attribute("rootMarker", .integer64, optional: true, unique: true)
-            Attribute("created", .date, optional: true)
-            Attribute("modified", .date, optional: true)
-            Attribute.viewState("expanded", .bool, optional: true)
-            Attribute.viewState("hidesDone", .bool, optional: true)
-            Relationship.toOne("parent", "Item", inverse: "children")
-            Relationship.toMany("children", "Item", inverse: "parent", deleteRule: .cascade)
-            CompoundIndex("parent", "order")
-            CompoundIndex("expanded", "parent", sparse: true)
-            CompoundIndex("parent", "title")
-        }
-    }
-
     static let words = ["report", "garden", "meeting", "invoice", "travel", "recipe", "draft"]
 
     /// Item `i`'s title: one word in seven is "garden" (the common word), one item in a thousand has
@@ -74,7 +53,7 @@ struct SearchBenchmarks {
             return t
         }
         let ours = try load(indexed, OutlineModel.model)
-        let without = try load(plain, Self.unindexed)
+        let without = try load(plain, try OutlineModel.declared(searchIndex: false))
         Harness.report("import \(label), index vs none", ours: ours, baseline: without, goal: "ratio <= 1.25")
         let a = Double(try FileManager.default.attributesOfItem(atPath: indexed)[.size] as! Int)
         let b = Double(try FileManager.default.attributesOfItem(atPath: plain)[.size] as! Int)

@@ -35,6 +35,7 @@ import Testing
         #expect(seen.count >= 3, "a heartbeat every 4,096 items: \(seen)")
         #expect(seen.first?.hasPrefix("Delete “big”… ⠙ 0.") == true, "\(seen)")
         #expect(h.app.statusText == "Deleted “big” and 10020 sub-items · u: undo")
+        #expect(h.outline.context.store.heartbeat == nil, "the action gives the heartbeat back")
         seen = []
         h.draw()
         rest = Array(h.backend.lines.dropLast())

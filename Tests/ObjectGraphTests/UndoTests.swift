@@ -268,4 +268,17 @@ import Testing
         #expect(newest.name == "Theirs again")
         #expect(!mine.undoHistory.wasRecordedHere(newest))
     }
+
+    /// The history a program keeps outlives the context and store it came from (it holds the store).
+    @Test func aHistoryKeptAfterItsContextStillAnswers() throws {
+        var history: UndoHistory?
+        do {
+            let c = Context(store: try Store(inMemoryWith: TaskModel.model))
+            _ = try c.addList("Home")
+            try c.save(actionName: "Add “Home”")
+            history = c.undoHistory
+        }
+        #expect(history?.undoActionName == "Add “Home”")
+        #expect(try history?.entries().map(\.name) == ["Add “Home”"])
+    }
 }

@@ -103,6 +103,28 @@ import Testing
         #expect(o.context.undoHistory.undoCount == 1)
     }
 
+    /// A context that has read nothing deletes a tree of 10,000 in one walk of the store: no read of an
+    /// object's members per object (there were 10,101 before), every row read once (the top and the 10,000 below), and undo brings all back.
+    @Test func aTreeIsDeletedInOneWalk() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = try makeOutline(store)
+        let top = try o.append("big", to: try o.root())
+        for chunk in try o.append(titles: (0..<100).map { "c\($0)" }, to: top) {
+            try o.append(titles: (0..<99).map { "leaf \($0)" }, to: chunk)
+        }
+        try o.save(actionName: "Build")
+        let before = try graph(o)
+        let fresh = try makeOutline(store)
+        let id = top.objectID
+        let start = fresh.context.statistics
+        try fresh.perform("Delete “big”") { try fresh.delete(id) }
+        #expect(fresh.context.statistics.relationReads - start.relationReads == 0)
+        #expect(fresh.context.statistics.rowsLoaded - start.rowsLoaded == 10_001)  // the top and the 10,000 below it, each once
+        #expect(try graph(fresh).count == 1)
+        try fresh.context.undo()
+        #expect(try graph(fresh) == before)
+    }
+
     @Test func aConflictWithAnotherContextChangesNothingAndIsSkipped() throws {
         let store = try Store(inMemoryWith: OutlineModel.model)
         let o = try makeOutline(store)

@@ -18,7 +18,7 @@ public enum AppRuntime {
         var lastPoll = clock.now
         var signal: Int32? = nil
         app.start()
-        app.busyDisplay = { [unowned app] text in terminal.update { app.renderBusy(text, into: &$0) } }
+        app.busyDisplay = { [weak app] text in terminal.update { app?.renderBusy(text, into: &$0) } }
         defer { app.busyDisplay = nil }
         let watcher = watchesStore ? app.outline.context.store.makeWatcher() : nil
         // Drawing changes nothing in the app, so it learns the size as it learns every later one: as an event.

@@ -94,6 +94,7 @@ extension Context {
     func loadRelation(of object: ManagedObject, slot: Int, prefetch: Bool = false) -> Set<Int64> {
         let r = object.entity.properties[slot].relationship!
         let dest = model.entities[r.destination]
+        statistics.relationReads += 1
         // A failed read leaves the relationship empty for this unit of work; the store error is rare (I/O)
         // and surfaces at the next save.
         guard let found = try? store.backend.rows(of: dest, keySlot: r.inverseSlot, equalTo: object.objectID.rowID, withRows: prefetch)

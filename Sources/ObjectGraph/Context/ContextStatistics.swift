@@ -10,4 +10,6 @@ public struct ContextStatistics: Sendable, Equatable {
     public var batchLoads = 0
     /// Single-object fault fulfilments (a fault touched outside any batch).
     public var faultsFired = 0
+    /// Reads of one object's to-many members from the store (a cascade down a tree makes none per object).
+    public var relationReads = 0
 }

@@ -11,7 +11,9 @@ import Foundation
 /// try context.undo()
 /// ```
 public final class UndoHistory {
-    unowned let store: Store
+    /// Strong: a program may keep the history after its context is gone (the store holds no context
+    /// strongly, so there is no cycle).
+    let store: Store
     /// The program recorded with each action this context saves ("outliner", "command line").
     public var origin = ""
     /// False for a context whose saves are not the user's actions (changes arriving from a sync, a
