@@ -60,4 +60,27 @@ import Testing
         #expect(try c.fullTextMatches("godel", entity: "Card").isEmpty)
         #expect(try c.store.check().isEmpty)
     }
+
+    /// Deletes of more rows than one statement takes (`SQLiteStore.deleteBatch`), in one save: every
+    /// deleted row leaves the index and no other does.
+    @Test func manyDeletesInOneSaveLeaveTheIndexExact() throws {
+        let store = try Store(inMemoryWith: Self.model)
+        let c = Context(store: store)
+        let n = SQLiteStore.deleteBatch * 2 + 7
+        var cards: [ManagedObject] = []
+        for k in 0..<n {
+            let card = try c.insert("Card")
+            card["front"] = "card \(k) " + (k % 3 == 0 ? "kept" : "gone")
+            if k % 5 == 0 { card["back"] = "back \(k)" }
+            cards.append(card)
+        }
+        try c.save()
+        for (k, card) in cards.enumerated() where k % 3 != 0 { c.delete(card) }
+        try c.save()
+        let kept = cards.indices.filter { $0 % 3 == 0 }.map { cards[$0].objectID }
+        #expect(try c.fullTextCount("gone", entity: "Card") == 0)
+        #expect(try c.fullTextMatches("card", entity: "Card") == kept)
+        #expect(try c.fullTextCount("back", entity: "Card") == kept.indices.filter { $0 % 5 == 0 }.count)
+        #expect(try store.check().isEmpty)
+    }
 }

@@ -80,18 +80,9 @@ extension SQLiteStore {
             current[e.index] = now
             return now
         }
-        // Deletes in runs of one entity, `deleteBatch` rows to a statement (a short batch repeats its last ID).
-        var start = 0
-        while start < unit.deletes.count {
-            let e = unit.deletes[start].entity
-            var end = start + 1
-            while end < unit.deletes.count && unit.deletes[end].entity === e && end - start < Self.deleteBatch { end += 1 }
-            if try isCurrent(e) {
-                let stmt = try statement(db, "DELETE FROM \(SQLiteStore.fullTextTable(e)) WHERE rowid IN (\(Self.fullTextDeletePlaceholders))")
-                for k in 0..<Self.deleteBatch { stmt.bind(unit.deletes[min(start + k, end - 1)].id, at: Int32(k + 1)) }
-                try stmt.run(db)
-            }
-            start = end
+        try forEachDeleteRun(unit.deletes) { e, ids in
+            guard try isCurrent(e) else { return }
+            try deleteStatement(db, table: SQLiteStore.fullTextTable(e), key: "rowid", ids).run(db)
         }
         for run in unit.inserts where try isCurrent(run.entity) {
             let slots = run.entity.fullTextSlots
@@ -129,8 +120,6 @@ extension SQLiteStore {
         stmt.bind(id, at: 1)
         try stmt.run(db)
     }
-
-    private static let fullTextDeletePlaceholders = Array(repeating: "?", count: deleteBatch).joined(separator: ", ")
 
     private func insertFullTextSQL(_ e: EntityDescription) -> String {
         let cols = SQLiteStore.fullTextColumns(e)

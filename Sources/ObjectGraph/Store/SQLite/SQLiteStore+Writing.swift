@@ -133,18 +133,9 @@ extension SQLiteStore {
     /// Deletes each row. For an entity whose keys feed counts, the statement returns the keys as stored, so
     /// the counts that lose a member are the ones the store says, not the ones the context read.
     private func writeDeletes(_ db: Database, _ deletes: [(entity: EntityDescription, id: Int64)], _ counts: inout MaintainedCounts) throws {
-        // Runs of one entity, `deleteBatch` rows to a statement (a short last batch repeats its last ID, which
-        // `IN` ignores), so the statement is prepared once and a subtree of 100,000 costs 400 steps.
-        var start = 0
-        while start < deletes.count {
-            let e = deletes[start].entity
-            var end = start + 1
-            while end < deletes.count && deletes[end].entity === e && end - start < Self.deleteBatch { end += 1 }
+        try forEachDeleteRun(deletes) { e, ids in
             let keys = e.countFeeds.map { Schema.quote(e.properties[$0.keySlot].name) }.joined(separator: ", ")
-            let sql =
-                "DELETE FROM \(Schema.quote(e.name)) WHERE id IN (\(Self.deletePlaceholders))" + (keys.isEmpty ? "" : " RETURNING \(keys)")
-            let stmt = try statement(db, sql)
-            for k in 0..<Self.deleteBatch { stmt.bind(deletes[min(start + k, end - 1)].id, at: Int32(k + 1)) }
+            let stmt = try deleteStatement(db, table: Schema.quote(e.name), key: "id", ids, returning: keys)
             if e.countFeeds.isEmpty {
                 try stmt.run(db)
             } else {
@@ -155,12 +146,42 @@ extension SQLiteStore {
                     }
                 }
             }
-            start = end
-            if start % (16 * Self.deleteBatch) == 0 { heartbeat?() }
         }
     }
 
-    /// How many rows one delete statement removes.
-    static let deleteBatch = 256
-    private static let deletePlaceholders = Array(repeating: "?", count: deleteBatch).joined(separator: ", ")
+    /// Runs of one entity among `deletes`, at most `deleteBatch` rows each, with a heartbeat between runs.
+    func forEachDeleteRun(_ deletes: [(entity: EntityDescription, id: Int64)], _ body: (EntityDescription, ArraySlice<Int64>) throws -> Void) throws {
+        var start = 0
+        let ids = deletes.map(\.id)
+        while start < deletes.count {
+            let e = deletes[start].entity
+            var end = start + 1
+            while end < deletes.count && deletes[end].entity === e && end - start < Self.deleteBatch { end += 1 }
+            try body(e, ids[start..<end])
+            start = end
+            heartbeat?()
+        }
+    }
+
+    /// `DELETE FROM table WHERE key = ?` for one row; for more, one statement given the IDs as one JSON
+    /// array (`IN (SELECT value FROM json_each(?))`). One statement, not one per few rows: SQLite opens a
+    /// statement journal for each statement that can change several rows, and FTS5 writes out its pending
+    /// terms at each one, so 256 rows to a statement cost a full-text index 1.8× as much as one statement
+    /// for 100,000 (PERFORMANCE.md, "Undo history").
+    func deleteStatement(_ db: Database, table: String, key: String, _ ids: ArraySlice<Int64>, returning: String = "") throws -> RawStatement {
+        let tail = returning.isEmpty ? "" : " RETURNING \(returning)"
+        if ids.count == 1 {
+            let stmt = try statement(db, "DELETE FROM \(table) WHERE \(key) = ?" + tail)
+            stmt.bind(ids.first!, at: 1)
+            return stmt
+        }
+        let stmt = try statement(db, "DELETE FROM \(table) WHERE \(key) IN (SELECT value FROM json_each(?))" + tail)
+        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        stmt.bind(.string(json), at: 1)
+        return stmt
+    }
+
+    /// How many rows one delete statement removes at most: a heartbeat (the progress shown on screen) comes
+    /// between statements.
+    static let deleteBatch = 16384
 }
