@@ -188,7 +188,7 @@ public final class Outline {
     /// Deletes `item` and all its sub-items; the parent's count follows (see ``Item``).
     public func delete(_ item: Item) throws {
         guard !item.isRoot else { throw OutlineError.cannotDeleteRoot }
-        context.delete(item)
+        context.deleteTree(item)
     }
 
     /// Runs one user action as one unit of work in one write transaction (see `Context.transaction`):

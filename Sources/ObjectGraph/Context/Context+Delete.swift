@@ -20,39 +20,48 @@ extension Context {
             guard !o.isDeleted else { continue }
             count += 1
             if count % 4096 == 0 { store.heartbeat?() }
-            fulfill(o)
-            o.isDeleted = true
-            o.prepareForDeletion(Deletion(root: root, isCascade: cascade))
-            for p in o.entity.properties {
-                guard let r = p.relationship, r.deleteRule == .cascade || r.deleteRule == .nullify else { continue }
-                let targets: [Int64]
-                if r.storesForeignKey {
-                    targets = o.toOneID(slot: p.slot, r).map { [$0] } ?? []
-                } else {
-                    if r.deleteRule == .cascade, o.relations[p.slot]?.stored == nil, !o.isInserted {
-                        // Read the whole rows of what will be deleted in one query, not one per object.
-                        o.relations[p.slot, default: RelationState()].stored = loadRelation(of: o, slot: p.slot, prefetch: true)
-                    }
-                    targets = Array(o.members(slot: p.slot)).sorted()
-                }
-                let inverse = model.entities[r.destination].properties[r.inverseSlot].relationship!
-                // Reversed onto the list, so they are deleted in order.
-                for t in targets.reversed() {
-                    let target = object(for: ObjectID(entity: r.destination, rowID: t))
-                    guard !target.isDeleted else { continue }
-                    if r.deleteRule == .cascade {
-                        work.append((target, true))
-                    } else {
-                        target.unlink(slot: r.inverseSlot, inverse, o.objectID.rowID)
-                    }
-                }
-            }
-            if o.isInserted {
-                // Never saved: it simply stops existing.
-                forget(o)
+            deleteOne(o, root: root, cascade: cascade) { work.append(($0, true)) }
+        }
+    }
+
+    /// Deletes `o` alone: its hook, the nullify rules of its relationships, and each object a cascade rule
+    /// reaches handed to `cascadeTo` (in order). `skipping` is a relationship not followed (`deleteTree`
+    /// deletes what is below as rows).
+    func deleteOne(_ o: ManagedObject, root: ObjectID, cascade: Bool, skipping: [Int] = [], cascadeTo: (ManagedObject) -> Void = { _ in }) {
+        fulfill(o)
+        o.isDeleted = true
+        o.prepareForDeletion(Deletion(root: root, isCascade: cascade))
+        for p in o.entity.properties where !skipping.contains(p.slot) {
+            guard let r = p.relationship, r.deleteRule == .cascade || r.deleteRule == .nullify else { continue }
+            let targets: [Int64]
+            if r.storesForeignKey {
+                targets = o.toOneID(slot: p.slot, r).map { [$0] } ?? []
             } else {
-                deleted.append(o)
+                if r.deleteRule == .cascade, o.relations[p.slot]?.stored == nil, !o.isInserted {
+                    // Read the whole rows of what will be deleted in one query, not one per object.
+                    o.relations[p.slot, default: RelationState()].stored = loadRelation(of: o, slot: p.slot, prefetch: true)
+                }
+                targets = Array(o.members(slot: p.slot)).sorted()
             }
+            let inverse = model.entities[r.destination].properties[r.inverseSlot].relationship!
+            // Reversed onto the list, so they are deleted in order.
+            var reached: [ManagedObject] = []
+            for t in targets.reversed() {
+                let target = object(for: ObjectID(entity: r.destination, rowID: t))
+                guard !target.isDeleted else { continue }
+                if r.deleteRule == .cascade {
+                    reached.append(target)
+                } else {
+                    target.unlink(slot: r.inverseSlot, inverse, o.objectID.rowID)
+                }
+            }
+            for t in reached { cascadeTo(t) }
+        }
+        if o.isInserted {
+            // Never saved: it simply stops existing.
+            forget(o)
+        } else {
+            deleted.append(o)
         }
     }
 

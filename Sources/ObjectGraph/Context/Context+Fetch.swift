@@ -5,17 +5,18 @@ extension Context {
         let entity = try entityOf(request)
         let layout = try RowLayout(request, entity)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
+        let gone = request.includesPendingChanges ? pendingDeletedRowIDs(of: entity) : []
         var ids: [Int64]
         var prefetched: PrefetchedRows?
-        if pending.isEmpty, request.propertiesToFetch != nil {
+        if pending.isEmpty, gone.isEmpty, request.propertiesToFetch != nil {
             // The caller named what it reads: read it with the IDs, in one pass (see `PrefetchedRows`).
             let rows = PrefetchedRows(entity: entity, layout: try RowLayout(request, entity, sortKeys: false), generation: generation)
             ids = try store.backend.fetchIDs(request, of: entity, prefetching: rows)
             prefetched = rows
-        } else if pending.isEmpty {
+        } else if pending.isEmpty, gone.isEmpty {
             ids = try store.backend.fetchIDs(request, of: entity, prefetching: nil)
         } else {
-            ids = try PendingMerge(request: request, entity: entity, pending: pending).merged(with: store.backend).map(\.id)
+            ids = try PendingMerge(request: request, entity: entity, pending: pending, deletedRows: gone).merged(with: store.backend).map(\.id)
             let start = min(request.offset, ids.count)
             let end = request.limit.map { min(ids.count, start + $0) } ?? ids.count
             ids = Array(ids[start..<end])
@@ -42,7 +43,8 @@ extension Context {
     public func count(_ request: FetchRequest) throws(StoreError) -> Int {
         let entity = try entityOf(request)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
-        if pending.isEmpty && request.limit == nil && request.offset == 0 {
+        let gone = request.includesPendingChanges ? pendingDeletedRowIDs(of: entity) : []
+        if pending.isEmpty && gone.isEmpty && request.limit == nil && request.offset == 0 {
             return try store.backend.count(request, of: entity)
         }
         var ids = request

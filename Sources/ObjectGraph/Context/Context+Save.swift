@@ -86,10 +86,11 @@ extension Context {
     private func recordStep(_ unit: UnitOfWork) throws {
         guard !isApplyingHistory, undoHistory.recordsActions else { return }
         let viewStateOnly =
-            unit.live.isEmpty && unit.gone.isEmpty && pendingRows.isEmpty
+            unit.live.isEmpty && unit.gone.isEmpty && pendingRows.isEmpty && pendingDeletes.isEmpty
             && unit.changed.allSatisfy { o in o.changedMask.rawValue & ~o.entity.viewStateMask == 0 }
         if viewStateOnly { return }
-        try undoHistory.record(UndoRecord(unit, rows: pendingRows, name: pendingActionName ?? ""), place: pendingPlace, model: model)
+        try undoHistory.record(
+            UndoRecord(unit, rows: pendingRows, deletedRows: pendingDeletes, name: pendingActionName ?? ""), place: pendingPlace, model: model)
     }
 
     private func saveChanges() throws {
@@ -119,7 +120,7 @@ extension Context {
         let live = inserted.filter { !$0.isDeleted }
         let changed = updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }
         let gone = deleted
-        if live.isEmpty && changed.isEmpty && gone.isEmpty && pendingRows.isEmpty { return nil }
+        if live.isEmpty && changed.isEmpty && gone.isEmpty && pendingRows.isEmpty && pendingDeletes.isEmpty { return nil }
         var errors: [ValidationError] = []
         for o in live { validate(o, into: &errors) }
         for o in changed where o.committed != nil { validate(o, into: &errors) }
@@ -135,13 +136,14 @@ extension Context {
             if !mask.isEmpty { changes.update(o.objectID, mask) }
         }
         for o in gone { changes.delete(o.objectID) }
+        for (_, ids, _) in pendingDeletes { for id in ids { changes.delete(id) } }
         return UnitOfWork(live: live, changed: changed, gone: gone, changes: changes)
     }
 
     /// Hands the unit of work to the store, in the open transaction, as values. Changes nothing in memory,
     /// so a failed commit leaves the context as it was.
     private func write(_ unit: UnitOfWork) throws(StoreError) -> UnitOfWork.Commit {
-        let result = try store.backend.write(unit.storeWrite(adding: pendingRows))
+        let result = try store.backend.write(unit.storeWrite(adding: pendingRows, deleting: pendingDeletes))
         var done = unit
         done.changes = result.changes
         return UnitOfWork.Commit(unit: done, result: result)
@@ -167,6 +169,7 @@ extension Context {
         }
         forgetRelationsTouchedByRows()
         for o in gone { forget(o) }
+        finishRowDeletes(committed: true)
         // Counts as the transaction left them (it may have seen members other processes added).
         for r in commit.result.counts {
             rowCache[r.id] = nil

@@ -36,6 +36,10 @@ public final class Context {
     var pendingRows: [(EntityDescription, [ObjectID], [[Value]])] = []
     @exclusivity(unchecked) var updated: [ManagedObject] = []
     var deleted: [ManagedObject] = []
+    /// Whole rows deleted without objects (see `deleteTree`), with their stored values for the undo step.
+    var pendingDeletes: [(EntityDescription, [ObjectID], [[Value]])] = []
+    /// The row IDs in `pendingDeletes`, for fetches before the save.
+    var pendingDeletedRows: Set<Int64> = []
     /// Rows read ahead by a batch, waiting for their object to be touched.
     var rowCache: [ObjectID: [Value]] = [:]
     /// Moves on whenever rows may have changed under this context (a save, a merged change, a refresh):
@@ -68,7 +72,7 @@ public final class Context {
 
     /// True when there are unsaved inserts, updates or deletes.
     public var hasChanges: Bool {
-        !inserted.isEmpty || !deleted.isEmpty || !pendingRows.isEmpty || updated.contains { $0.hasChanges }
+        !inserted.isEmpty || !deleted.isEmpty || !pendingRows.isEmpty || !pendingDeletes.isEmpty || updated.contains { $0.hasChanges }
     }
 
     // MARK: - Inserting
@@ -125,6 +129,7 @@ public final class Context {
 
     /// The object with `id` with its row loaded, or nil when no such row exists (or it is deleted here).
     public func existingObject(for id: ObjectID) throws(StoreError) -> ManagedObject? {
+        if pendingDeletedRows.contains(id.rowID), !pendingDeletedRowIDs(of: model.entities[id.entity]).isEmpty { return nil }
         if let o = registered[id], !o.isFault { return o.isDeleted ? nil : o }
         guard let values = try loadRows(entity: model.entities[id.entity], ids: [id.rowID]).first ?? nil else { return nil }
         let o = object(for: id)
@@ -179,6 +184,7 @@ public final class Context {
         updated = []
         deleted = []
         pendingRows = []
+        finishRowDeletes(committed: false)
         pendingActionName = nil
         pendingPlace = nil
     }

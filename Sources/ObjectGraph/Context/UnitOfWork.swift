@@ -13,8 +13,10 @@ struct UnitOfWork {
 
     /// The unit as the store writes it: inserted objects in runs of one entity (an import's items come in
     /// runs), then `rows` added without objects; changed objects by the slots they changed, never a count
-    /// the store maintains.
-    func storeWrite(adding rows: [(EntityDescription, [ObjectID], [[Value]])]) -> StoreWrite {
+    /// the store maintains; deleted objects, then the rows `deleting` deletes without objects.
+    func storeWrite(adding rows: [(EntityDescription, [ObjectID], [[Value]])], deleting: [(EntityDescription, [ObjectID], [[Value]])] = [])
+        -> StoreWrite
+    {
         var w = StoreWrite(changes: changes)
         var start = 0
         while start < live.count {
@@ -40,6 +42,7 @@ struct UnitOfWork {
             if !slots.isEmpty { w.updates.append((e, o.objectID.rowID, slots, o.values)) }
         }
         w.deletes = gone.map { ($0.entity, $0.objectID.rowID) }
+        for (e, ids, _) in deleting { for id in ids { w.deletes.append((e, id.rowID)) } }
         return w
     }
 

@@ -5,12 +5,14 @@ struct PendingMerge {
     let entity: EntityDescription
     /// Inserted, changed and deleted objects of the entity.
     let pending: [ManagedObject]
+    /// Rows deleted without objects (`Context.deleteTree`).
+    var deletedRows: Set<Int64> = []
 
     /// The stored result with the unsaved changes applied, in request order (no window).
     func merged(with store: any PersistentStore) throws(StoreError) -> [(id: Int64, keys: [Value])] {
-        let dirty = Set(pending.map(\.objectID.rowID))
-        // At most `pending.count` stored rows can drop out, so a window needs only that many more rows.
-        let limit = request.limit.map { request.offset + $0 + pending.count }
+        let dirty = deletedRows.union(pending.map(\.objectID.rowID))
+        // At most `dirty.count` stored rows can drop out, so a window needs only that many more rows.
+        let limit = request.limit.map { request.offset + $0 + dirty.count }
         let stored = try store.fetchSortKeys(request, of: entity, limit: limit).filter { !dirty.contains($0.id) }
         let slots = request.sortKeys.map { entity.property($0.key)!.slot }
         var local: [(id: Int64, keys: [Value])] = []

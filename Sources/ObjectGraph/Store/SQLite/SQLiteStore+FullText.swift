@@ -84,10 +84,22 @@ extension SQLiteStore {
             guard try isCurrent(e) else { return }
             try deleteStatement(db, table: SQLiteStore.fullTextTable(e), key: "rowid", ids).run(db)
         }
+        // Inserts by entity in ascending row ID: FTS5 writes out its pending terms whenever a row ID is not
+        // above the one before, so the order of an undo's rows (a tree walked depth first) made re-indexing
+        // 100,000 rows 2–4× as slow as in ID order.
+        var runs: [(EntityDescription, [(id: Int64, row: [Value])])] = []
         for run in unit.inserts where try isCurrent(run.entity) {
-            let slots = run.entity.fullTextSlots
-            let insert = try statement(db, insertFullTextSQL(run.entity))
-            for (id, row) in zip(run.ids, run.rows) {
+            if let k = runs.firstIndex(where: { $0.0 === run.entity }) {
+                runs[k].1 += zip(run.ids, run.rows).map { ($0, $1) }
+            } else {
+                runs.append((run.entity, zip(run.ids, run.rows).map { ($0, $1) }))
+            }
+        }
+        for (e, rows) in runs {
+            let slots = e.fullTextSlots
+            let insert = try statement(db, insertFullTextSQL(e))
+            let ordered = zip(rows, rows.dropFirst()).allSatisfy { $0.id < $1.id } ? rows : rows.sorted { $0.id < $1.id }
+            for (id, row) in ordered {
                 insert.bind(id, at: 1)
                 for (k, slot) in slots.enumerated() {
                     if case .string(let text) = row[slot] {

@@ -1,0 +1,185 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
+
+final class RecordingNode: Recording {}
+
+/// `Context.deleteTree`: a subtree deleted as rows, with the objects this context holds deleted as objects;
+/// against what `delete(_:)` of the same subtree leaves, and undone.
+@Suite struct DeleteTreeTests {
+    static let model = try! Model(version: 1) {
+        Entity("Node", type: RecordingNode.self) {
+            Attribute("name", .string, default: "")
+            Attribute.count("childCount", of: "children")
+            Relationship.toOne("parent", "Node", inverse: "children")
+            Relationship.toMany("children", "Node", inverse: "parent", deleteRule: .cascade)
+        }
+    }
+
+    /// 44 nodes: a root with `top` (three levels of three below it: 40 nodes) and a sibling "keep" with two children; names are
+    /// `tag:path`. Returns the IDs by name.
+    static func build(_ c: Context, tag: String) throws -> [String: ObjectID] {
+        var ids: [String: ObjectID] = [:]
+        func node(_ name: String, under parent: ManagedObject?) throws -> ManagedObject {
+            let n = try c.insert("Node")
+            n["name"] = tag + ":" + name
+            if let parent { n.setObject(parent, for: "parent") }
+            ids[name] = n.objectID
+            return n
+        }
+        let root = try node("root", under: nil)
+        let top = try node("top", under: root)
+        for a in 0..<3 {
+            let x = try node("top/\(a)", under: top)
+            for b in 0..<3 {
+                let y = try node("top/\(a)/\(b)", under: x)
+                for d in 0..<3 { _ = try node("top/\(a)/\(b)/\(d)", under: y) }
+            }
+        }
+        let keep = try node("keep", under: root)
+        for k in 0..<2 { _ = try node("keep/\(k)", under: keep) }
+        try c.save()
+        return ids
+    }
+
+    static func names(_ c: Context) throws -> [String] {
+        try c.fetch(FetchRequest("Node", sortedBy: [SortKey("name")])).map { $0["name"] as String }
+    }
+
+    @Test func rowsBelowGoWithoutObjectsAndHeldObjectsAreTold() throws {
+        let tag = "rows"
+        let store = try Store(inMemoryWith: Self.model)
+        let ids = try Self.build(Context(store: store), tag: tag)
+        let c = Context(store: store)
+        let top = try #require(try c.existingObject(for: ids["top"]!))
+        // Held here: one fulfilled, one a fault.
+        let shown = try #require(try c.existingObject(for: ids["top/1/2"]!))
+        _ = c.object(for: ids["top/2/0/1"]!)
+        var seen = ChangeSet()
+        _ = c.observeChanges { seen = $0 }
+        let before = c.statistics.objectsCreated
+        c.deleteTree(top)
+        #expect(c.statistics.objectsCreated == before + 1, "no object is made for a row below (one for the parent of the top)")
+        #expect(top.isDeleted && shown.isDeleted)
+        // Before the save, this context no longer sees the subtree.
+        #expect(try Self.names(c) == ["\(tag):keep", "\(tag):keep/0", "\(tag):keep/1", "\(tag):root"])
+        var window = FetchRequest("Node", sortedBy: [SortKey("name")])
+        window.limit = 2
+        window.offset = 1
+        #expect(try c.fetch(window).map { $0["name"] as String } == ["\(tag):keep/0", "\(tag):keep/1"])
+        #expect(try c.count(FetchRequest("Node")) == 4)
+        #expect(try c.existingObject(for: ids["top/0/0/0"]!) == nil)
+        #expect(c.hasChanges)
+        try c.save(actionName: "Delete top")
+        #expect(
+            DeleteLog.shared.take(tag).sorted() == ["\(tag):top", "\(tag):top/1/2 (cascade)", "\(tag):top/2/0/1 (cascade)"],
+            "the top and the objects held here are told; rows are not")
+        #expect(Set(seen[0].deleted) == Set(ids.filter { $0.key.hasPrefix("top") }.values))
+        let other = Context(store: store)
+        #expect(try Self.names(other) == ["\(tag):keep", "\(tag):keep/0", "\(tag):keep/1", "\(tag):root"])
+        #expect(try other.existingObject(for: ids["root"]!)?["childCount"] == Int64(1))
+        #expect(try store.check().isEmpty)
+        #expect(c.registeredObjects == 4, "the deleted objects are forgotten: the four fetched remain")
+        // One undo step brings every row back, with its values and links.
+        #expect(try c.undo() == "Delete top")
+        let back = Context(store: store)
+        #expect(try Self.names(back).count == 44)
+        let leaf = try #require(try back.existingObject(for: ids["top/2/1/0"]!))
+        #expect(leaf["name"] == "\(tag):top/2/1/0")
+        #expect(leaf.object("parent")?.objectID == ids["top/2/1"])
+        #expect(try back.existingObject(for: ids["root"]!)?["childCount"] == Int64(2))
+        #expect(try store.check().isEmpty)
+        #expect(try c.redo() == "Delete top")
+        #expect(try Self.names(Context(store: store)).count == 4)
+    }
+
+    @Test func aRollbackKeepsEveryRow() throws {
+        let store = try Store(inMemoryWith: Self.model)
+        let ids = try Self.build(Context(store: store), tag: "rollback")
+        let c = Context(store: store)
+        c.deleteTree(try #require(try c.existingObject(for: ids["top"]!)))
+        #expect(try Self.names(c).count == 4)
+        c.rollback()
+        #expect(!c.hasChanges)
+        #expect(try Self.names(c).count == 44)
+        #expect(try c.existingObject(for: ids["top/0/0/0"]!) != nil)
+        try c.save()
+        #expect(try Self.names(Context(store: store)).count == 44)
+        _ = DeleteLog.shared.take("rollback")
+    }
+
+    /// A transaction that fails after `deleteTree` writes nothing and leaves nothing pending.
+    @Test func aFailedTransactionWritesNothing() throws {
+        let store = try Store(inMemoryWith: Self.model)
+        let ids = try Self.build(Context(store: store), tag: "failed")
+        let c = Context(store: store)
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try c.transaction {
+                c.deleteTree(try #require(try c.existingObject(for: ids["top"]!)))
+                throw Stop()
+            }
+        }
+        #expect(!c.hasChanges)
+        #expect(try Self.names(c).count == 44)
+        #expect(try Self.names(Context(store: store)).count == 44)
+        _ = DeleteLog.shared.take("failed")
+    }
+
+    @Test func unsavedChangesOfTheEntityTakeTheObjectPath() throws {
+        let tag = "pending"
+        let store = try Store(inMemoryWith: Self.model)
+        let ids = try Self.build(Context(store: store), tag: tag)
+        let c = Context(store: store)
+        let mid = try #require(try c.existingObject(for: ids["top/0"]!))
+        let added = try c.insert("Node")
+        added["name"] = "\(tag):top/0/new"
+        added.setObject(mid, for: "parent")
+        c.deleteTree(try #require(try c.existingObject(for: ids["top"]!)))
+        try c.save()
+        // Every node was told, as `delete(_:)` tells them: the rules needed the objects.
+        #expect(DeleteLog.shared.take(tag).count == 1 + 40)
+        #expect(try Self.names(Context(store: store)) == ["\(tag):keep", "\(tag):keep/0", "\(tag):keep/1", "\(tag):root"])
+        #expect(try store.check().isEmpty)
+    }
+
+    @Test func otherRelationshipsTakeTheObjectPath() throws {
+        let store = try Store(inMemoryWith: Fixtures.rulesGraph)
+        let c = Context(store: store)
+        let owner = try c.insert("Owner")
+        owner["name"] = "tree:owner"
+        for k in 0..<3 {
+            let pet = try c.insert("Pet")
+            pet["name"] = "tree:pet\(k)"
+            pet.setObject(owner, for: "cascadeOwner")
+        }
+        try c.save()
+        c.deleteTree(owner)
+        try c.save()
+        #expect(DeleteLog.shared.take("tree").sorted() == ["tree:owner", "tree:pet0 (cascade)", "tree:pet1 (cascade)", "tree:pet2 (cascade)"])
+        #expect(try c.count(FetchRequest("Pet")) == 0)
+    }
+
+    /// The rows another connection added below the subtree after this context read it are deleted too: the
+    /// rows are read when `deleteTree` runs, inside the transaction.
+    @Test func rowsAddedElsewhereBeforeTheTransactionGoToo() throws {
+        let tag = "elsewhere"
+        let dir = TemporaryDirectory()
+        let path = dir.path("tree.sqlite")
+        let ids = try Self.build(Context(store: try Store(path: path, model: Self.model)), tag: tag)
+        let c = Context(store: try Store(path: path, model: Self.model))
+        let top = try #require(try c.existingObject(for: ids["top"]!))
+        let writer = Context(store: try Store(path: path, model: Self.model))
+        let late = try writer.insert("Node")
+        late["name"] = "\(tag):top/1/1/late"
+        late.setObject(writer.object(for: ids["top/1/1"]!), for: "parent")
+        try writer.save()
+        try c.transaction { c.deleteTree(top) }
+        let check = Context(store: try Store(path: path, model: Self.model))
+        #expect(try Self.names(check) == ["\(tag):keep", "\(tag):keep/0", "\(tag):keep/1", "\(tag):root"])
+        #expect(try check.store.check().isEmpty)
+        _ = DeleteLog.shared.take(tag)
+    }
+}
