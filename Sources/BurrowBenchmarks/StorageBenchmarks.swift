@@ -37,6 +37,7 @@ struct StorageBenchmarks {
         let n = levelSize
         let dir = Harness.scratch("insert")
         let names = titles(n)
+        let folded = names.map(TextFolding.fold)
         var k = 0
         // The plain baseline writes one row per prepared INSERT; the reference line lets the C side use the
         // object graph's own trick (32 rows per INSERT), which leaves the cost of the graph alone.
@@ -52,7 +53,8 @@ struct StorageBenchmarks {
                 k += 1
                 let sql = RawSQLite(path: emptyStore(dir, "raw\(k)"))
                 sql.exec("INSERT INTO Item (id, title, done, \"order\", childCount, rootMarker) VALUES (1, 'Burrow', 0, 'a0', 0, 1)")
-                insertRaw(sql, names, rowsPerStatement: rowsPerStatement)
+                sql.exec("INSERT INTO og_fts_Item (rowid, c0) VALUES (1, 'burrow')")
+                insertRaw(sql, names, folded: folded, rowsPerStatement: rowsPerStatement)
             }
             Harness.report(name, ours: ours, baseline: raw, goal: goal)
         }
@@ -66,8 +68,10 @@ struct StorageBenchmarks {
         try outline.save()
     }
 
+    /// The raw side writes the search index's rows too (issue 16), as ours does in the same transaction:
+    /// the titles folded beforehand, so the folding is counted on our side only.
     @inline(never)
-    func insertRaw(_ sql: RawSQLite, _ names: [String], rowsPerStatement: Int = 1) {
+    func insertRaw(_ sql: RawSQLite, _ names: [String], folded: [String], rowsPerStatement: Int = 1) {
         let n = names.count
         let keys = OrderKey.keys(after: nil, count: n)
         sql.exec("BEGIN IMMEDIATE")
@@ -89,6 +93,13 @@ struct StorageBenchmarks {
         }
         sqlite3_finalize(many)
         sqlite3_finalize(one)
+        let index = sql.prepare("INSERT INTO og_fts_Item (rowid, c0, c1) VALUES (?, ?, NULL)")
+        for (k, title) in folded.enumerated() {
+            sqlite3_bind_int64(index, 1, Int64(k + 2))
+            sql.bind(index, 2, title)
+            sql.step(index)
+        }
+        sqlite3_finalize(index)
         sql.exec("UPDATE Item SET childCount = \(n) WHERE id = 1")
         sql.exec("COMMIT")
     }
