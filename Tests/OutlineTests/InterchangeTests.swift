@@ -30,6 +30,8 @@ import Testing
             case .opml, .json: break
             case .markdown:
                 m.title = m.title.replacingOccurrences(of: "\n", with: " ")
+            case .org:
+                m = OrgOutlineTests.holdable(m)
             case .text:
                 m.note = nil
                 m.done = false
