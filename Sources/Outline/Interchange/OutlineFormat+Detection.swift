@@ -37,7 +37,7 @@ extension OutlineFormat {
         if starts(trimmed, "<?xml") || starts(trimmed, "<opml") { return .opml }
         if starts(trimmed, "{") || starts(trimmed, "[") { return .json }
         if starts(trimmed, "#+") { return .org }
-        if OrgOutline.isHeadline(line, afterCommas: 0) {
+        if line.first == UInt8(ascii: "*"), OrgOutline.isHeadline(line, afterCommas: 0) {
             if starts(line, "* [ ]") || starts(line, "* [x]") || starts(line, "* [X]") { return .markdown }
             let indentedStarItem = lines.contains { r in
                 let l = window[r]
