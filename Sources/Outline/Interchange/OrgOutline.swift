@@ -7,6 +7,7 @@ public enum OrgOutline {
     /// Org's own escape for text that would be read as markup, invisible in Emacs.
     static let zeroWidthSpace: [UInt8] = [0xE2, 0x80, 0x8B]
 
+    /// Reads Org text; it fails only for a headline deeper than ``OutlineFormat/maximumLevels``.
     public static func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {
         var text = text
         return try text.withUTF8 { bytes in
