@@ -255,7 +255,7 @@ final class Shell: @unchecked Sendable {
         #expect(text.contains("Error: Unexpected argument 'evil ^[]0;pwned^G<U+009B>2J'"))
     }
 
-    @Test(arguments: ["opml", "markdown", "text", "json"])
+    @Test(arguments: ["opml", "markdown", "org", "text", "json"])
     func exportImportRoundTrip(format: String) throws {
         let sh = Shell()
         sh.run("add", "Groceries 🛒", "Work")
@@ -347,6 +347,8 @@ extension CommandTests {
             for d in 1...lines { out += String(repeating: "  ", count: d - 1) + "- level \(d)\n" }
         case .text:
             for d in 1...lines { out += String(repeating: "\t", count: d - 1) + "level \(d)\n" }
+        case .org:
+            for d in 1...lines { out += String(repeating: "*", count: d) + " level \(d)\n" }
         }
         return out
     }
@@ -360,14 +362,14 @@ extension CommandTests {
         let sh = Shell()
         sh.run("add", "Keep me")
         let before = sh.run("ls", "--tree").1
-        let ext = ["opml": "opml", "markdown": "md", "text": "txt", "json": "json"][format.rawValue]!
+        let ext = ["opml": "opml", "markdown": "md", "org": "org", "text": "txt", "json": "json"][format.rawValue]!
         let file = sh.file("deep.\(ext)")
         let text = Self.deepFile(format, depth: depth, lines: (format.maximumLevels ?? depth) + 1)
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         let (code, out, err) = sh.run("import", file)
         if let limit = format.maximumLevels {
             #expect(code == 1)
-            let name = format == .markdown ? "Markdown" : "text"
+            let name = ["markdown": "Markdown", "org": "Org", "text": "text"][format.rawValue]!
             #expect(err.hasPrefix("burrow: \(file): \(name) line \(limit + 1), column "), "\(err)")
             #expect(err.contains("at most \(limit) levels"), "\(err)")
             #expect(sh.run("ls", "--tree").1 == before)

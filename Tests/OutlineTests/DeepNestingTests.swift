@@ -45,6 +45,8 @@ import Testing
             for d in 1...(lines ?? depth) { out += String(repeating: "  ", count: d - 1) + "- [ ] level \(d)\n" }
         case .text:
             for d in 1...(lines ?? depth) { out += String(repeating: "\t", count: d - 1) + "level \(d)\n" }
+        case .org:
+            for d in 1...(lines ?? depth) { out += String(repeating: "*", count: d) + " level \(d)\n" }
         }
         return out
     }

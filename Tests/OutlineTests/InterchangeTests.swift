@@ -30,6 +30,8 @@ import Testing
             case .opml, .json: break
             case .markdown:
                 m.title = m.title.replacingOccurrences(of: "\n", with: " ")
+            case .org:
+                m = OrgOutlineTests.holdable(m)
             case .text:
                 m.note = nil
                 m.done = false
@@ -146,8 +148,34 @@ import Testing
     @Test func formatGuessing() {
         #expect(OutlineFormat.guess(fileName: "x.OPML") == .opml)
         #expect(OutlineFormat.guess(fileName: "notes.md") == .markdown)
-        #expect(OutlineFormat.sniff("  <?xml version") == .opml)
-        #expect(OutlineFormat.sniff("{\"items\": []}") == .json)
-        #expect(OutlineFormat.sniff("- a") == .markdown)
+        #expect(OutlineFormat.guess(fileName: "plans.ORG") == .org)
+        #expect(OutlineFormat.guess(fileName: "plans.org.txt") == .text)
+        #expect(OutlineFormat.guess(fileName: "plans.organizer") == nil)
+        #expect(OutlineFormat.guess(fileName: "org") == nil)
+        #expect(OutlineFormat.names == "opml|markdown|org|text|json")
+    }
+
+    /// The first line that is not blank tells the format; plain text, and what no format starts with, is
+    /// nobody's (indented text is read only when named).
+    @Test(
+        arguments: [
+            ("  <?xml version", OutlineFormat.opml), ("\u{FEFF}<opml>", .opml), ("{\"items\": []}", .json), ("\n\n[", .json),
+            ("#+TITLE: x\n- a\n", .org), ("  #+TODO: A\n", .org), ("* a\n** b\n", .org), ("\r\n* a\r\nbody\r\n", .org),
+            ("\u{FEFF}* a", .org), ("* a\n  * b\n** c\n", .org), ("*** deep first\n", .org), ("* a\n  - b\n", .org),
+            // A headline-looking first line in a Markdown list: a box after it, or indented `*` items under it.
+            ("* a\n  * b\n", .markdown), ("* [ ] a\n", .markdown), ("* [x] a\n", .markdown),
+            ("- a", .markdown), ("+ a", .markdown), ("1. a", .markdown), ("12) a", .markdown), ("  - a", .markdown), ("  * a", .markdown),
+            ("-", .markdown), ("# Title\n\nText", .markdown), ("###### six", .markdown), ("#", .markdown)
+        ] as [(String, OutlineFormat)])
+    func formatSniffing(text: String, format: OutlineFormat) {
+        #expect(OutlineFormat.sniff(text) == format)
+    }
+
+    @Test(arguments: [
+        "", "  \n\t\n", "Groceries\n\tMilk\n", "**bold** text", "*bold*", "####### seven", "#hashtag", "-not a list", "1.5 litres",
+        "<!-- a comment -->", ",* escaped", String(repeating: "\n", count: 70_000) + "* past the first 64 KiB"
+    ])
+    func formatsNotSniffed(text: String) {
+        #expect(OutlineFormat.sniff(text) == nil)
     }
 }

@@ -116,6 +116,37 @@ private func bytes(_ before: String, _ raw: [UInt8], _ after: String = "") -> [U
         #expect(try Self.readBoth(dynalist) == [n("**bold** item", note: "", done: true)])
     }
 
+    /// OmniOutliner marks a checked row with `_status="checked"`, not `_complete`; "unchecked" and
+    /// "indeterminate" (a parent with some children checked) are not done; either attribute saying done is done.
+    @Test func omniOutlinerStatus() throws {
+        let omni = """
+            <?xml version="1.0" encoding="utf-8" standalone="no"?>
+            <opml version="2.0">
+              <head>
+                <title>Plans</title>
+                <expansionState>0,1</expansionState>
+              </head>
+              <body>
+                <outline text="Trip" _status="indeterminate" Due="2026-05-01">
+                  <outline text="Book flights" _status="checked" _note="seat 12A"/>
+                  <outline text="Pack" _status="unchecked"/>
+                  <outline text="Visa" _status="Checked"/>
+                  <outline text="Both" _status="unchecked" _complete="true"/>
+                  <outline text="Neither" _status="" _complete="false"/>
+                </outline>
+              </body>
+            </opml>
+            """
+        #expect(
+            try Self.readBoth(omni) == [
+                n(
+                    "Trip", n("Book flights", note: "seat 12A", done: true), n("Pack"), n("Visa", done: true), n("Both", done: true),
+                    n("Neither"))
+            ])
+        // The attribute is counted like any other: twice is not well-formed.
+        #expect(throws: InterchangeError.self) { try OPML.read(Self.doc("<outline text=\"a\" _status=\"checked\" _status=\"x\"/>")) }
+    }
+
     @Test func latin1IsTranscodedFromBytes() throws {
         let latin1 = bytes(
             "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<opml><body><outline text=\"caf", [0xE9, 0x20, 0xA9], "\"/></body></opml>")

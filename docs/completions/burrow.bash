@@ -321,7 +321,7 @@ _burrow_export() {
         return
         ;;
     '--format')
-        __burrow_add_completions -W 'opml'$'\n''markdown'$'\n''text'$'\n''json'
+        __burrow_add_completions -W 'opml'$'\n''markdown'$'\n''org'$'\n''text'$'\n''json'
         return
         ;;
     '--output'|'-o')
@@ -343,7 +343,7 @@ _burrow_import() {
         return
         ;;
     '--format')
-        __burrow_add_completions -W 'auto'$'\n''opml'$'\n''markdown'$'\n''text'$'\n''json'
+        __burrow_add_completions -W 'auto'$'\n''opml'$'\n''markdown'$'\n''org'$'\n''text'$'\n''json'
         return
         ;;
     '--under')

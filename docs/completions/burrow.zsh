@@ -58,8 +58,8 @@ _burrow() {
             'done:Mark an item done (or not done with --undo).'
             'mv:Move an item (with its sub-items) under another item.'
             'rename:Give an item a new title.'
-            'export:Write the outline, or one item with its sub-items, as OPML, Markdown, text or JSON.'
-            'import:Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.'
+            'export:Write the outline, or one item with its sub-items, as OPML, Markdown, Org, text or JSON.'
+            'import:Add the items of an OPML, Markdown, Org, text or JSON file; nothing is added if the file is bad.'
             'check:Verify the outline (and repair what can be derived with --repair).'
             'find:Find the items whose title or note contains a text.'
             'undo:Undo the latest actions, whichever burrow made them.'
@@ -187,11 +187,11 @@ _burrow_rename() {
 
 _burrow_export() {
     local -i ret=1
-    local -ar ___format=('opml' 'markdown' 'text' 'json')
+    local -ar ___format=('opml' 'markdown' 'org' 'text' 'json')
     local -ar arg_specs=(
         '--db[The outline database.]:db:'
         ':path:'
-        '--format[opml, markdown, text or json (default\: from the -o file name, else opml).]:format:{__burrow_complete "${___format[@]}"}'
+        '--format[opml, markdown, org, text or json (default\: from the -o file name, else opml).]:format:{__burrow_complete "${___format[@]}"}'
         '(--output -o)'{--output,-o}'[The file to write (default\: standard output).]:output:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -203,11 +203,11 @@ _burrow_export() {
 
 _burrow_import() {
     local -i ret=1
-    local -ar ___format=('auto' 'opml' 'markdown' 'text' 'json')
+    local -ar ___format=('auto' 'opml' 'markdown' 'org' 'text' 'json')
     local -ar arg_specs=(
         '--db[The outline database.]:db:'
         ':file:'
-        '--format[auto (from the file name, else the content), opml, markdown, text or json.]:format:{__burrow_complete "${___format[@]}"}'
+        '--format[auto (from the file name, else the content; text only by name), opml, markdown, org, text or json.]:format:{__burrow_complete "${___format[@]}"}'
         '--under[The item to add under (default\: the top level).]:under:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -4,17 +4,17 @@ import Outline
 
 extension OutlineFormat: ExpressibleByArgument {}
 
-/// `burrow export [PATH] [--format opml|markdown|text|json] [-o FILE]`
+/// `burrow export [PATH] [--format opml|markdown|org|text|json] [-o FILE]`
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the outline, or one item with its sub-items, as OPML, Markdown, text or JSON.")
+        abstract: "Write the outline, or one item with its sub-items, as OPML, Markdown, Org, text or JSON.")
 
     @OptionGroup var database: DatabaseOptions
 
     @Argument(help: "The item to export with its sub-items (default: the whole outline).")
     var path: String = ""
 
-    @Option(help: "opml, markdown, text or json (default: from the -o file name, else opml).")
+    @Option(help: "opml, markdown, org, text or json (default: from the -o file name, else opml).")
     var format: OutlineFormat?
 
     @Option(name: .shortAndLong, help: "The file to write (default: standard output).")

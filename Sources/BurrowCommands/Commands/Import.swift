@@ -3,13 +3,13 @@ import Foundation
 import ObjectGraph
 import Outline
 
-/// `burrow import FILE|- [--format auto|opml|markdown|text|json] [--under PATH]`
+/// `burrow import FILE|- [--format auto|opml|markdown|org|text|json] [--under PATH]`
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add the items of an OPML, Markdown, text or JSON file; nothing is added if the file is bad.")
+        abstract: "Add the items of an OPML, Markdown, Org, text or JSON file; nothing is added if the file is bad.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case auto, opml, markdown, text, json
+        case auto, opml, markdown, org, text, json
     }
 
     @OptionGroup var database: DatabaseOptions
@@ -17,7 +17,7 @@ struct Import: ParsableCommand {
     @Argument(help: "The file to read; - reads standard input.")
     var file: String
 
-    @Option(help: "auto (from the file name, else the content), opml, markdown, text or json.")
+    @Option(help: "auto (from the file name, else the content; text only by name), opml, markdown, org, text or json.")
     var format: Format = .auto
 
     @Option(help: "The item to add under (default: the top level).")
@@ -44,9 +44,14 @@ struct Import: ParsableCommand {
                 fmt = .opml
                 nodes = try OPML.read(bytes: data)
             } else {
-                let text = try Import.utf8(data, name: name)
-                fmt = named ?? OutlineFormat.sniff(text) ?? .text
-                nodes = try fmt.read(text)
+                // Named by its extension, else by how it starts; never guessed (any text reads as indented
+                // text, so that fallback turned an Org file into 100,002 flat items).
+                let sniffed = named == nil ? data.withUnsafeBytes { OutlineFormat.sniff(bytes: $0.bindMemory(to: UInt8.self)) } : nil
+                guard let known = named ?? sniffed else {
+                    throw UserError("cannot tell the format of \(name); name it with --format \(OutlineFormat.names)")
+                }
+                fmt = known
+                nodes = try fmt.read(try Import.utf8(data, name: name))
             }
         } catch let error as InterchangeError {
             throw UserError("\(name): \(error.description)")

@@ -9,6 +9,7 @@ extension OPMLReader {
         var titleValue: String?
         var note: String?
         var complete: String?
+        var status: String?
         var selfClosing = false
         var attributeCount = 0
         valueHasPlane15 = false
@@ -52,12 +53,14 @@ extension OPMLReader {
             case 5 where matches("title", at: start): titleValue = try readValue(keeping: true)
             case 5 where matches("_note", at: start): note = try readValue(keeping: true)
             case 9 where matches("_complete", at: start): complete = try readValue(keeping: true)
+            case 7 where matches("_status", at: start): status = try readValue(keeping: true)
             default: _ = try readValue(keeping: false)
             }
         }
         guard keeping else { return (selfClosing, nil) }
         let title = textValue ?? titleValue ?? ""
-        let done = complete?.lowercased() == "true"
+        // OmniOutliner writes `_status="checked"` (or "unchecked", "indeterminate") where others write `_complete`.
+        let done = complete?.lowercased() == "true" || status?.lowercased() == "checked"
         // Only values with plane-15 scalars can hold the writer's stand-ins for control characters.
         guard valueHasPlane15 else { return (selfClosing, OutlineNode(title, note: note, done: done)) }
         return (selfClosing, OutlineNode(OPML.unescapeControls(title), note: note.map(OPML.unescapeControls), done: done))

@@ -129,33 +129,14 @@ public struct InterchangeError: UserFacingError, Equatable, Sendable {
 
 /// The interchange formats.
 public enum OutlineFormat: String, CaseIterable, Sendable {
-    case opml, markdown, text, json
+    case opml, markdown, org, text, json
 
-    /// The format a file name suggests, if any.
-    public static func guess(fileName: String) -> OutlineFormat? {
-        let lower = fileName.lowercased()
-        if lower.hasSuffix(".opml") || lower.hasSuffix(".xml") { return .opml }
-        if lower.hasSuffix(".md") || lower.hasSuffix(".markdown") { return .markdown }
-        if lower.hasSuffix(".json") { return .json }
-        if lower.hasSuffix(".txt") { return .text }
-        return nil
-    }
-
-    /// The format the content looks like (OPML, JSON), else nil.
-    public static func sniff(_ text: String) -> OutlineFormat? {
-        let start = text.drop { $0.isWhitespace }
-        if start.hasPrefix("<?xml") || start.hasPrefix("<opml") { return .opml }
-        if start.hasPrefix("{") || start.hasPrefix("[") { return .json }
-        if start.hasPrefix("- ") || start.hasPrefix("* ") || start.hasPrefix("+ ") { return .markdown }
-        return nil
-    }
-
-    /// The most levels this format holds, or nil when it holds any number. Markdown and indented text
-    /// indent each level, so a file grows with the square of its depth: 100,000 levels would be gigabytes.
+    /// The most levels this format holds, or nil when it holds any number. Markdown, Org and indented text
+    /// indent (or star) each level, so a file grows with the square of its depth: 100,000 levels would be gigabytes.
     public var maximumLevels: Int? {
         switch self {
         case .opml, .json: nil
-        case .markdown, .text: OutlineBuilder.maximumLevels
+        case .markdown, .org, .text: OutlineBuilder.maximumLevels
         }
     }
 
@@ -164,6 +145,7 @@ public enum OutlineFormat: String, CaseIterable, Sendable {
         switch self {
         case .opml: return try OPML.read(text)
         case .markdown: return try MarkdownOutline.read(text)
+        case .org: return try OrgOutline.read(text)
         case .text: return try IndentedText.read(text)
         case .json: return try JSONOutline.read(text)
         }
@@ -174,6 +156,7 @@ public enum OutlineFormat: String, CaseIterable, Sendable {
         switch self {
         case .opml: return OPML.write(nodes, title: title)
         case .markdown: return MarkdownOutline.write(nodes)
+        case .org: return OrgOutline.write(nodes)
         case .text: return IndentedText.write(nodes)
         case .json: return JSONOutline.write(nodes)
         }

@@ -1,0 +1,89 @@
+import Foundation
+import Outline
+import Testing
+
+@testable import BurrowCommands
+
+/// `burrow import` finds a file's format by its name, else by how it starts, and refuses one it cannot
+/// tell rather than guess; Org files go in and out whole.
+@Suite struct ImportFormatCommandTests {
+    static let org = """
+        #+TITLE: Plans
+        * TODO Ship                                                      :work:
+          SCHEDULED: <2026-05-01 Fri>
+        ** DONE Write notes
+        * Read
+
+        """
+
+    @Test func anOrgFileByNameAndByContent() throws {
+        let sh = Shell()
+        let file = sh.file("plans.org")
+        try Data(Self.org.utf8).write(to: URL(fileURLWithPath: file))
+        var r = sh.run("import", file)
+        #expect(r.0 == 0, "\(r)")
+        #expect(r.1.hasPrefix("Imported 4 items from \(file) (org)"), "\(r)")
+        let tree = "[ ] \n[ ] TODO Ship                                                      :work: (1)\n  [x] Write notes\n[ ] Read\n"
+        #expect(sh.run("ls", "--tree").1 == tree)
+        #expect(sh.run("export", "--format", "org").1 == Self.org)
+        let out = sh.file("back.org")
+        #expect(sh.run("export", "-o", out).0 == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == Self.org)
+        // On standard input, by its first line: a keyword line, or a headline.
+        let other = Shell()
+        r = other.run("import", "-", stdin: Self.org)
+        #expect(r.0 == 0 && r.1.hasPrefix("Imported 4 items from standard input (org)"), "\(r)")
+        r = other.run("import", "-", stdin: "\n* a\n** b\n")
+        #expect(r.0 == 0 && r.1.hasPrefix("Imported 2 items from standard input (org)"), "\(r)")
+        // The name wins over the content: a list in a .org file is text above the first headline.
+        let list = sh.file("list.org")
+        try Data("- a\n- b\n".utf8).write(to: URL(fileURLWithPath: list))
+        r = other.run("import", list, "--under", "a")
+        #expect(r.0 == 0, "\(r)")
+        #expect(other.run("ls", "a", "--notes").1.contains("- a\n"))
+    }
+
+    /// Files whose format neither name nor content tells: refused with the formats to name, nothing added,
+    /// whatever their bytes; named, the same file imports.
+    @Test func aFormatItCannotTellIsRefused() throws {
+        let sh = Shell()
+        sh.run("add", "Keep me")
+        let before = sh.run("ls", "--tree").1
+        let plain = sh.file("notes.outline")
+        try Data("Groceries\n\tMilk\n".utf8).write(to: URL(fileURLWithPath: plain))
+        let binary = sh.file("archive.docx")
+        try Data([0x50, 0x4B, 0x03, 0x04, 0xFF, 0x00, 0x0A, 0x2A, 0x20]).write(to: URL(fileURLWithPath: binary))
+        let advice = "name it with --format opml|markdown|org|text|json\n"
+        var r = sh.run("import", plain)
+        #expect(r == (1, "", "burrow: cannot tell the format of \(plain); " + advice))
+        r = sh.run("import", binary)
+        #expect(r == (1, "", "burrow: cannot tell the format of \(binary); " + advice))
+        r = sh.run("import", "-", stdin: "Groceries\n\tMilk\n")
+        #expect(r == (1, "", "burrow: cannot tell the format of standard input; " + advice))
+        r = sh.run("import", "-", stdin: "")
+        #expect(r == (1, "", "burrow: cannot tell the format of standard input; " + advice))
+        #expect(sh.run("ls", "--tree").1 == before)
+        r = sh.run("import", plain, "--format", "text")
+        #expect(r.0 == 0 && r.1.hasPrefix("Imported 2 items from \(plain) (text)"), "\(r)")
+        r = sh.run("import", "-", "--format", "org", stdin: "Groceries\n\tMilk\n")
+        #expect(r.0 == 0 && r.1.hasPrefix("Imported 1 item from standard input (org)"), "\(r)")
+        // Named but not UTF-8: the byte is named, as before.
+        r = sh.run("import", binary, "--format", "org")
+        #expect(r.0 == 1 && r.2 == "burrow: \(binary) line 1, column 5: not UTF-8 (byte 0xFF); convert the file to UTF-8\n", "\(r)")
+    }
+
+    /// An OmniOutliner export through `burrow import`: `_status="checked"` rows are done.
+    @Test func omniOutlinerStatus() throws {
+        let sh = Shell()
+        let file = sh.file("omni.opml")
+        let opml = """
+            <?xml version="1.0" encoding="utf-8" standalone="no"?>
+            <opml version="2.0"><head><title>Plans</title></head><body>
+            <outline text="Trip" _status="indeterminate"><outline text="Book" _status="checked"/><outline text="Pack" _status="unchecked"/></outline>
+            </body></opml>
+            """
+        try Data(opml.utf8).write(to: URL(fileURLWithPath: file))
+        #expect(sh.run("import", file).0 == 0)
+        #expect(sh.run("ls", "--tree").1 == "[ ] Trip (2)\n  [x] Book\n  [ ] Pack\n")
+    }
+}
