@@ -18,8 +18,10 @@ struct HistoryBenchmarks {
         guard only.isEmpty || only.contains("history") else { return }
         let dir = Harness.scratch("history")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try subtree(dir)
-        try singleEdits(dir)
+        // BURROW_HISTORY_PART=subtree or edits runs one part alone (for callgrind).
+        let part = ProcessInfo.processInfo.environment["BURROW_HISTORY_PART"]
+        if part == nil || part == "subtree" { try subtree(dir) }
+        if part == nil || part == "edits" { try singleEdits(dir) }
     }
 
     private func subtree(_ dir: String) throws {
