@@ -15,9 +15,9 @@ struct MarkdownReader {
 
     mutating func read(_ document: MarkdownDocument) throws(InterchangeError) -> [OutlineNode] {
         let blocks = document.root.children
-        /// Open headings: their level and their outline depth (the depth of the next is their count).
+        // The levels of the open headings: an item under them is as deep as they are many.
         var headings: [Int] = []
-        /// Before the first heading, the item a top-level paragraph made, whose note the blocks after it are.
+        // Before the first heading, the item a top-level paragraph made, whose note the blocks after it are.
         var looseItem: (title: String, paragraph: Int?, notes: [Int])?
         var index = 0
         while index < blocks.count {
