@@ -29,8 +29,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Markdown as CommonMark with GitHub's task lists: the reference C parser, cmark-gfm, as Swift sees it.
+        // Only Outline imports it. (No pkgConfig: the module map links both libraries.)
+        .systemLibrary(name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         // The outliner's domain on ObjectGraph: items, sibling order, moves.
-        .target(name: "Outline", dependencies: ["ObjectGraph"], swiftSettings: strict),
+        .target(name: "Outline", dependencies: ["ObjectGraph", "CCMarkGFM"], swiftSettings: strict),
         // The terminal layer: cells, buffer diffing, display width, sanitising, keys, widgets, the test backend.
         // Knows nothing of the store or of outlines, and nothing of ncurses.
         .target(name: "TerminalKit", swiftSettings: strict),

@@ -16,7 +16,7 @@ struct CommandOutputTests {
         #expect(try Binaries.run("burrow", ["add", "child", "--under", "#2", "--db", db]).0 == 0)
         // Through a pipe: the exact title.
         let piped = try Binaries.run("burrow", ["export", "--format", "markdown", "--db", db])
-        #expect(piped.1 == "- [ ] \(Self.evil)\n  - [ ] child\n")
+        #expect(piped.1 == "- \(Self.evil)\n  - child\n")
 
         let burrow = "\(Binaries.path("burrow")) --db \(Tmux.quote(db))"
         let commands = [
@@ -34,7 +34,7 @@ struct CommandOutputTests {
                 """)
         let screen = try #require(tmux.waitFor(text: "done="), "\(tmux.screen())")
         #expect(screen.first == "before", "the screen was cleared: \(screen)")
-        #expect(screen.contains("- [ ] evil ^[]0;pwned^G ^[[2J title"), "\(screen)")
+        #expect(screen.contains("- evil ^[]0;pwned^G ^[[2J title"), "\(screen)")
         #expect(screen.contains("evil ^[]0;pwned^G ^[[2J title"), "\(screen)")
         #expect(screen.contains("Renamed “child” to “kid ^[]0;pwned2^G”"), "\(screen)")
         #expect(screen.contains("done=0"))

@@ -1,0 +1,167 @@
+import CCMarkGFM
+
+/// Writes outline nodes as CommonMark that cmark-gfm reads back to the same nodes: `- title`, `- [x] title`
+/// for a done item, two spaces a level, a note's lines under its title after a blank line (indented to the
+/// item's content, so they stay in it), with `MarkdownEscaping`'s backslashes where the text would
+/// otherwise read as something else.
+struct MarkdownWriter {
+    private var out: [UInt8] = []
+
+    mutating func write(_ nodes: [OutlineNode]) -> String {
+        // Each node is entered (its title, its note when it goes first, its children pushed) and left (its
+        // note when it goes last), with a stack of our own.
+        // `column` is where the item's marker goes; its content (note lines, sub-items) starts 2 further, or 5
+        // when `wide`.
+        enum Step {
+            case enter(OutlineNode, column: Int, wide: Bool)
+            case leave([UInt8], column: Int)
+        }
+        var steps: [Step] = nodes.reversed().map { .enter($0, column: 0, wide: false) }
+        while let step = steps.popLast() {
+            switch step {
+            case .enter(let node, let column, let wide):
+                titleLine(node, column: column, wide: wide)
+                let content = column + (wide ? 5 : 2)
+                var note: [UInt8]?
+                if let text = node.note { note = Self.noteLines(text, column: content) }
+                var childColumn = content
+                var childrenWide = false
+                if let lines = note, !node.children.isEmpty, !Self.noteMayGoFirst(lines, column: content) {
+                    steps.append(.leave(lines, column: content))
+                    // The note's first line, when indented, must not fall into the last sub-item: sub-items
+                    // 3 columns in, with 4 blanks after their marker, have their content 8 columns in, past a
+                    // note's first 7.
+                    childColumn += 3
+                    childrenWide = true
+                } else if let lines = note {
+                    noteBlock(lines, column: content)
+                    // A blank line ends what the note leaves open until one (an HTML block) before a sub-item.
+                    if !node.children.isEmpty { out.append(0x0A) }
+                }
+                steps += node.children.reversed().map { .enter($0, column: childColumn, wide: childrenWide) }
+            case .leave(let lines, let column):
+                noteBlock(lines, column: column)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private mutating func titleLine(_ node: OutlineNode, column: Int, wide: Bool) {
+        out += Array(repeating: MarkdownEscaping.space, count: column)
+        out += Array((wide ? "-    " : "- ").utf8)
+        if node.done { out += Array("[x] ".utf8) }
+        // A title cannot hold a line break: each (LF, CR or CRLF) is a space.
+        let raw = Array(node.title.utf8)
+        var flat: [UInt8] = []
+        var i = 0
+        while i < raw.count {
+            if raw[i] == 0x0D && i + 1 < raw.count && raw[i + 1] == 0x0A { i += 1 }
+            flat.append(raw[i] == 0x0A || raw[i] == 0x0D ? MarkdownEscaping.space : raw[i])
+            i += 1
+        }
+        out += MarkdownEscaping.source(ofTitle: flat)
+        out.append(0x0A)
+    }
+
+    /// A blank line, then the note's lines indented to the item's content `column`; blank lines stay empty.
+    private mutating func noteBlock(_ lines: [UInt8], column: Int) {
+        out.append(0x0A)
+        let indent = Array(repeating: MarkdownEscaping.space, count: column)
+        for line in lines.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if !line.isEmpty { out += indent + line }
+            out.append(0x0A)
+        }
+    }
+
+    /// A note's text as it is written (before indentation to `column`): lines split at LF, CR and CRLF,
+    /// leading and trailing blank lines dropped, and a `\` before each marker that would start a list (cmark,
+    /// run on the note where it goes, says which lines start one, again until none does) and each a reader
+    /// would unescape.
+    static func noteLines(_ note: String, column: Int) -> [UInt8]? {
+        let lines = SourceLines(Array(note.utf8))
+        var text: [[UInt8]] = (0..<lines.count).map { Array(lines.line($0 + 1, droppingColumns: 0)) }
+        while let first = text.first, first.allSatisfy({ $0 == MarkdownEscaping.space || $0 == MarkdownEscaping.tab }) { text.removeFirst() }
+        while let last = text.last, last.allSatisfy({ $0 == MarkdownEscaping.space || $0 == MarkdownEscaping.tab }) { text.removeLast() }
+        guard !text.isEmpty else { return nil }
+        // Most notes have no line that could start a list: cmark need not look at them.
+        if text.contains(where: { MarkdownEscaping.startsListItem($0[...]) }) {
+            var escaped = Set<Int>()
+            for _ in 0...text.count {
+                let parsed = ParsedNote(text, column: column)
+                let starts = parsed.blocks.filter { $0.type == CMARK_NODE_LIST }.flatMap { $0.children.map { parsed.index(ofLine: $0.startLine) } }
+                if starts.isEmpty {
+                    // Lines that already hold a `\` before a marker in a paragraph or heading, at any depth
+                    // (which the reader would take for the writer's), get one more.
+                    for range in MarkdownDocument.textLines(in: parsed.blocks) {
+                        let first = max(0, parsed.index(ofLine: range.lowerBound))
+                        let last = min(parsed.index(ofLine: range.upperBound), text.count - 1)
+                        for n in first...max(first, last) where n < text.count && !escaped.contains(n) {
+                            let rest = text[n].drop { $0 == MarkdownEscaping.space || $0 == MarkdownEscaping.tab }
+                            if rest.first == MarkdownEscaping.backslash && MarkdownEscaping.isMarked(rest) {
+                                text[n] = MarkdownEscaping.escapedNoteLine(text[n])
+                                escaped.insert(n)
+                            }
+                        }
+                    }
+                    break
+                }
+                for n in starts where n >= 0 && n < text.count {
+                    text[n] = MarkdownEscaping.escapedNoteLine(text[n])
+                    escaped.insert(n)
+                }
+            }
+        }
+        return joined(text)
+    }
+
+    /// The note can go before the item's sub-items: it leaves no block open that would take them in (a
+    /// code fence or an HTML comment not closed). Checked by cmark when the note has `` ` ``, `~` or `<`.
+    static func noteMayGoFirst(_ note: [UInt8], column: Int) -> Bool {
+        guard note.contains(where: { $0 == UInt8(ascii: "`") || $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "<") }) else { return true }
+        var lines = note.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        lines += [[], Array("- sub-item".utf8)]
+        let parsed = ParsedNote(lines, column: column)
+        guard let last = parsed.blocks.last, last.type == CMARK_NODE_LIST, last.children.count == 1 else { return false }
+        return parsed.index(ofLine: last.startLine) == lines.count - 1
+    }
+
+    /// A note's lines parsed as they will be read: in an item whose content starts at the same column modulo
+    /// 4 (where a leading tab ends depends on it).
+    private struct ParsedNote {
+        let document: MarkdownDocument
+        /// The note's top-level blocks.
+        let blocks: [MarkdownDocument.Node]
+        /// Lines of the wrapping before the note's first line.
+        private let offset: Int
+
+        init(_ lines: [[UInt8]], column: Int) {
+            // The item's first line: the marker, then blanks to the content column (2, 3 or 5; 0 needs none).
+            let width = [0, 5, 2, 3][column % 4]
+            guard width > 0 else {
+                document = MarkdownDocument(MarkdownWriter.joined(lines))
+                blocks = document.root.children
+                offset = 0
+                return
+            }
+            let indent = Array(repeating: MarkdownEscaping.space, count: width)
+            var text = Array("-".utf8) + indent.dropFirst() + Array("x\n\n".utf8)
+            text += MarkdownWriter.joined(lines.map { $0.isEmpty ? $0 : indent + $0 })
+            document = MarkdownDocument(text)
+            let item = document.root.firstChild?.firstChild
+            blocks = Array(item?.children.dropFirst() ?? [])
+            offset = 2
+        }
+
+        /// The index in the note's lines of a line of the parsed text.
+        func index(ofLine line: Int) -> Int { line - 1 - offset }
+    }
+
+    fileprivate static func joined(_ lines: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        for (n, line) in lines.enumerated() {
+            if n > 0 { out.append(0x0A) }
+            out += line
+        }
+        return out
+    }
+}
