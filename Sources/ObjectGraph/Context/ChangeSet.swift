@@ -42,6 +42,16 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
         entities[id.entity, default: EntityChanges()].updated[id, default: []].formUnion(mask)
     }
 
+    /// The same changes without updates of objects it inserts (an insert says everything about them).
+    func droppingUpdatesOfInserted() -> ChangeSet {
+        var out = self
+        for (e, c) in entities where !c.updated.isEmpty && !c.inserted.isEmpty {
+            let inserted = Set(c.inserted)
+            out.entities[e]!.updated = c.updated.filter { !inserted.contains($0.key) }
+        }
+        return out
+    }
+
     /// Adds another unit of work's changes (for delivering several commits as one).
     mutating func formUnion(_ other: ChangeSet) {
         for (e, c) in other.entities {

@@ -48,3 +48,66 @@ extension Context {
         pendingRows = []
     }
 }
+
+extension Context {
+    /// Writes the rows added with ``insertRows(_:ids:values:)`` so far into the open write transaction, so
+    /// this context stops holding them: an import of a million rows, added and flushed a batch at a time,
+    /// holds one batch. Only inside ``transaction(actionName:_:)``; the rows are validated now and commit
+    /// (or roll back) with the transaction. They may point to stored rows and to rows flushed before, not to
+    /// objects inserted in this unit of work (those are written when it ends, after them). For the undo step each row is kept as its ID and a fingerprint
+    /// of its values (undo deletes it only if it still holds them), and in the change set as its ID.
+    ///
+    /// ```swift
+    /// try context.transaction(actionName: "Import") {
+    ///     for batch in batches { context.insertRows(item, ids: batch.ids, values: batch.rows); try context.flushRows() }
+    /// }
+    /// ```
+    public func flushRows() throws {
+        precondition(store.isInTransaction, "flushRows() outside Context.transaction")
+        guard !pendingRows.isEmpty else { return }
+        if !inserted.isEmpty {
+            let unsaved = Set(inserted.map(\.objectID))
+            for (e, _, values) in pendingRows {
+                for slot in e.storedSlots {
+                    guard let r = e.properties[slot].relationship else { continue }
+                    for row in values {
+                        if case .integer(let t) = row[slot] {
+                            precondition(
+                                !unsaved.contains(ObjectID(entity: r.destination, rowID: t)),
+                                "flushRows(): a row refers to an object inserted in this unit of work; save that object first")
+                        }
+                    }
+                }
+            }
+        }
+        var errors: [ValidationError] = []
+        validateRows(into: &errors)
+        if !errors.isEmpty { throw ValidationFailure(errors: errors) }
+        var write = StoreWrite(changes: ChangeSet())
+        write.logs = false
+        for (e, ids, values) in pendingRows {
+            write.inserts.append((e, ids.map(\.rowID), values))
+            if undoHistory.recordsActions && !isApplyingHistory {
+                flushed.fingerprints.reserveCapacity(flushed.fingerprints.count + ids.count)
+                for (id, row) in zip(ids, values) { flushed.fingerprints.append((id, UndoRecord.fingerprint(row, e))) }
+            }
+        }
+        write.changes = ChangeSet()
+        for (_, ids, _) in pendingRows { write.changes.insert(contentsOf: ids) }
+        let result = try store.backend.write(write)
+        // The inserts, and the counts the write changed (an owner's count of members).
+        flushed.changes.formUnion(result.changes)
+        flushed.counts += result.counts
+        forgetRelationsTouchedByRows()
+    }
+}
+
+/// What `flushRows` wrote in the open transaction, for the save that ends it: the change set's inserts,
+/// the undo step's fingerprints and the counts the store changed.
+struct FlushedRows {
+    var changes = ChangeSet()
+    var fingerprints: [(id: ObjectID, fingerprint: UInt64)] = []
+    var counts: [MaintainedCount] = []
+
+    var isEmpty: Bool { changes.isEmpty }
+}

@@ -86,11 +86,12 @@ extension Context {
     private func recordStep(_ unit: UnitOfWork) throws {
         guard !isApplyingHistory, undoHistory.recordsActions else { return }
         let viewStateOnly =
-            unit.live.isEmpty && unit.gone.isEmpty && pendingRows.isEmpty && pendingDeletes.isEmpty
+            unit.live.isEmpty && unit.gone.isEmpty && pendingRows.isEmpty && pendingDeletes.isEmpty && flushed.fingerprints.isEmpty
             && unit.changed.allSatisfy { o in o.changedMask.rawValue & ~o.entity.viewStateMask == 0 }
         if viewStateOnly { return }
-        try undoHistory.record(
-            UndoRecord(unit, rows: pendingRows, deletedRows: pendingDeletes, name: pendingActionName ?? ""), place: pendingPlace, model: model)
+        var step = UndoRecord(unit, rows: pendingRows, deletedRows: pendingDeletes, name: pendingActionName ?? "")
+        step.appendFingerprinted(flushed.fingerprints)
+        try undoHistory.record(step, place: pendingPlace, model: model)
     }
 
     private func saveChanges() throws {
@@ -120,7 +121,7 @@ extension Context {
         let live = inserted.filter { !$0.isDeleted }
         let changed = updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }
         let gone = deleted
-        if live.isEmpty && changed.isEmpty && gone.isEmpty && pendingRows.isEmpty && pendingDeletes.isEmpty { return nil }
+        if live.isEmpty && changed.isEmpty && gone.isEmpty && pendingRows.isEmpty && pendingDeletes.isEmpty && flushed.isEmpty { return nil }
         var errors: [ValidationError] = []
         for o in live { validate(o, into: &errors) }
         for o in changed where o.committed != nil { validate(o, into: &errors) }
@@ -128,7 +129,7 @@ extension Context {
         validateRows(into: &errors)
         if !errors.isEmpty { throw ValidationFailure(errors: errors) }
 
-        var changes = ChangeSet()
+        var changes = flushed.changes
         changes.insert(contentsOf: live.lazy.map(\.objectID))
         for (_, ids, _) in pendingRows { changes.insert(contentsOf: ids) }
         for o in changed {
@@ -145,7 +146,8 @@ extension Context {
     private func write(_ unit: UnitOfWork) throws(StoreError) -> UnitOfWork.Commit {
         let result = try store.backend.write(unit.storeWrite(adding: pendingRows, deleting: pendingDeletes))
         var done = unit
-        done.changes = result.changes
+        // A count of a row flushed earlier in this transaction is part of its insert.
+        done.changes = flushed.isEmpty ? result.changes : result.changes.droppingUpdatesOfInserted()
         return UnitOfWork.Commit(unit: done, result: result)
     }
 
@@ -171,7 +173,9 @@ extension Context {
         for o in gone { forget(o) }
         finishRowDeletes(committed: true)
         // Counts as the transaction left them (it may have seen members other processes added).
-        for r in commit.result.counts {
+        let counts = flushed.counts + commit.result.counts
+        flushed = FlushedRows()
+        for r in counts {
             rowCache[r.id] = nil
             guard let o = registered[r.id] else { continue }
             if !o.isFault {

@@ -53,8 +53,11 @@ extension Context {
                     throw UndoConflict(
                         verb: verb, action: top.entry.name, object: nil, entity: "it", reason: "was recorded by another version of the data model")
                 }
-                guard let bytes = top.step, let step = UndoRecord.decode(bytes, name: top.entry.name), step.fits(model) else {
+                guard let bytes = top.step, var step = UndoRecord.decode(bytes, name: top.entry.name), step.fits(model) else {
                     throw UndoConflict(verb: verb, action: top.entry.name, object: nil, entity: "its stored step", reason: "cannot be read (damaged)")
+                }
+                if !step.fingerprinted.isEmpty {
+                    step = try resolveFingerprints(step, sequence: top.entry.sequence, verb: verb, undoing: undoing)
                 }
                 try UndoReplay(context: self, step: step, verb: verb)
                     .apply(restoring: undoing ? \.before : \.after, expecting: undoing ? \.after : \.before)
@@ -72,6 +75,29 @@ extension Context {
             throw conflict
         }
         return entry
+    }
+
+    /// Rows a step inserted by fingerprint (`flushRows`), checked against what is stored now and made
+    /// ordinary entries, written back into the history row so a redo has the rows the undo deletes.
+    private func resolveFingerprints(_ step: UndoRecord, sequence: Int64, verb: String, undoing: Bool) throws -> UndoRecord {
+        guard undoing else {
+            throw UndoConflict(verb: verb, action: step.name, object: nil, entity: "its stored step", reason: "does not hold the rows it added")
+        }
+        var current: [ObjectID: [Value]] = [:]
+        var byEntity: [Int: [Int64]] = [:]
+        for f in step.fingerprinted { byEntity[f.id.entity, default: []].append(f.id.rowID) }
+        for (e, ids) in byEntity {
+            for (k, row) in try loadRows(entity: model.entities[e], ids: ids).enumerated() {
+                if let row { current[ObjectID(entity: e, rowID: ids[k])] = row }
+            }
+        }
+        let (resolved, changed) = step.resolvingFingerprints(current, model: model)
+        if let changed {
+            throw UndoConflict(
+                verb: verb, action: step.name, object: changed, entity: model.entities[changed.entity].name, reason: "was changed elsewhere")
+        }
+        _ = try store.backend.replaceHistoryStep(sequence, step: resolved.encoded(), objectCount: resolved.objectCount)
+        return resolved
     }
 
     /// Passes over an action whose step conflicts from now on (kept, and listed as skipped), if it is still

@@ -40,6 +40,8 @@ public final class Context {
     var pendingDeletes: [(EntityDescription, [ObjectID], [[Value]])] = []
     /// The row IDs in `pendingDeletes`, for fetches before the save.
     var pendingDeletedRows: Set<Int64> = []
+    /// Rows `flushRows` wrote in the open transaction, for the save that ends it.
+    var flushed = FlushedRows()
     /// Rows read ahead by a batch, waiting for their object to be touched.
     var rowCache: [ObjectID: [Value]] = [:]
     /// Moves on whenever rows may have changed under this context (a save, a merged change, a refresh):
@@ -72,7 +74,8 @@ public final class Context {
 
     /// True when there are unsaved inserts, updates or deletes.
     public var hasChanges: Bool {
-        !inserted.isEmpty || !deleted.isEmpty || !pendingRows.isEmpty || !pendingDeletes.isEmpty || updated.contains { $0.hasChanges }
+        !inserted.isEmpty || !deleted.isEmpty || !pendingRows.isEmpty || !pendingDeletes.isEmpty || !flushed.isEmpty
+            || updated.contains { $0.hasChanges }
     }
 
     // MARK: - Inserting
@@ -185,6 +188,7 @@ public final class Context {
         deleted = []
         pendingRows = []
         finishRowDeletes(committed: false)
+        flushed = FlushedRows()
         pendingActionName = nil
         pendingPlace = nil
     }

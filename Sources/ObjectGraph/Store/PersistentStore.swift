@@ -145,6 +145,9 @@ struct StoreWrite {
     var updates: [(entity: EntityDescription, id: Int64, slots: [Int], values: [Value])] = []
     var deletes: [(entity: EntityDescription, id: Int64)] = []
     var changes = ChangeSet()
+    /// False for a part of a unit written before the rest (`Context.flushRows`): its changes are logged
+    /// with the rest, in the unit's one change-log entry.
+    var logs = true
 }
 
 /// What a store's ``PersistentStore/write(_:)`` did.

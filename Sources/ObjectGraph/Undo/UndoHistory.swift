@@ -95,7 +95,7 @@ public final class UndoHistory {
             if !step.name.isEmpty && group.step.name.isEmpty { group.step.name = step.name }
             var stored = group.step
             stored.compact()
-            if let seq = group.sequence, try store.backend.replaceHistoryStep(seq, step: stored.encoded(), objectCount: stored.entries.count) {
+            if let seq = group.sequence, try store.backend.replaceHistoryStep(seq, step: stored.encoded(), objectCount: stored.objectCount) {
                 // The group's action holds every save so far.
             } else if group.sequence != nil {
                 // Its action was trimmed or undone by another process: this save and the rest of the group are
@@ -133,8 +133,9 @@ public final class UndoHistory {
     private func append(_ step: UndoRecord, place: ActionPlace?, model: Model) throws(StoreError) -> Int64 {
         let bytes = step.encoded()
         let entry = HistoryEntry(
-            sequence: 0, name: step.name, date: Date(), origin: origin, place: place ?? ActionPlace(focus: step.entries.first?.id),
-            state: .done, objectCount: step.entries.count, size: bytes.count)
+            sequence: 0, name: step.name, date: Date(), origin: origin,
+            place: place ?? ActionPlace(focus: step.entries.first?.id ?? step.fingerprinted.first?.id),
+            state: .done, objectCount: step.objectCount, size: bytes.count)
         let seq = try store.backend.appendHistory(entry, step: bytes, modelHash: model.versionHash, limits: limits)
         recordedHere.insert(seq)
         appendedInUnit = seq

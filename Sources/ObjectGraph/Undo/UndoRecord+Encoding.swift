@@ -5,6 +5,9 @@ import Foundation
 /// that differs from its "before" in a few slots kept as just those slots, so a rename costs one value.
 extension UndoRecord {
     private static let magic: [UInt8] = Array("OU1".utf8)
+    /// A step with fingerprinted rows (`Context.flushRows`): after the entries, their count and each one's
+    /// entity, row ID and fingerprint. Older builds refuse it as unreadable rather than misread it.
+    private static let magicFingerprinted: [UInt8] = Array("OU2".utf8)
 
     private enum Tag: UInt8 {
         case null, string, integer, double, boolFalse, boolTrue, date, data, uuid
@@ -21,7 +24,7 @@ extension UndoRecord {
     func encoded() -> [UInt8] {
         var out = ByteWriter()
         out.bytes.reserveCapacity(16 + entries.count * 48)
-        out.bytes += Self.magic
+        out.bytes += fingerprinted.isEmpty ? Self.magic : Self.magicFingerprinted
         out.varint(UInt64(entries.count))
         for e in entries {
             out.varint(UInt64(e.id.entity))
@@ -43,13 +46,23 @@ extension UndoRecord {
                 if let a = e.after { Self.put(a, &out) }
             }
         }
+        if !fingerprinted.isEmpty {
+            out.varint(UInt64(fingerprinted.count))
+            for (id, fingerprint) in fingerprinted {
+                out.varint(UInt64(id.entity))
+                out.signed(id.rowID)
+                out.fixed(fingerprint)
+            }
+        }
         return out.bytes
     }
 
     /// The step of `encoded()`'s bytes, or nil for bytes this version cannot read.
     static func decode(_ bytes: [UInt8], name: String) -> UndoRecord? {
         var r = ByteReader(bytes: bytes)
-        guard r.take(magic.count).map({ $0.elementsEqual(magic) }) == true, let count = r.varint(), count <= bytes.count else { return nil }
+        guard let head = r.take(magic.count).map(Array.init), head == magic || head == magicFingerprinted, let count = r.varint(),
+            count <= bytes.count
+        else { return nil }
         var record = UndoRecord(name: name)
         record.reserve(Int(count))
         for _ in 0..<count {
@@ -73,12 +86,23 @@ extension UndoRecord {
             }
             record.append(ObjectID(entity: Int(entity), rowID: row), before: before, after: after)
         }
+        if head == magicFingerprinted {
+            guard let n = r.varint(), n <= bytes.count else { return nil }
+            var rows: [(id: ObjectID, fingerprint: UInt64)] = []
+            rows.reserveCapacity(Int(n))
+            for _ in 0..<n {
+                guard let entity = r.varint(), entity < 1 << 20, let row = r.signed(), let f = r.fixed() else { return nil }
+                rows.append((ObjectID(entity: Int(entity), rowID: row), f))
+            }
+            record.appendFingerprinted(rows)
+        }
         return r.atEnd ? record : nil
     }
 
     /// True when every object is of an entity of `model` and every row has its slots, each of its type:
     /// bytes that decode are still checked before a step touches anything (they come from a file).
     func fits(_ model: Model) -> Bool {
+        for f in fingerprinted where f.id.entity < 0 || f.id.entity >= model.entities.count { return false }
         for e in entries {
             guard e.id.entity >= 0, e.id.entity < model.entities.count else { return false }
             let entity = model.entities[e.id.entity]
@@ -103,12 +127,12 @@ extension UndoRecord {
         }
     }
 
-    private static func put(_ row: [Value], _ out: inout ByteWriter) {
+    static func put(_ row: [Value], _ out: inout ByteWriter) {
         out.varint(UInt64(row.count))
         for v in row { put(v, &out) }
     }
 
-    private static func put(_ v: Value, _ out: inout ByteWriter) {
+    static func put(_ v: Value, _ out: inout ByteWriter) {
         switch v {
         case .null: out.bytes.append(Tag.null.rawValue)
         case .string(let s):

@@ -10,6 +10,10 @@ struct UndoRecord {
     var name: String
     /// Objects in the order they were first touched, so applying a record is deterministic.
     private(set) var entries: [Entry] = []
+    /// Rows the step inserted, known by ID and a fingerprint of their values only (`Context.flushRows`: an
+    /// import too big to keep twice). Undo checks each against the fingerprint, then keeps the rows it
+    /// deletes in the step as ordinary entries, so redo has them.
+    private(set) var fingerprinted: [(id: ObjectID, fingerprint: UInt64)] = []
     /// Entry index by object, built only when a group composes several saves.
     private var index: [ObjectID: Int]?
 
@@ -25,11 +29,27 @@ struct UndoRecord {
         index?[id] = entries.count - 1
     }
 
+    /// Records rows inserted by their fingerprints (see `fingerprinted`).
+    mutating func appendFingerprinted(_ rows: [(id: ObjectID, fingerprint: UInt64)]) {
+        fingerprinted += rows
+    }
+
     /// Adds another save to this step: an object's first "before" is kept, its "after" is the latest.
     mutating func compose(_ later: UndoRecord) {
         if index == nil {
             index = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.id, $0) })
         }
+        // A row this step inserted by fingerprint and the later save changed: inserted, with the later
+        // "after" (which is known).
+        if !fingerprinted.isEmpty && !later.entries.isEmpty {
+            let touched = Set(later.entries.map(\.id))
+            let moved = fingerprinted.filter { touched.contains($0.id) }
+            if !moved.isEmpty {
+                fingerprinted.removeAll { touched.contains($0.id) }
+                for m in moved { append(m.id, before: nil, after: nil) }
+            }
+        }
+        fingerprinted += later.fingerprinted
         for e in later.entries {
             if let i = index![e.id] {
                 entries[i].after = e.after
@@ -46,5 +66,39 @@ struct UndoRecord {
         if entries.count != before { index = nil }
     }
 
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { entries.isEmpty && fingerprinted.isEmpty }
+
+    /// How many objects the step touches.
+    var objectCount: Int { entries.count + fingerprinted.count }
+
+    /// The step with its fingerprinted rows made ordinary entries, from `current` (the rows as stored now,
+    /// nil when gone): a row whose values no longer match its fingerprint was changed elsewhere since.
+    /// Returns the ID of the first such row, if any, and the step otherwise.
+    func resolvingFingerprints(_ current: [ObjectID: [Value]], model: Model) -> (step: UndoRecord, changed: ObjectID?) {
+        var out = UndoRecord(name: name)
+        out.entries = entries
+        out.entries.reserveCapacity(entries.count + fingerprinted.count)
+        for (id, fingerprint) in fingerprinted {
+            guard let now = current[id] else { continue }  // gone already: nothing to undo
+            if Self.fingerprint(now, model.entities[id.entity]) != fingerprint { return (self, id) }
+            out.entries.append(Entry(id: id, before: nil, after: now))
+        }
+        return (out, nil)
+    }
+
+    /// A fingerprint of what a row holds that undo compares (stored slots, not the counts the store keeps
+    /// or view state): 64-bit FNV-1a of the values as the step encodes them, the same in every process.
+    static func fingerprint(_ row: [Value], _ entity: EntityDescription) -> UInt64 {
+        var w = ByteWriter()
+        w.bytes.reserveCapacity(128)
+        for slot in entity.storedSlots where !entity.isMaintained(slot) && !entity.isViewState(slot) {
+            put(row[slot], &w)
+        }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in w.bytes {
+            h ^= UInt64(b)
+            h = h &* 0x0000_0100_0000_01b3
+        }
+        return h
+    }
 }

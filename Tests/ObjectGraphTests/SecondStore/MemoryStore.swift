@@ -366,7 +366,7 @@ final class MemoryStore: PersistentStore {
         }
         try checkForeignKeys(written: touched, deleted: deleted)
         var seq: Int64 = 0
-        if !changes.isEmpty {
+        if !changes.isEmpty && unit.logs {
             seq = state.nextSeq
             state.nextSeq += 1
             state.log.append((seq, changes))

@@ -23,7 +23,7 @@ extension SQLiteStore {
                 for r in updated { changes.update(r.id, PropertyMask(slot: r.slot)) }
                 results += updated
             }
-            let seq = changes.isEmpty ? 0 : try log(changes, db)
+            let seq = changes.isEmpty || !unit.logs ? 0 : try log(changes, db)
             return StoreWriteResult(changes: changes, counts: results, seq: seq)
         } catch let e as StoreError {
             throw e
