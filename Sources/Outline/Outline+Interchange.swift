@@ -127,7 +127,7 @@ extension Outline {
         return top
     }
 
-    private func lastKeyInStore(_ parent: Item) throws -> String? {
+    func lastKeyInStore(_ parent: Item) throws -> String? {
         if parent.isInserted { return nil }
         var r = FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
         r.limit = 1

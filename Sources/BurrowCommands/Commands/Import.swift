@@ -24,8 +24,13 @@ struct Import: ParsableCommand {
     var under: String?
 
     func run() throws {
+        // A file is mapped, not read: a big OPML file is read where it lies, once, and its pages go as they
+        // are read. What cannot be mapped (standard input, an empty file) is read into memory.
+        let mapped = file == "-" ? nil : MappedFile(path: file)
         let data: Data
-        if file == "-" {
+        if let mapped {
+            data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: mapped.bytes.baseAddress!), count: mapped.bytes.count, deallocator: .none)
+        } else if file == "-" {
             data = Console.current.input()
         } else {
             do {
@@ -36,41 +41,52 @@ struct Import: ParsableCommand {
         }
         let name = file == "-" ? "standard input" : file
         let named = OutlineFormat(rawValue: format.rawValue) ?? (file == "-" ? nil : OutlineFormat.guess(fileName: file))
-        let fmt: OutlineFormat
-        let nodes: [OutlineNode]
-        do {
-            if named == .opml {
-                // OPML is read from its bytes: no copies into a String, and its declared encoding is honoured.
-                fmt = .opml
-                nodes = try OPML.read(bytes: data)
-            } else {
-                // Named by its extension, else by how it starts; never guessed (any text reads as indented
-                // text, so that fallback turned an Org file into 100,002 flat items).
-                let sniffed = named == nil ? data.withUnsafeBytes { OutlineFormat.sniff(bytes: $0.bindMemory(to: UInt8.self)) } : nil
-                guard let known = named ?? sniffed else {
-                    throw UserError("cannot tell the format of \(name); name it with --format \(OutlineFormat.names)")
-                }
-                fmt = known
+        // Named by its extension, else by how it starts; never guessed (any text reads as indented text, so
+        // that fallback turned an Org file into 100,002 flat items).
+        let sniffed = named == nil ? data.withUnsafeBytes { OutlineFormat.sniff(bytes: $0.bindMemory(to: UInt8.self)) } : nil
+        guard let fmt = named ?? sniffed else {
+            throw UserError("cannot tell the format of \(name); name it with --format \(OutlineFormat.names)")
+        }
+        // The other formats' readers make the whole tree: read before the store is opened. OPML is read from
+        // its bytes while its items are written (its declared encoding honoured), so a million items are never
+        // all in memory; a fault found on the way rolls the whole import back.
+        var nodes: [OutlineNode]?
+        if fmt != .opml {
+            do {
                 nodes = try fmt.read(try Import.utf8(data, name: name))
+            } catch let error as InterchangeError {
+                throw UserError("\(name): \(error.description)")
             }
-        } catch let error as InterchangeError {
-            throw UserError("\(name): \(error.description)")
         }
         try database.write { o in
-            let total = nodes.reduce(0) { $0 + $1.count }
-            var progress = Progress("importing", total: total)
-            // All that can fail is done inside: the file is parsed and checked whole before, its rows are made
-            // and written in the transaction. After the commit come only messages, so no import is left half
-            // done for a retry to add again.
+            var progress = Progress("importing", total: nodes?.reduce(0) { $0 + $1.count })
+            // All that can fail is done inside the transaction, the reading of an OPML file included. After the
+            // commit come only messages, so no import is left half done for a retry to add again.
             // The undo history names the file: "Undid: Import “notes.md” (1234 items)".
             let source = file == "-" ? "from standard input" : "“" + URL(fileURLWithPath: file).lastPathComponent + "”"
-            let parent = try o.perform("Import \(source) (\(total) item\(total == 1 ? "" : "s"))") { () throws -> Item in
+            let (parent, total) = try o.perform("Import \(source)") { () throws -> (Item, Int) in
                 let parent = try o.item(at: under ?? "")
                 o.context.setActionPlace(ActionPlace(container: parent.objectID))
-                try o.add(nodes, under: parent) { progress.update($0) }
-                return parent
+                var loader = try OutlineLoader(o, under: parent)
+                if let nodes {
+                    try loader.add(nodes) { progress.update($0) }
+                } else {
+                    do {
+                        try OPML.read(bytes: data, mappedFromFile: mapped != nil) { node, depth in
+                            try loader.add(node, depth: depth)
+                            if loader.count % 4096 == 0 { progress.update(loader.count) }
+                        }
+                    } catch let error as InterchangeError {
+                        throw UserError("\(name): \(error.description)")
+                    }
+                }
+                try loader.finish()
+                let n = loader.count
+                o.context.setActionName("Import \(source) (\(n) item\(n == 1 ? "" : "s"))")
+                return (parent, n)
             }
             progress.finish()
+            withExtendedLifetime(mapped) {}
             say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")
         }
     }

@@ -46,20 +46,21 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     func droppingUpdatesOfInserted() -> ChangeSet {
         var out = self
         for (e, c) in entities where !c.updated.isEmpty && !c.inserted.isEmpty {
-            let inserted = Set(c.inserted)
-            out.entities[e]!.updated = c.updated.filter { !inserted.contains($0.key) }
+            // Updates are few (counts), inserts may be a million: walk the inserts, hold a set of the updates.
+            var dropped = Set<ObjectID>()
+            for id in c.inserted where c.updated[id] != nil { dropped.insert(id) }
+            if !dropped.isEmpty { out.entities[e]!.updated = c.updated.filter { !dropped.contains($0.key) } }
         }
         return out
     }
 
     /// Adds another unit of work's changes (for delivering several commits as one).
     mutating func formUnion(_ other: ChangeSet) {
+        // In place: a copy taken out and put back would copy a growing list of a million inserts each time.
         for (e, c) in other.entities {
-            var mine = entities[e] ?? EntityChanges()
-            mine.inserted += c.inserted
-            mine.deleted += c.deleted
-            for (id, mask) in c.updated { mine.updated[id, default: []].formUnion(mask) }
-            entities[e] = mine
+            entities[e, default: EntityChanges()].inserted += c.inserted
+            entities[e, default: EntityChanges()].deleted += c.deleted
+            for (id, mask) in c.updated { entities[e, default: EntityChanges()].updated[id, default: []].formUnion(mask) }
         }
     }
 

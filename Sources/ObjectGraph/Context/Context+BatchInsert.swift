@@ -41,7 +41,14 @@ extension Context {
             for slot in entity.storedSlots {
                 guard let r = entity.properties[slot].relationship else { continue }
                 var targets = Set<Int64>()
-                for row in rows { if case .integer(let t) = row[slot] { targets.insert(t) } }
+                var last: Int64?
+                // Rows of one parent come together: one set insert for each run.
+                for row in rows {
+                    if case .integer(let t) = row[slot], t != last {
+                        targets.insert(t)
+                        last = t
+                    }
+                }
                 for t in targets { registered[ObjectID(entity: r.destination, rowID: t)]?.relations[r.inverseSlot] = nil }
             }
         }
@@ -89,7 +96,8 @@ extension Context {
             write.inserts.append((e, ids.map(\.rowID), values))
             if undoHistory.recordsActions && !isApplyingHistory {
                 flushed.fingerprints.reserveCapacity(flushed.fingerprints.count + ids.count)
-                for (id, row) in zip(ids, values) { flushed.fingerprints.append((id, UndoRecord.fingerprint(row, e))) }
+                var scratch = ByteWriter()
+                for (id, row) in zip(ids, values) { flushed.fingerprints.append((id, UndoRecord.fingerprint(row, e, scratch: &scratch))) }
             }
         }
         write.changes = ChangeSet()

@@ -23,7 +23,7 @@ extension UndoRecord {
     /// The step as bytes (see ``decode(_:name:)``).
     func encoded() -> [UInt8] {
         var out = ByteWriter()
-        out.bytes.reserveCapacity(16 + entries.count * 48)
+        out.bytes.reserveCapacity(16 + entries.count * 48 + fingerprinted.count * 14)
         out.bytes += fingerprinted.isEmpty ? Self.magic : Self.magicFingerprinted
         out.varint(UInt64(entries.count))
         for e in entries {

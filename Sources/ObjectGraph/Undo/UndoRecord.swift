@@ -31,7 +31,8 @@ struct UndoRecord {
 
     /// Records rows inserted by their fingerprints (see `fingerprinted`).
     mutating func appendFingerprinted(_ rows: [(id: ObjectID, fingerprint: UInt64)]) {
-        fingerprinted += rows
+        // Taken as it is when there are none yet: a million rows' array is shared, not copied.
+        if fingerprinted.isEmpty { fingerprinted = rows } else { fingerprinted += rows }
     }
 
     /// Adds another save to this step: an object's first "before" is kept, its "after" is the latest.
@@ -90,7 +91,12 @@ struct UndoRecord {
     /// or view state): 64-bit FNV-1a of the values as the step encodes them, the same in every process.
     static func fingerprint(_ row: [Value], _ entity: EntityDescription) -> UInt64 {
         var w = ByteWriter()
-        w.bytes.reserveCapacity(128)
+        return fingerprint(row, entity, scratch: &w)
+    }
+
+    /// The same, encoding into `scratch` (kept between rows: no allocation per row).
+    static func fingerprint(_ row: [Value], _ entity: EntityDescription, scratch w: inout ByteWriter) -> UInt64 {
+        w.bytes.removeAll(keepingCapacity: true)
         for slot in entity.storedSlots where !entity.isMaintained(slot) && !entity.isViewState(slot) {
             put(row[slot], &w)
         }

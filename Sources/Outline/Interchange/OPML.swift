@@ -19,30 +19,90 @@ public enum OPML {
     /// Reads an OPML file's bytes: UTF-8 (a byte-order mark is skipped) or US-ASCII, or ISO-8859-1 when its
     /// XML declaration says so. Other encodings and bytes that are not UTF-8 are errors with their position.
     public static func read(bytes: some ContiguousBytes) throws(InterchangeError) -> [OutlineNode] {
-        try bytes.withUnsafeBytes { raw in
-            Result { () throws(InterchangeError) -> [OutlineNode] in try readFile(raw.assumingMemoryBound(to: UInt8.self)) }
+        var builder = OutlineBuilder()
+        _ = try bytes.withUnsafeBytes { raw in
+            Result { () throws(InterchangeError) -> Bool in
+                try readFile(raw.assumingMemoryBound(to: UInt8.self)) { node, depth, _ in
+                    builder.add(node, depth: depth)
+                    return true
+                }
+            }
         }.get()
+        return builder.finish()
     }
 
-    private static func readFile(_ file: UnsafeBufferPointer<UInt8>) throws(InterchangeError) -> [OutlineNode] {
+    /// Reads an OPML file's bytes as ``read(bytes:)`` does, handing each outline to `each` as soon as its
+    /// start tag is read, with its depth (0 for a child of `<body>`), in document order, without building
+    /// the tree: for imports too big to hold twice. Throws `each`'s errors, and ``InterchangeError`` when
+    /// the file is not well-formed (found after `each` has seen what comes before the fault).
+    /// `mappedFromFile`: the bytes are a file mapped read-only (`mmap`), whose pages read already may be
+    /// given back to the kernel as the reading goes on (never say so of other memory: it would read as zeros).
+    ///
+    /// ```swift
+    /// try OPML.read(bytes: data) { node, depth in try loader.add(node, depth: depth) }
+    /// ```
+    public static func read(bytes: some ContiguousBytes, mappedFromFile: Bool = false, each: (OutlineNode, Int) throws -> Void) throws {
+        var failure: (any Error)?
+        _ = try bytes.withUnsafeBytes { raw in
+            Result { () throws(InterchangeError) -> Bool in
+                let file = raw.assumingMemoryBound(to: UInt8.self)
+                var released = 0
+                return try readFile(file) { node, depth, offset in
+                    do {
+                        try each(node, depth)
+                    } catch {
+                        failure = error
+                        return false
+                    }
+                    // A mapped file's pages read already are given back as the reading goes on, so a file
+                    // of 77 MB does not stay resident whole (they are read again from the file if an error
+                    // message needs them).
+                    if mappedFromFile && offset >= 0 && offset - released >= releaseStep {
+                        release(file, upTo: offset)
+                        released = offset
+                    }
+                    return true
+                }
+            }
+        }.get()
+        if let failure { throw failure }
+    }
+
+    private static let releaseStep = 8 << 20
+
+    /// Tells the kernel the pages of a mapped file before `offset` are not needed now: they are dropped,
+    /// and read from the file again if touched (an error message counting lines).
+    private static func release(_ file: UnsafeBufferPointer<UInt8>, upTo offset: Int) {
+        #if canImport(Glibc)
+            guard let base = file.baseAddress else { return }
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let start = (Int(bitPattern: base) + page - 1) / page * page
+            let end = (Int(bitPattern: base) + offset) / page * page
+            guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(p, end - start, MADV_DONTNEED)
+        #endif
+    }
+
+    private static func readFile(_ file: UnsafeBufferPointer<UInt8>, emit: (OutlineNode, Int, Int) -> Bool) throws(InterchangeError) -> Bool {
         // UTF-16 and UTF-32 start with their byte-order mark, or with zero bytes beside the first '<'.
         if file.starts(with: [0xFF, 0xFE]) || file.starts(with: [0xFE, 0xFF]) || (file.count >= 2 && (file[0] == 0 || file[1] == 0)) {
             throw InterchangeError(format: "OPML", line: 1, column: 1, message: "the file is UTF-16 or UTF-32; convert it to UTF-8")
         }
         var reader = OPMLReader(file)
-        guard let encoding = try reader.readDeclaration() else { return try reader.readElements() }
+        guard let encoding = try reader.readDeclaration() else { return try reader.readElements(emit: emit) }
         switch OPMLReader.support(of: encoding.name) {
         case .utf8:
-            return try reader.readElements()
+            return try reader.readElements(emit: emit)
         case .latin1:
             guard reader.lineOneStart == 0 else {
                 throw reader.fail(encoding.offset, "the file starts with a UTF-8 byte-order mark but declares encoding \(encoding.name)")
             }
             return try OPMLReader.utf8(fromLatin1: file).withUnsafeBufferPointer { utf8 in
-                Result { () throws(InterchangeError) -> [OutlineNode] in
+                Result { () throws(InterchangeError) -> Bool in
                     var transcoded = OPMLReader(utf8)
                     _ = try transcoded.readDeclaration()
-                    return try transcoded.readElements()
+                    // Offsets in the converted copy are not the file's: nothing of it is given back.
+                    return try transcoded.readElements { node, depth, _ in emit(node, depth, -1) }
                 }
             }.get()
         case .unsupported:

@@ -38,14 +38,25 @@ struct OPMLReader {
         let kind: Kind
     }
 
-    /// Reads from just after the XML declaration (see `readDeclaration`) to the end.
+    /// Reads from just after the XML declaration (see `readDeclaration`) to the end, as a tree.
     mutating func readElements() throws(InterchangeError) -> [OutlineNode] {
+        var builder = OutlineBuilder()
+        _ = try readElements { node, depth, _ in
+            builder.add(node, depth: depth)
+            return true
+        }
+        return builder.finish()
+    }
+
+    /// Reads from just after the XML declaration to the end, handing each outline to `emit` at its start tag
+    /// with its depth (the number of outlines around it) and the offset read up to, in document order; the
+    /// file's well-formedness is checked to its end. Stops early, returning false, when `emit` returns false.
+    mutating func readElements(emit: (OutlineNode, Int, Int) -> Bool) throws(InterchangeError) -> Bool {
         let p = bytes
         let n = p.count
         var open: [OpenElement] = []
-        /// The outlines among `open`, innermost last.
-        var nodes: [OutlineNode] = []
-        var roots: [OutlineNode] = []
+        /// How many outlines are among `open`.
+        var outlines = 0
         var bodies = 0
         var sawRoot = false
         var sawDoctype = false
@@ -82,9 +93,7 @@ struct OPMLReader {
                 open.removeLast()
                 switch top.kind {
                 case .body: bodies -= 1
-                case .outline:
-                    let node = nodes.removeLast()
-                    if nodes.isEmpty { roots.append(node) } else { nodes[nodes.count - 1].children.append(node) }
+                case .outline: outlines -= 1
                 case .opml, .other: break
                 }
 
@@ -130,13 +139,8 @@ struct OPMLReader {
                 if kind == .outline && bodies == 0 { throw fail(tagStart, "an <outline> outside <body>") }
                 let (selfClosing, node) = try readAttributes(of: name, startingAt: tagStart, keeping: kind == .outline)
                 if let node {
-                    if !selfClosing {
-                        nodes.append(node)
-                    } else if nodes.isEmpty {
-                        roots.append(node)
-                    } else {
-                        nodes[nodes.count - 1].children.append(node)
-                    }
+                    guard emit(node, outlines, i) else { return false }
+                    if !selfClosing { outlines += 1 }
                 }
                 if !selfClosing {
                     open.append(OpenElement(name: name, start: tagStart, kind: kind))
@@ -148,7 +152,7 @@ struct OPMLReader {
             throw fail(n, "<\(text(top.name))> opened on line \(line(of: top.start)) is never closed")
         }
         guard sawRoot else { throw InterchangeError(format: "OPML", line: 1, column: 1, message: "no <opml> element") }
-        return roots
+        return true
     }
 
     /// What the element a name starts is to the reader.
