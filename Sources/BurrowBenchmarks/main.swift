@@ -1,12 +1,16 @@
 import Foundation
 
 // Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
-//        [interchange] [startup] [keys] [memory] [folds] [search] [history] [live]   (startup and live need `swift build -c
-//        release` for the burrow binary)
+//        [interchange] [startup] [keys] [memory] [folds] [search] [history] [live] [streaming]   (startup, live and streaming
+//        need `swift build -c release` for the burrow binary; streaming runs only when named)
 //        BurrowBenchmarks --generate-outline N DIR   (writes the scenarios' outline files, e.g. to load in hnb)
 // Prints each scenario's figure beside the raw SQLite C API doing the same work in the same run.
 if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writer" {
     try ObservationBenchmarks.childWriter(path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3])!)
+    exit(0)
+}
+if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--raw-load" {
+    try StreamingBenchmarks.rawLoad(file: CommandLine.arguments[2], db: CommandLine.arguments[3])
     exit(0)
 }
 if CommandLine.arguments.count == 3 && CommandLine.arguments[1] == "--child-memory" {
@@ -53,6 +57,7 @@ do {
     try HistoryBenchmarks(branches: quick ? 10 : 100, leaves: 999, runs: quick ? 2 : 5, edits: quick ? 50 : 500).run(only: only)
     try SearchBenchmarks(size: quick ? 10_000 : 100_000, hugeLevel: quick ? 20_000 : 1_000_000, runs: quick ? 2 : 5).run(only: only)
     try LiveBenchmarks(adds: quick ? 20 : 200, idleSeconds: quick ? 2 : 10).run(only: only)
+    try StreamingBenchmarks(size: quick ? 100_000 : 1_000_000, runs: quick ? 2 : 3).run(only: only)
     print(String(format: "peak resident memory: %.0f MiB", Harness.peakRSS))
 } catch {
     print("benchmark failed: \(error)")

@@ -1,0 +1,137 @@
+import Foundation
+import GRDBSQLite
+import ObjectGraph
+import Outline
+
+/// Issue 17's import in bounded memory: `burrow import` of the generator's 1,000,000-item OPML as a
+/// process (time and peak resident memory), alternated with hnb loading the same outline (time to its first
+/// screen, its peak memory) and with the raw SQLite loader: this executable as a child process reading the
+/// file with the same streaming OPML reader and inserting the same rows and search-index rows through the C
+/// API in one transaction. Runs only when named (`streaming`): about two minutes.
+struct StreamingBenchmarks {
+    let size: Int
+    let runs: Int
+
+    func run(only: Set<String>) throws {
+        guard only.contains("streaming") else { return }
+        guard let burrow = Harness.sibling("burrow") else {
+            print("streaming: build the burrow binary first (swift build -c release --product burrow)")
+            return
+        }
+        let dir = Harness.scratch("streaming")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try GeneratedOutline.make(size: size, in: dir)
+        let opml = dir + "/big.opml"
+        let me = CommandLine.arguments[0]
+        var ours: [(Double, Double)] = [], raw: [(Double, Double)] = [], hnb: [(Double, Double)] = []
+        for k in 0..<runs {
+            if let m = Self.measure(burrow, ["import", opml, "--db", dir + "/ours\(k).sqlite"]) { ours.append(m) }
+            if let m = Self.measure(me, ["--raw-load", opml, dir + "/raw\(k).sqlite"]) { raw.append(m) }
+            if let m = Self.hnbLoad(dir + "/big.hnb") { hnb.append(m) }
+            for name in ["ours\(k)", "raw\(k)"] {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dir + "/\(name).sqlite" + suffix) }
+            }
+        }
+        func median(_ xs: [(Double, Double)], _ i: Int) -> Double { Harness.percentile(xs.map { i == 0 ? $0.0 : $0.1 }, 0.5) }
+        guard !ours.isEmpty else {
+            print("streaming: `burrow import` failed")
+            return
+        }
+        let line = { (name: String, xs: [(Double, Double)]) in
+            xs.isEmpty ? "" : String(format: "%@ %.2f s, %.0f MiB", name, median(xs, 0), median(xs, 1))
+        }
+        if !raw.isEmpty {
+            Harness.report(
+                "import \(size)-item OPML, process (vs the raw SQLite loader)", ours: median(ours, 0), baseline: median(raw, 0),
+                goal: "time no worse than before")
+        }
+        if !hnb.isEmpty {
+            Harness.report(
+                "import \(size)-item OPML, process (vs hnb loading it)", ours: median(ours, 0), baseline: median(hnb, 0), goal: "(reference)")
+        }
+        print("    peak memory: " + [line("ours", ours), line("raw loader", raw), line("hnb", hnb)].filter { !$0.isEmpty }.joined(separator: "; "))
+        print(String(format: "    goal: peak <= 200 MiB: %@", median(ours, 1) <= 200 ? "met" : "not met"))
+    }
+
+    /// Runs `executable` to its end: seconds and peak resident MiB (from `wait4`), or nil when it fails.
+    static func measure(_ executable: String, _ arguments: [String]) -> (Double, Double)? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var child: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard posix_spawn(&child, executable, &actions, nil, argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        var usage = rusage()
+        wait4(child, &status, 0, &usage)
+        guard status == 0 else { return nil }
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, Double(usage.ru_maxrss) / 1024)
+    }
+
+    /// hnb loading `file` to its first screen: seconds, and its peak resident MiB then (VmHWM).
+    static func hnbLoad(_ file: String) -> (Double, Double)? {
+        guard let hnb = GeneratedOutline.hnb, let pty = try? PseudoTerminal(hnb, [file]) else { return nil }
+        defer { pty.stop() }
+        guard let t = pty.time(until: "return edit", timeout: 120),
+            let status = try? String(contentsOfFile: "/proc/\(pty.pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kib = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return (t, kib / 1024)
+    }
+
+    /// The raw loader (`BurrowBenchmarks --raw-load FILE DB`): a store made by ObjectGraph (same schema and
+    /// index), then the OPML file mapped and read by the same streaming reader, every item a row and a
+    /// search-index row inserted with prepared statements in one transaction, each parent's count set once
+    /// its last child is read.
+    static func rawLoad(file: String, db: String) throws {
+        _ = try Store(path: db, model: OutlineModel.model)
+        let sql = RawSQLite(path: db)
+        let data = try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
+        sql.exec("BEGIN IMMEDIATE")
+        sql.exec("INSERT INTO Item (id, title, done, \"order\", childCount, rootMarker) VALUES (1, 'Burrow', 0, 'a0', 0, 1)")
+        sql.exec("INSERT INTO og_fts_Item (rowid, c0) VALUES (1, 'burrow')")
+        let row = sql.prepare(
+            "INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, ?, ?, ?, 0, NULL, ?, \(StorageBenchmarks.times))")
+        let index = sql.prepare("INSERT INTO og_fts_Item (rowid, c0, c1) VALUES (?, ?, ?)")
+        let count = sql.prepare("UPDATE Item SET childCount = ? WHERE id = ?")
+        var path: [(id: Int64, last: String?, children: Int64)] = [(1, nil, 0)]
+        var next: Int64 = 2
+        func close(to depth: Int) {
+            while path.count > depth + 1 {
+                let done = path.removeLast()
+                guard done.children > 0 else { continue }
+                sqlite3_bind_int64(count, 1, done.children)
+                sqlite3_bind_int64(count, 2, done.id)
+                sql.step(count)
+            }
+        }
+        try OPML.read(bytes: data) { node, depth in
+            close(to: depth)
+            path[depth].children += 1
+            let key = OrderKey.between(path[depth].last, nil)
+            path[depth].last = key
+            sqlite3_bind_int64(row, 1, next)
+            sql.bind(row, 2, node.title)
+            if let note = node.note { sql.bind(row, 3, note) } else { sqlite3_bind_null(row, 3) }
+            sqlite3_bind_int64(row, 4, node.done ? 1 : 0)
+            sql.bind(row, 5, key)
+            sqlite3_bind_int64(row, 6, path[depth].id)
+            sql.step(row)
+            sqlite3_bind_int64(index, 1, next)
+            sql.bind(index, 2, TextFolding.fold(node.title))
+            if let note = node.note { sql.bind(index, 3, TextFolding.fold(note)) } else { sqlite3_bind_null(index, 3) }
+            sql.step(index)
+            path.append((next, nil, 0))
+            next += 1
+        }
+        close(to: -1)
+        sqlite3_finalize(row)
+        sqlite3_finalize(index)
+        sqlite3_finalize(count)
+        sql.exec("COMMIT")
+    }
+}
