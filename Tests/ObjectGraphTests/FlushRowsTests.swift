@@ -75,7 +75,13 @@ import Testing
         let store = try Store(inMemoryWith: Self.model)
         let c = Context(store: store)
         let (_, rows) = try Self.importTree(c, batches: 3, perBatch: 300)
+        // One row held here (shown, say): it is deleted as an object; the others as rows, no object made.
+        let held = try #require(try c.existingObject(for: rows[450]))
+        let made = c.statistics.objectsCreated
         #expect(try c.undo() == "Import")
+        #expect(c.statistics.objectsCreated - made < 10, "no object per row")
+        #expect(held.isDeleted || held.context == nil)
+        #expect(try c.existingObject(for: rows[451]) == nil)
         #expect(try Self.count(store) == 1)
         #expect(try store.check().isEmpty)
         // The undo kept the rows it deleted in the step: redo has them, values and links.

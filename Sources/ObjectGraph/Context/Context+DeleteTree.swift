@@ -69,6 +69,25 @@ extension Context {
         return tree
     }
 
+    /// Deletes the stored `row` of `id` as a row, without rules or hooks (an undo step holds everything the
+    /// original change touched): only objects held here that it points to forget it.
+    func deleteRowWithoutRules(_ id: ObjectID, row: [Value]) {
+        let e = model.entities[id.entity]
+        for slot in e.storedSlots {
+            guard let r = e.properties[slot].relationship, case .integer(let t) = row[slot],
+                let target = registered[ObjectID(entity: r.destination, rowID: t)]
+            else { continue }
+            target.unlink(slot: r.inverseSlot, target.entity.properties[r.inverseSlot].relationship!, id.rowID)
+        }
+        if let last = pendingDeletes.indices.last, pendingDeletes[last].0 === e {
+            pendingDeletes[last].1.append(id)
+            pendingDeletes[last].2.append(row)
+        } else {
+            pendingDeletes.append((e, [id], [row]))
+        }
+        pendingDeletedRows.insert(id.rowID)
+    }
+
     /// The row IDs of `entity` deleted as rows in this unit of work.
     func pendingDeletedRowIDs(of entity: EntityDescription) -> Set<Int64> {
         pendingDeletes.contains { $0.0 === entity } ? pendingDeletedRows : []

@@ -56,10 +56,11 @@ extension Context {
                 guard let bytes = top.step, var step = UndoRecord.decode(bytes, name: top.entry.name), step.fits(model) else {
                     throw UndoConflict(verb: verb, action: top.entry.name, object: nil, entity: "its stored step", reason: "cannot be read (damaged)")
                 }
+                var known: [ObjectID: [Value]] = [:]
                 if !step.fingerprinted.isEmpty {
-                    step = try resolveFingerprints(step, sequence: top.entry.sequence, verb: verb, undoing: undoing)
+                    (step, known) = try resolveFingerprints(step, sequence: top.entry.sequence, verb: verb, undoing: undoing)
                 }
-                try UndoReplay(context: self, step: step, verb: verb)
+                try UndoReplay(context: self, step: step, verb: verb, known: known)
                     .apply(restoring: undoing ? \.before : \.after, expecting: undoing ? \.after : \.before)
                 try store.backend.setHistoryState(top.entry.sequence, undoing ? .undone : .done)
             }
@@ -79,7 +80,8 @@ extension Context {
 
     /// Rows a step inserted by fingerprint (`flushRows`), checked against what is stored now and made
     /// ordinary entries, written back into the history row so a redo has the rows the undo deletes.
-    private func resolveFingerprints(_ step: UndoRecord, sequence: Int64, verb: String, undoing: Bool) throws -> UndoRecord {
+    /// Returns the step and the rows it read (the fingerprinted rows still stored).
+    private func resolveFingerprints(_ step: UndoRecord, sequence: Int64, verb: String, undoing: Bool) throws -> (UndoRecord, [ObjectID: [Value]]) {
         guard undoing else {
             throw UndoConflict(verb: verb, action: step.name, object: nil, entity: "its stored step", reason: "does not hold the rows it added")
         }
@@ -97,7 +99,7 @@ extension Context {
                 verb: verb, action: step.name, object: changed, entity: model.entities[changed.entity].name, reason: "was changed elsewhere")
         }
         _ = try store.backend.replaceHistoryStep(sequence, step: resolved.encoded(), objectCount: resolved.objectCount)
-        return resolved
+        return (resolved, current)
     }
 
     /// Passes over an action whose step conflicts from now on (kept, and listed as skipped), if it is still

@@ -6,6 +6,8 @@ struct UndoReplay {
     let step: UndoRecord
     /// "undo" or "redo", for messages.
     let verb: String
+    /// Rows read already in this transaction (a step's fingerprinted rows, checked): not read again.
+    var known: [ObjectID: [Value]] = [:]
 
     /// Inside the open write transaction: checks the step against what the store holds now and changes
     /// the objects to `target` where the store holds `expected`.
@@ -16,9 +18,9 @@ struct UndoReplay {
     /// Checks a step against the store as it is now and changes the objects to what it restores.
     private func restore(_ target: KeyPath<UndoRecord.Entry, [Value]?>, _ expected: KeyPath<UndoRecord.Entry, [Value]?>) throws {
         // What the store holds now, read in one batch per entity.
-        var current: [ObjectID: [Value]] = [:]
+        var current = known
         var byEntity: [Int: [Int64]] = [:]
-        for e in step.entries { byEntity[e.id.entity, default: []].append(e.id.rowID) }
+        for e in step.entries where known[e.id] == nil { byEntity[e.id.entity, default: []].append(e.id.rowID) }
         for (e, ids) in byEntity {
             let rows = try context.loadRows(entity: context.model.entities[e], ids: ids)
             for (k, row) in rows.enumerated() { if let row { current[ObjectID(entity: e, rowID: ids[k])] = row } }
@@ -63,10 +65,15 @@ struct UndoReplay {
             if k % 4096 == 4095 { context.store.heartbeat?() }
             let id = s.id
             switch (s[keyPath: target], current[id]) {
-            case (nil, _?):
-                let o = context.object(for: id)
-                context.fulfill(o)
-                removeWithoutRules(o)
+            case (nil, let row?):
+                if context.registered[id] == nil {
+                    // Not held here: deleted as a row, no object made (undoing an import of a million items).
+                    context.deleteRowWithoutRules(id, row: row)
+                } else {
+                    let o = context.object(for: id)
+                    context.fulfill(o)
+                    removeWithoutRules(o)
+                }
             case (let values?, nil):
                 linkInverses(of: reinsert(id, values: values))
             case (let values?, _?):
