@@ -379,8 +379,16 @@ extension CommandTests {
             let refused = sh.run("export", "--format", format.rawValue)
             #expect(refused.0 == 1)
             #expect(
-                refused.2 == "burrow: the outline is \(limit + 1) levels deep and \(format.rawValue) holds at most \(limit): "
+                refused.2 == "burrow: the outline is more than \(limit) levels deep and \(format.rawValue) holds at most \(limit): "
                     + "export it as OPML or JSON\n")
+            #expect(refused.1 == "")
+            // To a file: refused as well, and no file is left, nor a temporary one.
+            let target = sh.file("refused.\(ext)")
+            let toFile = sh.run("export", "-o", target)
+            #expect(toFile.0 == 1)
+            #expect(toFile.2 == refused.2)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: sh.dir.url.path).filter { !$0.hasPrefix("outline.sqlite") } == ["deep.\(ext)"])
             return
         }
         #expect(code == 0, "\(err)")
