@@ -32,6 +32,23 @@ extension Outline {
         _ item: Item, as format: OutlineFormat, title: String, checkingDepthFirst: Bool = false, write: ([UInt8]) throws -> Void,
         progress: ((Int) -> Void)? = nil
     ) throws -> Int {
+        try readingOneState {
+            try streaming(item, as: format, title: title, checkingDepthFirst: checkingDepthFirst, write: write, progress: progress)
+        }
+    }
+
+    /// Runs `body` with every read on one state of the store, however other processes write meanwhile: to
+    /// be `context.reading(body)` once ObjectGraph has a public read snapshot (`Store.snapshot` is internal).
+    /// Until then each batch is read on its own, and a writer meanwhile can make an export mix two states
+    /// (`ExportSnapshotProcessTests`, disabled until then; it passes with the snapshot).
+    private func readingOneState<T>(_ body: () throws -> T) throws -> T {
+        try body()
+    }
+
+    private func streaming(
+        _ item: Item, as format: OutlineFormat, title: String, checkingDepthFirst: Bool, write: ([UInt8]) throws -> Void,
+        progress: ((Int) -> Void)?
+    ) throws -> Int {
         let limit = format.maximumLevels
         let includingStart = !item.isRoot
         if checkingDepthFirst, let limit { try refuseDeeper(than: limit, below: item, includingStart: includingStart, format: format) }

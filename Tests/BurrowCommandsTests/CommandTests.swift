@@ -14,6 +14,8 @@ final class Shell: @unchecked Sendable {
     private var outText = "", errText = ""
     /// Whether the commands are told their standard output and error are terminals.
     var outIsTerminal = false, errIsTerminal = false
+    /// The commands' clock (when a progress bar may be drawn).
+    var now: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
 
     /// Exit status, stdout and stderr of `burrow ARGS --db <temp>`.
     @discardableResult
@@ -34,7 +36,7 @@ final class Shell: @unchecked Sendable {
             err: { s in
                 self.lock.lock(); self.errText += s; self.lock.unlock()
             },
-            input: { Data(stdin.utf8) }, outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal)
+            input: { Data(stdin.utf8) }, outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal, now: now)
         // The temporary database goes before any `--`, after which it would be text (and the real default
         // database would be used).
         var full = args
