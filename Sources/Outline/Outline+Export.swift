@@ -37,6 +37,14 @@ extension Outline {
         }
     }
 
+    /// How many items an export of `item` writes, for a progress bar: for the top item, every item stored but
+    /// the top (one count of the table; an item a damaged store cannot reach from the top counts too), else
+    /// the item and those below it, counted by following the parent keys.
+    public func exportCount(of item: Item) throws -> Int {
+        if item.isRoot { return max(0, try context.count(FetchRequest("Item")) - 1) }
+        return try descendantCount(of: item) + 1
+    }
+
     /// Runs `body` with every read on one state of the store, however other processes write meanwhile: to
     /// be `context.reading(body)` once ObjectGraph has a public read snapshot (`Store.snapshot` is internal).
     /// Until then each batch is read on its own, and a writer meanwhile can make an export mix two states

@@ -25,7 +25,8 @@ struct Export: ParsableCommand {
             let item = try o.item(at: path)
             let fmt = format ?? output.flatMap { OutlineFormat.guess(fileName: $0) } ?? .opml
             let title = item.isRoot ? "Burrow" : item.title
-            let total = try o.descendantCount(of: item) + (item.isRoot ? 0 : 1)
+            // Counted only for a bar that may be drawn.
+            let total = Console.current.errIsTerminal ? try o.exportCount(of: item) : nil
             var progress = Progress("exporting", total: total)
             guard let output else {
                 defer { progress.finish() }
