@@ -20,12 +20,15 @@ public struct Console: Sendable {
     public var errIsTerminal: Bool
     /// The environment variables commands read (`BURROW_DB`, `XDG_CONFIG_HOME`, `HOME`, `NO_COLOR`).
     public var environment: [String: String]
+    /// Seconds on a clock that only goes forward: when a progress bar may be drawn (tests give their own).
+    public var now: @Sendable () -> Double
 
     /// A console writing to `out` and `err`, sanitising for the ones that are terminals.
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
         input: @escaping @Sendable () -> Data, outIsTerminal: Bool = false, errIsTerminal: Bool = false,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
     ) {
         self.writeOut = out
         self.writeErr = err
@@ -33,6 +36,7 @@ public struct Console: Sendable {
         self.outIsTerminal = outIsTerminal
         self.errIsTerminal = errIsTerminal
         self.environment = environment
+        self.now = now
     }
 
     public static let standard = Console(
@@ -65,32 +69,44 @@ public struct UserError: UserFacingError {
     public var description: String { message }
 }
 
-/// A progress bar on stderr, only when stderr is a terminal and the work is long.
+/// A progress bar on stderr, only when stderr is a terminal and the work has run past ``delay``: quick work,
+/// and output to a file or a pipe, get nothing at all. Redrawn at most every ``interval``, erased at the end.
 struct Progress {
+    /// How long work runs before its bar appears.
+    static let delay = 0.5
+    /// The least time between two drawings.
+    static let interval = 0.1
+
     let label: String
     let total: Int?
-    private var lastDrawn = Date.distantPast
+    private let started: Double
+    private var lastDrawn: Double?
 
     init(_ label: String, total: Int?) {
         self.label = label
         self.total = total
+        started = Console.current.now()
     }
 
     mutating func update(_ done: Int) {
-        guard Console.current.errIsTerminal, Date().timeIntervalSince(lastDrawn) > 0.1 else { return }
-        lastDrawn = Date()
-        Console.current.errControl("\r")
+        let console = Console.current
+        guard console.errIsTerminal else { return }
+        let now = console.now()
+        guard now - started >= Progress.delay, lastDrawn.map({ now - $0 >= Progress.interval }) ?? true else { return }
+        lastDrawn = now
+        console.errControl("\r")
         if let total, total > 0 {
-            let width = 30, filled = min(width, done * width / total)
-            Console.current.err(
+            let width = 30, filled = max(0, min(width, done * width / total))
+            console.err(
                 "\(label) [" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)")
         } else {
-            Console.current.err("\(label) \(done)")
+            console.err("\(label) \(done)")
         }
     }
 
+    /// Erases the bar, if one was drawn.
     func finish() {
-        guard Console.current.errIsTerminal, lastDrawn != .distantPast else { return }
+        guard lastDrawn != nil else { return }
         Console.current.errControl("\r\u{1B}[K")
     }
 }

@@ -14,6 +14,8 @@ final class Shell: @unchecked Sendable {
     private var outText = "", errText = ""
     /// Whether the commands are told their standard output and error are terminals.
     var outIsTerminal = false, errIsTerminal = false
+    /// The commands' clock (when a progress bar may be drawn).
+    var now: @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
 
     /// Exit status, stdout and stderr of `burrow ARGS --db <temp>`.
     @discardableResult
@@ -34,7 +36,7 @@ final class Shell: @unchecked Sendable {
             err: { s in
                 self.lock.lock(); self.errText += s; self.lock.unlock()
             },
-            input: { Data(stdin.utf8) }, outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal)
+            input: { Data(stdin.utf8) }, outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal, now: now)
         // The temporary database goes before any `--`, after which it would be text (and the real default
         // database would be used).
         var full = args
@@ -379,8 +381,16 @@ extension CommandTests {
             let refused = sh.run("export", "--format", format.rawValue)
             #expect(refused.0 == 1)
             #expect(
-                refused.2 == "burrow: the outline is \(limit + 1) levels deep and \(format.rawValue) holds at most \(limit): "
+                refused.2 == "burrow: the outline is more than \(limit) levels deep and \(format.rawValue) holds at most \(limit): "
                     + "export it as OPML or JSON\n")
+            #expect(refused.1 == "")
+            // To a file: refused as well, and no file is left, nor a temporary one.
+            let target = sh.file("refused.\(ext)")
+            let toFile = sh.run("export", "-o", target)
+            #expect(toFile.0 == 1)
+            #expect(toFile.2 == refused.2)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: sh.dir.url.path).filter { !$0.hasPrefix("outline.sqlite") } == ["deep.\(ext)"])
             return
         }
         #expect(code == 0, "\(err)")

@@ -23,27 +23,32 @@ struct Export: ParsableCommand {
     func run() throws {
         try database.read { o in
             let item = try o.item(at: path)
-            var progress = Progress("exporting", total: nil)
-            let below = try o.nodes(under: item) { progress.update($0) }
-            progress.finish()
-            let nodes = item.isRoot ? below : [OutlineNode(item.title, note: item.note, done: item.isDone, children: below)]
             let fmt = format ?? output.flatMap { OutlineFormat.guess(fileName: $0) } ?? .opml
-            if let limit = fmt.maximumLevels, let levels = nodes.map(\.levels).max(), levels > limit {
-                // Refused rather than written: import would refuse the file (and it would be gigabytes).
-                throw UserError("the outline is \(levels) levels deep and \(fmt.rawValue) holds at most \(limit): export it as OPML or JSON")
-            }
-            let text = fmt.write(nodes, title: item.isRoot ? "Burrow" : item.title)
+            let title = item.isRoot ? "Burrow" : item.title
+            // Counted only for a bar that may be drawn.
+            let total = Console.current.errIsTerminal ? try o.exportCount(of: item) : nil
+            var progress = Progress("exporting", total: total)
             guard let output else {
-                Console.current.out(text)
+                defer { progress.finish() }
+                // Standard output cannot be taken back: the depth is checked before anything is written.
+                try o.export(
+                    item, as: fmt, title: title, checkingDepthFirst: true,
+                    write: { if !$0.isEmpty { Console.current.out(String(decoding: $0, as: UTF8.self)) } },
+                    // Text on a terminal shows its own progress: a bar on the same terminal would be mixed into it.
+                    progress: { if !Console.current.outIsTerminal { progress.update($0) } })
                 return
             }
+            let file = try ExportFile(path: output)
+            let count: Int
             do {
-                // Written whole then renamed into place: a failed export never leaves half a file.
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                count = try o.export(item, as: fmt, title: title, write: file.write, progress: { progress.update($0) })
+                try file.commit()
             } catch {
-                throw UserError("cannot write \(output): \((error as NSError).localizedDescription)")
+                progress.finish()
+                file.discard()
+                throw error
             }
-            let count = nodes.reduce(0) { $0 + $1.count }
+            progress.finish()
             Console.current.err("Exported \(count) item\(count == 1 ? "" : "s") to \(output) (\(fmt.rawValue))\n")
         }
     }

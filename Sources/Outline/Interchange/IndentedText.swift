@@ -1,15 +1,10 @@
 /// Indented plain text: one item per line, a tab (or a consistent number of spaces) per level. It holds
 /// titles and structure only: no notes, no done flags, no line breaks or leading blanks in titles.
 public enum IndentedText {
+    /// The outline as lines indented with a tab a level (titles only).
     public static func write(_ nodes: [OutlineNode]) -> String {
-        var out = ""
-        forEachInOrder(nodes) { node, depth in
-            var title = node.title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ")
-                .replacingOccurrences(of: "\r", with: " ")
-            title = String(title.drop { $0 == " " || $0 == "\t" })
-            out += String(repeating: "\t", count: depth) + title + "\n"
-        }
-        return out
+        var writer = IndentedTextWriter()
+        return writer.write(nodes)
     }
 
     public static func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {

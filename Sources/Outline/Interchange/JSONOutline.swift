@@ -2,50 +2,50 @@
 /// `{"format": "burrow-outline", "version": 1, "items": [{"title": "…", "note": "…", "done": true, "children": […]}]}`.
 /// Read and written without recursion, so any depth of nesting works.
 public enum JSONOutline {
+    /// The outline as a `burrow-outline` document.
     public static func write(_ nodes: [OutlineNode]) -> String {
-        var out = "{\"format\": \"burrow-outline\", \"version\": 1, \"items\": ["
-        // Each entry either opens a node or closes a list of children.
-        var stack: [(OutlineNode?, Bool)] = nodes.reversed().enumerated().map { ($1, $0 == nodes.count - 1) }
-        while let (node, first) = stack.popLast() {
-            guard let node else {
-                out += "]}"
-                continue
-            }
-            if !first { out += "," }
-            out += "\n{\"title\": " + quote(node.title)
-            if let note = node.note { out += ", \"note\": " + quote(note) }
-            if node.done { out += ", \"done\": true" }
-            if node.children.isEmpty {
-                out += "}"
-            } else {
-                out += ", \"children\": ["
-                stack.append((nil, false))
-                stack += node.children.reversed().enumerated().map { ($1, $0 == node.children.count - 1) }
-            }
-        }
-        return out + "]}\n"
+        var writer = JSONWriter()
+        return writer.write(nodes)
     }
 
     /// `s` as a JSON string literal (control characters escaped).
     public static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
+        var out: [UInt8] = []
+        quote(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `s` as a JSON string literal: quotes, backslashes, line breaks and tabs with a backslash, other
+    /// C0 and C1 controls and DEL as `\u00XX`.
+    static func quote(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            // Most text needs no escaping (C1 controls are 0xC2 0x80…0x9F in UTF-8): copy it whole.
+            if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xC2 }) {
+                out.append(contentsOf: bytes)
+                return
+            }
+            for u in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                switch u {
+                case "\"": out.append(literal: "\\\"")
+                case "\\": out.append(literal: "\\\\")
+                case "\n": out.append(literal: "\\n")
+                case "\r": out.append(literal: "\\r")
+                case "\t": out.append(literal: "\\t")
+                default:
+                    if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) {
+                        let hex = String(u.value, radix: 16)
+                        out.append(literal: "\\u")
+                        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 4 - hex.count))
+                        out.append(contentsOf: hex.utf8)
+                    } else {
+                        out.append(contentsOf: String(u).utf8)
+                    }
                 }
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     public static func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {

@@ -112,43 +112,10 @@ public enum OPML {
         }
     }
 
+    /// The outline as OPML 2.0 whose head holds `title`.
     public static func write(_ nodes: [OutlineNode], title: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(64 * 1024)
-        func put(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
-        put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n    <title>")
-        escape(title, into: &out)
-        put("</title>\n  </head>\n  <body>\n")
-        let indentation = [UInt8](repeating: 0x20, count: 2 * maximumIndent)
-        // Iterative, so no depth of nesting can exhaust a thread's stack.
-        var stack: [(node: OutlineNode, depth: Int, closing: Bool)] = nodes.reversed().map { ($0, 2, false) }
-        while let (node, depth, closing) = stack.popLast() {
-            // XML ignores indentation; past a screen's width it would only grow the file with the square of
-            // the depth (100,000 levels: 20 GB of spaces).
-            out.append(contentsOf: indentation[..<(2 * min(depth, maximumIndent))])
-            if closing {
-                put("</outline>\n")
-                continue
-            }
-            put("<outline text=\"")
-            escape(node.title, into: &out)
-            put("\"")
-            if let note = node.note {
-                put(" _note=\"")
-                escape(note, into: &out)
-                put("\"")
-            }
-            if node.done { put(" _complete=\"true\"") }
-            if node.children.isEmpty {
-                put("/>\n")
-            } else {
-                put(">\n")
-                stack.append((node, depth, true))
-                stack += node.children.reversed().map { ($0, depth + 1, false) }
-            }
-        }
-        put("  </body>\n</opml>\n")
-        return String(decoding: out, as: UTF8.self)
+        var writer = OPMLWriter(title: title)
+        return writer.write(nodes)
     }
 
     /// The deepest indentation written, in levels of two spaces.

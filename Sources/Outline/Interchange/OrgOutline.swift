@@ -24,38 +24,16 @@ public enum OrgOutline {
         forEachInOrder(nodes) { node, _ in
             if let note = node.note { keywords.scan(note: note) }
         }
-        let marker = keywords.marker
-        var out: [UInt8] = []
-        var rest = nodes[...]
-        if let first = nodes.first, isPreamble(first) {
-            appendNote(first.note!, to: &out)
-            rest = rest.dropFirst()
-        }
-        var title: [UInt8] = []
-        forEachInOrder(Array(rest)) { node, depth in
-            out.append(contentsOf: repeatElement(UInt8(ascii: "*"), count: depth + 1))
-            out.append(UInt8(ascii: " "))
-            singleLine(node.title, into: &title)
-            if node.done {
-                out += marker
-                // A space even before an empty title: `* DONE` alone is a headline titled "DONE".
-                out.append(UInt8(ascii: " "))
-            } else if needsEscape(title, keywords) {
-                out += zeroWidthSpace
-            }
-            out += title
-            out.append(0x0A)
-            if let note = node.note { appendNote(note, to: &out) }
-        }
-        return String(decoding: out, as: UTF8.self)
+        var writer = OrgWriter(keywords: keywords)
+        return writer.write(nodes)
     }
 
     /// Whether `node` is what the reader makes of text before the first headline: a first item with an empty
     /// title, not done, without sub-items, whose note has a line that is not blank. Not when its note starts
     /// with a byte-order mark (the reader drops one that starts the file) or has a CR ending every line (the
     /// file would read as one with Windows line ends, whose CRs are no text): such an item is a headline.
-    private static func isPreamble(_ node: OutlineNode) -> Bool {
-        guard node.title.isEmpty, !node.done, node.children.isEmpty, let note = node.note,
+    static func isPreamble(_ node: OutlineNode, hasChildren: Bool) -> Bool {
+        guard node.title.isEmpty, !node.done, !hasChildren, let note = node.note,
             !note.utf8.starts(with: [0xEF, 0xBB, 0xBF])
         else { return false }
         let lines = note.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -64,7 +42,7 @@ public enum OrgOutline {
     }
 
     /// A title on one line: each line break (CR LF, LF, CR) becomes a space.
-    private static func singleLine(_ title: String, into out: inout [UInt8]) {
+    static func singleLine(_ title: String, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         var previous: UInt8 = 0
         for b in title.utf8 {
@@ -79,14 +57,14 @@ public enum OrgOutline {
 
     /// Whether a title of an item that is not done must be marked: read as it is, it would be done, or it
     /// starts with the mark the reader takes away.
-    private static func needsEscape(_ title: [UInt8], _ keywords: OrgKeywords) -> Bool {
+    static func needsEscape(_ title: [UInt8], _ keywords: OrgKeywords) -> Bool {
         if title.starts(with: zeroWidthSpace) { return true }
         return title.withUnsafeBufferPointer { keywords.doneKeyword(in: $0, 0..<$0.count) != nil }
     }
 
     /// The note's lines, each followed by a line feed; a line that would read as a headline (after any
     /// commas: `* x`, `,* x`) gets a comma before it, which the reader takes away again.
-    private static func appendNote(_ note: String, to out: inout [UInt8]) {
+    static func appendNote(_ note: String, to out: inout [UInt8]) {
         for line in note.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
             if isHeadline(line, afterCommas: 0) { out.append(UInt8(ascii: ",")) }
             out += line

@@ -4,49 +4,48 @@ import CCMarkGFM
 /// for a done item, two spaces a level, a note's lines under its title after a blank line (indented to the
 /// item's content, so they stay in it), with `MarkdownEscaping`'s backslashes where the text would
 /// otherwise read as something else.
-struct MarkdownWriter {
-    private var out: [UInt8] = []
+struct MarkdownWriter: OutlineWriter {
+    /// For each item entered with sub-items, not left yet: where its sub-items' markers go, whether their
+    /// content is `wide` (5 columns after the marker instead of 2), and its note when that goes after them.
+    private var open: [(childColumn: Int, childrenWide: Bool, note: [UInt8]?, content: Int)] = []
 
-    mutating func write(_ nodes: [OutlineNode]) -> String {
-        // Each node is entered (its title, its note when it goes first, its children pushed) and left (its
-        // note when it goes last), with a stack of our own.
+    func begin(into out: inout [UInt8]) {}
+
+    mutating func enter(_ node: OutlineNode, depth: Int, hasChildren: Bool, into out: inout [UInt8]) {
         // `column` is where the item's marker goes; its content (note lines, sub-items) starts 2 further, or 5
         // when `wide`.
-        enum Step {
-            case enter(OutlineNode, column: Int, wide: Bool)
-            case leave([UInt8], column: Int)
+        let column = open.last?.childColumn ?? 0
+        let wide = open.last?.childrenWide ?? false
+        titleLine(node, column: column, wide: wide, into: &out)
+        let content = column + (wide ? 5 : 2)
+        var note: [UInt8]?
+        if let text = node.note { note = Self.noteLines(text, column: content) }
+        var childColumn = content
+        var childrenWide = false
+        var after: [UInt8]?
+        if let lines = note, hasChildren, !Self.noteMayGoFirst(lines, column: content) {
+            after = lines
+            // The note's first line, when indented, must not fall into the last sub-item: sub-items 3
+            // columns in, with 4 blanks after their marker, have their content 8 columns in, past a note's
+            // first 7.
+            childColumn += 3
+            childrenWide = true
+        } else if let lines = note {
+            Self.noteBlock(lines, column: content, into: &out)
+            // A blank line ends what the note leaves open until one (an HTML block) before a sub-item.
+            if hasChildren { out.append(0x0A) }
         }
-        var steps: [Step] = nodes.reversed().map { .enter($0, column: 0, wide: false) }
-        while let step = steps.popLast() {
-            switch step {
-            case .enter(let node, let column, let wide):
-                titleLine(node, column: column, wide: wide)
-                let content = column + (wide ? 5 : 2)
-                var note: [UInt8]?
-                if let text = node.note { note = Self.noteLines(text, column: content) }
-                var childColumn = content
-                var childrenWide = false
-                if let lines = note, !node.children.isEmpty, !Self.noteMayGoFirst(lines, column: content) {
-                    steps.append(.leave(lines, column: content))
-                    // The note's first line, when indented, must not fall into the last sub-item: sub-items
-                    // 3 columns in, with 4 blanks after their marker, have their content 8 columns in, past a
-                    // note's first 7.
-                    childColumn += 3
-                    childrenWide = true
-                } else if let lines = note {
-                    noteBlock(lines, column: content)
-                    // A blank line ends what the note leaves open until one (an HTML block) before a sub-item.
-                    if !node.children.isEmpty { out.append(0x0A) }
-                }
-                steps += node.children.reversed().map { .enter($0, column: childColumn, wide: childrenWide) }
-            case .leave(let lines, let column):
-                noteBlock(lines, column: column)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        if hasChildren { open.append((childColumn, childrenWide, after, content)) }
     }
 
-    private mutating func titleLine(_ node: OutlineNode, column: Int, wide: Bool) {
+    mutating func leave(depth: Int, into out: inout [UInt8]) {
+        let item = open.removeLast()
+        if let lines = item.note { Self.noteBlock(lines, column: item.content, into: &out) }
+    }
+
+    func end(into out: inout [UInt8]) {}
+
+    private func titleLine(_ node: OutlineNode, column: Int, wide: Bool, into out: inout [UInt8]) {
         out += Array(repeating: MarkdownEscaping.space, count: column)
         out += Array((wide ? "-    " : "- ").utf8)
         if node.done { out += Array("[x] ".utf8) }
@@ -64,7 +63,7 @@ struct MarkdownWriter {
     }
 
     /// A blank line, then the note's lines indented to the item's content `column`; blank lines stay empty.
-    private mutating func noteBlock(_ lines: [UInt8], column: Int) {
+    private static func noteBlock(_ lines: [UInt8], column: Int, into out: inout [UInt8]) {
         out.append(0x0A)
         let indent = Array(repeating: MarkdownEscaping.space, count: column)
         for line in lines.split(separator: 0x0A, omittingEmptySubsequences: false) {
