@@ -25,6 +25,14 @@ final class MappedFile {
         #endif
     }
 
+    /// Gives the pages read so far back to the kernel (read again from the file if touched): once its text
+    /// is copied into a string, the file need not stay resident too.
+    func releasePages() {
+        #if canImport(Glibc)
+            if let base = bytes.baseAddress { madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED) }
+        #endif
+    }
+
     deinit {
         #if canImport(Glibc)
             if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }

@@ -79,4 +79,35 @@ import Testing
         #expect(r.0 == 0, "\(r)")
         #expect(sh.run("ls").1.contains("café"))
     }
+
+    /// Org and indented text hand their items on line by line: the same outline as reading them whole, across
+    /// batches, and a fault in the last line adds nothing.
+    @Test(arguments: ["org", "txt"]) func lineFormatsStreamTheSameOutline(ext: String) throws {
+        let sh = Shell()
+        var text = ext == "org" ? "#+TITLE: big\n" : ""
+        for g in 0..<25 {
+            text += ext == "org" ? "* group \(g)\n" : "group \(g)\n"
+            for k in 0..<400 {
+                text +=
+                    ext == "org" ? "** \(k % 3 == 0 ? "DONE " : "")item \(g).\(k)\n" + (k % 9 == 0 ? "   a note line\n" : "") : "\titem \(g).\(k)\n"
+            }
+        }
+        let file = sh.file("big.\(ext)")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let r = sh.run("import", file)
+        let count = 25 * 401 + (ext == "org" ? 1 : 0)
+        #expect(r.0 == 0 && r.1.hasPrefix("Imported \(count) items"), "\(r)")
+        let whole = try (ext == "org" ? OutlineFormat.org : .text).read(text)
+        #expect(try JSONOutline.read(sh.run("export", "--format", "json").1) == whole)
+        #expect(sh.run("check").0 == 0)
+        // A fault on the last line: nothing added.
+        let other = Shell()
+        let bad = other.file("bad.\(ext)")
+        let fault = ext == "org" ? String(repeating: "*", count: 1_001) : "\t\t\t\tfour levels deeper"
+        let deep = ext == "org" ? (1...1_001).map { String(repeating: "*", count: $0) + " x\n" }.joined() : ""
+        try Data((text + deep + fault + (ext == "org" ? " deep\n" : "\n")).utf8).write(to: URL(fileURLWithPath: bad))
+        let failed = other.run("import", bad)
+        #expect(failed.0 == 1, "\(failed)")
+        #expect(other.run("ls").1 == "(no items under the top level)\n")
+    }
 }

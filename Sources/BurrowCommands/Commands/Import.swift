@@ -47,19 +47,14 @@ struct Import: ParsableCommand {
         guard let fmt = named ?? sniffed else {
             throw UserError("cannot tell the format of \(name); name it with --format \(OutlineFormat.names)")
         }
-        // The other formats' readers make the whole tree: read before the store is opened. OPML is read from
-        // its bytes while its items are written (its declared encoding honoured), so a million items are never
-        // all in memory; a fault found on the way rolls the whole import back.
-        var nodes: [OutlineNode]?
-        if fmt != .opml {
-            do {
-                nodes = try fmt.read(try Import.utf8(data, name: name))
-            } catch let error as InterchangeError {
-                throw UserError("\(name): \(error.description)")
-            }
-        }
+        // Items are written as they are read, so a million items are never all in memory: OPML from its bytes
+        // (its declared encoding honoured), Org and indented text line by line; Markdown and JSON are parsed
+        // whole first. A fault found on the way rolls the whole import back. Text must be UTF-8: checked
+        // before the store is opened.
+        let text = fmt == .opml ? nil : try Import.utf8(data, name: name)
+        if text != nil { mapped?.releasePages() }
         try database.write { o in
-            var progress = Progress("importing", total: nodes?.reduce(0) { $0 + $1.count })
+            var progress = Progress("importing", total: nil)
             // All that can fail is done inside the transaction, the reading of an OPML file included. After the
             // commit come only messages, so no import is left half done for a retry to add again.
             // The undo history names the file: "Undid: Import “notes.md” (1234 items)".
@@ -68,17 +63,18 @@ struct Import: ParsableCommand {
                 let parent = try o.item(at: under ?? "")
                 o.context.setActionPlace(ActionPlace(container: parent.objectID))
                 var loader = try OutlineLoader(o, under: parent)
-                if let nodes {
-                    try loader.add(nodes) { progress.update($0) }
-                } else {
-                    do {
-                        try OPML.read(bytes: data, mappedFromFile: mapped != nil) { node, depth in
-                            try loader.add(node, depth: depth)
-                            if loader.count % 4096 == 0 { progress.update(loader.count) }
-                        }
-                    } catch let error as InterchangeError {
-                        throw UserError("\(name): \(error.description)")
+                do {
+                    let each = { (node: OutlineNode, depth: Int) throws in
+                        try loader.add(node, depth: depth)
+                        if loader.count % 4096 == 0 { progress.update(loader.count) }
                     }
+                    if let text {
+                        try fmt.read(text, each: each)
+                    } else {
+                        try OPML.read(bytes: data, mappedFromFile: mapped != nil, each: each)
+                    }
+                } catch let error as InterchangeError {
+                    throw UserError("\(name): \(error.description)")
                 }
                 try loader.finish()
                 let n = loader.count
@@ -94,6 +90,9 @@ struct Import: ParsableCommand {
     /// The text of a file that must be UTF-8 (a byte-order mark is dropped); otherwise an error that
     /// says where the first bad byte is.
     static func utf8(_ data: Data, name: String) throws -> String {
+        // Checked where the bytes lie (a mapped file is not copied first); the slow walk only for an error.
+        let bom = data.starts(with: [0xEF, 0xBB, 0xBF])
+        if let s = String(validating: bom ? data.dropFirst(3) : data[...], as: UTF8.self) { return s }
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if let s = String(validating: bytes, as: UTF8.self) { return s }

@@ -9,6 +9,11 @@ public enum IndentedText {
 
     public static func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {
         var builder = OutlineBuilder()
+        try read(text, into: &builder)
+        return builder.finish()
+    }
+
+    static func read(_ text: String, into builder: inout OutlineBuilder) throws(InterchangeError) {
         var unit: Int?
         var usesTabs: Bool?
         for (n, raw) in lines(text).enumerated() {
@@ -48,6 +53,5 @@ public enum IndentedText {
             }
             builder.add(OutlineNode(String(title)), depth: depth)
         }
-        return builder.finish()
     }
 }

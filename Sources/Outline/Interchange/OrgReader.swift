@@ -6,6 +6,12 @@ struct OrgReader {
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     func read() throws(InterchangeError) -> [OutlineNode] {
+        var builder = OutlineBuilder()
+        try read(into: &builder)
+        return builder.finish()
+    }
+
+    func read(into builder: inout OutlineBuilder) throws(InterchangeError) {
         // A byte-order mark is no part of the first line.
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let lines = Self.lines(of: bytes, from: start, crlf: Self.isCRLF(bytes, from: start))
@@ -27,7 +33,6 @@ struct OrgReader {
         var keywords = OrgKeywords()
         for s in keywordSections { keywords.scan(bytes, lines: lines[section(s)]) }
 
-        var builder = OutlineBuilder()
         var scratch: [UInt8] = []
         // Text before the first headline (`#+TITLE:`, settings, an introduction) is kept as the note of a
         // first item with an empty title, which the writer writes back above the first headline.
@@ -62,7 +67,6 @@ struct OrgReader {
             builder.add(
                 OutlineNode(text(title), note: body.isEmpty ? nil : note(lines[body], &scratch), done: done), depth: depth)
         }
-        return builder.finish()
     }
 
     /// The stars of a headline (a run of `*` at the start of the line, then a space), or 0.

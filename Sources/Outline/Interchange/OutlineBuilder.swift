@@ -7,12 +7,27 @@ struct OutlineBuilder {
     private var roots: [OutlineNode] = []
     /// The open path: the last node at each depth, not yet attached to its parent.
     private var path: [OutlineNode] = []
+    /// When set, each item goes here as it is added (with its depth) and no tree is built: for readers
+    /// whose items are complete when added (not Markdown's, whose notes follow).
+    private let emit: ((OutlineNode, Int) -> Void)?
+    private var emittedDepth = -1
+
+    init() { emit = nil }
+
+    /// A builder that hands each item on instead of building the tree.
+    init(emit: @escaping (OutlineNode, Int) -> Void) { self.emit = emit }
 
     /// Depth of the last item, or -1 before the first.
-    var depth: Int { path.count - 1 }
+    var depth: Int { emit == nil ? path.count - 1 : emittedDepth }
 
     /// Adds an item at `depth` (at most one deeper than the last item).
     mutating func add(_ node: OutlineNode, depth: Int) {
+        if let emit {
+            precondition(depth <= emittedDepth + 1)
+            emittedDepth = depth
+            emit(node, depth)
+            return
+        }
         precondition(depth <= path.count)
         close(to: depth)
         path.append(node)
@@ -20,12 +35,13 @@ struct OutlineBuilder {
 
     /// Appends a line to the note of the last item.
     mutating func appendNoteLine(_ line: String) {
+        precondition(emit == nil, "an emitting builder hands items on as they are added")
         guard !path.isEmpty else { return }
         let n = path.count - 1
         path[n].note = path[n].note.map { $0 + "\n" + line } ?? line
     }
 
-    var hasItem: Bool { !path.isEmpty }
+    var hasItem: Bool { emit == nil ? !path.isEmpty : emittedDepth >= 0 }
 
     mutating func finish() -> [OutlineNode] {
         close(to: 0)
