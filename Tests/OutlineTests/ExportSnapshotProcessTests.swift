@@ -5,33 +5,28 @@ import Testing
 
 @testable import Outline
 
-/// `burrow export` of 100,000 items while other `burrow` processes move, add and remove items: the file is
-/// one state of the outline, never a mix of two (an item moved from a level not read yet to one read already
-/// would be missing, one moved the other way written twice).
+/// An export of 100,000 items while other `burrow` processes move, add and remove items: the file is one state
+/// of the outline, never a mix of two (an item moved from a level not read yet to one read already would be
+/// missing, one moved the other way written twice). Deterministic: the other processes' commits are made, and
+/// seen by another connection, after the export has handed on its first bytes and before it has read the rest.
 @Suite(.serialized) struct ExportSnapshotProcessTests {
-    /// What the writers' threads and the test share: whether to stop, whether the export runs, and how many
-    /// commands started while it ran.
-    final class Shared: @unchecked Sendable {
+    /// Results of the writers' processes, filled from their threads.
+    final class Results: @unchecked Sendable {
         private let lock = NSLock()
-        private var stopped = false, exporting = false
-        private var started = 0, startedDuring = 0
-        var isStopped: Bool { lock.withLock { stopped } }
-        var isExporting: Bool {
-            get { lock.withLock { exporting } }
-            set { lock.withLock { exporting = newValue } }
-        }
-        var commands: (all: Int, duringExport: Int) { lock.withLock { (started, startedDuring) } }
-        func stop() { lock.withLock { stopped = true } }
-        func starting() {
-            lock.withLock {
-                started += 1
-                if exporting { startedDuring += 1 }
-            }
-        }
+        private var results: [BurrowProcess.Result] = []
+        func add(_ r: BurrowProcess.Result) { lock.withLock { results.append(r) } }
+        var all: [BurrowProcess.Result] { lock.withLock { results } }
     }
 
-    @Test
-    func anExportIsOneStateWhileOthersWrite() throws {
+    /// The group `title` is under, as another process reads it now (a connection in this process would share
+    /// its file locks with the export's, and closing it would drop the export's read lock: SQLite's POSIX locks
+    /// are per process).
+    static func parent(of title: String, in db: String) -> String? {
+        for g in ["g0", "g99", "g50"] where BurrowProcess.run(["ls", g + "/" + title, "--db", db]).status == 0 { return g }
+        return nil
+    }
+
+    @Test func anExportIsOneStateWhileOthersWrite() throws {
         let folder = TemporaryDirectory("burrow-export-snapshot")
         let db = folder.path()
         let groups = 100, size = 1_000
@@ -41,58 +36,44 @@ import Testing
             try o.save()
             o.checkpoint()
         }
-        // Items of the last group move to the top of the first, items of the first to the end of the last, and a
-        // group in the middle gains and loses items: three writers, each a process a command. (A writer's
-        // checkpoint at its end waits for the export's read to end, so one writer starts one command during it.)
-        let shared = Shared()
-        let writers = (0..<3).map { w in
-            Thread {
-                var k = 0
-                while !shared.isStopped {
-                    let args: [String] =
-                        switch w {
-                        case 0: ["mv", "g\(groups - 1)/n\(groups - 1).\(k)", "--to", "g0", "--position", "1"]
-                        case 1: ["mv", "g0/n0.\(k)", "--to", "g\(groups - 1)"]
-                        default: k % 2 == 0 ? ["add", "tmp\(k)", "--under", "g50"] : ["rm", "g50/tmp\(k - 1)"]
-                        }
-                    shared.starting()
-                    _ = BurrowProcess.run(args + ["--db", db])
-                    k += 1
-                }
+        let exporter = try Outline(path: db)
+        var bytes: [UInt8] = []
+        var writers: [Thread] = []
+        let results = Results()
+        var seenDuring = false
+        let count = try exporter.export(try exporter.root(), as: .json, title: "Burrow") { chunk in
+            bytes += chunk
+            guard writers.isEmpty else { return }
+            // The first group is read; the last is not. Its first item moves to the first group, the first
+            // group's first item to the last, and the middle group gains one item and loses another.
+            for args in [
+                ["mv", "g99/n99.0", "--to", "g0", "--position", "1"], ["mv", "g0/n0.0", "--to", "g99"], ["add", "tmp", "--under", "g50"],
+                ["rm", "g50/n50.5"]
+            ] {
+                let t = Thread { results.add(BurrowProcess.run(args + ["--db", db])) }
+                writers.append(t)
+                t.start()
+            }
+            // Committed, all four (a writer's checkpoint does not wait for this read, nor make the others wait).
+            seenDuring = Poll.until(timeout: .seconds(60)) {
+                Self.parent(of: "n99.0", in: db) == "g0" && Self.parent(of: "n0.0", in: db) == "g99"
+                    && Self.parent(of: "tmp", in: db) == "g50" && Self.parent(of: "n50.5", in: db) == nil
             }
         }
-        for w in writers { w.start() }
-        // Let the writers get going, so they write all through the export.
-        #expect(Poll.until(timeout: .seconds(30)) { shared.commands.all >= 6 })
-        let file = folder.path("out.json")
-        shared.isExporting = true
-        let exported = BurrowProcess.run(["export", "-o", file, "--db", db])
-        shared.isExporting = false
-        let during = shared.commands.duringExport
-        shared.stop()
-        // The writers' processes end before the folder goes.
         #expect(Poll.until(timeout: .seconds(60)) { writers.allSatisfy(\.isFinished) })
-        #expect(during >= 2, "the writers started \(during) commands during the export")
-        #expect(exported.status == 0, "\(exported.err)")
-        #expect(during >= 2, "the writer ran \(during) commands during the export")
-        let top = try OutlineFormat.json.read(String(contentsOfFile: file, encoding: .utf8))
+        #expect(seenDuring, "the other processes' commits were seen while the export ran")
+        #expect(results.all.count == 4 && results.all.allSatisfy { $0.status == 0 }, "\(results.all.map { "\($0.status) \($0.err)" })")
+        // The file is the state before those commits, whole.
+        let top = try OutlineFormat.json.read(String(decoding: bytes, as: UTF8.self))
         #expect(top.map(\.title) == (0..<groups).map { "g\($0)" })
-        var seen: [String: String] = [:]
+        #expect(count == groups * (size + 1))
         var problems: [String] = []
-        for group in top {
-            for item in group.children {
-                if let other = seen[item.title] { problems.append("\(item.title) under \(other) and \(group.title)") }
-                seen[item.title] = group.title
-                let g = item.title.hasPrefix("tmp") ? 50 : Int(item.title.dropFirst().prefix { $0 != "." })!
-                let allowed = g == 0 || g == groups - 1 ? ["g0", "g\(groups - 1)"] : ["g\(g)"]
-                if !allowed.contains(group.title) { problems.append("\(item.title) under \(group.title)") }
-            }
-        }
-        for g in 0..<groups {
-            for i in 0..<size where seen["n\(g).\(i)"] == nil { problems.append("n\(g).\(i) missing") }
+        for (g, group) in top.enumerated() {
+            let titles = group.children.map(\.title)
+            if titles != (0..<size).map({ "n\(g).\($0)" }) { problems.append("g\(g) holds \(titles.count) items, not its own \(size)") }
         }
         #expect(problems.isEmpty, "\(problems.prefix(10))")
-        let count = top.reduce(0) { $0 + $1.count }
-        #expect(exported.err == "Exported \(count) items to \(file) (json)\n")
+        // And the outline now is the state after them.
+        #expect(Self.parent(of: "n0.0", in: db) == "g99" && Self.parent(of: "tmp", in: db) == "g50")
     }
 }

@@ -133,7 +133,19 @@ final class SQLiteStore: PersistentStore {
     /// while other connections read: it never waits for them. Nothing to do for a read-only store.
     func checkpoint() {
         guard !isReadOnly, path != nil, transaction == nil else { return }
-        _ = try? queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try? queue.writeWithoutTransaction { db in
+            // Without waiting: a truncating checkpoint waits for readers holding the write lock, so while a
+            // long read ran (an export on its snapshot) every other writer waited behind it and gave up
+            // ("database is locked"). When it cannot truncate at once, it copies what it can and leaves the log.
+            let timeout = try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 5000
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(timeout)") }
+            do {
+                try db.checkpoint(.truncate)
+            } catch {
+                try db.checkpoint(.passive)
+            }
+        }
     }
 
     /// A store that lives in memory only, for tests and scratch work.
