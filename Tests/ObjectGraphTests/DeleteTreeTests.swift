@@ -82,8 +82,12 @@ final class RecordingNode: Recording {}
         #expect(try other.existingObject(for: ids["root"]!)?["childCount"] == Int64(1))
         #expect(try store.check().isEmpty)
         #expect(c.registeredObjects == 4, "the deleted objects are forgotten: the four fetched remain")
-        // One undo step brings every row back, with its values and links.
+        // One undo step brings every row back, with its values and links, as rows (no object per row).
+        let made = c.statistics.objectsCreated
         #expect(try c.undo() == "Delete top")
+        #expect(c.statistics.objectsCreated - made < 5)
+        // The root this context holds counts its sub-items again.
+        #expect(try c.existingObject(for: ids["root"]!)?.objectIDs("children").count == 2)
         let back = Context(store: store)
         #expect(try Self.names(back).count == 44)
         let leaf = try #require(try back.existingObject(for: ids["top/2/1/0"]!))

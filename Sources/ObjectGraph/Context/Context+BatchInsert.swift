@@ -22,6 +22,17 @@ extension Context {
         pendingRows.append((entity, ids, values))
     }
 
+    /// Adds one whole row back without an object (an undo or redo), into the last run of its entity.
+    func insertRowBack(_ id: ObjectID, values: [Value]) {
+        let e = model.entities[id.entity]
+        if let last = pendingRows.indices.last, pendingRows[last].0 === e {
+            pendingRows[last].1.append(id)
+            pendingRows[last].2.append(values)
+        } else {
+            pendingRows.append((e, [id], [values]))
+        }
+    }
+
     /// Checks batch rows like inserted objects.
     func validateRows(into errors: inout [ValidationError]) {
         for (entity, ids, rows) in pendingRows {

@@ -75,7 +75,13 @@ struct UndoReplay {
                     removeWithoutRules(o)
                 }
             case (let values?, nil):
-                linkInverses(of: reinsert(id, values: values))
+                if context.registered[id] == nil {
+                    // Not held here: inserted back as a row, no object made (undoing a delete of 100,000 items,
+                    // redoing an import); objects held here that it points to reload their members after the save.
+                    context.insertRowBack(id, values: values)
+                } else {
+                    linkInverses(of: reinsert(id, values: values))
+                }
             case (let values?, _?):
                 let o = context.object(for: id)
                 context.fulfill(o)
