@@ -69,6 +69,11 @@ enum Harness {
     /// Seconds from starting `executable` (output discarded) until it exits; nil when it cannot start or
     /// fails.
     static func runProcess(_ executable: String, _ arguments: [String]) -> Double? {
+        runMeasured(executable, arguments)?.seconds
+    }
+
+    /// `runProcess`, also giving the child's peak resident memory in MiB (from `wait4`).
+    static func runMeasured(_ executable: String, _ arguments: [String]) -> (seconds: Double, peakMiB: Double)? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -90,9 +95,10 @@ enum Harness {
         let start = DispatchTime.now().uptimeNanoseconds
         guard posix_spawn(&child, executable, &actions, &attributes, argv, environ) == 0 else { return nil }
         var status: Int32 = 0
-        waitpid(child, &status, 0)
+        var usage = rusage()
+        wait4(child, &status, 0, &usage)
         guard status == 0 else { return nil }
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, Double(usage.ru_maxrss) / 1024)
     }
 
     static func ms(_ s: Double) -> String { String(format: "%.2f ms", s * 1000) }

@@ -25,8 +25,8 @@ struct StreamingBenchmarks {
         let me = CommandLine.arguments[0]
         var ours: [(Double, Double)] = [], raw: [(Double, Double)] = [], hnb: [(Double, Double)] = []
         for k in 0..<runs {
-            if let m = Self.measure(burrow, ["import", opml, "--db", dir + "/ours\(k).sqlite"]) { ours.append(m) }
-            if let m = Self.measure(me, ["--raw-load", opml, dir + "/raw\(k).sqlite"]) { raw.append(m) }
+            if let m = Harness.runMeasured(burrow, ["import", opml, "--db", dir + "/ours\(k).sqlite"]) { ours.append(m) }
+            if let m = Harness.runMeasured(me, ["--raw-load", opml, dir + "/raw\(k).sqlite"]) { raw.append(m) }
             if let m = Self.hnbLoad(dir + "/big.hnb") { hnb.append(m) }
             for name in ["ours\(k)", "raw\(k)"] {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dir + "/\(name).sqlite" + suffix) }
@@ -51,24 +51,6 @@ struct StreamingBenchmarks {
         }
         print("    peak memory: " + [line("ours", ours), line("raw loader", raw), line("hnb", hnb)].filter { !$0.isEmpty }.joined(separator: "; "))
         print(String(format: "    goal: peak <= 200 MiB: %@", median(ours, 1) <= 200 ? "met" : "not met"))
-    }
-
-    /// Runs `executable` to its end: seconds and peak resident MiB (from `wait4`), or nil when it fails.
-    static func measure(_ executable: String, _ arguments: [String]) -> (Double, Double)? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var child: pid_t = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&child, executable, &actions, nil, argv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        var usage = rusage()
-        wait4(child, &status, 0, &usage)
-        guard status == 0 else { return nil }
-        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, Double(usage.ru_maxrss) / 1024)
     }
 
     /// hnb loading `file` to its first screen: seconds, and its peak resident MiB then (VmHWM).

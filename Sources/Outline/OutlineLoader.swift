@@ -32,13 +32,9 @@ public struct OutlineLoader {
     private var reserve = 64
     /// Items added so far.
     public private(set) var count = 0
-    /// The top-level items added, in order (at most `topLimit` of them are kept).
-    public private(set) var top: [ObjectID] = []
-    private let topLimit: Int
 
-    /// A loader adding at the end of `parent`'s sub-items; keeps the IDs of the first `keepingTop` top-level
-    /// items it adds.
-    public init(_ outline: Outline, under parent: Item, keepingTop: Int = 1) throws {
+    /// A loader adding at the end of `parent`'s sub-items.
+    public init(_ outline: Outline, under parent: Item) throws {
         context = outline.context
         entity = Item.Slot.entity
         var t = entity.defaults
@@ -49,7 +45,6 @@ public struct OutlineLoader {
         parentSlot = entity.slot("parent")!
         flushes = !parent.isInserted
         path = [(parent.objectID.rowID, try outline.lastKeyInStore(parent))]
-        topLimit = keepingTop
     }
 
     /// Adds `node` (its children are not looked at) at `depth`: 0 is a sub-item of the parent, and each
@@ -74,21 +69,8 @@ public struct OutlineLoader {
         batchIDs.append(id)
         batchRows.append(row)
         path.append((id.rowID, nil))
-        if depth == 0 && top.count < topLimit { top.append(id) }
         count += 1
         if batchRows.count >= Self.batchSize { try flush(write: flushes) }
-    }
-
-    /// Adds `nodes` with their whole subtrees at `depth`, in document order; `progress` hears the count
-    /// now and then.
-    public mutating func add(_ nodes: [OutlineNode], depth: Int = 0, progress: ((Int) -> Void)? = nil) throws {
-        var stack: [(OutlineNode, Int)] = nodes.reversed().map { ($0, depth) }
-        while let (node, d) = stack.popLast() {
-            try add(node, depth: d)
-            if count % 4096 == 0 { progress?(count) }
-            for child in node.children.reversed() { stack.append((child, d + 1)) }
-        }
-        progress?(count)
     }
 
     /// Hands the last rows to the context, written at the save that ends the unit of work.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -49,6 +50,19 @@ import Testing
         #expect(
             try read("1. [x] numbered\n   - [x] nested\n") == [OutlineNode("numbered", done: true, children: [OutlineNode("nested", done: true)])])
         #expect(try read("* [x]   spaced\n+ [ ]\ttab\n") == [OutlineNode("spaced", done: true), OutlineNode("tab")])
+    }
+
+    /// Documents parsed on several threads at once share the task list extension (found once, in a `static
+    /// let`, from cmark-gfm's global registry): each reads its boxes as one thread alone does.
+    @Test func parsersOnSeveralThreadsAgree() throws {
+        let text = (0..<200).map { "- [\($0 % 2 == 0 ? "x" : " ")] item \($0)\n  - [x] below \($0)\n" }.joined()
+        let expected = try read(text)
+        #expect(expected.count == 200 && expected[0].done && !expected[1].done && expected[1].children[0].done)
+        let differing = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            if (try? MarkdownOutline.read(text)) != expected { differing.withLock { $0 += 1 } }
+        }
+        #expect(differing.withLock { $0 } == 0)
     }
 
     /// 2 and 4 spaces a level, tabs, and each mixed with the others, give the same outline.

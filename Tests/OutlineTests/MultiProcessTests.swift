@@ -221,7 +221,10 @@ import Testing
         let db = folder.path()
         #expect(BurrowProcess.run(["add", "P", "--db", db]).status == 0)
         let file = folder.url.appendingPathComponent("items.txt").path
-        try Data((0..<3000).map { "item \($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
+        // More items than `OutlineLoader.batchSize`: an import writes batches into its transaction before it
+        // commits, so a kill can land between two of them.
+        let size = OutlineLoader.batchSize * 2 + 1000
+        try Data((0..<size).map { "item \($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: file))
         // One worker adds beside the imports; the other starts imports and kills them at moments drawn from
         // the seed.
         let seed = TestSeed.seed(7)
@@ -240,7 +243,7 @@ import Testing
                 p.standardError = FileHandle.nullDevice
                 guard (try? p.run()) != nil else { continue }
                 // Anywhere from before the store is opened to after the commit.
-                usleep(useconds_t(rng.next() % 120_000))
+                usleep(useconds_t(rng.next() % 400_000))
                 kill(p.processIdentifier, SIGKILL)
                 p.waitUntilExit()
                 if p.terminationReason == .uncaughtSignal { killed += 1 } else if p.terminationStatus == 0 { completed += 1 }
@@ -255,7 +258,7 @@ import Testing
         let o = try Outline(readingAt: db)
         let p = try o.item(at: "P")
         let imported = try o.context.count(FetchRequest("Item", where: Key("parent") == p && Key("title").beginsWith("item ")))
-        #expect(imported % 3000 == 0 && imported >= completed * 3000, "\(imported) items for \(completed) completed imports")
+        #expect(imported % size == 0 && imported >= completed * size, "\(imported) items for \(completed) completed imports")
         #expect(try o.context.count(FetchRequest("Item", where: Key("parent") == p && Key("title").beginsWith("beside "))) == adds[0])
         #expect(p.childCount == imported + adds[0])
     }

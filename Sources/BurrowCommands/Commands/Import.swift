@@ -27,6 +27,8 @@ struct Import: ParsableCommand {
         // A file is mapped, not read: a big OPML file is read where it lies, once, and its pages go as they
         // are read. What cannot be mapped (standard input, an empty file) is read into memory.
         let mapped = file == "-" ? nil : MappedFile(path: file)
+        // `data` below points into the mapping without owning it: the mapping stays until the command ends.
+        defer { withExtendedLifetime(mapped) {} }
         let data: Data
         if let mapped {
             data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: mapped.bytes.baseAddress!), count: mapped.bytes.count, deallocator: .none)
@@ -82,7 +84,6 @@ struct Import: ParsableCommand {
                 return (parent, n)
             }
             progress.finish()
-            withExtendedLifetime(mapped) {}
             say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")
         }
     }

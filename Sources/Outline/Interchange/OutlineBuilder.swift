@@ -57,10 +57,10 @@ struct OutlineBuilder {
 }
 
 /// Walks a tree in document order without recursion.
-func forEachInOrder(_ nodes: [OutlineNode], _ body: (OutlineNode, Int) -> Void) {
+func forEachInOrder(_ nodes: [OutlineNode], _ body: (OutlineNode, Int) throws -> Void) rethrows {
     var stack: [(OutlineNode, Int)] = nodes.reversed().map { ($0, 0) }
     while let (node, depth) = stack.popLast() {
-        body(node, depth)
+        try body(node, depth)
         stack += node.children.reversed().map { ($0, depth + 1) }
     }
 }

@@ -192,11 +192,7 @@ extension OutlineFormat {
             }
             if let failure { throw failure }
         case .opml, .markdown, .json:
-            var stack: [(OutlineNode, Int)] = try read(text).reversed().map { ($0, 0) }
-            while let (node, depth) = stack.popLast() {
-                try each(node, depth)
-                for child in node.children.reversed() { stack.append((child, depth + 1)) }
-            }
+            try forEachInOrder(try read(text), each)
         }
     }
 }

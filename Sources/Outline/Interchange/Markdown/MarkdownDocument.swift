@@ -25,7 +25,10 @@ final class MarkdownDocument {
     /// and a `static let` runs its initializer exactly once whatever the threads.
     private static let tasklist = Extension("tasklist")
 
-    /// A registered syntax extension; the registry is global, read-only after registration, and never freed.
+    /// A registered syntax extension. `@unchecked Sendable` because it holds a C pointer, which Swift cannot
+    /// check: it is safe to share because the extension it points to lives in cmark-gfm's global registry,
+    /// which is written once (inside the `static let` above) and only read and never freed afterwards; parsers
+    /// on several threads only read it (`MarkdownTests.parsersOnSeveralThreadsAgree`).
     private struct Extension: @unchecked Sendable {
         let `extension`: OpaquePointer?
 
