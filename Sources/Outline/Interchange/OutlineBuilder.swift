@@ -8,7 +8,7 @@ struct OutlineBuilder {
     /// The open path: the last node at each depth, not yet attached to its parent.
     private var path: [OutlineNode] = []
     /// When set, each item goes here as it is added (with its depth) and no tree is built: for readers
-    /// whose items are complete when added (not Markdown's, whose notes follow).
+    /// whose items are complete when added (Markdown's reader finds late notes in a first pass).
     private let emit: ((OutlineNode, Int) -> Void)?
     private var emittedDepth = -1
 
@@ -16,6 +16,9 @@ struct OutlineBuilder {
 
     /// A builder that hands each item on instead of building the tree.
     init(emit: @escaping (OutlineNode, Int) -> Void) { self.emit = emit }
+
+    /// Items go on as they are added: none can change afterwards.
+    var emits: Bool { emit != nil }
 
     /// Depth of the last item, or -1 before the first.
     var depth: Int { emit == nil ? path.count - 1 : emittedDepth }
@@ -39,6 +42,13 @@ struct OutlineBuilder {
         guard !path.isEmpty else { return }
         let n = path.count - 1
         path[n].note = path[n].note.map { $0 + "\n" + line } ?? line
+    }
+
+    /// Sets the note of the open item at `depth` (the last added there): for a reader that learns all of it
+    /// only after the item's children.
+    mutating func setNote(_ note: String?, ofOpenItemAt depth: Int) {
+        precondition(emit == nil && depth < path.count, "only an open item of a built tree can change")
+        path[depth].note = note
     }
 
     var hasItem: Bool { emit == nil ? !path.isEmpty : emittedDepth >= 0 }

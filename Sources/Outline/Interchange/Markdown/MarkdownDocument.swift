@@ -10,33 +10,12 @@ final class MarkdownDocument {
 
     /// Parses UTF-8 bytes (the caller has checked them; cmark replaces what is not UTF-8 and U+0000).
     init(_ bytes: [UInt8]) {
-        let parser = cmark_parser_new(CMARK_OPT_DEFAULT)
-        defer { cmark_parser_free(parser) }
-        if let tasklist = Self.tasklist.extension { cmark_parser_attach_syntax_extension(parser, tasklist) }
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
-        }
-        root = cmark_parser_finish(parser)
+        let parser = MarkdownParser()
+        bytes.withUnsafeBufferPointer { parser.feed($0) }
+        root = parser.finish()
     }
 
     deinit { cmark_node_free(root) }
-
-    /// The task list extension, found once: cmark-gfm's registration of its extensions is not thread-safe,
-    /// and a `static let` runs its initializer exactly once whatever the threads.
-    private static let tasklist = Extension("tasklist")
-
-    /// A registered syntax extension. `@unchecked Sendable` because it holds a C pointer, which Swift cannot
-    /// check: it is safe to share because the extension it points to lives in cmark-gfm's global registry,
-    /// which is written once (inside the `static let` above) and only read and never freed afterwards; parsers
-    /// on several threads only read it (`MarkdownTests.parsersOnSeveralThreadsAgree`).
-    private struct Extension: @unchecked Sendable {
-        let `extension`: OpaquePointer?
-
-        init(_ name: String) {
-            cmark_gfm_core_extensions_ensure_registered()
-            self.extension = cmark_find_syntax_extension(name)
-        }
-    }
 }
 
 extension MarkdownDocument {
@@ -64,6 +43,8 @@ extension MarkdownDocument.Node {
     var startLine: Int { Int(cmark_node_get_start_line(self)) }
     var startColumn: Int { Int(cmark_node_get_start_column(self)) }
     var endLine: Int { Int(cmark_node_get_end_line(self)) }
+    /// Lines to come may add to the block (a closed one is final).
+    var isOpen: Bool { ccmark_node_is_open(self) }
     var headingLevel: Int { Int(cmark_node_get_heading_level(self)) }
     /// A task list item's box is ticked (false for an item without a box).
     var isChecked: Bool { cmark_gfm_extensions_get_tasklist_item_checked(self) }
@@ -96,7 +77,7 @@ extension MarkdownDocument {
     /// cmark-gfm's own HTML of the document (task boxes included): what tests hold the reader against.
     var html: String {
         let mem = cmark_get_default_mem_allocator()
-        let extensions = Self.tasklist.extension.map { cmark_llist_append(mem, nil, UnsafeMutableRawPointer($0)) } ?? nil
+        let extensions = MarkdownParser.tasklist.extension.map { cmark_llist_append(mem, nil, UnsafeMutableRawPointer($0)) } ?? nil
         defer { cmark_llist_free(mem, extensions) }
         guard let rendered = cmark_render_html(root, CMARK_OPT_DEFAULT, extensions) else { return "" }
         defer { mem?.pointee.free(rendered) }

@@ -13,11 +13,33 @@ public enum MarkdownOutline {
 
     /// The outline of a Markdown text; an error names the line and column of an item nested too deeply.
     public static func read(_ text: String) throws(InterchangeError) -> [OutlineNode] {
-        var bytes = Array(text.utf8)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        let document = MarkdownDocument(bytes)
-        var reader = MarkdownReader(bytes)
-        return try reader.read(document)
+        var builder = OutlineBuilder()
+        try read(text, into: &builder)
+        return builder.finish()
+    }
+
+    /// Reads `text` into `builder`, feeding cmark `feedSize` bytes at a time (tests cut blocks everywhere with
+    /// small ones). An emitting builder gets items as they are read, after a first pass that hands nothing on
+    /// and finds the notes that go on after an item's sub-items (``MarkdownReader/LateNotes``); a bad file is
+    /// refused by that pass, before any item is handed on.
+    static func read(_ text: String, into builder: inout OutlineBuilder, feedSize: Int = 1 << 16) throws(InterchangeError) {
+        var text = text
+        let result = text.withUTF8 { utf8 in
+            Result { () throws(InterchangeError) in
+                var bytes = utf8
+                if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(3)) }
+                var late = MarkdownReader.LateNotes.amend
+                if builder.emits {
+                    var first = MarkdownReader(bytes, into: nil, late: .record)
+                    try first.read(feedSize: feedSize)
+                    late = .use(first.recorded)
+                }
+                var reader = MarkdownReader(bytes, into: builder, late: late)
+                try reader.read(feedSize: feedSize)
+                if let built = reader.builder { builder = built }
+            }
+        }
+        try result.get()
     }
 }
 

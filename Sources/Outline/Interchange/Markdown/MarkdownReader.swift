@@ -1,107 +1,315 @@
 import CCMarkGFM
 
-/// Turns cmark-gfm's tree of a Markdown text into outline nodes (docs/FORMATS.md, Markdown): headings and
-/// list items become items, an item's first paragraph its title, its other blocks its note (their source
-/// text), the lists in it its children. Walks with its own stack, so nesting costs no thread stack.
+/// Turns Markdown into outline items (docs/FORMATS.md, Markdown) as cmark-gfm reads it, a piece at a time:
+/// headings and list items become items, an item's first paragraph its title, its other blocks its note
+/// (their source text), the lists in it its children. Between pieces the blocks cmark has closed are read and
+/// freed, so a million-item file never stands whole as a tree; what it reads is what the whole document says,
+/// because cmark reads a line at a time and never reopens a closed block. Walks with its own stack, so
+/// nesting costs no thread stack.
+///
+/// Items go to the builder in document order, a parent before its children: an item with sub-items goes when
+/// its first sub-list is reached, with the note read so far. What joins that note after a sub-list (rare: a
+/// paragraph after a nested list) is set on the open item by a tree-building builder; an emitting one, which
+/// cannot take it back, gets it from a first pass that hands nothing on (``LateNotes``).
 struct MarkdownReader {
     typealias Node = MarkdownDocument.Node
 
-    private let source: SourceLines
-    private var builder = OutlineBuilder()
-
-    init(_ bytes: [UInt8]) {
-        source = SourceLines(bytes)
+    /// What becomes of the rest of a note that grows after its item was handed on.
+    enum LateNotes {
+        /// Set on the open item: the builder builds the tree.
+        case amend
+        /// Kept by the item's number in document order (``recorded``): a first pass, with no builder.
+        case record
+        /// A first pass's notes, given to their items as they are handed on.
+        case use([Int: String?])
     }
 
-    mutating func read(_ document: MarkdownDocument) throws(InterchangeError) -> [OutlineNode] {
-        let blocks = document.root.children
-        // The levels of the open headings: an item under them is as deep as they are many.
-        var headings: [Int] = []
-        // Before the first heading, the item a top-level paragraph made, whose note the blocks after it are.
-        var looseItem: (title: String, paragraph: Int?, notes: [Int])?
-        var index = 0
-        while index < blocks.count {
-            let block = blocks[index]
-            let type = block.type
-            if type == CMARK_NODE_HEADING {
-                addLoose(&looseItem, blocks)
-                let level = block.headingLevel
-                while let last = headings.last, last >= level { headings.removeLast() }
-                let depth = headings.count
-                try checkDepth(depth, of: block)
-                // The section runs to the next heading: its lists are the heading's children, the rest its note.
-                var end = index + 1
-                while end < blocks.count && blocks[end].type != CMARK_NODE_HEADING { end += 1 }
-                let section = blocks[(index + 1)..<end].map { ($0, $0.type != CMARK_NODE_LIST) }
-                let from = min(block.endLine, section.first.map { $0.0.startLine - 1 } ?? block.endLine) + 1
-                let through = end < blocks.count ? blocks[end].startLine - 1 : source.count
-                let note = self.note(blocks: section, from: from, through: through, column: 0)
-                builder.add(OutlineNode(Self.title(of: block), note: note), depth: depth)
-                headings.append(level)
-                for list in blocks[(index + 1)..<end] where list.type == CMARK_NODE_LIST {
-                    try readList(list, depth: depth + 1, column: 0)
-                }
-                index = end
-                continue
-            }
-            if !headings.isEmpty {
-                index += 1  // a block in a section was read with its heading
-                continue
-            }
-            if type == CMARK_NODE_LIST {
-                addLoose(&looseItem, blocks)
-                try readList(block, depth: 0, column: 0)
-            } else if type == CMARK_NODE_PARAGRAPH {
-                addLoose(&looseItem, blocks)
-                looseItem = (Self.title(of: block), index, [])
-            } else if type != CMARK_NODE_THEMATIC_BREAK {
-                // Code, a quote, HTML: the note of the paragraph item above, or of an item of its own.
-                if looseItem == nil { looseItem = ("", nil, []) }
-                looseItem!.notes.append(index)
-            }
-            index += 1
-        }
-        addLoose(&looseItem, blocks)
-        return builder.finish()
-    }
+    private let source: SourceLines<UnsafeBufferPointer<UInt8>>
+    /// Where the items go; nil for a first pass.
+    private(set) var builder: OutlineBuilder?
+    private let late: LateNotes
+    /// The whole notes of the items whose note grew after they were handed on, by number (`.record`).
+    private(set) var recorded: [Int: String?] = [:]
+    /// The number of the next item handed on.
+    private var ordinal = 0
+    /// The open list items already handed on (when a sub-list was reached), with the note they went with.
+    private var handedItems: [Node: Handed] = [:]
+    /// The levels of the open headings: an item under them is as deep as they are many.
+    private var headings: [Int] = []
+    /// The heading whose section is being read.
+    private var section: Section?
+    /// Before the first heading, the item a top-level paragraph (or other block) made, whose note the blocks
+    /// after it are, until the next paragraph, list or heading.
+    private var loose: Loose?
 
-    /// Adds the item a top-level paragraph (or other block) before the first heading made, if any.
-    private mutating func addLoose(_ item: inout (title: String, paragraph: Int?, notes: [Int])?, _ blocks: [Node]) {
-        guard let loose = item else { return }
+    /// Counts the blocks of cmark's tree after each piece (`mostBlocksAlive`): tests show that closed blocks
+    /// are freed as they go. Walking the tree costs what the tree holds, so it is off otherwise.
+    var countsBlocksAlive = false
+    private(set) var mostBlocksAlive = 0
+
+    /// An item handed on before it closed: its number and the note it went with.
+    private struct Handed {
+        var ordinal: Int
         var note: String?
-        if let first = loose.notes.first, let last = loose.notes.last {
-            // From the paragraph's end (or the first block) to the next block's start.
-            let from = loose.paragraph.map { blocks[$0].endLine + 1 } ?? blocks[first].startLine
-            note = self.note(blocks: loose.notes.map { (blocks[$0], true) }, from: from, through: nextStart(after: last, in: blocks), column: 0)
-        }
-        builder.add(OutlineNode(loose.title, note: note), depth: 0)
-        item = nil
     }
 
-    /// The items of a list at `depth`, and their lists below them, in document order. `column` is where the
-    /// content of the item holding the list starts.
+    /// A block by its lines, kept when the block itself is freed; a note's paragraph and heading lines are
+    /// where a `\` before a marker is the writer's escape.
+    private struct Span {
+        var start: Int
+        var end: Int
+        var isNote: Bool
+        var textLines: [ClosedRange<Int>]
+
+        init(_ block: Node, isNote: Bool) {
+            start = block.startLine
+            end = block.endLine
+            self.isNote = isNote
+            textLines = isNote ? MarkdownDocument.textLines(in: [block]) : []
+        }
+    }
+
+    /// A heading and the blocks of its section so far: its lists are its children, the rest its note.
+    private struct Section {
+        var title: String
+        var depth: Int
+        var endLine: Int
+        var spans: [Span] = []
+        var handed: Handed?
+    }
+
+    private struct Loose {
+        var title: String
+        var paragraphEnd: Int?
+        var notes: [Span] = []
+        /// The line before the block after the last note block, once there is one.
+        var nextStart: Int?
+    }
+
+    /// A list being read, or an item of one: the explicit stack of the walk down the open blocks.
+    private enum Frame {
+        case list(Node, depth: Int, column: Int)
+        /// `column`: where the item's content starts; `after`: the last sub-list walked.
+        case item(Node, depth: Int, column: Int, after: Node?)
+    }
+
+    /// A reader of `bytes` (valid UTF-8 without a byte-order mark; they must outlive the reader).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, into builder: OutlineBuilder?, late: LateNotes) {
+        source = SourceLines(bytes)
+        self.builder = builder
+        self.late = late
+    }
+
+    /// Reads the whole text, feeding cmark `feedSize` bytes at a time.
+    mutating func read(feedSize: Int = 1 << 16) throws(InterchangeError) {
+        let parser = MarkdownParser()
+        let bytes = source.bytes
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + max(1, feedSize))
+            parser.feed(UnsafeBufferPointer(rebasing: bytes[offset..<end]))
+            offset = end
+            try advance(parser.root)
+            if countsBlocksAlive { mostBlocksAlive = max(mostBlocksAlive, Self.blocks(under: parser.root)) }
+        }
+        let root = parser.finish()
+        defer { cmark_node_free(root) }
+        try advance(root)
+        try flushLoose()
+        try finishSection(through: source.count)
+    }
+
+    /// Reads and frees the top-level blocks cmark has closed, and the closed part of an open list.
+    private mutating func advance(_ root: Node) throws(InterchangeError) {
+        while let block = root.firstChild {
+            if block.isOpen {
+                if block.type == CMARK_NODE_LIST { try readTopList(block) }
+                return
+            }
+            try readTop(block)
+            cmark_node_free(block)
+        }
+    }
+
+    /// The blocks (not inlines) of the tree under `root`.
+    private static func blocks(under root: Node) -> Int {
+        var count = 0
+        var pending = [root]
+        while let node = pending.popLast() {
+            count += 1
+            pending += node.children.filter { $0.type.rawValue & 0xC000 == 0x8000 }
+        }
+        return count
+    }
+
+    /// A closed top-level block.
+    private mutating func readTop(_ block: Node) throws(InterchangeError) {
+        let type = block.type
+        if type == CMARK_NODE_HEADING {
+            see(block)
+            try flushLoose()
+            try finishSection(through: block.startLine - 1)
+            let level = block.headingLevel
+            while let last = headings.last, last >= level { headings.removeLast() }
+            let depth = headings.count
+            try checkDepth(depth, of: block)
+            headings.append(level)
+            section = Section(title: builder == nil ? "" : Self.title(of: block), depth: depth, endLine: block.endLine)
+        } else if section != nil {
+            if type == CMARK_NODE_LIST { try readTopList(block) }
+            section?.spans.append(Span(block, isNote: type != CMARK_NODE_LIST))
+        } else if type == CMARK_NODE_LIST {
+            try readTopList(block)
+        } else if type == CMARK_NODE_PARAGRAPH {
+            see(block)
+            try flushLoose()
+            loose = Loose(title: builder == nil ? "" : Self.title(of: block), paragraphEnd: block.endLine)
+        } else if type == CMARK_NODE_THEMATIC_BREAK {
+            see(block)
+        } else {
+            // Code, a quote, HTML: the note of the paragraph item above, or of an item of its own.
+            if loose == nil { loose = Loose(title: "", paragraphEnd: nil) }
+            loose?.notes.append(Span(block, isNote: true))
+            loose?.nextStart = nil
+        }
+    }
+
+    /// A top-level list (open or closed), read as far as cmark has closed its items.
+    private mutating func readTopList(_ list: Node) throws(InterchangeError) {
+        let depth: Int
+        if let section {
+            try handOnSection(before: list)
+            depth = section.depth + 1
+        } else {
+            see(list)
+            try flushLoose()
+            depth = 0
+        }
+        try readList(list, depth: depth, column: 0)
+    }
+
+    /// Notes where the block after a loose item's last note block starts.
+    private mutating func see(_ block: Node) {
+        if let item = loose, !item.notes.isEmpty, item.nextStart == nil { loose?.nextStart = block.startLine - 1 }
+    }
+
+    private mutating func flushLoose() throws(InterchangeError) {
+        guard let item = loose else { return }
+        loose = nil
+        var note: String?
+        if let first = item.notes.first {
+            // From the paragraph's end (or the first block) to the next block's start.
+            let from = item.paragraphEnd.map { $0 + 1 } ?? first.start
+            note = self.note(item.notes, from: from, through: item.nextStart ?? source.count, column: 0)
+        }
+        add(item.title, note: note, depth: 0)
+    }
+
+    /// The line where the heading's note starts: after it, or before its first block if cmark ended the
+    /// heading late (a setext heading's end can be one line late).
+    private static func noteStart(_ section: Section, firstBlock: Int?) -> Int {
+        min(section.endLine, firstBlock.map { $0 - 1 } ?? section.endLine) + 1
+    }
+
+    /// Hands the heading on before the first item of its first list, with the note of the blocks before it.
+    private mutating func handOnSection(before list: Node) throws(InterchangeError) {
+        guard let open = section, open.handed == nil else { return }
+        let from = Self.noteStart(open, firstBlock: open.spans.first?.start ?? list.startLine)
+        let note = self.note(open.spans, from: from, through: list.startLine - 1, column: 0)
+        section?.handed = Handed(ordinal: ordinal, note: note)
+        add(open.title, note: note, depth: open.depth)
+    }
+
+    /// Ends the section at `through`: hands its heading on now if no list did, else settles its note.
+    private mutating func finishSection(through: Int) throws(InterchangeError) {
+        guard let open = section else { return }
+        section = nil
+        if open.handed != nil, case .use = late { return }
+        let note = self.note(open.spans, from: Self.noteStart(open, firstBlock: open.spans.first?.start), through: through, column: 0)
+        if let handed = open.handed {
+            settle(handed, note: note, depth: open.depth)
+        } else {
+            add(open.title, note: note, depth: open.depth)
+        }
+    }
+
+    /// The items of a list at `depth`, and their lists below them, in document order, as far as cmark has
+    /// closed them; each closed item is freed once read. `column` is where the content of the item holding
+    /// the list starts.
     private mutating func readList(_ list: Node, depth: Int, column: Int) throws(InterchangeError) {
-        var pending: [(item: Node, depth: Int, column: Int)] = list.children.reversed().map { ($0, depth, column) }
-        while let (item, depth, parentColumn) = pending.popLast() {
-            try checkDepth(depth, of: item)
-            let column = parentColumn + item.contentOffset
-            let blocks = item.children
-            var title = ""
-            var rest = blocks[...]
-            if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH {
-                title = Self.title(of: first)
-                rest = rest.dropFirst()
+        var stack: [Frame] = [.list(list, depth: depth, column: column)]
+        while let frame = stack.popLast() {
+            switch frame {
+            case .list(let list, let depth, let column):
+                guard let item = list.firstChild else { continue }  // every item read (and freed)
+                try checkDepth(depth, of: item)
+                stack.append(.list(list, depth: depth, column: column))
+                stack.append(.item(item, depth: depth, column: column + item.contentOffset, after: nil))
+            case .item(let item, let depth, let column, let after):
+                var next = after.map { $0.next } ?? item.firstChild
+                while let block = next, block.type != CMARK_NODE_LIST { next = block.next }
+                if let sublist = next {
+                    if handedItems[item] == nil {
+                        let note = itemNote(item, through: sublist, column: column)
+                        handedItems[item] = Handed(ordinal: ordinal, note: note)
+                        add(itemTitle(item), note: note, done: item.isChecked, depth: depth)
+                    }
+                    stack.append(.item(item, depth: depth, column: column, after: sublist))
+                    stack.append(.list(sublist, depth: depth + 1, column: column))
+                    continue
+                }
+                // Every sub-list walked. An open item is the last of the open blocks: nothing after it is closed.
+                if item.isOpen { return }
+                if let handed = handedItems.removeValue(forKey: item) {
+                    if case .use = late {} else { settle(handed, note: itemNote(item, through: nil, column: column), depth: depth) }
+                } else {
+                    add(itemTitle(item), note: itemNote(item, through: nil, column: column), done: item.isChecked, depth: depth)
+                }
+                cmark_node_free(item)
             }
-            let from = rest.startIndex > 0 ? blocks[0].endLine + 1 : item.startLine
-            let note = self.note(
-                blocks: rest.map { ($0, $0.type != CMARK_NODE_LIST) }, from: from, through: item.endLine, column: column,
-                markerLine: item.startLine)
-            builder.add(OutlineNode(title, note: note, done: item.isChecked), depth: depth)
-            var children: [(Node, Int, Int)] = []
-            for sublist in rest where sublist.type == CMARK_NODE_LIST {
-                children += sublist.children.map { ($0, depth + 1, column) }
-            }
-            pending += children.reversed()
+        }
+    }
+
+    /// An item's title: its first paragraph, if it starts with one.
+    private func itemTitle(_ item: Node) -> String {
+        guard builder != nil, let first = item.firstChild, first.type == CMARK_NODE_PARAGRAPH else { return "" }
+        return Self.title(of: first)
+    }
+
+    /// An item's note: its blocks after the title paragraph, its sub-lists left out, up to `sublist` (the
+    /// note so far, when the item is handed on there) or the item's end.
+    private func itemNote(_ item: Node, through sublist: Node?, column: Int) -> String? {
+        var blocks: [Node] = []
+        var next = item.firstChild
+        while let block = next, block != sublist {
+            blocks.append(block)
+            next = block.next
+        }
+        var from = item.startLine
+        if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH {
+            from = first.endLine + 1
+            blocks.removeFirst()
+        }
+        let spans = blocks.map { Span($0, isNote: $0.type != CMARK_NODE_LIST) }
+        let through = sublist.map { $0.startLine - 1 } ?? item.endLine
+        return note(spans, from: from, through: through, column: column, markerLine: item.startLine)
+    }
+
+    /// Hands an item on as the next in document order (the first pass's note for it, if it has one).
+    private mutating func add(_ title: String, note: String?, done: Bool = false, depth: Int) {
+        var note = note
+        if case .use(let notes) = late, let whole = notes[ordinal] { note = whole }
+        ordinal += 1
+        builder?.add(OutlineNode(title, note: note, done: done), depth: depth)
+    }
+
+    /// The whole note of an item handed on with less: set on it, or recorded for the second pass.
+    private mutating func settle(_ handed: Handed, note: String?, depth: Int) {
+        guard note != handed.note else { return }
+        switch late {
+        case .amend: builder?.setNote(note, ofOpenItemAt: depth)
+        case .record: recorded.updateValue(note, forKey: handed.ordinal)
+        case .use: break
         }
     }
 
@@ -132,21 +340,24 @@ struct MarkdownReader {
     }
 
     /// The note of the lines `from` through `through`: without the container's indentation (and, on the
-    /// item's marker line, its marker), leaving out the lines of the `blocks` marked false (sub-lists), where
-    /// one blank line stands; the writer's escapes taken off the lines of paragraphs and headings (at any depth: a line the
-    /// writer escaped can end up a lazy line of a quote's paragraph); leading and
+    /// item's marker line, its marker), leaving out the lines of the spans that are no note (sub-lists),
+    /// where one blank line stands; the writer's escapes taken off the lines of paragraphs and headings (at
+    /// any depth: a line the writer escaped can end up a lazy line of a quote's paragraph); leading and
     /// trailing blank lines dropped. Nil when nothing is left. Lines that no block holds are kept (link
     /// reference definitions). A block ends before the next one starts (cmark's end of a setext heading can
     /// be one line late).
-    private func note(blocks: [(Node, Bool)], from: Int, through: Int, column: Int, markerLine: Int? = nil) -> String? {
+    private func note(_ spans: [Span], from: Int, through: Int, column: Int, markerLine: Int? = nil) -> String? {
         guard from <= through else { return nil }
         var skipped: [ClosedRange<Int>] = []
-        for (i, (block, isNote)) in blocks.enumerated() {
-            let limit = i + 1 < blocks.count ? blocks[i + 1].0.startLine - 1 : through
-            let range = block.startLine...max(block.startLine, min(block.endLine, limit))
-            if !isNote { skipped.append(range) }
+        var escaped: [ClosedRange<Int>] = []
+        for (i, span) in spans.enumerated() {
+            if span.isNote {
+                escaped += span.textLines
+            } else {
+                let limit = i + 1 < spans.count ? spans[i + 1].start - 1 : through
+                skipped.append(span.start...max(span.start, min(span.end, limit)))
+            }
         }
-        let escaped = MarkdownDocument.textLines(in: blocks.filter(\.1).map(\.0))
         var lines: [ArraySlice<UInt8>] = []
         var n = from
         while n <= through {
@@ -167,11 +378,5 @@ struct MarkdownReader {
             text += line
         }
         return String(decoding: text, as: UTF8.self)
-    }
-
-    /// The line before the block after `index` starts, or the last line.
-    private func nextStart(after index: Int?, in blocks: [Node]) -> Int {
-        guard let index, index + 1 < blocks.count else { return source.count }
-        return blocks[index + 1].startLine - 1
     }
 }

@@ -1,36 +1,48 @@
 /// A Markdown text's lines as cmark numbers them (a line ends at LF, CR or CRLF), read back exactly, with
-/// the indentation of the containers they are in taken off.
-struct SourceLines {
-    let bytes: [UInt8]
-    /// Where each line starts and ends (before its line ending); line n is at index n - 1.
-    private var ranges: [Range<Int>] = []
+/// the indentation of the containers they are in taken off. Over an array, or over the bytes of a text being
+/// imported (not copied: a million-item file is tens of megabytes).
+struct SourceLines<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == Int {
+    let bytes: Bytes
+    /// Where each line starts, and after them the end of the text: line n is from `starts[n - 1]` to before
+    /// the line ending that precedes `starts[n]`.
+    private var starts: [Int] = []
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: Bytes) {
         self.bytes = bytes
-        var start = 0
-        var i = 0
-        while i < bytes.count {
+        var i = bytes.startIndex
+        var start = i
+        while i < bytes.endIndex {
             let b = bytes[i]
             if b == 0x0A || b == 0x0D {
-                ranges.append(start..<i)
-                i += b == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? 2 : 1
+                starts.append(start)
+                i += b == 0x0D && i + 1 < bytes.endIndex && bytes[i + 1] == 0x0A ? 2 : 1
                 start = i
             } else {
                 i += 1
             }
         }
-        if start < bytes.count { ranges.append(start..<bytes.count) }
+        if start < bytes.endIndex { starts.append(start) }
+        starts.append(bytes.endIndex)
     }
 
-    var count: Int { ranges.count }
+    var count: Int { starts.count - 1 }
+
+    /// The bytes of line `number` (from 1), without its line ending.
+    private func range(_ number: Int) -> Range<Int> {
+        let start = starts[number - 1]
+        var end = starts[number]
+        if end > start && bytes[end - 1] == 0x0A { end -= 1 }
+        if end > start && bytes[end - 1] == 0x0D { end -= 1 }
+        return start..<end
+    }
 
     /// Line `number` (from 1) without the first `column` columns of its indentation (tabs stop every 4
     /// columns, as in CommonMark; a tab that crosses `column` leaves the rest of its width as spaces). A
     /// lazy line, indented less, loses only its blanks. On the line that holds the item's marker
     /// (`throughMarker`), the marker is skipped with the blanks.
     func line(_ number: Int, droppingColumns column: Int, throughMarker: Bool = false) -> ArraySlice<UInt8> {
-        guard number >= 1 && number <= ranges.count else { return [] }
-        let range = ranges[number - 1]
+        guard number >= 1 && number <= count else { return [] }
+        let range = range(number)
         var i = range.lowerBound
         var col = 0
         while col < column && i < range.upperBound {
@@ -48,12 +60,6 @@ struct SourceLines {
             }
             i += 1
         }
-        return bytes[i..<range.upperBound]
-    }
-
-    /// The line holds only blanks (spaces and tabs), or nothing.
-    func isBlank(_ number: Int) -> Bool {
-        guard number >= 1 && number <= ranges.count else { return true }
-        return bytes[ranges[number - 1]].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+        return ArraySlice(bytes[i..<range.upperBound])
     }
 }
