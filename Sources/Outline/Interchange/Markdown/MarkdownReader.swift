@@ -358,16 +358,23 @@ struct MarkdownReader {
                 skipped.append(span.start...max(span.start, min(span.end, limit)))
             }
         }
+        // Both in line order, walked along with the lines: a note of many blocks costs no more than its lines.
+        escaped.sort { $0.lowerBound < $1.lowerBound }
+        var nextSkipped = 0
+        var nextEscaped = 0
         var lines: [ArraySlice<UInt8>] = []
         var n = from
         while n <= through {
-            if let range = skipped.first(where: { $0.contains(n) }) {
+            while nextSkipped < skipped.count && skipped[nextSkipped].upperBound < n { nextSkipped += 1 }
+            if nextSkipped < skipped.count && skipped[nextSkipped].contains(n) {
                 lines.append([])
-                n = range.upperBound + 1
+                n = skipped[nextSkipped].upperBound + 1
                 continue
             }
+            while nextEscaped < escaped.count && escaped[nextEscaped].upperBound < n { nextEscaped += 1 }
             let line = source.line(n, droppingColumns: column, throughMarker: n == markerLine)
-            lines.append(escaped.contains { $0.contains(n) } ? MarkdownEscaping.unescapedNoteLine(line) : line)
+            let isEscaped = nextEscaped < escaped.count && escaped[nextEscaped].contains(n)
+            lines.append(isEscaped ? MarkdownEscaping.unescapedNoteLine(line) : line)
             n += 1
         }
         let isBlank = { (line: ArraySlice<UInt8>) in line.allSatisfy { $0 == MarkdownEscaping.space || $0 == MarkdownEscaping.tab } }
