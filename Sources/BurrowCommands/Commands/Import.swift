@@ -50,8 +50,8 @@ struct Import: ParsableCommand {
             throw UserError("cannot tell the format of \(name); name it with --format \(OutlineFormat.names)")
         }
         // Items are written as they are read, so a million items are never all in memory: OPML from its bytes
-        // (its declared encoding honoured), Org and indented text line by line, Markdown a piece at a time;
-        // JSON is parsed whole first. A fault found on the way rolls the whole import back. Text must be UTF-8: checked
+        // (its declared encoding honoured), Org and indented text line by line, Markdown and JSON as they are
+        // read (after a first pass that finds faults and late members). A fault found on the way rolls the whole import back. Text must be UTF-8: checked
         // before the store is opened.
         let text = fmt == .opml ? nil : try Import.utf8(data, name: name)
         if text != nil { mapped?.releasePages() }

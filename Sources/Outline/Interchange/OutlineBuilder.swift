@@ -44,11 +44,11 @@ struct OutlineBuilder {
         path[n].note = path[n].note.map { $0 + "\n" + line } ?? line
     }
 
-    /// Sets the note of the open item at `depth` (the last added there): for a reader that learns all of it
-    /// only after the item's children.
-    mutating func setNote(_ note: String?, ofOpenItemAt depth: Int) {
+    /// Changes the open item at `depth` (the last added there): for a reader that learns all of it only
+    /// after the item's children.
+    mutating func update(ofOpenItemAt depth: Int, _ change: (inout OutlineNode) -> Void) {
         precondition(emit == nil && depth < path.count, "only an open item of a built tree can change")
-        path[depth].note = note
+        change(&path[depth])
     }
 
     var hasItem: Bool { emit == nil ? !path.isEmpty : emittedDepth >= 0 }

@@ -165,8 +165,9 @@ public enum OutlineFormat: String, CaseIterable, Sendable {
 
 extension OutlineFormat {
     /// Reads `text` in this format, handing each item to `each` with its depth (0 at the top), in document
-    /// order. Indented text, Org and Markdown hand items on as they are read and build no tree; JSON and
-    /// OPML are read whole first (OPML streams from its bytes: `OPML.read(bytes:mappedFromFile:each:)`). Throws
+    /// order. Indented text, Org, Markdown and JSON hand items on as they are read and build no tree; OPML
+    /// given as text is read whole first (`burrow import` streams it from its bytes:
+    /// `OPML.read(bytes:mappedFromFile:each:)`). Throws
     /// `each`'s errors, and ``InterchangeError`` for a bad file (found after `each` saw what comes before).
     ///
     /// ```swift
@@ -174,7 +175,7 @@ extension OutlineFormat {
     /// ```
     public func read(_ text: String, each: (OutlineNode, Int) throws -> Void) throws {
         switch self {
-        case .text, .org, .markdown:
+        case .text, .org, .markdown, .json:
             var failure: (any Error)?
             try withoutActuallyEscaping(each) { each in
                 var builder = OutlineBuilder { node, depth in
@@ -185,6 +186,8 @@ extension OutlineFormat {
                     try IndentedText.read(text, into: &builder)
                 } else if self == .markdown {
                     try MarkdownOutline.read(text, into: &builder)
+                } else if self == .json {
+                    try JSONOutline.read(text, into: &builder)
                 } else {
                     var text = text
                     try text.withUTF8 { bytes in
@@ -193,7 +196,7 @@ extension OutlineFormat {
                 }
             }
             if let failure { throw failure }
-        case .opml, .json:
+        case .opml:
             try forEachInOrder(try read(text), each)
         }
     }

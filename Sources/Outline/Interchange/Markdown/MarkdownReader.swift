@@ -307,7 +307,7 @@ struct MarkdownReader {
     private mutating func settle(_ handed: Handed, note: String?, depth: Int) {
         guard note != handed.note else { return }
         switch late {
-        case .amend: builder?.setNote(note, ofOpenItemAt: depth)
+        case .amend: builder?.update(ofOpenItemAt: depth) { $0.note = note }
         case .record: recorded.updateValue(note, forKey: handed.ordinal)
         case .use: break
         }
