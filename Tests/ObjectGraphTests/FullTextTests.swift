@@ -108,4 +108,54 @@ import Testing
         #expect(try c.store.check().isEmpty)
         withExtendedLifetime(folder) {}
     }
+
+    /// Index rows of rows written a batch at a time are held back and handed to FTS5 a few megabytes at a time
+    /// (`DeferredFullText`): whatever the transaction does after sees them (a search, an update and a delete
+    /// of held rows, a check), the commit writes them, and a rollback forgets them.
+    @Test func rowsHeldBackAreSeenInsideTheTransaction() throws {
+        let folder = TemporaryDirectory("fulltext-held")
+        let store = try Store(path: folder.path("cards.sqlite"), model: Self.model)
+        let c = Context(store: store)
+        let e = c.model.entity("Card")!
+        let front = e.slot("front")!
+        func rows(_ ids: [ObjectID], _ word: String) -> [[Value]] {
+            ids.indices.map { k in
+                var row = e.defaults
+                row[front] = .string("\(word) \(k)")
+                return row
+            }
+        }
+        try c.transaction(actionName: "Cards") {
+            let ids = try c.reserveObjectIDs(e, count: 300)
+            c.insertRows(e, ids: ids, values: rows(ids, "held"))
+            try c.flushRows()
+            #expect(try c.fullTextCount("held", entity: "Card") == 300)
+            let more = try c.reserveObjectIDs(e, count: 200)
+            c.insertRows(e, ids: more, values: rows(more, "held"))
+            try c.flushRows()
+            try #require(try c.existingObject(for: ids[0]))["front"] = "changed"
+            c.delete(try #require(try c.existingObject(for: more[0])))
+        }
+        #expect(try c.fullTextCount("held", entity: "Card") == 498)
+        #expect(try c.fullTextCount("changed", entity: "Card") == 1)
+        #expect(try store.check().isEmpty)
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try c.transaction(actionName: "Rolled back") {
+                let ids = try c.reserveObjectIDs(e, count: 100)
+                c.insertRows(e, ids: ids, values: rows(ids, "gone"))
+                try c.flushRows()
+                throw Stop()
+            }
+        }
+        c.rollback()
+        try c.transaction(actionName: "After") {
+            let ids = try c.reserveObjectIDs(e, count: 10)
+            c.insertRows(e, ids: ids, values: rows(ids, "after"))
+        }
+        #expect(try c.fullTextCount("gone", entity: "Card") == 0)
+        #expect(try c.fullTextCount("after", entity: "Card") == 10)
+        #expect(try store.check().isEmpty)
+        withExtendedLifetime(folder) {}
+    }
 }

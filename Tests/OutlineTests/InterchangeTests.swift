@@ -144,6 +144,14 @@ import Testing
             try MarkdownOutline.read("- [x] a\r\n  - b\r\n    title\r\n\r\n    note\r\n    lines\r\n")
                 == [OutlineNode("a", done: true, children: [OutlineNode("b title", note: "note\nlines")])])
         #expect(try IndentedText.read("a\r\n\tb\r\n") == [OutlineNode("a", children: [OutlineNode("b")])])
+        // Indented text is read line by line without an array of lines: the same lines as before, whatever
+        // the mix of CR and LF (a lone CR is no line ending; one more CR before the end of a line is dropped).
+        #expect(try IndentedText.read("a\r\r\nb\rc\n\n\r\n  d\r") == [OutlineNode("a"), OutlineNode("b\rc", children: [OutlineNode("d")])])
+        #expect(try IndentedText.read("\n\na\n\n") == [OutlineNode("a")])
+        #expect(try IndentedText.read("é\r\n\t漢字\r\r\n\t\t👩‍👩‍👧") == [OutlineNode("é", children: [OutlineNode("漢字", children: [OutlineNode("👩‍👩‍👧")])])])
+        #expect(throws: InterchangeError(format: "text", line: 3, column: 1, message: "tabs after indenting with spaces")) {
+            try IndentedText.read("a\r\n  b\r\n\tc\r\n")
+        }
     }
 
     @Test func formatGuessing() {

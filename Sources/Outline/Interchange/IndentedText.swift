@@ -16,7 +16,20 @@ public enum IndentedText {
     static func read(_ text: String, into builder: inout OutlineBuilder) throws(InterchangeError) {
         var unit: Int?
         var usesTabs: Bool?
-        for (n, raw) in lines(text).enumerated() {
+        // Line by line without an array of every line (a million-line file held one as big as the text).
+        var rest = text[...]
+        var n = -1
+        while !rest.isEmpty {
+            n += 1
+            var raw: Substring
+            if let lf = rest.utf8.firstIndex(of: 0x0A) {
+                raw = rest[..<lf]
+                rest = rest[rest.utf8.index(after: lf)...]
+                if raw.unicodeScalars.last == "\r" { raw = raw.dropLast() }  // CRLF ends the line, as LF does
+            } else {
+                raw = rest
+                rest = rest[rest.endIndex...]
+            }
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             let tabs = line.prefix { $0 == "\t" }.count

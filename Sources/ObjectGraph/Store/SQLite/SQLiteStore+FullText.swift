@@ -99,36 +99,28 @@ extension SQLiteStore {
             current[e.index] = now
             return now
         }
+        // Rows held back go in before the index is changed otherwise: an update or delete of one of them
+        // must find it there.
+        let changesIndex =
+            unit.deletes.contains { !$0.entity.fullTextSlots.isEmpty }
+            || unit.updates.contains { update in update.slots.contains(where: update.entity.fullTextSlots.contains) }
+        if changesIndex { try flushDeferredFullText(db) }
         try forEachDeleteRun(unit.deletes) { e, ids in
             guard try isCurrent(e) else { return }
             try deleteStatement(db, table: SQLiteStore.fullTextTable(e), key: "rowid", ids).run(db)
         }
-        // Inserts by entity in ascending row ID: FTS5 writes out its pending terms whenever a row ID is not
-        // above the one before, so the order of an undo's rows (a tree walked depth first) made re-indexing
-        // 100,000 rows 2–4× as slow as in ID order.
-        var runs: [(EntityDescription, [(id: Int64, row: [Value])])] = []
+        // Inserts are held back (`DeferredFullText`) and handed over a few megabytes at a time.
         for run in unit.inserts where try isCurrent(run.entity) {
-            if let k = runs.firstIndex(where: { $0.0 === run.entity }) {
-                runs[k].1 += zip(run.ids, run.rows).map { ($0, $1) }
-            } else {
-                runs.append((run.entity, zip(run.ids, run.rows).map { ($0, $1) }))
+            let slots = run.entity.fullTextSlots
+            for (id, row) in zip(run.ids, run.rows) {
+                deferredFullText.append(
+                    run.entity.index, id,
+                    slots.map { slot in
+                        if case .string(let text) = row[slot] { return TextFolding.fold(text) }
+                        return nil
+                    })
             }
-        }
-        for (e, rows) in runs {
-            let slots = e.fullTextSlots
-            let insert = try statement(db, insertFullTextSQL(e))
-            let ordered = zip(rows, rows.dropFirst()).allSatisfy { $0.id < $1.id } ? rows : rows.sorted { $0.id < $1.id }
-            for (id, row) in ordered {
-                insert.bind(id, at: 1)
-                for (k, slot) in slots.enumerated() {
-                    if case .string(let text) = row[slot] {
-                        insert.bind(.string(TextFolding.fold(text)), at: Int32(k + 2))
-                    } else {
-                        insert.bind(.null, at: Int32(k + 2))
-                    }
-                }
-                try insert.run(db)
-            }
+            if deferredFullText.bytes >= DeferredFullText.limit { try flushDeferredFullText(db) }
         }
         for (e, id, slots, _) in unit.updates where try isCurrent(e) {
             guard slots.contains(where: e.fullTextSlots.contains) else { continue }
@@ -143,6 +135,44 @@ extension SQLiteStore {
             let values = e.fullTextSlots.indices.map { read.value(at: Int32($0), as: .string) }
             read.reset()
             try insertFullText(db, e, id, values)
+        }
+    }
+
+    /// Hands the rows held back to FTS5, by entity in ascending row ID: FTS5 also writes out its pending
+    /// terms whenever a row ID is not above the one before, so the order of an undo's rows (a tree walked
+    /// depth first) made re-indexing 100,000 rows 2–4× as slow as in ID order.
+    func flushDeferredFullText(_ db: Database) throws {
+        guard !deferredFullText.isEmpty else { return }
+        let held = deferredFullText
+        deferredFullText = DeferredFullText()
+        for (entity, rows) in held.rows.sorted(by: { $0.key < $1.key }) {
+            let e = model.entities[entity]
+            let width = e.fullTextSlots.count
+            let insert = try statement(db, insertFullTextSQL(e))
+            // Where each row's texts start in `bytes`, then the rows in ID order.
+            var starts: [Int] = []
+            starts.reserveCapacity(rows.ids.count)
+            var offset = 0
+            for r in rows.ids.indices {
+                starts.append(offset)
+                for k in 0..<width { offset += max(0, Int(rows.lengths[r * width + k])) }
+            }
+            var order = Array(rows.ids.indices)
+            if !zip(rows.ids, rows.ids.dropFirst()).allSatisfy({ $0 < $1 }) { order.sort { rows.ids[$0] < rows.ids[$1] } }
+            for r in order {
+                insert.bind(rows.ids[r], at: 1)
+                var at = starts[r]
+                for k in 0..<width {
+                    let length = Int(rows.lengths[r * width + k])
+                    if length < 0 {
+                        insert.bind(.null, at: Int32(k + 2))
+                    } else {
+                        insert.bind(.string(String(decoding: rows.bytes[at..<(at + length)], as: UTF8.self)), at: Int32(k + 2))
+                        at += length
+                    }
+                }
+                try insert.run(db)
+            }
         }
     }
 
@@ -200,6 +230,7 @@ extension SQLiteStore {
         guard !folded.isEmpty, !e.fullTextSlots.isEmpty, ids?.isEmpty != true else { return [] }
         do {
             return try read { db in
+                try flushDeferredFullText(db)
                 guard try SQLiteStore.fullTextIsCurrent(db, e) else { return try scanFullText(db, e, folded, among: ids, limit: limit) }
                 guard let ids else { return try runIDs(db, fullTextQuery(e, folded, ids: 0, limit: limit, count: false)) }
                 var out: [Int64] = []
@@ -223,6 +254,7 @@ extension SQLiteStore {
         guard !folded.isEmpty, !e.fullTextSlots.isEmpty else { return 0 }
         do {
             return try read { db in
+                try flushDeferredFullText(db)
                 guard try SQLiteStore.fullTextIsCurrent(db, e) else { return try scanFullText(db, e, folded, among: nil, limit: nil).count }
                 let q = fullTextQuery(e, folded, ids: 0, limit: nil, count: true)
                 let stmt = try statement(db, q.sql)
@@ -270,6 +302,7 @@ extension SQLiteStore {
     /// Problems with the full-text indexes: missing, built otherwise, or holding other rows than the
     /// entity's.
     func checkFullText(_ db: Database) throws -> [StoreProblem] {
+        try flushDeferredFullText(db)
         var out: [StoreProblem] = []
         for e in model.entities where !e.fullTextSlots.isEmpty {
             guard try db.tableExists("og_fts_" + e.name) else {

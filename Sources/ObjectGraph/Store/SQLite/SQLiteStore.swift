@@ -289,6 +289,9 @@ final class SQLiteStore: PersistentStore {
     /// The connection while a write transaction is open on it (see `writeTransaction`).
     private(set) var transaction: Database?
 
+    /// Search-index rows of the open write transaction not handed to FTS5 yet (see `DeferredFullText`).
+    var deferredFullText = DeferredFullText()
+
     /// True while a write transaction is open: a unit of work is between its first read and its commit.
     var isInTransaction: Bool { transaction != nil }
 
@@ -312,8 +315,12 @@ final class SQLiteStore: PersistentStore {
         try queue.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 transaction = db
-                defer { transaction = nil }
+                defer {
+                    transaction = nil
+                    deferredFullText = DeferredFullText()  // handed over below, or rolled back with the rest
+                }
                 result = try body(db)
+                try flushDeferredFullText(db)
                 return .commit
             }
         }

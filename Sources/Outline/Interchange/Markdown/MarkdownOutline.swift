@@ -42,11 +42,3 @@ public enum MarkdownOutline {
         try result.get()
     }
 }
-
-/// Lines of a text, split at LF or CRLF (`"\r\n"` is one Character, so splitting on `"\n"` alone would
-/// miss it); the empty line after a final newline is not a line.
-func lines(_ text: String) -> [Substring] {
-    var out = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-    if out.last == "" { out.removeLast() }
-    return out
-}
