@@ -1,0 +1,94 @@
+import Foundation
+import ObjectGraph
+import TestSupport
+import Testing
+
+@testable import Outline
+
+/// `burrow import` of Markdown and JSON (read after a first pass, written a batch at a time into one
+/// transaction, issue 17) killed with SIGKILL while it writes: the store holds each import whole or not at
+/// all, and checks clean. Kills land where the import has written a random share of what a whole one writes
+/// (its own count of bytes written, `/proc/PID/io`), so most fall between batches, not only before or after.
+@Suite(.serialized) struct StreamingImportKillTests {
+    /// Bytes the process has written so far, or nil once it is gone.
+    static func written(_ pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// A file of more than two batches of items whose notes (Markdown) or members (JSON) come after their
+    /// sub-items now and then: the first pass must have found them before the first batch is written.
+    static func document(_ ext: String, items: Int) -> String {
+        var text = ext == "json" ? "{\"items\": [\n" : ""
+        var i = 0
+        var first = true
+        while i < items {
+            if ext == "json" {
+                text +=
+                    (first ? "" : ",\n") + "{\"children\": [{\"title\": \"sub \(i)\"}, {\"title\": \"sub \(i + 1)\"}], \"title\": \"item \(i + 2)\""
+                text += i % 3 == 0 ? ", \"note\": \"late \(i)\", \"done\": true}" : "}"
+            } else {
+                text += "- item \(i + 2)\n  - sub \(i)\n  - sub \(i + 1)\n" + (i % 3 == 0 ? "\n  late \(i)\n" : "")
+            }
+            first = false
+            i += 3
+        }
+        return text + (ext == "json" ? "\n]}\n" : "")
+    }
+
+    @Test(arguments: ["md", "json"])
+    func importsKilledWhileWritingAreWholeOrAbsent(ext: String) throws {
+        let folder = TemporaryDirectory("burrow-kill")
+        let db = folder.path()
+        #expect(BurrowProcess.run(["add", "P", "--db", db]).status == 0)
+        let file = folder.path("items.\(ext)")
+        let text = Self.document(ext, items: OutlineLoader.batchSize * 2 + 1500)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let expected = try (ext == "json" ? OutlineFormat.json : .markdown).read(text)
+        let seed = TestSeed.seed(ext == "json" ? 61 : 62)
+        var random = SeededRandom(seed: seed)
+
+        func start() throws -> Process {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: BurrowProcess.path)
+            p.arguments = ["import", file, "--under", "P", "--db", db]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+        // What a whole import writes, seen as it runs.
+        let whole = try start()
+        var most = 0
+        Poll.until(timeout: .seconds(60)) {
+            if let n = Self.written(whole.processIdentifier) { most = max(most, n) }
+            return !whole.isRunning
+        }
+        whole.waitUntilExit()
+        #expect(whole.terminationStatus == 0 && most > 0, "a whole import wrote \(most) bytes")
+
+        var killed = 0
+        for _ in 0..<6 {
+            let threshold = Int.random(in: 0...(most + most / 10), using: &random)
+            let p = try start()
+            Poll.until(timeout: .seconds(60)) { (Self.written(p.processIdentifier) ?? .max) >= threshold || !p.isRunning }
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            if p.terminationReason == .uncaughtSignal { killed += 1 }
+        }
+        let note = TestSeed.note(seed)
+        #expect(killed > 0, "\(note)")
+        let check = BurrowProcess.run(["check", "--db", db])
+        #expect(check.status == 0, "\(check.out)\(check.err); \(note)")
+        // P's sub-items are whole copies of the file's outline, one after another.
+        let exported = BurrowProcess.run(["export", "P", "--format", "json", "--db", db])
+        let p = try #require(try JSONOutline.read(exported.out).first)
+        let copies = p.children.count / expected.count
+        #expect(copies >= 1 && p.children.count % expected.count == 0, "\(p.children.count) items under P; \(note)")
+        #expect(p.children == Array(repeating: expected, count: copies).flatMap { $0 }, "\(note)")
+        // The history holds one import for each copy, undone whole.
+        for _ in 0..<copies { #expect(BurrowProcess.run(["undo", "--db", db]).status == 0) }
+        let left = BurrowProcess.run(["export", "--format", "json", "--db", db])
+        #expect(try JSONOutline.read(left.out) == [OutlineNode("P")], "\(note)")
+    }
+}
