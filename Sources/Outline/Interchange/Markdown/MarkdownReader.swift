@@ -9,8 +9,9 @@ import CCMarkGFM
 ///
 /// Items go to the builder in document order, a parent before its children: an item with sub-items goes when
 /// its first sub-list is reached, with the note read so far. What joins that note after a sub-list (rare: a
-/// paragraph after a nested list) is set on the open item by a tree-building builder; an emitting one, which
-/// cannot take it back, gets it from a first pass that hands nothing on (``LateNotes``).
+/// paragraph after a nested list), and a task box a later line sets (a quote's lazy line shaped as a task
+/// item: cmark-gfm ticks the item the line is in), is set on the open item by a tree-building builder; an
+/// emitting one, which cannot take it back, gets it from a first pass that hands nothing on (``LateNotes``).
 struct MarkdownReader {
     typealias Node = MarkdownDocument.Node
 
@@ -21,7 +22,7 @@ struct MarkdownReader {
         /// Kept by the item's number in document order (``recorded``): a first pass, with no builder.
         case record
         /// A first pass's notes, given to their items as they are handed on.
-        case use([Int: String?])
+        case use([Int: (note: String?, done: Bool)])
     }
 
     private let source: SourceLines<UnsafeBufferPointer<UInt8>>
@@ -29,7 +30,7 @@ struct MarkdownReader {
     private(set) var builder: OutlineBuilder?
     private let late: LateNotes
     /// The whole notes of the items whose note grew after they were handed on, by number (`.record`).
-    private(set) var recorded: [Int: String?] = [:]
+    private(set) var recorded: [Int: (note: String?, done: Bool)] = [:]
     /// The number of the next item handed on.
     private var ordinal = 0
     /// The open list items already handed on (when a sub-list was reached), with the note they went with.
@@ -51,6 +52,7 @@ struct MarkdownReader {
     private struct Handed {
         var ordinal: Int
         var note: String?
+        var done = false
     }
 
     /// A block by its lines, kept when the block itself is freed; a note's paragraph and heading lines are
@@ -227,7 +229,7 @@ struct MarkdownReader {
         if open.handed != nil, case .use = late { return }
         let note = self.note(open.spans, from: Self.noteStart(open, firstBlock: open.spans.first?.start), through: through, column: 0)
         if let handed = open.handed {
-            settle(handed, note: note, depth: open.depth)
+            settle(handed, note: note, done: false, depth: open.depth)
         } else {
             add(open.title, note: note, depth: open.depth)
         }
@@ -251,7 +253,7 @@ struct MarkdownReader {
                 if let sublist = next {
                     if handedItems[item] == nil {
                         let note = itemNote(item, through: sublist, column: column)
-                        handedItems[item] = Handed(ordinal: ordinal, note: note)
+                        handedItems[item] = Handed(ordinal: ordinal, note: note, done: item.isChecked)
                         add(itemTitle(item), note: note, done: item.isChecked, depth: depth)
                     }
                     stack.append(.item(item, depth: depth, column: column, after: sublist))
@@ -261,7 +263,10 @@ struct MarkdownReader {
                 // Every sub-list walked. An open item is the last of the open blocks: nothing after it is closed.
                 if item.isOpen { return }
                 if let handed = handedItems.removeValue(forKey: item) {
-                    if case .use = late {} else { settle(handed, note: itemNote(item, through: nil, column: column), depth: depth) }
+                    if case .use = late {
+                    } else {
+                        settle(handed, note: itemNote(item, through: nil, column: column), done: item.isChecked, depth: depth)
+                    }
                 } else {
                     add(itemTitle(item), note: itemNote(item, through: nil, column: column), done: item.isChecked, depth: depth)
                 }
@@ -298,17 +303,22 @@ struct MarkdownReader {
     /// Hands an item on as the next in document order (the first pass's note for it, if it has one).
     private mutating func add(_ title: String, note: String?, done: Bool = false, depth: Int) {
         var note = note
-        if case .use(let notes) = late, let whole = notes[ordinal] { note = whole }
+        var done = done
+        if case .use(let notes) = late, let whole = notes[ordinal] { (note, done) = whole }
         ordinal += 1
         builder?.add(OutlineNode(title, note: note, done: done), depth: depth)
     }
 
     /// The whole note of an item handed on with less: set on it, or recorded for the second pass.
-    private mutating func settle(_ handed: Handed, note: String?, depth: Int) {
-        guard note != handed.note else { return }
+    private mutating func settle(_ handed: Handed, note: String?, done: Bool, depth: Int) {
+        guard note != handed.note || done != handed.done else { return }
         switch late {
-        case .amend: builder?.update(ofOpenItemAt: depth) { $0.note = note }
-        case .record: recorded.updateValue(note, forKey: handed.ordinal)
+        case .amend:
+            builder?.update(ofOpenItemAt: depth) {
+                $0.note = note
+                $0.done = done
+            }
+        case .record: recorded[handed.ordinal] = (note, done)
         case .use: break
         }
     }
