@@ -6,7 +6,9 @@ import Testing
 /// The progress bar: nothing for quick work or when stderr is no terminal, a bar once the work has run half
 /// a second, redrawn at most every tenth of a second, erased at the end. The clock is the test's own.
 @Suite struct ProgressTests {
-    /// A console whose stderr is kept and whose clock is set by hand.
+    /// A console whose stderr is kept and whose clock is set by hand. `@unchecked Sendable` because Swift
+    /// cannot see that every stored property is read and written only under `lock` (the console's closures
+    /// may be called from the work's thread); a property added outside the lock would break that.
     final class Recorder: @unchecked Sendable {
         private let lock = NSLock()
         private var text = ""

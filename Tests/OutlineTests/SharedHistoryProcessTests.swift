@@ -267,12 +267,7 @@ import Testing
         var killed = 0, completed = 0
         for attempt in 0..<6 {
             let top = try Self.history(db).first
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: BurrowProcess.path)
-            p.arguments = ["import", file, "--under", "P", "--db", db]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try BurrowProcess.start(["import", file, "--under", "P", "--db", db])
             // Import takes some 130 ms in a debug build: anywhere from before the store is opened to about
             // the commit (mostly killed, so that `killed > 0` holds for any seed).
             usleep(useconds_t(rng.below(160_000)))
@@ -324,12 +319,7 @@ import Testing
                 let redo = Self.burrow(["redo"], db)
                 #expect(redo.out.hasPrefix("Redid: \(deleted.name)"), "\(redo.out)\(redo.err); \(note)")
             }
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: BurrowProcess.path)
-            p.arguments = ["undo", "--db", db]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try BurrowProcess.start(["undo", "--db", db])
             usleep(useconds_t(rng.below(200_000)))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()

@@ -48,15 +48,7 @@ import Testing
         let seed = TestSeed.seed(ext == "json" ? 61 : 62)
         var random = SeededRandom(seed: seed)
 
-        func start() throws -> Process {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: BurrowProcess.path)
-            p.arguments = ["import", file, "--under", "P", "--db", db]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            return p
-        }
+        func start() throws -> Process { try BurrowProcess.start(["import", file, "--under", "P", "--db", db]) }
         // What a whole import writes, seen as it runs.
         let whole = try start()
         var most = 0

@@ -13,6 +13,17 @@ enum BurrowProcess {
         var err: String
     }
 
+    /// Starts `burrow ARGS` with its output thrown away and does not wait: for tests that kill it mid-write.
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Runs `burrow ARGS` with stdin from /dev/null (or `input`) and waits for it.
     static func run(_ arguments: [String], input: String? = nil) -> Result {
         run(tool: path, arguments, input: input)
