@@ -15,6 +15,9 @@ extension SQLiteStore {
         var size: Int64
     }
 
+    /// The newest done action's `seq`, found by walking back from the newest row (over the redo actions).
+    private static let newestDone = "SELECT seq FROM og_history WHERE undone = 0 ORDER BY seq DESC LIMIT 1"
+
     private static let columns =
         "seq, name, at, origin, container_entity, container_id, focus_entity, focus_id, undone, objects, size, model_hash"
 
@@ -24,7 +27,7 @@ extension SQLiteStore {
                 var newest = try end(db, newest: true)
                 if let n = newest, n.state != HistoryState.done.rawValue {
                     // A new action cuts redo: everything after the newest done action goes (a suffix).
-                    let done = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM og_history WHERE undone = 0") ?? 0
+                    let done = try Int64.fetchOne(db, sql: Self.newestDone) ?? 0
                     try db.execute(sql: "DELETE FROM og_history WHERE seq > ?", arguments: [done])
                     newest = try end(db, newest: true)
                 }
@@ -84,10 +87,11 @@ extension SQLiteStore {
         do {
             return try read { db -> (HistoryEntry, [UInt8]?, String)? in
                 guard try hasHistory(db) else { return nil }
-                let order = undone ? "ASC" : "DESC"
-                let sql =
-                    "SELECT \(Self.columns)\(withStep ? ", step" : "") FROM og_history WHERE undone = ? ORDER BY seq \(order) LIMIT 1"
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [undone ? 1 : 0]) else { return nil }
+                // Undone actions follow the done ones (`checkHistory` reports otherwise): the oldest undone one is the
+                // first after the newest done one.
+                let which = undone ? "undone = 1 AND seq > coalesce((\(Self.newestDone)), 0) ORDER BY seq" : "undone = 0 ORDER BY seq DESC"
+                let sql = "SELECT \(Self.columns)\(withStep ? ", step" : "") FROM og_history WHERE \(which) LIMIT 1"
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: sql)) else { return nil }
                 // A step that is not bytes (damage) is read as none: undo then skips it with a message.
                 let step: [UInt8]? = withStep ? Data.fromDatabaseValue(row[12] as DatabaseValue).map { [UInt8]($0) } ?? [] : nil
                 return (entry(row), step, String.fromDatabaseValue(row[11] as DatabaseValue) ?? "")

@@ -71,8 +71,9 @@ enum Schema {
         """
 
     /// The undo history every process shares (see `SQLiteStore+History`): one row per action, its step
-    /// encoded by `UndoRecord.encoded()`, its position and the bytes of every step up to it (`cum`); the index
-    /// finds the newest done and the oldest undone action. `undone`: 0 done, 1 undone, 2 skipped.
+    /// encoded by `UndoRecord.encoded()`, its position and the bytes of every step up to it (`cum`). `undone`: 0
+    /// done, 1 undone, 2 skipped. No index on `undone`: undone actions always follow the done ones, so both ends
+    /// of redo are found by walking back from the newest row, and an index would cost every edit a page write.
     static let historyTable = [
         """
         CREATE TABLE IF NOT EXISTS og_history (seq INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, at REAL NOT NULL, \
@@ -80,7 +81,8 @@ enum Schema {
         undone INTEGER NOT NULL, objects INTEGER NOT NULL, size INTEGER NOT NULL, model_hash TEXT NOT NULL, \
         position INTEGER NOT NULL, cum INTEGER NOT NULL, step BLOB NOT NULL)
         """,
-        "CREATE INDEX IF NOT EXISTS og_history_undone ON og_history (undone, seq)"
+        // Stores written before 2026-11-23 have it.
+        "DROP INDEX IF EXISTS og_history_undone"
     ]
 
     /// The literal SQL for a stored default.
