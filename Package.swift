@@ -17,7 +17,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0")
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6")
     ],
     targets: [
         // The object graph: model, SQLite store, context. Knows nothing of outlines or terminals.
@@ -58,6 +61,20 @@ let package = Package(
         .target(
             name: "BurrowConfig",
             dependencies: ["BurrowApp", "ObjectGraph", "TerminalKit", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict
+        ),
+        // The PostgreSQL side of sharing an outline: the server's schema and the function that applies each
+        // operation, its change feed, and the connection (postgres-nio). The only code that writes PostgreSQL's SQL.
+        .target(
+            name: "OutlineServer",
+            dependencies: [
+                "Outline", "ObjectGraph",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log")
+            ],
             swiftSettings: strict
         ),
         // The `burrow` subcommands as a library, so tests run them in-process.
@@ -106,6 +123,8 @@ let package = Package(
         .testTarget(
             name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict
         ),
+        // The server side against a throwaway PostgreSQL cluster the tests start on loopback.
+        .testTarget(name: "OutlineServerTests", dependencies: ["OutlineServer", "Outline", "ObjectGraph", "TestSupport"], swiftSettings: strict),
         // The live benchmark's screen model, against written-out output and against tmux on the real `burrow`.
         .testTarget(name: "BurrowBenchmarksTests", dependencies: ["BurrowBenchmarks", "BurrowCLI", "TestSupport"], swiftSettings: strict)
     ],

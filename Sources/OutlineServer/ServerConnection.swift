@@ -1,0 +1,210 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+
+/// A connection to the PostgreSQL server that shares outlines: its schema checked or installed, operations
+/// applied through `burrow.apply`, changes read after a sequence number. Every statement takes parameters.
+///
+/// ```swift
+/// let server = try await ServerConnection.connect(try ServerAddress(url))
+/// try await server.prepare()
+/// let answer = try await server.apply(.delete(id: item), outline: outline, opID: UUID(), client: "laptop")
+/// ```
+public final class ServerConnection: Sendable {
+    public let address: ServerAddress
+    let connection: PostgresConnection
+    let logger: Logger
+
+    private init(address: ServerAddress, connection: PostgresConnection, logger: Logger) {
+        self.address = address
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Connects and logs in (TLS as `address.tls` says).
+    public static func connect(_ address: ServerAddress, timeout: Duration = .seconds(10)) async throws(ServerError) -> ServerConnection {
+        let logger = Logger(label: "burrow.server") { _ in SwiftLogNoOpLogHandler() }
+        do {
+            var configuration: PostgresConnection.Configuration
+            if address.host.hasPrefix("/") {
+                let socket = address.host + "/.s.PGSQL.\(address.port)"
+                configuration = .init(unixSocketPath: socket, username: address.user, password: address.password, database: address.database)
+            } else {
+                configuration = .init(
+                    host: address.host, port: address.port, username: address.user, password: address.password, database: address.database,
+                    tls: try tls(address.tls))
+            }
+            configuration.options.connectTimeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            return ServerConnection(address: address, connection: connection, logger: logger)
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError(.unreachable, "cannot reach \(address): \(Self.reason(error))")
+        }
+    }
+
+    private static func tls(_ mode: ServerAddress.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+        var c = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case .disable: return .disable
+        case .prefer, .require: c.certificateVerification = .none
+        case .verifyCA: c.certificateVerification = .noHostnameVerification
+        case .verifyFull: c.certificateVerification = .fullVerification
+        }
+        let context = try NIOSSLContext(configuration: c)
+        return mode == .prefer ? .prefer(context) : .require(context)
+    }
+
+    /// One line for the user from a driver error: the server's own message when it sent one.
+    static func reason(_ error: any Error) -> String {
+        if let e = error as? PSQLError {
+            if let m = e.serverInfo?[.message] { return m }
+            if let u = e.underlying { return String(describing: u) }
+            return "\(e.code)"
+        }
+        if let e = error as? PostgresTransactionError {
+            return reason(e.closureError ?? e.commitError ?? e.beginError ?? e.rollbackError ?? error)
+        }
+        return String(describing: error)
+    }
+
+    public func close() async {
+        try? await connection.close()
+    }
+
+    /// Runs `query`, turning a driver error into a ``ServerError`` saying what was being done.
+    @discardableResult
+    func run(_ query: PostgresQuery, _ doing: String) async throws(ServerError) -> [PostgresRow] {
+        do {
+            var rows: [PostgresRow] = []
+            for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
+            return rows
+        } catch {
+            throw ServerError(.failed, "cannot \(doing) on \(address): \(Self.reason(error))")
+        }
+    }
+
+    // MARK: Schema
+
+    /// The server's schema version: 0 when it has none.
+    public func schemaVersion() async throws(ServerError) -> Int {
+        let rows = try await run(
+            "SELECT CASE WHEN to_regclass('burrow.meta') IS NULL THEN NULL ELSE 1 END, to_regnamespace('burrow') IS NOT NULL", "read the schema")
+        guard let row = rows.first else { return 0 }
+        let (hasMeta, hasSchema) = (try? row.decode((Int?, Bool).self)) ?? (nil, false)
+        if hasMeta == nil {
+            if hasSchema { throw ServerError(.schemaMismatch, "\(address) has a schema “burrow” that is not Burrow's") }
+            return 0
+        }
+        let version = try await run("SELECT value FROM burrow.meta WHERE key = 'schema_version'", "read the schema version")
+        guard let text = try? version.first?.decode(String.self), let v = Int(text) else {
+            throw ServerError(.schemaMismatch, "\(address) has a schema “burrow” with no version Burrow can read")
+        }
+        return v
+    }
+
+    /// Installs the schema on a server without one and upgrades an older one, in one transaction under a lock
+    /// (two programs preparing at once install it once); refuses a newer one.
+    public func prepare() async throws(ServerError) {
+        do {
+            try await connection.withTransaction(logger: logger) { c in
+                try await c.query("SELECT pg_advisory_xact_lock(hashtext('burrow schema'))", logger: logger)
+                let current = try await schemaVersion()
+                if current > ServerSchema.version {
+                    throw ServerError(
+                        .schemaMismatch,
+                        "\(address) holds outlines of a newer Burrow (server schema \(current); this one knows \(ServerSchema.version)): update burrow"
+                    )
+                }
+                for k in current..<ServerSchema.version {
+                    for statement in ServerSchema.migrations[k] { try await c.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                    let v = String(k + 1)
+                    try await c.query("UPDATE burrow.meta SET value = \(v) WHERE key = 'schema_version'", logger: logger)
+                }
+            }
+        } catch let error as ServerError {
+            throw error
+        } catch let error as PostgresTransactionError {
+            if let inner = error.closureError as? ServerError { throw inner }
+            throw ServerError(.failed, "cannot set up \(address): \(Self.reason(error))")
+        } catch {
+            throw ServerError(.failed, "cannot set up \(address): \(Self.reason(error))")
+        }
+    }
+
+    // MARK: Outlines
+
+    /// Makes outline `id` with its top item (whose ID is the outline's), if it is not there.
+    public func createOutline(_ id: UUID) async throws(ServerError) {
+        try await run(
+            """
+            WITH o AS (INSERT INTO burrow.outline (id) VALUES (\(id)) ON CONFLICT DO NOTHING RETURNING id)
+            INSERT INTO burrow.item (outline, id, parent, ord, title) SELECT id, id, NULL, 'a0', '' FROM o
+            """, "make the outline")
+    }
+
+    /// Applies `op` as `opID` (the same ID again is answered, not applied again) on behalf of `client`.
+    public func apply(_ op: ServerOperation, outline: UUID, opID: UUID, client: String) async throws(ServerError) -> ServerAnswer {
+        let json = op.json
+        let rows = try await run("SELECT burrow.apply(\(outline), \(opID), \(client), \(json)::jsonb)::text", "send a change")
+        guard let text = try? rows.first?.decode(String.self),
+            let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let status = (o["status"] as? String).flatMap(ServerAnswer.Status.init(rawValue:))
+        else { throw ServerError(.failed, "\(address) answered a change with something Burrow cannot read") }
+        return ServerAnswer(
+            status: status, seq: (o["seq"] as? NSNumber)?.int64Value, message: o["message"] as? String, repeated: o["repeated"] as? Bool ?? false)
+    }
+
+    /// The changes of `outline` numbered after `seq`, oldest first, at most `limit`.
+    public func changes(outline: UUID, after seq: Int64, limit: Int = 1000) async throws(ServerError) -> [ServerChange] {
+        let rows = try await run(
+            "SELECT seq, op_id, client, body::text FROM burrow.change WHERE outline = \(outline) AND seq > \(seq) ORDER BY seq LIMIT \(limit)",
+            "read changes")
+        var out: [ServerChange] = []
+        for row in rows {
+            guard let (seq, opID, client, body) = try? row.decode((Int64, UUID, String, String).self),
+                let o = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+            else { throw ServerError(.failed, "\(address) holds a change Burrow cannot read") }
+            let parsed: ServerChange.Body
+            if o["kind"] as? String == "delete" {
+                parsed = .delete(((o["ids"] as? [Any]) ?? []).compactMap { ($0 as? String).flatMap(UUID.init(uuidString:)) })
+            } else {
+                parsed = .upsert(((o["rows"] as? [Any]) ?? []).compactMap(ServerItem.init))
+            }
+            out.append(ServerChange(seq: seq, opID: opID, client: client, body: parsed))
+        }
+        return out
+    }
+
+    /// Every item of `outline`, parents before children (the top first), and the sequence number they are as of.
+    public func items(outline: UUID) async throws(ServerError) -> (items: [ServerItem], seq: Int64) {
+        do {
+            return try await connection.withTransaction(logger: logger) { c in
+                try await c.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger)
+                var seq: Int64 = 0
+                for try await row in try await c.query("SELECT last_seq FROM burrow.outline WHERE id = \(outline)", logger: logger) {
+                    seq = try row.decode(Int64.self)
+                }
+                var items: [ServerItem] = []
+                let rows = try await c.query(
+                    """
+                    WITH RECURSIVE t(id, depth) AS (SELECT id, 0 FROM burrow.item WHERE outline = \(outline) AND parent IS NULL \
+                    UNION ALL SELECT i.id, t.depth + 1 FROM burrow.item i JOIN t ON i.outline = \(outline) AND i.parent = t.id) \
+                    SELECT i.id, i.parent, i.ord, i.title, i.note, i.done FROM t JOIN burrow.item i ON i.outline = \(outline) AND i.id = t.id \
+                    ORDER BY t.depth, i.parent, i.ord
+                    """, logger: logger)
+                for try await row in rows {
+                    let (id, parent, ord, title, note, done) = try row.decode((UUID, UUID?, String, String, String?, Bool).self)
+                    items.append(ServerItem(id: id, parent: parent, ord: ord, title: title, note: note, done: done))
+                }
+                return (items, seq)
+            }
+        } catch {
+            throw ServerError(.failed, "cannot read the outline from \(address): \(Self.reason(error))")
+        }
+    }
+}

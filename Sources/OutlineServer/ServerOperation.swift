@@ -1,0 +1,120 @@
+import Foundation
+
+/// One user action as the server applies it: an intent (put this under that parent at this key, set these
+/// fields, delete this subtree), not a row image, so the server can decide against what others did meanwhile.
+///
+/// ```swift
+/// let op = ServerOperation.set(id: item, fields: ["title": .string("Milk")], expect: nil)
+/// ```
+public enum ServerOperation: Equatable, Sendable {
+    /// A new item under `parent` at order key `ord` (a taken key gets one just after it).
+    case insert(ServerItem)
+    /// Items brought back with their IDs (an undone delete), parents before children; ones present are skipped.
+    case restore([ServerItem])
+    /// Title, note or done set to the values given; with `expect`, only if those fields still hold them.
+    case set(id: UUID, fields: [String: ServerValue], expect: [String: ServerValue]?)
+    /// `id` under `parent` at `ord`; refused if it would go inside itself.
+    case move(id: UUID, parent: UUID, ord: String)
+    /// `id` and everything under it.
+    case delete(id: UUID)
+
+    /// The operation as the JSON `burrow.apply` reads.
+    var json: String {
+        var o: [String: Any] = [:]
+        switch self {
+        case .insert(let item):
+            o = item.object
+            o["op"] = "insert"
+        case .restore(let items):
+            o = ["op": "restore", "rows": items.map(\.object)]
+        case .set(let id, let fields, let expect):
+            o = ["op": "set", "id": id.uuidString.lowercased(), "set": fields.mapValues(\.any)]
+            if let expect { o["expect"] = expect.mapValues(\.any) }
+        case .move(let id, let parent, let ord):
+            o = ["op": "move", "id": id.uuidString.lowercased(), "parent": parent.uuidString.lowercased(), "ord": ord]
+        case .delete(let id):
+            o = ["op": "delete", "id": id.uuidString.lowercased()]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A field's value in an operation: text, a truth value, or none.
+public enum ServerValue: Equatable, Sendable {
+    case string(String)
+    case bool(Bool)
+    case null
+
+    var any: Any {
+        switch self {
+        case .string(let s): return s
+        case .bool(let b): return b
+        case .null: return NSNull()
+        }
+    }
+
+}
+
+/// An item as the server keeps it.
+public struct ServerItem: Equatable, Sendable {
+    public var id: UUID
+    /// None only for the top item.
+    public var parent: UUID?
+    public var ord: String
+    public var title: String
+    public var note: String?
+    public var done: Bool
+
+    public init(id: UUID, parent: UUID?, ord: String, title: String, note: String? = nil, done: Bool = false) {
+        (self.id, self.parent, self.ord, self.title, self.note, self.done) = (id, parent, ord, title, note, done)
+    }
+
+    var object: [String: Any] {
+        [
+            "id": id.uuidString.lowercased(), "parent": parent.map { $0.uuidString.lowercased() } ?? NSNull(), "ord": ord, "title": title,
+            "note": note ?? NSNull(), "done": done
+        ]
+    }
+
+    init?(_ o: Any?) {
+        guard let o = o as? [String: Any], let id = (o["id"] as? String).flatMap(UUID.init(uuidString:)), let ord = o["ord"] as? String
+        else { return nil }
+        self.init(
+            id: id, parent: (o["parent"] as? String).flatMap(UUID.init(uuidString:)), ord: ord, title: o["title"] as? String ?? "",
+            note: o["note"] as? String, done: (o["done"] as? Bool) ?? false)
+    }
+}
+
+/// What the server answered an operation.
+public struct ServerAnswer: Equatable, Sendable {
+    public enum Status: String, Sendable {
+        /// Done as asked.
+        case applied
+        /// Done, but under “Recovered”: where it was to go was deleted.
+        case recovered
+        /// Not done (see ``message``): the item was deleted, or it would have gone inside itself, or an undo
+        /// found its fields changed since.
+        case rejected
+    }
+
+    public var status: Status
+    /// The change's number, when it changed anything.
+    public var seq: Int64?
+    public var message: String?
+    /// True when the server had applied this operation ID before and answered it again.
+    public var repeated: Bool
+}
+
+/// One applied operation's effect, in sequence order: items as they now are, or items removed.
+public struct ServerChange: Equatable, Sendable {
+    public enum Body: Equatable, Sendable {
+        case upsert([ServerItem])
+        case delete([UUID])
+    }
+
+    public var seq: Int64
+    public var opID: UUID
+    public var client: String
+    public var body: Body
+}

@@ -1,0 +1,197 @@
+/// The server's side of a shared outline, as SQL: schema `burrow`, versioned like the SQLite store's model
+/// (`burrow.meta`'s `schema_version`; a program refuses a server it does not know), and the one function
+/// every change goes through, `burrow.apply(outline, op_id, client, op)`.
+///
+/// PostgreSQL decides (docs/DECISIONS.md): `apply` takes the outline's row lock, so the operations of one
+/// outline are applied one at a time in the order their sequence numbers give; it ignores an operation ID it
+/// has applied already (answering what it answered then), refuses a move that would make a cycle, keeps
+/// sibling order keys unique (a new key just after a taken one), puts an insert or move whose parent is gone
+/// under the outline's "Recovered" item, and appends what it did to `burrow.change` with the next sequence
+/// number, then rings `NOTIFY` (a doorbell only: clients read `seq >` their checkpoint).
+enum ServerSchema {
+    /// The schema version this program writes and reads.
+    static let version = 1
+
+    /// The statements that take a server from version `k` to `k + 1`, for each `k` from 0.
+    static let migrations: [[String]] = [version1]
+
+    static let version1: [String] = [
+        "CREATE SCHEMA IF NOT EXISTS burrow",
+        "CREATE TABLE burrow.meta (key text PRIMARY KEY, value text NOT NULL)",
+        // `last_seq`: the newest change's number; `recovered`: the item that takes what lost its parent.
+        """
+        CREATE TABLE burrow.outline (id uuid PRIMARY KEY, last_seq bigint NOT NULL DEFAULT 0, recovered uuid, \
+        created timestamptz NOT NULL DEFAULT now())
+        """,
+        // Order keys compare byte by byte ("C"), as the client's do. The top item (id = the outline's) has no parent.
+        """
+        CREATE TABLE burrow.item (outline uuid NOT NULL REFERENCES burrow.outline ON DELETE CASCADE, id uuid NOT NULL, \
+        parent uuid, ord text COLLATE "C" NOT NULL, title text NOT NULL DEFAULT '', note text, done boolean NOT NULL DEFAULT false, \
+        PRIMARY KEY (outline, id), UNIQUE (outline, parent, ord))
+        """,
+        "CREATE INDEX item_parent ON burrow.item (outline, parent)",
+        // What each operation did, in the order applied: `kind` upsert (rows: the items as they are now) or
+        // delete (ids: every item removed).
+        """
+        CREATE TABLE burrow.change (outline uuid NOT NULL REFERENCES burrow.outline ON DELETE CASCADE, seq bigint NOT NULL, \
+        op_id uuid NOT NULL, client text NOT NULL, at timestamptz NOT NULL DEFAULT now(), body jsonb NOT NULL, \
+        PRIMARY KEY (outline, seq))
+        """,
+        // Every operation seen, with its answer, so a resent one is answered again and not applied twice.
+        """
+        CREATE TABLE burrow.op (outline uuid NOT NULL REFERENCES burrow.outline ON DELETE CASCADE, id uuid NOT NULL, \
+        answer jsonb NOT NULL, PRIMARY KEY (outline, id))
+        """,
+        // A key strictly between `a` and `b` (NULL: no upper bound), both valid keys with a < b (OrderKey's rules:
+        // a fraction never ends in the zero digit).
+        """
+        CREATE FUNCTION burrow.key_after(a text, b text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+        DECLARE
+            digits constant text := '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+            s text; n int := 0; d int;
+        BEGIN
+            IF b IS NULL OR left(b, length(a)) <> a THEN RETURN a || 'V'; END IF;
+            s := substr(b, length(a) + 1);
+            WHILE n < length(s) AND substr(s, n + 1, 1) = '0' LOOP n := n + 1; END LOOP;
+            d := strpos(digits, substr(s, n + 1, 1)) - 1;
+            IF d > 1 THEN RETURN a || left(s, n) || substr(digits, (d + 1) / 2 + 1, 1); END IF;
+            IF length(s) > n + 1 THEN RETURN a || left(s, n + 1); END IF;
+            RETURN a || left(s, n) || '0V';
+        END $$
+        """,
+        // `want` if no sibling under `parent` has it (other than `self`), else a key just after it.
+        """
+        CREATE FUNCTION burrow.free_key(o uuid, p uuid, want text, self uuid) RETURNS text LANGUAGE plpgsql AS $$
+        DECLARE k text := want; nxt text;
+        BEGIN
+            WHILE EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND parent IS NOT DISTINCT FROM p AND ord = k AND id <> self) LOOP
+                SELECT min(ord) INTO nxt FROM burrow.item WHERE outline = o AND parent IS NOT DISTINCT FROM p AND ord > k;
+                k := burrow.key_after(k, nxt);
+            END LOOP;
+            RETURN k;
+        END $$
+        """,
+        // The item that takes inserts and moves whose parent is gone, made at the end of the top level when
+        // first needed.
+        """
+        CREATE FUNCTION burrow.recovered(o uuid) RETURNS uuid LANGUAGE plpgsql AS $$
+        DECLARE r uuid; last text;
+        BEGIN
+            SELECT recovered INTO r FROM burrow.outline WHERE id = o;
+            IF r IS NOT NULL AND EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND id = r) THEN RETURN r; END IF;
+            r := gen_random_uuid();
+            SELECT max(ord) INTO last FROM burrow.item WHERE outline = o AND parent = o;
+            INSERT INTO burrow.item (outline, id, parent, ord, title) VALUES (o, r, o, burrow.key_after(coalesce(last, 'a0'), NULL), 'Recovered');
+            UPDATE burrow.outline SET recovered = r WHERE id = o;
+            RETURN r;
+        END $$
+        """,
+        // The row of item `i` as a change carries it.
+        """
+        CREATE FUNCTION burrow.row_of(o uuid, i uuid) RETURNS jsonb LANGUAGE sql STABLE AS $$
+            SELECT jsonb_build_object('id', id, 'parent', parent, 'ord', ord, 'title', title, 'note', note, 'done', done)
+            FROM burrow.item WHERE outline = o AND id = i
+        $$
+        """,
+        applyFunction,
+        "INSERT INTO burrow.meta (key, value) VALUES ('schema_version', '1')"
+    ]
+
+    /// `burrow.apply`: one operation (JSON, see ``ServerOperation``) applied under the outline's lock. Its
+    /// answer: `{"status": applied | recovered | rejected, "seq": n, "message": …}`; a repeated `op_id` gets
+    /// the first answer again.
+    static let applyFunction = """
+        CREATE FUNCTION burrow.apply(o uuid, op_id uuid, client text, op jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+        DECLARE
+            answer jsonb; kind text := op->>'op'; i uuid; p uuid; status text := 'applied'; message text;
+            rows jsonb := '[]'::jsonb; ids jsonb; body jsonb; seq bigint; r jsonb; f text;
+        BEGIN
+            PERFORM 1 FROM burrow.outline WHERE id = o FOR UPDATE;
+            IF NOT FOUND THEN RAISE EXCEPTION 'no outline %', o USING ERRCODE = 'no_data_found'; END IF;
+            SELECT a.answer INTO answer FROM burrow.op a WHERE a.outline = o AND a.id = op_id;
+            IF FOUND THEN RETURN answer || '{"repeated": true}'::jsonb; END IF;
+
+            IF kind = 'insert' OR kind = 'restore' THEN
+                FOR r IN SELECT * FROM jsonb_array_elements(CASE WHEN kind = 'insert' THEN jsonb_build_array(op) ELSE op->'rows' END) LOOP
+                    i := (r->>'id')::uuid; p := (r->>'parent')::uuid;
+                    IF EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND id = i) THEN CONTINUE; END IF;
+                    IF p IS NULL OR NOT EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND id = p) THEN
+                        p := burrow.recovered(o); status := 'recovered';
+                        message := 'its parent was deleted: it is under “Recovered”';
+                    END IF;
+                    INSERT INTO burrow.item (outline, id, parent, ord, title, note, done)
+                    VALUES (o, i, p, burrow.free_key(o, p, coalesce(r->>'ord', 'a0'), i), coalesce(r->>'title', ''), r->>'note',
+                            coalesce((r->>'done')::boolean, false));
+                    rows := rows || jsonb_build_array(burrow.row_of(o, i));
+                END LOOP;
+            ELSIF kind = 'set' THEN
+                i := (op->>'id')::uuid;
+                IF NOT EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND id = i) THEN
+                    status := 'rejected'; message := 'the item was deleted';
+                ELSE
+                    -- An undo says what it expects to find: someone else's change since wins.
+                    IF op ? 'expect' THEN
+                        FOR f IN SELECT jsonb_object_keys(op->'expect') LOOP
+                            IF (burrow.row_of(o, i)->f) IS DISTINCT FROM (op->'expect'->f) THEN
+                                status := 'rejected'; message := 'it was changed elsewhere since';
+                            END IF;
+                        END LOOP;
+                    END IF;
+                    IF status = 'applied' THEN
+                        UPDATE burrow.item SET
+                            title = CASE WHEN op->'set' ? 'title' THEN coalesce(op->'set'->>'title', '') ELSE title END,
+                            note = CASE WHEN op->'set' ? 'note' THEN op->'set'->>'note' ELSE note END,
+                            done = CASE WHEN op->'set' ? 'done' THEN coalesce((op->'set'->>'done')::boolean, false) ELSE done END
+                        WHERE outline = o AND id = i;
+                        rows := jsonb_build_array(burrow.row_of(o, i));
+                    END IF;
+                END IF;
+            ELSIF kind = 'move' THEN
+                i := (op->>'id')::uuid; p := (op->>'parent')::uuid;
+                IF i = o OR NOT EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND id = i) THEN
+                    status := 'rejected'; message := 'the item was deleted';
+                ELSE
+                    IF p IS NULL OR NOT EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND id = p) THEN
+                        p := burrow.recovered(o); status := 'recovered';
+                        message := 'where it went was deleted: it is under “Recovered”';
+                    END IF;
+                    IF p = i OR EXISTS (
+                        WITH RECURSIVE up(id) AS (
+                            SELECT parent FROM burrow.item WHERE outline = o AND id = p
+                            UNION SELECT it.parent FROM burrow.item it JOIN up ON it.outline = o AND it.id = up.id)
+                        SELECT 1 FROM up WHERE id = i) THEN
+                        status := 'rejected'; message := 'it would go inside itself';
+                    ELSE
+                        UPDATE burrow.item SET parent = p, ord = burrow.free_key(o, p, coalesce(op->>'ord', 'a0'), i)
+                        WHERE outline = o AND id = i;
+                        rows := jsonb_build_array(burrow.row_of(o, i));
+                    END IF;
+                END IF;
+            ELSIF kind = 'delete' THEN
+                i := (op->>'id')::uuid;
+                IF i = o THEN
+                    status := 'rejected'; message := 'the top item cannot be deleted';
+                ELSE
+                    WITH RECURSIVE sub(id) AS (
+                        SELECT id FROM burrow.item WHERE outline = o AND id = i
+                        UNION ALL SELECT it.id FROM burrow.item it JOIN sub ON it.outline = o AND it.parent = sub.id),
+                    gone AS (DELETE FROM burrow.item it USING sub WHERE it.outline = o AND it.id = sub.id RETURNING it.id)
+                    SELECT coalesce(jsonb_agg(id), '[]'::jsonb) INTO ids FROM gone;
+                END IF;
+            ELSE
+                RAISE EXCEPTION 'unknown operation %', kind USING ERRCODE = 'invalid_parameter_value';
+            END IF;
+
+            IF status <> 'rejected' AND (jsonb_array_length(rows) > 0 OR jsonb_array_length(coalesce(ids, '[]'::jsonb)) > 0) THEN
+                UPDATE burrow.outline SET last_seq = last_seq + 1 WHERE id = o RETURNING last_seq INTO seq;
+                body := CASE WHEN ids IS NOT NULL THEN jsonb_build_object('kind', 'delete', 'ids', ids)
+                        ELSE jsonb_build_object('kind', 'upsert', 'rows', rows) END;
+                INSERT INTO burrow.change (outline, seq, op_id, client, body) VALUES (o, seq, op_id, client, body);
+                PERFORM pg_notify('burrow_' || replace(o::text, '-', ''), seq::text);
+            END IF;
+            answer := jsonb_build_object('status', status, 'seq', seq, 'message', message);
+            INSERT INTO burrow.op (outline, id, answer) VALUES (o, op_id, answer);
+            RETURN answer;
+        END $$
+        """
+}
