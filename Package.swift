@@ -124,7 +124,10 @@ let package = Package(
             name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict
         ),
         // The server side against a throwaway PostgreSQL cluster the tests start on loopback.
-        .testTarget(name: "OutlineServerTests", dependencies: ["OutlineServer", "Outline", "ObjectGraph", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "OutlineServerTests",
+            dependencies: ["OutlineServer", "Outline", "ObjectGraph", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+            swiftSettings: strict),
         // The live benchmark's screen model, against written-out output and against tmux on the real `burrow`.
         .testTarget(name: "BurrowBenchmarksTests", dependencies: ["BurrowBenchmarks", "BurrowCLI", "TestSupport"], swiftSettings: strict)
     ],

@@ -76,6 +76,13 @@ public final class ServerConnection: Sendable {
         try? await connection.close()
     }
 
+    /// A connection dropped without ``close()`` (an error thrown past its owner) is closed here; the close
+    /// holds the driver's connection until it is done, as the driver requires.
+    deinit {
+        let connection = self.connection
+        if !connection.isClosed { connection.close().whenComplete { _ in _ = connection } }
+    }
+
     /// Runs `query`, turning a driver error into a ``ServerError`` saying what was being done.
     @discardableResult
     func run(_ query: PostgresQuery, _ doing: String) async throws(ServerError) -> [PostgresRow] {
@@ -140,11 +147,7 @@ public final class ServerConnection: Sendable {
 
     /// Makes outline `id` with its top item (whose ID is the outline's), if it is not there.
     public func createOutline(_ id: UUID) async throws(ServerError) {
-        try await run(
-            """
-            WITH o AS (INSERT INTO burrow.outline (id) VALUES (\(id)) ON CONFLICT DO NOTHING RETURNING id)
-            INSERT INTO burrow.item (outline, id, parent, ord, title) SELECT id, id, NULL, 'a0', '' FROM o
-            """, "make the outline")
+        try await run("SELECT burrow.create_outline(\(id))", "make the outline")
     }
 
     /// Applies `op` as `opID` (the same ID again is answered, not applied again) on behalf of `client`.

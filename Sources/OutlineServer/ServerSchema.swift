@@ -94,6 +94,31 @@ enum ServerSchema {
         $$
         """,
         applyFunction,
+        // Makes outline `o` and its top item (whose ID is the outline's), unless it is there.
+        """
+        CREATE FUNCTION burrow.create_outline(o uuid) RETURNS void LANGUAGE sql AS $$
+            WITH made AS (INSERT INTO burrow.outline (id) VALUES (o) ON CONFLICT DO NOTHING RETURNING id)
+            INSERT INTO burrow.item (outline, id, parent, ord, title) SELECT id, id, NULL, 'a0', '' FROM made
+        $$
+        """,
+        // Least privilege: `burrow_client` (a role without login; grant it to the users of the outlines) may call
+        // the two functions and read, nothing more. The functions run as their owner, with a fixed search path.
+        "ALTER FUNCTION burrow.apply(uuid, uuid, text, jsonb) SECURITY DEFINER SET search_path = pg_catalog, pg_temp",
+        "ALTER FUNCTION burrow.create_outline(uuid) SECURITY DEFINER SET search_path = pg_catalog, pg_temp",
+        "REVOKE ALL ON SCHEMA burrow FROM PUBLIC",
+        "REVOKE ALL ON ALL TABLES IN SCHEMA burrow FROM PUBLIC",
+        "REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA burrow FROM PUBLIC",
+        // Roles belong to the whole cluster, and the schema lock to one database: two databases set up at once
+        // both try to make it.
+        """
+        DO $$ BEGIN
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'burrow_client') THEN CREATE ROLE burrow_client NOLOGIN; END IF;
+        EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+        END $$
+        """,
+        "GRANT USAGE ON SCHEMA burrow TO burrow_client",
+        "GRANT SELECT ON burrow.meta, burrow.outline, burrow.item, burrow.change TO burrow_client",
+        "GRANT EXECUTE ON FUNCTION burrow.apply(uuid, uuid, text, jsonb), burrow.create_outline(uuid) TO burrow_client",
         "INSERT INTO burrow.meta (key, value) VALUES ('schema_version', '1')"
     ]
 

@@ -1,5 +1,6 @@
 import Foundation
 import Outline
+import PostgresNIO
 import TestSupport
 import Testing
 
@@ -232,6 +233,38 @@ import Testing
             (error as? ServerError)?.code == .schemaMismatch && "\(error)".contains("not Burrow's")
         }
         await three.close()
+    }
+
+    /// A user granted `burrow_client` applies operations and reads, and can write no table directly.
+    @Test func aClientMayOnlyCallTheFunctionsAndRead() async throws {
+        let w = try await World.make()
+        defer { Task { await w.server.close() } }
+        let cluster = try PostgresCluster.shared()
+        let user = "client_" + UUID().uuidString.prefix(8).lowercased()
+        try cluster.sql("CREATE ROLE \(user) LOGIN PASSWORD 'pw' IN ROLE burrow_client", database: "postgres")
+        let database = String(w.url.split(separator: "/").last!.split(separator: "?")[0])
+        let client = try await ServerConnection.connect(try ServerAddress(cluster.url(database: database, user: user, password: "pw")))
+        defer { Task { await client.close() } }
+        try await client.prepare()
+        let a = UUID()
+        let answer = try await client.apply(
+            .insert(ServerItem(id: a, parent: w.outline, ord: "a0", title: "by a client")), outline: w.outline, opID: UUID(), client: user)
+        #expect(answer.status == .applied)
+        #expect(try await client.changes(outline: w.outline, after: 0).count == 1)
+        let other = UUID()
+        try await client.createOutline(other)
+        #expect(try await client.items(outline: other).items.count == 1)
+        for statement in [
+            "UPDATE burrow.item SET title = 'x'", "DELETE FROM burrow.change",
+            "INSERT INTO burrow.op VALUES (gen_random_uuid(), gen_random_uuid(), '{}')",
+            "SELECT * FROM burrow.op", "UPDATE burrow.outline SET last_seq = 0", "SELECT burrow.recovered('\(w.outline)')",
+            "DROP TABLE burrow.item", "CREATE TABLE burrow.mine (x int)"
+        ] {
+            await #expect(throws: ServerError.self, "\(statement)") {
+                try await client.run(PostgresQuery(unsafeSQL: statement), "test")
+            }
+        }
+        #expect(try await w.tree() == ["": ["by a client"]])
     }
 
     @Test func aWrongPasswordSaysSoWithoutShowingIt() async throws {
