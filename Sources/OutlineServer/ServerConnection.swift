@@ -183,6 +183,28 @@ public final class ServerConnection: Sendable {
         return out
     }
 
+    /// The doorbell channel `burrow.apply` rings for `outline`.
+    static func doorbell(_ outline: UUID) -> String { "burrow_" + outline.uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
+
+    /// Waits on `outline`'s doorbell: `ready` once listening, then `ring` with each change number announced,
+    /// until `ring` returns false. A hint only: a notification is lost with its connection, so a client reads
+    /// the changes by number (``changes(outline:after:limit:)``) when rung, on reconnecting and on a timer.
+    public func listen(_ outline: UUID, ready: () async -> Void = {}, _ ring: (Int64) async throws -> Bool) async throws(ServerError) {
+        do {
+            try await connection.listen(on: Self.doorbell(outline)) { notifications in
+                await ready()
+                for try await n in notifications {
+                    guard let seq = Int64(n.payload) else { continue }
+                    if try await !ring(seq) { return }
+                }
+            }
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError(.unreachable, "lost the connection to \(address) while waiting for changes: \(Self.reason(error))")
+        }
+    }
+
     /// Every item of `outline`, parents before children (the top first), and the sequence number they are as of.
     public func items(outline: UUID) async throws(ServerError) -> (items: [ServerItem], seq: Int64) {
         do {

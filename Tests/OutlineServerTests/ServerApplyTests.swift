@@ -84,6 +84,33 @@ import Testing
         #expect(try await w.server.changes(outline: w.outline, after: 0).count == 1)
     }
 
+    /// The doorbell rings with each change's number, for its outline only.
+    @Test func theDoorbellRingsWithEachChangesNumber() async throws {
+        let w = try await World.make()
+        defer { Task { await w.server.close() } }
+        let listener = try await ServerConnection.connect(try ServerAddress(w.url))
+        defer { Task { await listener.close() } }
+        let elsewhere = UUID()
+        try await w.server.createOutline(elsewhere)
+        let (listening, ready) = AsyncStream.makeStream(of: Void.self)
+        let heard = Task {
+            var numbers: [Int64] = []
+            try await listener.listen(w.outline, ready: { ready.yield() }) { seq in
+                numbers.append(seq)
+                return numbers.count < 3
+            }
+            return numbers
+        }
+        for await _ in listening { break }
+        for k in 0..<3 {
+            _ = try await w.server.apply(
+                .insert(ServerItem(id: UUID(), parent: elsewhere, ord: "a\(k)", title: "not this outline")), outline: elsewhere, opID: UUID(),
+                client: "t")
+            try await w.add("item \(k)", ord: "a\(k)")
+        }
+        #expect(try await heard.value == [1, 2, 3])
+    }
+
     @Test func aMoveInsideItselfIsRefused() async throws {
         let w = try await World.make()
         defer { Task { await w.server.close() } }
