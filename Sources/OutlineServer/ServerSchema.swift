@@ -141,7 +141,8 @@ enum ServerSchema {
                     i := (r->>'id')::uuid; p := (r->>'parent')::uuid;
                     IF EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND id = i) THEN CONTINUE; END IF;
                     IF p IS NULL OR NOT EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND id = p) THEN
-                        p := burrow.recovered(o); status := 'recovered';
+                        -- The "Recovered" item goes with the change (first: parents before children), made or not.
+                        p := burrow.recovered(o); status := 'recovered'; rows := rows || jsonb_build_array(burrow.row_of(o, p));
                         message := 'its parent was deleted: it is under “Recovered”';
                     END IF;
                     INSERT INTO burrow.item (outline, id, parent, ord, title, note, done)
@@ -177,7 +178,8 @@ enum ServerSchema {
                     status := 'rejected'; message := 'the item was deleted';
                 ELSE
                     IF p IS NULL OR NOT EXISTS (SELECT 1 FROM burrow.item WHERE outline = o AND id = p) THEN
-                        p := burrow.recovered(o); status := 'recovered';
+                        -- The "Recovered" item goes with the change (first: parents before children), made or not.
+                        p := burrow.recovered(o); status := 'recovered'; rows := rows || jsonb_build_array(burrow.row_of(o, p));
                         message := 'where it went was deleted: it is under “Recovered”';
                     END IF;
                     IF p = i OR EXISTS (
@@ -189,7 +191,7 @@ enum ServerSchema {
                     ELSE
                         UPDATE burrow.item SET parent = p, ord = burrow.free_key(o, p, coalesce(op->>'ord', 'a0'), i)
                         WHERE outline = o AND id = i;
-                        rows := jsonb_build_array(burrow.row_of(o, i));
+                        rows := rows || jsonb_build_array(burrow.row_of(o, i));
                     END IF;
                 END IF;
             ELSIF kind = 'delete' THEN
