@@ -16,9 +16,9 @@ extension Context {
     /// Saves without making an undo step: for set-up work the user did not ask for (creating a root
     /// object, migrations of data).
     public func saveWithoutUndo() throws {
-        let was = isApplyingHistory
-        isApplyingHistory = true
-        defer { isApplyingHistory = was }
+        let was = (isApplyingHistory, isSavingWithoutUndo)
+        (isApplyingHistory, isSavingWithoutUndo) = (true, true)
+        defer { (isApplyingHistory, isSavingWithoutUndo) = was }
         try saveChanges()
     }
 
@@ -82,16 +82,20 @@ extension Context {
     }
 
     /// Inside the saving transaction: the unit's step into the store's undo history, unless it is an undo
-    /// or redo itself, or changed only how objects are shown (see `Attribute.viewState`).
+    /// or redo itself, or changed only how objects are shown (see `Attribute.viewState`); and into the
+    /// store's outbox when it keeps one, undo and redo included (they change what others must see too).
     private func recordStep(_ unit: UnitOfWork) throws {
-        guard !isApplyingHistory, undoHistory.recordsActions else { return }
+        guard !isSavingWithoutUndo, undoHistory.recordsActions else { return }
         let viewStateOnly =
             unit.live.isEmpty && unit.gone.isEmpty && pendingRows.isEmpty && pendingDeletes.isEmpty && flushed.fingerprints.isEmpty
             && unit.changed.allSatisfy { o in o.changedMask.rawValue & ~o.entity.viewStateMask == 0 }
         if viewStateOnly { return }
+        let outbox = try store.backend.outboxIsEnabled()
+        guard !isApplyingHistory || outbox else { return }
         var step = UndoRecord(unit, rows: pendingRows, deletedRows: pendingDeletes, name: pendingActionName ?? "")
         step.appendFingerprinted(flushed.fingerprints)
-        try undoHistory.record(step, place: pendingPlace, model: model)
+        if !isApplyingHistory { try undoHistory.record(step, place: pendingPlace, model: model) }
+        if outbox { _ = try store.backend.appendOutbox(step.encoded(), name: step.name, modelHash: model.versionHash) }
     }
 
     private func saveChanges() throws {

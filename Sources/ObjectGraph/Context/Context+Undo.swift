@@ -49,6 +49,8 @@ extension Context {
             try transaction {
                 guard let top = try store.backend.historyTop(undone: !undoing, withStep: true) else { return }
                 entry = top.entry
+                // What an outbox records this save as.
+                setActionName((undoing ? "Undo " : "Redo ") + top.entry.name)
                 guard top.modelHash == model.versionHash else {
                     throw UndoConflict(
                         verb: verb, action: top.entry.name, object: nil, entity: "it", reason: "was recorded by another version of the data model")

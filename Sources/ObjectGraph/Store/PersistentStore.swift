@@ -115,6 +115,21 @@ protocol PersistentStore: AnyObject {
     /// How many actions can be undone and redone, and the bytes their steps take.
     func historyTotals() throws(StoreError) -> (undo: Int, redo: Int, bytes: Int)
 
+    // MARK: Outbox
+
+    /// Starts keeping the outbox (an empty one), or stops and forgets it; in its own write transaction.
+    func setOutbox(enabled: Bool) throws(StoreError)
+    /// True when the store keeps an outbox (any process may have started it). Inside a write transaction,
+    /// true for every save that commits in it.
+    func outboxIsEnabled() throws(StoreError) -> Bool
+    /// Inside the write transaction: appends a saved step, its action's name and its model's hash; returns
+    /// its number.
+    func appendOutbox(_ step: [UInt8], name: String, modelHash: String) throws(StoreError) -> Int64
+    /// The steps numbered after `seq`, oldest first, at most `limit`.
+    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, step: [UInt8], modelHash: String)]
+    /// Forgets the steps numbered up to `seq` (sent); in its own write transaction.
+    func removeOutbox(through seq: Int64) throws(StoreError)
+
     // MARK: Upkeep
 
     /// Makes the stored file complete on its own (best effort, never waits for readers).

@@ -30,6 +30,10 @@ final class MemoryStore: PersistentStore {
         var history: [(entry: HistoryEntry, step: [UInt8], modelHash: String)] = []
         /// The sequence number of the next action.
         var nextAction: Int64 = 1
+        /// The outbox, oldest first, when the store keeps one.
+        var outbox: [(seq: Int64, name: String, step: [UInt8], modelHash: String)]?
+        /// The number of the next outbox step (never reused).
+        var nextOutbox: Int64 = 1
     }
 
     var state: State

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The outbox in `og_outbox`: present only while a store keeps one, so whether to record is a look in the
+/// schema SQLite holds in memory (no statement run per save), current inside a write transaction because its
+/// first statement checked the schema's version.
+extension SQLiteStore {
+    static let outboxTable =
+        "CREATE TABLE IF NOT EXISTS og_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, model_hash TEXT NOT NULL, step BLOB NOT NULL)"
+
+    func setOutbox(enabled: Bool) throws(StoreError) {
+        do {
+            try withWriteTransaction { db in try db.execute(sql: enabled ? Self.outboxTable : "DROP TABLE IF EXISTS og_outbox") }
+        } catch {
+            throw StoreError.wrap(error, enabled ? "cannot start the outbox" : "cannot stop the outbox", path: path)
+        }
+    }
+
+    func outboxIsEnabled() throws(StoreError) -> Bool {
+        do {
+            return try read { db in
+                // Outside a transaction the schema may be stale: a statement first brings it up to date.
+                if transaction == nil { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1") }
+                return sqlite3_table_column_metadata(db.sqliteConnection, "main", "og_outbox", nil, nil, nil, nil, nil, nil) == SQLITE_OK
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read the outbox", path: path)
+        }
+    }
+
+    func appendOutbox(_ step: [UInt8], name: String, modelHash: String) throws(StoreError) -> Int64 {
+        guard let db = transaction else { preconditionFailure("the outbox is written inside a write transaction") }
+        do {
+            let insert = try statement(db, "INSERT INTO og_outbox (name, model_hash, step) VALUES (?, ?, ?)")
+            insert.bind(.string(name), at: 1)
+            insert.bind(.string(modelHash), at: 2)
+            insert.bind(bytes: step, at: 3)
+            try insert.run(db)
+            return db.lastInsertedRowID
+        } catch {
+            throw StoreError.wrap(error, "cannot record the change for sending", path: path)
+        }
+    }
+
+    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, step: [UInt8], modelHash: String)] {
+        do {
+            return try read { db in
+                guard try db.tableExists("og_outbox") else { return [] }
+                return try Row.fetchAll(
+                    db, sql: "SELECT seq, name, step, model_hash FROM og_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+                    arguments: [seq, max(0, limit)]
+                ).map { row in
+                    // Values of the wrong type (another program's) read as nothing: the step then fails to decode.
+                    (
+                        row[0], String.fromDatabaseValue(row[1] as DatabaseValue) ?? "",
+                        Data.fromDatabaseValue(row[2] as DatabaseValue).map { [UInt8]($0) } ?? [],
+                        String.fromDatabaseValue(row[3] as DatabaseValue) ?? ""
+                    )
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read the outbox", path: path)
+        }
+    }
+
+    func removeOutbox(through seq: Int64) throws(StoreError) {
+        do {
+            try withWriteTransaction { db in
+                if try db.tableExists("og_outbox") { try db.execute(sql: "DELETE FROM og_outbox WHERE seq <= ?", arguments: [seq]) }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot empty the outbox", path: path)
+        }
+    }
+}

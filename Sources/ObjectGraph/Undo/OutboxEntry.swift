@@ -1,0 +1,37 @@
+/// One saved action, undo or redo as a store's outbox keeps it for a replicator (a sync sending a device's
+/// changes elsewhere): every object the save touched, with its stored values before and after by property
+/// name (a to-one relationship as the related row's ID).
+public struct OutboxEntry: Sendable {
+    /// An object the save touched.
+    public struct Object: Sendable {
+        public let id: ObjectID
+        public let entity: String
+        /// Nil when the save inserted it.
+        public let before: [String: Value]?
+        /// Nil when the save deleted it.
+        public let after: [String: Value]?
+    }
+
+    /// Its number in the outbox: increasing in commit order, never reused.
+    public let seq: Int64
+    /// The action's name ("Add “Milk”"; an undo's is the undone action's).
+    public let name: String
+    /// In the order the save touched them.
+    public let objects: [Object]
+    /// Objects the save inserted as rows without keeping their values (a big import): read them from the
+    /// store; one deleted since is gone from it.
+    public let insertedByID: [ObjectID]
+
+    init(seq: Int64, record: UndoRecord, model: Model) {
+        self.seq = seq
+        name = record.name
+        func named(_ values: [Value]?, _ e: EntityDescription) -> [String: Value]? {
+            values.map { v in Dictionary(uniqueKeysWithValues: e.storedSlots.filter { $0 < v.count }.map { (e.properties[$0].name, v[$0]) }) }
+        }
+        objects = record.entries.map { entry in
+            let e = model.entities[entry.id.entity]
+            return Object(id: entry.id, entity: e.name, before: named(entry.before, e), after: named(entry.after, e))
+        }
+        insertedByID = record.fingerprinted.map(\.id)
+    }
+}

@@ -1,0 +1,145 @@
+import GRDB
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
+
+/// The outbox a replicator sends from: each action, undo and redo of a context that records actions is in
+/// it, written by the save's own transaction, with the objects' values before and after; set-up saves,
+/// changes that arrive from a sync, failed saves and stores without an outbox leave nothing. On the SQLite
+/// store and the second store type alike.
+@Suite struct OutboxTests {
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, memory
+        var testDescription: String { rawValue }
+
+        func world(_ dir: TemporaryDirectory) throws -> TaskWorld {
+            switch self {
+            case .sqlite: return try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+            case .memory: return try TaskWorld(store: try MemoryStore(model: TaskModel.model).makeStore())
+            }
+        }
+    }
+
+    /// Each entry as "name: object before → after" lines, titles only, for comparing whole outboxes.
+    static func summary(_ store: Store, after seq: Int64 = 0) throws -> [String] {
+        try store.outbox(after: seq).map { e in
+            let objects = e.objects.filter { $0.entity == "Task" }.map { o in
+                func title(_ v: [String: Value]?) -> String {
+                    guard let v else { return "-" }
+                    if case .string(let s) = v["title"] ?? .null { return s }
+                    return "?"
+                }
+                return "\(title(o.before))→\(title(o.after))"
+            }
+            return "\(e.name): " + objects.joined(separator: ", ")
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func actionsUndoAndRedoAreKeptInOrder(_ backend: Backend) throws {
+        let dir = TemporaryDirectory("burrow-outbox")
+        let t = try backend.world(dir)
+        #expect(try !t.store.outboxIsEnabled())
+        t.h[0]["title"] = "before the outbox"
+        try t.context.save(actionName: "Rename a")
+        #expect(try t.store.outbox(after: 0).isEmpty)
+
+        try t.store.setOutbox(enabled: true)
+        #expect(try t.store.outboxIsEnabled())
+        let milk = try t.context.addTask("milk", to: t.home, at: 60)
+        try t.context.save(actionName: "Add milk")
+        milk["title"] = "oat milk"
+        try t.context.save(actionName: "Rename milk")
+        t.context.delete(t.h[1])
+        try t.context.save(actionName: "Delete b")
+        _ = try t.context.undo()
+        _ = try t.context.redo()
+        // Set-up work and view state are not actions.
+        _ = try t.context.addTask("setup", to: t.work, at: 90)
+        try t.context.saveWithoutUndo()
+        #expect(
+            try Self.summary(t.store) == [
+                "Add milk: -→milk", "Rename milk: milk→oat milk", "Delete b: b→-", "Undo Delete b: -→b", "Redo Delete b: b→-"
+            ])
+        let first = try #require(try t.store.outbox(after: 0).first)
+        let inserted = try #require(first.objects.first { $0.entity == "Task" })
+        #expect(inserted.id == milk.objectID && inserted.before == nil)
+        #expect(inserted.after?["position"] == .integer(60) && inserted.after?["list"] == .integer(t.home.objectID.rowID))
+
+        // Sent entries go; numbers are never given again.
+        let numbers = try t.store.outbox(after: 0).map(\.seq)
+        try t.store.removeOutbox(through: numbers[2])
+        #expect(try t.store.outbox(after: 0).map(\.seq) == Array(numbers[3...]))
+        t.h[2]["title"] = "c2"
+        try t.context.save(actionName: "Rename c")
+        #expect(try t.store.outbox(after: numbers.last!).map(\.name) == ["Rename c"])
+        #expect(try t.store.outbox(after: 0).first!.seq == numbers[3])
+
+        // Stopping forgets it.
+        try t.store.setOutbox(enabled: false)
+        t.h[2]["title"] = "c3"
+        try t.context.save(actionName: "Rename c again")
+        #expect(try t.store.outbox(after: 0).isEmpty && !t.store.outboxIsEnabled())
+    }
+
+    @Test(arguments: Backend.allCases)
+    func syncedChangesAndFailedSavesLeaveNothing(_ backend: Backend) throws {
+        let dir = TemporaryDirectory("burrow-outbox")
+        let t = try backend.world(dir)
+        try t.store.setOutbox(enabled: true)
+        // Changes arriving from a sync.
+        t.context.undoHistory.recordsActions = false
+        t.h[0]["title"] = "from the server"
+        try t.context.save(actionName: "Sync")
+        t.context.undoHistory.recordsActions = true
+        // A unit of work that fails after writing.
+        struct Failure: Error {}
+        #expect(throws: Failure.self) {
+            try t.context.transaction(actionName: "Half") {
+                t.h[1]["title"] = "never"
+                _ = try t.context.addTask("never either", to: t.home, at: 99)
+                throw Failure()
+            }
+        }
+        #expect(try t.store.outbox(after: 0).isEmpty)
+        try t.context.transaction(actionName: "Whole") { t.h[1]["title"] = "b2" }
+        #expect(try Self.summary(t.store) == ["Whole: b→b2"])
+    }
+
+    /// Another connection (another process) starts the outbox: this one's next save is in it, with no
+    /// reopening; and when it stops it, this one records nothing more.
+    @Test func anOutboxStartedElsewhereIsKeptAtOnce() throws {
+        let dir = TemporaryDirectory("burrow-outbox")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        t.h[0]["title"] = "a1"
+        try t.context.save(actionName: "Rename 1")
+        let other = try Store(path: dir.path(), model: TaskModel.model)
+        try other.setOutbox(enabled: true)
+        t.h[0]["title"] = "a2"
+        try t.context.save(actionName: "Rename 2")
+        #expect(try Self.summary(other) == ["Rename 2: a1→a2"])
+        try other.setOutbox(enabled: false)
+        t.h[0]["title"] = "a3"
+        try t.context.save(actionName: "Rename 3")
+        #expect(try other.outbox(after: 0).isEmpty)
+        try other.setOutbox(enabled: true)
+        #expect(try other.outbox(after: 0).isEmpty)
+    }
+
+    @Test func anEntryThisModelCannotReadIsReportedNotSkipped() throws {
+        let dir = TemporaryDirectory("burrow-outbox")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        try t.store.setOutbox(enabled: true)
+        t.h[0]["title"] = "a1"
+        try t.context.save(actionName: "Rename")
+        try t.store.queue.writeWithoutTransaction { db in try db.execute(sql: "UPDATE og_outbox SET step = X'4F5531FF'") }
+        #expect {
+            try t.store.outbox(after: 0)
+        } throws: { error in
+            (error as? StoreError)?.code == .storage && "\(error)".contains("the outbox's entry 1 cannot be read")
+        }
+        try t.store.queue.writeWithoutTransaction { db in try db.execute(sql: "UPDATE og_outbox SET model_hash = 'another'") }
+        #expect(throws: StoreError.self) { try t.store.outbox(after: 0) }
+    }
+}

@@ -1,0 +1,28 @@
+@testable import ObjectGraph
+
+/// The outbox kept in the state a write transaction rolls back: nil while the store keeps none.
+extension MemoryStore {
+    func setOutbox(enabled: Bool) throws(StoreError) {
+        precondition(!isInTransaction)
+        state.outbox = enabled ? (state.outbox ?? []) : nil
+    }
+
+    func outboxIsEnabled() throws(StoreError) -> Bool { state.outbox != nil }
+
+    func appendOutbox(_ step: [UInt8], name: String, modelHash: String) throws(StoreError) -> Int64 {
+        precondition(isInTransaction)
+        let seq = state.nextOutbox
+        state.nextOutbox += 1
+        state.outbox?.append((seq, name, step, modelHash))
+        return seq
+    }
+
+    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, step: [UInt8], modelHash: String)] {
+        Array((state.outbox ?? []).filter { $0.seq > seq }.prefix(max(0, limit)))
+    }
+
+    func removeOutbox(through seq: Int64) throws(StoreError) {
+        precondition(!isInTransaction)
+        state.outbox?.removeAll { $0.seq <= seq }
+    }
+}
