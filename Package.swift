@@ -27,11 +27,14 @@ let package = Package(
         .target(
             name: "ObjectGraph",
             dependencies: [
+                "CTextScan",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
             swiftSettings: strict
         ),
+        // The search index's scan of a chunk's texts (SSE2 where there is SSE2); only ObjectGraph imports it.
+        .target(name: "CTextScan"),
         // Markdown as CommonMark with GitHub's task lists: the reference C parser, cmark-gfm, as Swift sees it.
         // Only Outline imports it. (No pkgConfig: the module map links both libraries.)
         .systemLibrary(name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),

@@ -53,14 +53,10 @@ struct HistoryBenchmarks {
         precondition(saved.count == count)
         // The search index's rows (folded text), which our side keeps in the same transactions: the raw side
         // deletes and re-inserts them too, so both write the same tables.
-        let indexed = sql.prepare("SELECT rowid, c0, c1 FROM og_fts_Item WHERE rowid != 1")
-        var folded: [(Int64, String, String?)] = []
-        while sqlite3_step(indexed) == SQLITE_ROW {
-            folded.append(
-                (sqlite3_column_int64(indexed, 0), sql.text(indexed, 1), sqlite3_column_type(indexed, 2) == SQLITE_NULL ? nil : sql.text(indexed, 2)))
-        }
-        sqlite3_finalize(indexed)
+        let folded = saved.map { row in (row.0, TextFolding.fold(row.1), String?.none) }.sorted { $0.0 < $1.0 }
         precondition(folded.count == count)
+        let gone = folded.first!.0...folded.last!.0
+        precondition(gone.count == count, "the subtree's IDs are one run (as the import reserved them)")
         var ours: (delete: [Double], undo: [Double]) = ([], []), raw: (delete: [Double], insert: [Double]) = ([], [])
         for _ in 0..<runs {
             ours.delete.append(try Harness.time { try outline.perform("Delete “big”") { try outline.delete(top) } })
@@ -75,11 +71,11 @@ struct HistoryBenchmarks {
                         DELETE FROM gone;
                         WITH RECURSIVE sub(id) AS (SELECT \(top.rowID) UNION ALL SELECT Item.id FROM Item JOIN sub ON Item.parent = sub.id)
                         INSERT INTO gone SELECT id FROM sub;
-                        DELETE FROM og_fts_Item WHERE rowid IN gone;
                         DELETE FROM Item WHERE id IN gone;
                         UPDATE Item SET childCount = childCount - 1 WHERE id = 1;
-                        COMMIT
                         """)
+                    RawTextIndex.remove(sql, ids: gone)
+                    sql.exec("COMMIT")
                 })
             raw.insert.append(
                 Harness.time {
@@ -95,14 +91,9 @@ struct HistoryBenchmarks {
                         sql.step(ins)
                     }
                     sqlite3_finalize(ins)
-                    let index = sql.prepare("INSERT INTO og_fts_Item (rowid, c0, c1) VALUES (?, ?, ?)")
-                    for (id, title, note) in folded {
-                        sqlite3_bind_int64(index, 1, id)
-                        sql.bind(index, 2, title)
-                        if let note { sql.bind(index, 3, note) } else { sqlite3_bind_null(index, 3) }
-                        sql.step(index)
-                    }
-                    sqlite3_finalize(index)
+                    let index = RawTextIndex(sql)
+                    for (id, title, note) in folded { index.add(id, title: title, note: note) }
+                    index.finish()
                     sql.exec("UPDATE Item SET childCount = childCount + 1 WHERE id = 1")
                     sql.exec("COMMIT")
                 })

@@ -38,6 +38,11 @@ final class RawSQLite {
         }
     }
 
+    /// Binds bytes as a blob (copied by SQLite).
+    func bind(_ stmt: OpaquePointer, _ i: Int32, bytes: [UInt8]) {
+        bytes.withUnsafeBytes { _ = sqlite3_bind_blob(stmt, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), rawTransient) }
+    }
+
     func step(_ stmt: OpaquePointer) {
         let rc = sqlite3_step(stmt)
         guard rc == SQLITE_DONE || rc == SQLITE_ROW else { fatalError(String(cString: sqlite3_errmsg(db))) }

@@ -41,19 +41,23 @@ struct SearchBenchmarks {
         try pathByTitle(flat, title: Self.node(hugeLevel * 3 / 4).title)
     }
 
-    /// Imports `nodes` into a store with the index and one without; reports both times and sizes. Returns
-    /// the indexed store's path.
+    /// Imports `nodes` into a store with the index and one without, alternated three times into new stores
+    /// (medians reported); reports the sizes of the last two. Returns the indexed store's path.
     private func importBoth(_ dir: String, _ nodes: [OutlineNode], label: String) throws -> String {
         let indexed = dir + "/indexed-\(nodes.count).sqlite", plain = dir + "/plain-\(nodes.count).sqlite"
-        func load(_ path: String, _ model: Model) throws -> Double {
+        func load(_ path: String, _ model: Model) throws {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             let outline = Outline(context: Context(store: try Store(path: path, model: model)))
             let root = try outline.root().objectID
-            let t = try Harness.time { _ = try outline.perform("Import") { try outline.add(nodes, under: root) } }
+            _ = try outline.perform("Import") { try outline.add(nodes, under: root) }
             outline.context.store.checkpoint()
-            return t
         }
-        let ours = try load(indexed, OutlineModel.model)
-        let without = try load(plain, try OutlineModel.declared(searchIndex: false))
+        let unindexed = try OutlineModel.declared(searchIndex: false)
+        let (ours, without) = try Harness.interleaved(runs: min(runs, 3)) {
+            try load(indexed, OutlineModel.model)
+        } baseline: {
+            try load(plain, unindexed)
+        }
         Harness.report("import \(label), index vs none", ours: ours, baseline: without, goal: "ratio <= 1.25")
         let a = Double(try FileManager.default.attributesOfItem(atPath: indexed)[.size] as! Int)
         let b = Double(try FileManager.default.attributesOfItem(atPath: plain)[.size] as! Int)

@@ -75,10 +75,10 @@ struct StreamingBenchmarks {
         let data = try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
         sql.exec("BEGIN IMMEDIATE")
         sql.exec("INSERT INTO Item (id, title, done, \"order\", childCount, rootMarker) VALUES (1, 'Burrow', 0, 'a0', 0, 1)")
-        sql.exec("INSERT INTO og_fts_Item (rowid, c0) VALUES (1, 'burrow')")
         let row = sql.prepare(
             "INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, ?, ?, ?, 0, NULL, ?, \(StorageBenchmarks.times))")
-        let index = sql.prepare("INSERT INTO og_fts_Item (rowid, c0, c1) VALUES (?, ?, ?)")
+        let index = RawTextIndex(sql)
+        index.add(1, title: "burrow", note: nil)
         let count = sql.prepare("UPDATE Item SET childCount = ? WHERE id = ?")
         var path: [(id: Int64, last: String?, children: Int64)] = [(1, nil, 0)]
         var next: Int64 = 2
@@ -103,16 +103,13 @@ struct StreamingBenchmarks {
             sql.bind(row, 5, key)
             sqlite3_bind_int64(row, 6, path[depth].id)
             sql.step(row)
-            sqlite3_bind_int64(index, 1, next)
-            sql.bind(index, 2, TextFolding.fold(node.title))
-            if let note = node.note { sql.bind(index, 3, TextFolding.fold(note)) } else { sqlite3_bind_null(index, 3) }
-            sql.step(index)
+            index.add(next, title: TextFolding.fold(node.title), note: node.note.map(TextFolding.fold))
             path.append((next, nil, 0))
             next += 1
         }
         close(to: -1)
         sqlite3_finalize(row)
-        sqlite3_finalize(index)
+        index.finish()
         sqlite3_finalize(count)
         sql.exec("COMMIT")
     }

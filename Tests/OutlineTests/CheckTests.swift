@@ -70,8 +70,9 @@ import Testing
                 "allocator behind", "UPDATE og_metadata SET value = 3 WHERE key = 'next_id'",
                 ["the ID allocator would hand out #3, but IDs up to #7 are in use"]
             ),
-            ("no search index", "DROP TABLE og_fts_Item", ["the search index of Item is missing"]),
-            ("search index behind", "DELETE FROM og_fts_Item WHERE rowid = 5", ["the search index of Item lacks 1 row"]),
+            ("no search index", "DROP TABLE og_text_Item", ["the search index of Item is missing"]),
+            ("search index behind", "DELETE FROM og_text_Item", ["the search index of Item lacks 7 rows"]),
+            ("search index damaged", "UPDATE og_text_Item SET data = x'01'", ["the search index of Item has 1 damaged chunk and lacks 7 rows"]),
             ("missing required value", "UPDATE Item SET done = NULL WHERE title = 'Milk'", ["Item #5 has no done, which is required"]),
             (
                 "no top item", "DELETE FROM Item WHERE rootMarker = 1",

@@ -146,7 +146,7 @@ import Testing
             let o = try Outline(path: path)
             let root = try o.root().objectID
             _ = try o.perform("Add") { try o.append("Findable", to: root) }
-            try o.context.store.read { db in try db.execute(sql: "DROP TABLE og_fts_Item") }
+            try o.context.store.read { db in try db.execute(sql: "DROP TABLE og_text_Item") }
             #expect(try o.check().contains { $0.contains("search index of Item is missing") })
             #expect(try titles(o, "findable") == ["Findable"], "without its index, search scans")
             _ = try o.perform("Add") { try o.append("Added meanwhile", to: root) }
@@ -154,14 +154,22 @@ import Testing
             #expect(try o.check().isEmpty)
             #expect(try titles(o, "meanwhile") == ["Added meanwhile"])
             // Damaged text: the index holds what a title no longer says.
-            try o.context.store.read { db in try db.execute(sql: "UPDATE og_fts_Item SET c0 = 'stale' WHERE c0 = 'findable'") }
+            try o.context.store.read { db in
+                for row in try Row.fetchAll(db, sql: "SELECT start, data FROM og_text_Item") {
+                    let bytes = [UInt8]((row["data"] as Data))
+                    let from = Array("findable".utf8), to = Array("stalexxx".utf8)
+                    guard let at = (0...(bytes.count - from.count)).first(where: { Array(bytes[$0..<($0 + from.count)]) == from }) else { continue }
+                    let damaged = Array(bytes[..<at]) + to + Array(bytes[(at + from.count)...])
+                    try db.execute(sql: "UPDATE og_text_Item SET data = ? WHERE start = ?", arguments: [Data(damaged), row["start"] as Int64])
+                }
+            }
             #expect(try o.check().contains { $0.contains("old text of 1 row") })
             _ = try o.repair()
             #expect(try o.check().isEmpty)
             #expect(try titles(o, "stale").isEmpty)
         }
         // Dropped while closed: the next writer builds it when it opens.
-        try Outline(path: path).context.store.read { db in try db.execute(sql: "DROP TABLE og_fts_Item") }
+        try Outline(path: path).context.store.read { db in try db.execute(sql: "DROP TABLE og_text_Item") }
         let again = try Outline(path: path)
         #expect(try again.check().isEmpty)
     }
@@ -211,9 +219,9 @@ import Testing
         let writer = try Outline(path: path)
         #expect(try writer.check().isEmpty)
         let tables = try writer.context.store.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name IN ('og_fts_Item', 'og_ix_Item_parent_title') ORDER BY name")
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name IN ('og_text_Item', 'og_ix_Item_parent_title') ORDER BY name")
         }
-        #expect(tables == ["og_fts_Item", "og_ix_Item_parent_title"])
+        #expect(tables == ["og_ix_Item_parent_title", "og_text_Item"])
         #expect(try titles(writer, "godel") == ["Gödel from version 4"])
     }
 

@@ -1,69 +1,73 @@
 import GRDB
+import GRDBSQLite
 
-/// The full-text index of an entity with a ``FullTextIndex``: an FTS5 table `og_fts_<Entity>` with the
-/// trigram tokenizer (substrings, not words), one column per indexed attribute holding its text folded by
-/// ``TextFolding`` (so case and diacritics are folded the same way on every SQLite; the trigram tokenizer
-/// of SQLite 3.40 cannot remove diacritics), the row's ID as its rowid. `og_metadata` records, beside it,
-/// the folding and the columns it was built with: an index built otherwise is stale and built again.
+/// The full-text index of an entity with a ``FullTextIndex``: a table `og_text_<Entity>` of chunks (see
+/// ``TextChunk``), each holding the indexed attributes of a run of rows as folded by ``TextFolding``, keyed
+/// by the lowest ID it may hold: a row is in the chunk with the greatest start not above its ID. A search
+/// reads every chunk and looks for the folded query in its texts (``TextChunkScanner``): substrings of any
+/// length, exact, at a few thousand table rows per million indexed ones, and the index costs little more
+/// than the folded text itself to write and to keep. `og_metadata` records, beside it, the folding, the
+/// format and the columns it was built with: an index built otherwise is stale and built again.
 extension SQLiteStore {
-    static func fullTextTable(_ e: EntityDescription) -> String { Schema.quote("og_fts_" + e.name) }
+    static func fullTextTable(_ e: EntityDescription) -> String { Schema.quote(fullTextTableName(e)) }
 
+    static func fullTextTableName(_ e: EntityDescription) -> String { "og_text_" + e.name }
+
+    /// The FTS5 table earlier versions kept instead (dropped when the chunks are built).
+    private static func trigramTableName(_ e: EntityDescription) -> String { "og_fts_" + e.name }
+
+    /// The same key as the FTS5 index's: a program that keeps the other kind finds the stamp not its own,
+    /// builds its kind again and stamps it, so whichever program opens a store next knows whether the index
+    /// there is current.
     private static func fullTextStampKey(_ e: EntityDescription) -> String { "fulltext_" + e.name }
 
-    /// The FTS5 options: trigrams of the text as folded (no folding of its own), and no per-row column
-    /// sizes (they serve ranking, which search does not do, and cost space and time on every write).
-    private static let fullTextOptions = "tokenize = 'trigram case_sensitive 1', columnsize = 0"
-
-    /// What a current index of `e` records: the folding's version, the table's options and the indexed
-    /// attributes.
+    /// What a current index of `e` records: the folding's version, the chunks' format and capacity and the
+    /// indexed attributes.
     private static func fullTextStamp(_ e: EntityDescription) -> String {
-        TextFolding.version + "|" + fullTextOptions + "|" + e.fullTextSlots.map { e.properties[$0].name }.joined(separator: ",")
+        "\(TextFolding.version)|chunks \(TextChunk.format) \(TextChunk.capacity)|"
+            + e.fullTextSlots.map { e.properties[$0].name }.joined(separator: ",")
     }
 
-    private static func fullTextColumns(_ e: EntityDescription) -> [String] { e.fullTextSlots.indices.map { "c\($0)" } }
-
-    /// True when `e`'s index exists and was built with this folding and these attributes.
+    /// True when `e`'s index exists and was built with this folding, format and attributes.
     static func fullTextIsCurrent(_ db: Database, _ e: EntityDescription) throws -> Bool {
         guard !e.fullTextSlots.isEmpty else { return false }
         let stamp = try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = ?", arguments: [fullTextStampKey(e)])
         guard stamp == fullTextStamp(e) else { return false }
-        return try db.tableExists("og_fts_" + e.name)
+        return try db.tableExists(fullTextTableName(e))
     }
 
     /// Builds every index that is missing or stale (all of them with `force`), and drops the index of an
-    /// entity that no longer declares one. Runs in the caller's write transaction (at open, or a repair).
-    /// Returns the entities whose index it built.
+    /// entity that no longer declares one, and any FTS5 index an earlier version kept. Runs in the caller's
+    /// write transaction (at open, or a repair). Returns the entities whose index it built.
     @discardableResult
     static func buildFullText(_ db: Database, _ model: Model, force: Bool = false) throws -> [String] {
         var built: [String] = []
         for e in model.entities {
+            if try db.tableExists(trigramTableName(e)) { try db.execute(sql: "DROP TABLE \(Schema.quote(trigramTableName(e)))") }
             if e.fullTextSlots.isEmpty {
-                if try db.tableExists("og_fts_" + e.name) {
+                if try db.tableExists(fullTextTableName(e)) {
                     try db.execute(sql: "DROP TABLE \(fullTextTable(e))")
                     try db.execute(sql: "DELETE FROM og_metadata WHERE key = ?", arguments: [fullTextStampKey(e)])
                 }
                 continue
             }
-            if !force, try fullTextIsCurrent(db, e) {
-                try tuneFullText(db, e)
-                continue
-            }
+            if !force, try fullTextIsCurrent(db, e) { continue }
             try db.execute(sql: "DROP TABLE IF EXISTS \(fullTextTable(e))")
-            let cols = fullTextColumns(e)
-            try db.execute(
-                sql: "CREATE VIRTUAL TABLE \(fullTextTable(e)) USING fts5(\(cols.joined(separator: ", ")), \(fullTextOptions))")
-            try tuneFullText(db, e)
+            try db.execute(sql: "CREATE TABLE \(fullTextTable(e)) (start INTEGER PRIMARY KEY, data BLOB NOT NULL)")
             let source = e.fullTextSlots.map { Schema.quote(e.properties[$0].name) }.joined(separator: ", ")
-            let insert = try db.makeStatement(
-                sql:
-                    "INSERT INTO \(fullTextTable(e))(rowid, \(cols.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: cols.count)))"
-            )
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, \(source) FROM \(Schema.quote(e.name)) ORDER BY id")
-            while let row = try rows.next() {
-                var args: [(any DatabaseValueConvertible)?] = [row[0] as Int64]
-                for k in cols.indices { args.append((row[k + 1] as String?).map(TextFolding.fold)) }
-                try insert.execute(arguments: StatementArguments(args))
+            let insert = RawStatement(try db.makeStatement(sql: "INSERT INTO \(fullTextTable(e)) (start, data) VALUES (?, ?)"))
+            func write(_ key: Int64, _ bytes: [UInt8]) throws {
+                insert.bind(key, at: 1)
+                insert.bind(bytes: bytes, at: 2)
+                try insert.run(db)
             }
+            var writer = TextChunkWriter(columns: e.fullTextSlots.count, key: nil)
+            // Read through the C API, not GRDB's `String`, which ends a text at its first NUL.
+            let rows = RawStatement(try db.makeStatement(sql: "SELECT id, \(source) FROM \(Schema.quote(e.name)) ORDER BY id"))
+            while try rows.step(db) {
+                try writer.add(rows.int64(at: 0), text: { foldedText(rows.value(at: Int32($0 + 1), as: .string)) }, write)
+            }
+            try writer.finish(write)
             try db.execute(
                 sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES (?, ?)", arguments: [fullTextStampKey(e), fullTextStamp(e)])
             built.append(e.name)
@@ -71,179 +75,155 @@ extension SQLiteStore {
         return built
     }
 
-    /// How much of the terms of the rows a transaction indexes FTS5 keeps in memory before it writes them out
-    /// as a segment (1 MiB by default): fewer, bigger segments need less merging, so a save of 1,000,000 rows
-    /// spends 40 % less in FTS5 (docs/PERFORMANCE.md, Search). Only a big save fills it; a savepoint or a
-    /// query of the index writes it out sooner.
-    static let fullTextPendingBytes = 8 << 20
+    // MARK: Writing
 
-    /// Sets FTS5's own settings on `e`'s index (kept in its config table), if they are not set already.
-    private static func tuneFullText(_ db: Database, _ e: EntityDescription) throws {
-        let config = Schema.quote("og_fts_" + e.name + "_config")
-        let now = try Int.fetchOne(db, sql: "SELECT v FROM \(config) WHERE k = 'hashsize'")
-        guard now != fullTextPendingBytes else { return }
-        let table = fullTextTable(e)
-        try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('hashsize', ?)", arguments: [fullTextPendingBytes])
+    /// A stored text folded for the index; nil for none.
+    static func foldedText(_ value: Value) -> String? {
+        if case .string(let s) = value { return TextFolding.fold(s) }
+        return nil
+    }
+
+    /// One row's change to an index: gone, or its texts now (a new row's, given by the unit's values, or
+    /// an updated one's, read back as stored).
+    private enum TextEdit {
+        case remove
+        case insert(run: Int, row: Int)
+        case update
     }
 
     /// Keeps the indexes of the entities `unit` writes, after its rows are written: a deleted row leaves
     /// its index, an inserted one enters it, and an updated one whose indexed attributes changed is indexed
-    /// again from its row as stored now. An index that is not current is left alone (the store's check
-    /// reports it and a repair builds it).
+    /// again from its row as stored now. Each chunk the unit touches is read and written once. An index
+    /// that is not current is left alone (the store's check reports it and a repair builds it).
     func writeFullText(_ db: Database, _ unit: StoreWrite) throws {
-        var current: [Int: Bool] = [:]
-        func isCurrent(_ e: EntityDescription) throws -> Bool {
-            guard !e.fullTextSlots.isEmpty else { return false }
-            if let known = current[e.index] { return known }
-            let now = try SQLiteStore.fullTextIsCurrent(db, e)
-            current[e.index] = now
-            return now
+        var edits: [[(id: Int64, edit: TextEdit)]] = Array(repeating: [], count: model.entities.count)
+        for d in unit.deletes where !d.entity.fullTextSlots.isEmpty { edits[d.entity.index].append((d.id, .remove)) }
+        for (r, run) in unit.inserts.enumerated() where !run.entity.fullTextSlots.isEmpty {
+            let index = run.entity.index
+            edits[index].reserveCapacity(edits[index].count + run.ids.count)
+            for k in run.ids.indices { edits[index].append((run.ids[k], .insert(run: r, row: k))) }
         }
-        // Rows held back go in before the index is changed otherwise: an update or delete of one of them
-        // must find it there.
-        let changesIndex =
-            unit.deletes.contains { !$0.entity.fullTextSlots.isEmpty }
-            || unit.updates.contains { update in update.slots.contains(where: update.entity.fullTextSlots.contains) }
-        if changesIndex { try flushDeferredFullText(db) }
-        try forEachDeleteRun(unit.deletes) { e, ids in
-            guard try isCurrent(e) else { return }
-            try deleteStatement(db, table: SQLiteStore.fullTextTable(e), key: "rowid", ids).run(db)
+        for u in unit.updates where u.slots.contains(where: u.entity.fullTextSlots.contains) {
+            edits[u.entity.index].append((u.id, .update))
         }
-        // Inserts are held back (`DeferredFullText`) and handed over a few megabytes at a time.
-        for run in unit.inserts where try isCurrent(run.entity) {
-            let slots = run.entity.fullTextSlots
-            for (id, row) in zip(run.ids, run.rows) {
-                deferredFullText.append(
-                    run.entity.index, id,
-                    slots.map { slot in
-                        if case .string(let text) = row[slot] { return TextFolding.fold(text) }
-                        return nil
-                    })
-            }
-            if deferredFullText.bytes >= DeferredFullText.limit { try flushDeferredFullText(db) }
-        }
-        for (e, id, slots, _) in unit.updates where try isCurrent(e) {
-            guard slots.contains(where: e.fullTextSlots.contains) else { continue }
-            try removeFullText(db, e, id)
-            let source = e.fullTextSlots.map { Schema.quote(e.properties[$0].name) }.joined(separator: ", ")
-            let read = try statement(db, "SELECT \(source) FROM \(Schema.quote(e.name)) WHERE id = ?")
-            read.bind(id, at: 1)
-            guard try read.step(db) else {
-                read.reset()
-                continue
-            }
-            let values = e.fullTextSlots.indices.map { read.value(at: Int32($0), as: .string) }
-            read.reset()
-            try insertFullText(db, e, id, values)
+        for (index, list) in edits.enumerated() where !list.isEmpty {
+            let e = model.entities[index]
+            guard try SQLiteStore.fullTextIsCurrent(db, e) else { continue }
+            try applyTextEdits(db, e, list, unit)
         }
     }
 
-    /// Hands the rows held back to FTS5, by entity in ascending row ID: FTS5 also writes out its pending
-    /// terms whenever a row ID is not above the one before, so the order of an undo's rows (a tree walked
-    /// depth first) made re-indexing 100,000 rows 2–4× as slow as in ID order.
-    func flushDeferredFullText(_ db: Database) throws {
-        guard !deferredFullText.isEmpty else { return }
-        let held = deferredFullText
-        deferredFullText = DeferredFullText()
-        for (entity, rows) in held.rows.sorted(by: { $0.key < $1.key }) {
-            let e = model.entities[entity]
-            let width = e.fullTextSlots.count
-            let insert = try statement(db, insertFullTextSQL(e))
-            // Where each row's texts start in `bytes`, then the rows in ID order.
-            var starts: [Int] = []
-            starts.reserveCapacity(rows.ids.count)
-            var offset = 0
-            for r in rows.ids.indices {
-                starts.append(offset)
-                for k in 0..<width { offset += max(0, Int(rows.lengths[r * width + k])) }
+    /// Applies `edits` (in the unit's order: a later one for the same row wins) chunk by chunk, in ID
+    /// order: the chunk that holds the first row left is read, every edit of a row up to the next chunk's
+    /// start merged into it, and the result written back, in pieces of at most ``TextChunk/capacity``
+    /// bytes (the first under the chunk's own start, the others under their first IDs), or deleted when
+    /// nothing is left.
+    private func applyTextEdits(_ db: Database, _ e: EntityDescription, _ edits: [(id: Int64, edit: TextEdit)], _ unit: StoreWrite) throws {
+        var order = Array(edits.indices)
+        let sorted = zip(edits, edits.dropFirst()).allSatisfy { $0.id < $1.id }
+        if !sorted { order.sort { (edits[$0].id, $0) < (edits[$1].id, $1) } }
+        let table = SQLiteStore.fullTextTable(e)
+        let covering = try statement(db, "SELECT start, data FROM \(table) WHERE start <= ? ORDER BY start DESC LIMIT 1")
+        let following = try statement(db, "SELECT start FROM \(table) WHERE start > ? ORDER BY start LIMIT 1")
+        let slots = e.fullTextSlots
+        let source = slots.map { Schema.quote(e.properties[$0].name) }.joined(separator: ", ")
+        let stored = try statement(db, "SELECT \(source) FROM \(Schema.quote(e.name)) WHERE id = ?")
+        let columns = slots.count
+        func write(_ key: Int64, _ bytes: [UInt8]) throws {
+            let s = try statement(db, "INSERT OR REPLACE INTO \(table) (start, data) VALUES (?, ?)")
+            s.bind(key, at: 1)
+            s.bind(bytes: bytes, at: 2)
+            try s.run(db)
+        }
+        var i = 0
+        var done = 0
+        while i < order.count {
+            let first = edits[order[i]].id
+            // The chunk that holds `first`, if any, and where the next one starts.
+            covering.bind(first, at: 1)
+            var key: Int64?
+            var old = TextChunk(columns: columns)
+            if try covering.step(db) {
+                key = covering.int64(at: 0)
+                let blob = sqlite3_column_blob(covering.handle, 1)
+                let count = Int(sqlite3_column_bytes(covering.handle, 1))
+                // A chunk that cannot be read is rebuilt from what the edits and the check say; its rows
+                // are lost from the index until a repair (the check reports them as missing).
+                old = TextChunk(decoding: UnsafeRawBufferPointer(start: blob, count: count), start: key!, columns: columns) ?? old
+                covering.reset()
             }
-            var order = Array(rows.ids.indices)
-            if !zip(rows.ids, rows.ids.dropFirst()).allSatisfy({ $0 < $1 }) { order.sort { rows.ids[$0] < rows.ids[$1] } }
-            for r in order {
-                insert.bind(rows.ids[r], at: 1)
-                var at = starts[r]
-                for k in 0..<width {
-                    let length = Int(rows.lengths[r * width + k])
-                    if length < 0 {
-                        insert.bind(.null, at: Int32(k + 2))
-                    } else {
-                        insert.bind(.string(String(decoding: rows.bytes[at..<(at + length)], as: UTF8.self)), at: Int32(k + 2))
-                        at += length
+            following.bind(first, at: 1)
+            let next: Int64? = try following.step(db) ? following.int64(at: 0) : nil
+            following.reset()
+            var writer = TextChunkWriter(columns: columns, key: key)
+            var k = 0
+            var textAt = 0
+            func keepOld(below id: Int64?) throws {
+                while k < old.count, id.map({ old.ids[k] < $0 }) ?? true {
+                    if writer.wouldOverflow(old.ids[k], size: old.rowTextLength(k) + 2 * columns) { try writer.flush(write) }
+                    writer.chunk.append(row: k, of: old, textStart: textAt)
+                    textAt += old.rowTextLength(k)
+                    k += 1
+                }
+            }
+            while i < order.count, next.map({ edits[order[i]].id < $0 }) ?? true {
+                let id = edits[order[i]].id
+                // Only the last edit of a row counts.
+                if i + 1 < order.count, edits[order[i + 1]].id == id {
+                    i += 1
+                    continue
+                }
+                try keepOld(below: id)
+                if k < old.count, old.ids[k] == id {
+                    textAt += old.rowTextLength(k)
+                    k += 1
+                }
+                switch edits[order[i]].edit {
+                case .remove:
+                    break
+                case .insert(let run, let row):
+                    let values = unit.inserts[run].rows[row]
+                    try writer.add(
+                        id,
+                        text: { c in
+                            if case .string(let s) = values[slots[c]] { return TextFolding.fold(s) }
+                            return nil
+                        }, write)
+                case .update:
+                    stored.bind(id, at: 1)
+                    if try stored.step(db) {
+                        let values = (0..<columns).map { stored.value(at: Int32($0), as: .string) }
+                        stored.reset()
+                        try writer.add(
+                            id,
+                            text: { c in
+                                if case .string(let s) = values[c] { return TextFolding.fold(s) }
+                                return nil
+                            }, write)
                     }
                 }
-                try insert.run(db)
+                i += 1
+                done += 1
+                if done % 4096 == 0 { heartbeat?() }
+            }
+            try keepOld(below: nil)
+            try writer.finish(write)
+            if let key, !writer.wroteKey {
+                let s = try statement(db, "DELETE FROM \(table) WHERE start = ?")
+                s.bind(key, at: 1)
+                try s.run(db)
             }
         }
-    }
-
-    private func removeFullText(_ db: Database, _ e: EntityDescription, _ id: Int64) throws {
-        let stmt = try statement(db, "DELETE FROM \(SQLiteStore.fullTextTable(e)) WHERE rowid = ?")
-        stmt.bind(id, at: 1)
-        try stmt.run(db)
-    }
-
-    private func insertFullTextSQL(_ e: EntityDescription) -> String {
-        let cols = SQLiteStore.fullTextColumns(e)
-        return
-            "INSERT INTO \(SQLiteStore.fullTextTable(e))(rowid, \(cols.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: cols.count)))"
-    }
-
-    private func insertFullText(_ db: Database, _ e: EntityDescription, _ id: Int64, _ values: [Value]) throws {
-        let stmt = try statement(db, insertFullTextSQL(e))
-        stmt.bind(id, at: 1)
-        for (k, v) in values.enumerated() {
-            if case .string(let s) = v { stmt.bind(.string(TextFolding.fold(s)), at: Int32(k + 2)) } else { stmt.bind(.null, at: Int32(k + 2)) }
-        }
-        try stmt.run(db)
     }
 
     // MARK: Queries
-
-    /// The rows of `e` whose index holds `folded`: an FTS5 phrase (an exact substring of one column) when
-    /// it has the trigram tokenizer's three characters, else a scan of the index's folded text (`instr`,
-    /// still exact). `ids`, `limit` and `count` shape the statement.
-    private func fullTextQuery(_ e: EntityDescription, _ folded: String, ids: Int, limit: Int?, count: Bool) -> (sql: String, args: [Value]) {
-        var table = SQLiteStore.fullTextTable(e)
-        var conditions: [String] = []
-        var args: [Value] = []
-        var rowid = "rowid"
-        if folded.unicodeScalars.count >= 3 {
-            conditions.append("\(table) MATCH ?")
-            args.append(.string("\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""))
-        } else {
-            // FTS5's own table of the text (a shadow table, `id, c0, …`), read as the plain table it is:
-            // through the virtual table each row costs three times as much.
-            table = Schema.quote("og_fts_" + e.name + "_content")
-            rowid = "id"
-            conditions.append("(" + SQLiteStore.fullTextColumns(e).map { "instr(\($0), ?) > 0" }.joined(separator: " OR ") + ")")
-            args += Array(repeating: .string(folded), count: e.fullTextSlots.count)
-        }
-        if ids > 0 { conditions.append("\(rowid) IN (" + Array(repeating: "?", count: ids).joined(separator: ",") + ")") }
-        let what = count ? "count(*)" : rowid
-        var sql = "SELECT \(what) FROM \(table) WHERE " + conditions.joined(separator: " AND ")
-        if !count { sql += " ORDER BY \(rowid)" }
-        if let limit { sql += " LIMIT \(max(0, limit))" }
-        return (sql, args)
-    }
 
     func fullTextMatches(_ folded: String, of e: EntityDescription, among ids: [Int64]?, limit: Int?) throws(StoreError) -> [Int64] {
         guard !folded.isEmpty, !e.fullTextSlots.isEmpty, ids?.isEmpty != true else { return [] }
         do {
             return try read { db in
-                try flushDeferredFullText(db)
                 guard try SQLiteStore.fullTextIsCurrent(db, e) else { return try scanFullText(db, e, folded, among: ids, limit: limit) }
-                guard let ids else { return try runIDs(db, fullTextQuery(e, folded, ids: 0, limit: limit, count: false)) }
-                var out: [Int64] = []
-                var start = 0
-                let sorted = ids.sorted()
-                while start < sorted.count, limit.map({ out.count < $0 }) ?? true {
-                    let chunk = sorted[start..<min(sorted.count, start + 500)]
-                    var q = fullTextQuery(e, folded, ids: chunk.count, limit: limit.map { $0 - out.count }, count: false)
-                    q.args += chunk.map { .integer($0) }
-                    out += try runIDs(db, q)
-                    start += chunk.count
-                }
-                return out
+                return try searchChunks(db, e, folded, among: ids.map { $0.sorted() }, limit: limit ?? Int.max)
             }
         } catch {
             throw StoreError.wrap(error, "cannot search", path: path)
@@ -251,29 +231,44 @@ extension SQLiteStore {
     }
 
     func fullTextCount(_ folded: String, of e: EntityDescription) throws(StoreError) -> Int {
-        guard !folded.isEmpty, !e.fullTextSlots.isEmpty else { return 0 }
-        do {
-            return try read { db in
-                try flushDeferredFullText(db)
-                guard try SQLiteStore.fullTextIsCurrent(db, e) else { return try scanFullText(db, e, folded, among: nil, limit: nil).count }
-                let q = fullTextQuery(e, folded, ids: 0, limit: nil, count: true)
-                let stmt = try statement(db, q.sql)
-                for (k, v) in q.args.enumerated() { stmt.bind(v, at: Int32(k + 1)) }
-                defer { stmt.reset() }
-                return try stmt.step(db) ? Int(stmt.int64(at: 0)) : 0
-            }
-        } catch {
-            throw StoreError.wrap(error, "cannot search", path: path)
-        }
+        try fullTextMatches(folded, of: e, among: nil, limit: nil).count
     }
 
-    private func runIDs(_ db: Database, _ q: (sql: String, args: [Value])) throws -> [Int64] {
-        let stmt = try statement(db, q.sql)
-        for (k, v) in q.args.enumerated() { stmt.bind(v, at: Int32(k + 1)) }
-        defer { stmt.reset() }
-        var out: [Int64] = []
-        while try stmt.step(db) { out.append(stmt.int64(at: 0)) }
-        return out
+    /// Fewer IDs than this are looked for in their own chunks; more, in every chunk.
+    private static let chunksReadForFewIDs = 64
+
+    /// The rows whose folded text holds `folded`, ascending, through the chunks: every one, or those of
+    /// a few `among`.
+    private func searchChunks(_ db: Database, _ e: EntityDescription, _ folded: String, among: [Int64]?, limit: Int) throws -> [Int64] {
+        var scanner = TextChunkScanner(needle: Array(folded.utf8), columns: e.fullTextSlots.count)
+        var hits: [Int64] = []
+        var damaged = false
+        func scan(_ s: RawStatement) {
+            let blob = sqlite3_column_blob(s.handle, 1)
+            let bytes = UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(s.handle, 1)))
+            if !scanner.scan(bytes, start: s.int64(at: 0), among: among, limit: limit, into: &hits) { damaged = true }
+        }
+        let table = SQLiteStore.fullTextTable(e)
+        if let among, among.count < SQLiteStore.chunksReadForFewIDs {
+            let covering = try statement(db, "SELECT start, data FROM \(table) WHERE start <= ? ORDER BY start DESC LIMIT 1")
+            var read: Set<Int64> = []
+            for id in among where hits.count < limit {
+                covering.bind(id, at: 1)
+                if try covering.step(db) {
+                    if read.insert(covering.int64(at: 0)).inserted { scan(covering) }
+                    covering.reset()
+                }
+            }
+            hits.sort()
+        } else {
+            let all = try statement(db, "SELECT start, data FROM \(table) ORDER BY start")
+            while hits.count < limit, try all.step(db) { scan(all) }
+            all.reset()
+        }
+        // A chunk that cannot be read (a damaged file; `check` reports it, a repair builds the index again)
+        // must not hide rows: every row is searched instead.
+        if damaged { return try scanFullText(db, e, folded, among: among, limit: limit) }
+        return hits
     }
 
     /// Without a current index (a store opened read-only before an upgrade built it, or one whose index
@@ -281,31 +276,34 @@ extension SQLiteStore {
     private func scanFullText(_ db: Database, _ e: EntityDescription, _ folded: String, among ids: [Int64]?, limit: Int?) throws -> [Int64] {
         let wanted = ids.map(Set.init)
         let source = e.fullTextSlots.map { column($0, e) }.joined(separator: ", ")
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, \(source) FROM \(Schema.quote(e.name)) ORDER BY id")
+        let rows = RawStatement(try db.makeStatement(sql: "SELECT id, \(source) FROM \(Schema.quote(e.name)) ORDER BY id"))
+        let needle = Array(folded.utf8)
         var out: [Int64] = []
-        while let row = try rows.next() {
-            let id: Int64 = row[0]
+        while try rows.step(db) {
+            let id = rows.int64(at: 0)
             if let wanted, !wanted.contains(id) { continue }
             for k in e.fullTextSlots.indices {
-                if let text = row[k + 1] as String?, TextFolding.fold(text).contains(folded) {
+                if let text = SQLiteStore.foldedText(rows.value(at: Int32(k + 1), as: .string)), text.utf8.firstRange(of: needle) != nil {
                     out.append(id)
                     break
                 }
             }
-            if let limit, out.count >= limit { break }
+            if let limit, out.count >= limit {
+                rows.reset()
+                break
+            }
         }
         return out
     }
 
     // MARK: Upkeep
 
-    /// Problems with the full-text indexes: missing, built otherwise, or holding other rows than the
-    /// entity's.
+    /// Problems with the full-text indexes: missing, built otherwise, damaged, or holding other rows or
+    /// other text than the entity's, found by walking the chunks and the rows side by side in ID order.
     func checkFullText(_ db: Database) throws -> [StoreProblem] {
-        try flushDeferredFullText(db)
         var out: [StoreProblem] = []
         for e in model.entities where !e.fullTextSlots.isEmpty {
-            guard try db.tableExists("og_fts_" + e.name) else {
+            guard try db.tableExists(SQLiteStore.fullTextTableName(e)) else {
                 out.append(StoreProblem(.fullTextIndex, "the search index of \(e.name) is missing"))
                 continue
             }
@@ -313,30 +311,68 @@ extension SQLiteStore {
                 out.append(StoreProblem(.fullTextIndex, "the search index of \(e.name) was built by another version"))
                 continue
             }
-            let table = SQLiteStore.fullTextTable(e), rows = Schema.quote(e.name)
-            let missing = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(rows) WHERE id NOT IN (SELECT rowid FROM \(table))") ?? 0
-            let extra = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE rowid NOT IN (SELECT id FROM \(rows))") ?? 0
-            if missing + extra > 0 {
-                var parts: [String] = []
-                if missing > 0 { parts.append("lacks \(missing) row\(missing == 1 ? "" : "s")") }
-                if extra > 0 { parts.append("holds \(extra) row\(extra == 1 ? "" : "s") that \(extra == 1 ? "is" : "are") gone") }
-                out.append(StoreProblem(.fullTextIndex, "the search index of \(e.name) " + parts.joined(separator: " and ")))
-                continue
-            }
-            // Every row's text as indexed, against its text folded now.
-            let source = e.fullTextSlots.map { "e." + Schema.quote(e.properties[$0].name) }.joined(separator: ", ")
-            let indexed = SQLiteStore.fullTextColumns(e).map { "f." + $0 }.joined(separator: ", ")
-            let rowsRead = try Row.fetchCursor(db, sql: "SELECT e.id, \(source), \(indexed) FROM \(rows) e JOIN \(table) f ON f.rowid = e.id")
-            var stale = 0
-            let n = e.fullTextSlots.count
-            while let row = try rowsRead.next() {
-                for k in 0..<n where (row[k + 1] as String?).map(TextFolding.fold) != row[k + 1 + n] as String? {
-                    stale += 1
-                    break
+            let columns = e.fullTextSlots.count
+            let source = e.fullTextSlots.map { Schema.quote(e.properties[$0].name) }.joined(separator: ", ")
+            let rows = RawStatement(try db.makeStatement(sql: "SELECT id, \(source) FROM \(Schema.quote(e.name)) ORDER BY id"))
+            let chunks = try db.makeStatement(sql: "SELECT start, data FROM \(SQLiteStore.fullTextTable(e)) ORDER BY start")
+            let raw = RawStatement(chunks)
+            var damaged = 0, missing = 0, extra = 0, stale = 0
+            var last = Int64.min
+            // The chunks' rows, one chunk at a time, as (ID, texts).
+            var pending: [(id: Int64, texts: [String?])] = []
+            var at = 0
+            func nextIndexed() throws -> (id: Int64, texts: [String?])? {
+                while at == pending.count {
+                    guard try raw.step(db) else { return nil }
+                    let start = raw.int64(at: 0)
+                    let bytes = UnsafeRawBufferPointer(
+                        start: sqlite3_column_blob(raw.handle, 1), count: Int(sqlite3_column_bytes(raw.handle, 1)))
+                    // Chunks hold disjoint runs: a row above the next chunk's start would be looked for there.
+                    guard start > last, let chunk = TextChunk(decoding: bytes, start: start, columns: columns) else {
+                        damaged += 1
+                        continue
+                    }
+                    pending.removeAll(keepingCapacity: true)
+                    at = 0
+                    var textAt = 0
+                    for k in 0..<chunk.count {
+                        pending.append((chunk.ids[k], chunk.texts(ofRow: k, textStart: textAt)))
+                        textAt += chunk.rowTextLength(k)
+                    }
+                    last = chunk.ids[chunk.count - 1]
                 }
+                defer { at += 1 }
+                return pending[at]
             }
-            if stale > 0 {
-                out.append(StoreProblem(.fullTextIndex, "the search index of \(e.name) holds old text of \(stale) row\(stale == 1 ? "" : "s")"))
+            var indexed = try nextIndexed()
+            while try rows.step(db) {
+                let id = rows.int64(at: 0)
+                while let i = indexed, i.id < id {
+                    extra += 1
+                    indexed = try nextIndexed()
+                }
+                guard let i = indexed, i.id == id else {
+                    missing += 1
+                    continue
+                }
+                if (0..<columns).contains(where: { SQLiteStore.foldedText(rows.value(at: Int32($0 + 1), as: .string)) != i.texts[$0] }) {
+                    stale += 1
+                }
+                indexed = try nextIndexed()
+            }
+            while indexed != nil {
+                extra += 1
+                indexed = try nextIndexed()
+            }
+            raw.reset()
+            var parts: [String] = []
+            func some(_ n: Int) -> String { "\(n) row\(n == 1 ? "" : "s")" }
+            if damaged > 0 { parts.append("has \(damaged) damaged chunk\(damaged == 1 ? "" : "s")") }
+            if missing > 0 { parts.append("lacks \(some(missing))") }
+            if extra > 0 { parts.append("holds \(some(extra)) that \(extra == 1 ? "is" : "are") gone") }
+            if stale > 0 { parts.append("holds old text of \(some(stale))") }
+            if !parts.isEmpty {
+                out.append(StoreProblem(.fullTextIndex, "the search index of \(e.name) " + parts.joined(separator: " and ")))
             }
         }
         return out

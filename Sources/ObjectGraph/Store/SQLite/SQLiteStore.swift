@@ -289,9 +289,6 @@ final class SQLiteStore: PersistentStore {
     /// The connection while a write transaction is open on it (see `writeTransaction`).
     private(set) var transaction: Database?
 
-    /// Search-index rows of the open write transaction not handed to FTS5 yet (see `DeferredFullText`).
-    var deferredFullText = DeferredFullText()
-
     /// True while a write transaction is open: a unit of work is between its first read and its commit.
     var isInTransaction: Bool { transaction != nil }
 
@@ -315,12 +312,8 @@ final class SQLiteStore: PersistentStore {
         try queue.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 transaction = db
-                defer {
-                    transaction = nil
-                    deferredFullText = DeferredFullText()  // handed over below, or rolled back with the rest
-                }
+                defer { transaction = nil }
                 result = try body(db)
-                try flushDeferredFullText(db)
                 return .commit
             }
         }

@@ -1,0 +1,229 @@
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
+
+/// The search index's chunks (`TextChunk`, `og_text_<Entity>`) against the simplest model there is: every
+/// row's text folded, and a substring test. Random saves of inserts, renames, notes set and cleared,
+/// deletes of many rows, undo and redo, with texts from empty to bigger than a chunk, in several
+/// contexts (so IDs come in blocks with gaps, and undo brings rows back between others): after each, every
+/// query finds what a scan of the rows finds, the chunks hold disjoint runs within their capacity, and the
+/// store's check is clean.
+@Suite struct TextChunkIndexTests {
+    static let model = try! Model(version: 1) {
+        Entity("Card") {
+            Attribute("front", .string, default: "")
+            Attribute("back", .string, optional: true)
+            FullTextIndex("front", "back")
+        }
+    }
+
+    // MARK: The codec and the byte search
+
+    @Test(arguments: TestSeed.seeds([1, 2, 3])) func chunksReadBackAsWrittenAndBrokenOnesAreRefused(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        for _ in 0..<200 {
+            let columns = Int.random(in: 1...3, using: &rng)
+            var chunk = TextChunk(columns: columns)
+            let start = Int64.random(in: 0...1_000_000, using: &rng)
+            var id = start + Int64.random(in: 0...5, using: &rng)
+            var expected: [(Int64, [String?])] = []
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                let texts: [String?] = (0..<columns).map { _ in
+                    Bool.random(using: &rng) ? nil : String(repeating: "ab€\u{0}", count: Int.random(in: 0...30, using: &rng))
+                }
+                chunk.append(id) { texts[$0] }
+                expected.append((id, texts))
+                id += Int64.random(in: 1...300, using: &rng)
+            }
+            let bytes = chunk.encoded(start: start)
+            #expect(abs(bytes.count - chunk.size) <= 12, "the running size is close to the encoded one")
+            let back = try #require(bytes.withUnsafeBytes { TextChunk(decoding: $0, start: start, columns: columns) })
+            var at = 0
+            for k in 0..<back.count {
+                #expect(back.ids[k] == expected[k].0)
+                #expect(back.texts(ofRow: k, textStart: at) == expected[k].1)
+                at += back.rowTextLength(k)
+            }
+            // Every cut and many single-byte changes: refused or read, never a crash or an overrun.
+            for cut in Set(Array(0..<min(bytes.count, 40)) + Array(stride(from: 0, to: bytes.count, by: max(1, bytes.count / 50)))) {
+                #expect(Array(bytes[..<cut]).withUnsafeBytes { TextChunk(decoding: $0, start: start, columns: columns) } == nil)
+            }
+            for _ in 0..<50 {
+                var broken = bytes
+                broken[Int.random(in: 0..<broken.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                let read = broken.withUnsafeBytes { TextChunk(decoding: $0, start: start, columns: columns) }
+                // A scan of damaged bytes never reads past them; of bytes that still read as a chunk, it finds
+                // what that chunk's texts say.
+                for needle in ["a", "b€", "\u{0}a"] {
+                    var hits: [Int64] = []
+                    var scanner = TextChunkScanner(needle: Array(needle.utf8), columns: columns)
+                    let scanned = broken.withUnsafeBytes { scanner.scan($0, start: start, among: nil, limit: .max, into: &hits) }
+                    if let read {
+                        #expect(scanned && hits == Self.rows(of: read, containing: needle))
+                    }
+                }
+            }
+            for needle in ["a", "b€", "\u{0}a", "€\u{0}ab"] {
+                var hits: [Int64] = []
+                var scanner = TextChunkScanner(needle: Array(needle.utf8), columns: columns)
+                let scanned = bytes.withUnsafeBytes { scanner.scan($0, start: start, among: nil, limit: .max, into: &hits) }
+                #expect(scanned && hits == Self.rows(of: back, containing: needle))
+                #expect(hits == expected.filter { $0.1.contains { $0?.contains(needle) ?? false } }.map(\.0))
+            }
+        }
+    }
+
+    /// The rows of `chunk` with a text holding `needle`, by the plainest test.
+    static func rows(of chunk: TextChunk, containing needle: String) -> [Int64] {
+        var at = 0
+        var out: [Int64] = []
+        for k in 0..<chunk.count {
+            if chunk.texts(ofRow: k, textStart: at).contains(where: { Array(($0 ?? "").utf8).holds(Array(needle.utf8)) && $0 != nil }) {
+                out.append(chunk.ids[k])
+            }
+            at += chunk.rowTextLength(k)
+        }
+        return out
+    }
+
+    /// Chunks of texts from a tiny alphabet (so matches are everywhere, at every offset of the 16-byte
+    /// blocks the scan reads, and across texts and rows without being matches), scanned for short needles:
+    /// the rows found are what testing each text finds, whatever the limit and the IDs asked for.
+    @Test(arguments: TestSeed.seeds([4, 5])) func scansFindWhatTestingEachTextFinds(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let letters = ["a", "b", "é", "\u{0}"]
+        for _ in 0..<1_500 {
+            let columns = Int.random(in: 1...3, using: &rng)
+            var chunk = TextChunk(columns: columns)
+            var id = Int64.random(in: 1...50, using: &rng)
+            let start = id - Int64.random(in: 0...3, using: &rng)
+            for _ in 0..<Int.random(in: 1...30, using: &rng) {
+                let texts: [String?] = (0..<columns).map { _ in
+                    Int.random(in: 0..<5, using: &rng) == 0
+                        ? nil : (0..<Int.random(in: 0...12, using: &rng)).map { _ in letters.randomElement(using: &rng)! }.joined()
+                }
+                chunk.append(id) { texts[$0] }
+                id += Int64.random(in: 1...3, using: &rng)
+            }
+            let needle = (0..<Int.random(in: 1...4, using: &rng)).map { _ in letters.randomElement(using: &rng)! }.joined()
+            let expected = Self.rows(of: chunk, containing: needle)
+            let bytes = chunk.encoded(start: start)
+            let limit = Bool.random(using: &rng) ? Int.max : Int.random(in: 0...5, using: &rng)
+            let among = Bool.random(using: &rng) ? nil : chunk.ids.filter { _ in Bool.random(using: &rng) }
+            var scanner = TextChunkScanner(needle: Array(needle.utf8), columns: columns)
+            var hits: [Int64] = [-1]
+            let ok = bytes.withUnsafeBytes { scanner.scan($0, start: start, among: among, limit: limit, into: &hits) }
+            let wanted = expected.filter { id in among.map { $0.contains(id) } ?? true }
+            #expect(ok && hits == [-1] + wanted.prefix(max(0, limit - 1)), "“\(needle)” in \(chunk.count) rows of \(columns)")
+        }
+    }
+
+    // MARK: The index against a scan of the rows
+
+    @Test(arguments: TestSeed.seeds([11, 12, 13, 14])) func randomSavesKeepTheIndexEqualToTheRows(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let folder = TemporaryDirectory("chunks-random")
+        let path = folder.path("cards.sqlite")
+        let contexts = try (0..<3).map { _ in Context(store: try Store(path: path, model: Self.model)) }
+        let words = ["Gödel", "ÉCOLE", "straße", "garden", "x", "", "日本", "a\nb", "zz", "nul\u{0}byte"]
+        func text() -> String {
+            switch Int.random(in: 0..<60, using: &rng) {
+            case 0: return String(repeating: "long garden text ", count: Int.random(in: 250...350, using: &rng))
+            case 1: return ""
+            default: return (0..<Int.random(in: 1...4, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
+            }
+        }
+        for step in 0..<40 {
+            let c = contexts.randomElement(using: &rng)!
+            let cards = try c.fetch(FetchRequest("Card"))
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0...2:
+                for _ in 0..<Int.random(in: 1...400, using: &rng) {
+                    let card = try c.insert("Card")
+                    card["front"] = text()
+                    if Bool.random(using: &rng) { card["back"] = text() }
+                }
+                try c.save(actionName: "Add")
+            case 3...4 where !cards.isEmpty:
+                for _ in 0..<Int.random(in: 1...20, using: &rng) {
+                    let card = cards.randomElement(using: &rng)!
+                    if Bool.random(using: &rng) { card["front"] = text() } else { card["back"] = Bool.random(using: &rng) ? text() : nil }
+                }
+                try c.save(actionName: "Edit")
+            case 5...6 where !cards.isEmpty:
+                let share = Double.random(in: 0.05...0.6, using: &rng)
+                for card in cards where Double.random(in: 0...1, using: &rng) < share { c.delete(card) }
+                try c.save(actionName: "Delete")
+            case 7...8:
+                _ = try c.undo()
+            default:
+                _ = try c.redo()
+            }
+            try expectIndexMatchesRows(contexts[0], &rng, "step \(step), " + TestSeed.note(seed))
+        }
+        withExtendedLifetime(folder) {}
+    }
+
+    /// Every chunk within its capacity (or holding one row), the check clean, and queries (substrings of
+    /// stored texts, short ones, ones found nowhere) answered as folding every row and testing it says.
+    private func expectIndexMatchesRows(_ c: Context, _ rng: inout SeededRandom, _ note: String) throws {
+        // As blobs: GRDB's `String` ends a text at its first NUL.
+        let rows = try c.store.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, CAST(front AS BLOB) AS front, CAST(back AS BLOB) AS back FROM Card ORDER BY id")
+        }
+        let folded = rows.map { row in
+            (
+                id: row["id"] as Int64,
+                texts: [row["front"] as Data?, row["back"] as Data?].map { $0.map { TextFolding.fold(String(decoding: $0, as: UTF8.self)) } }
+            )
+        }
+        let chunks = try c.store.read { db in try Row.fetchAll(db, sql: "SELECT start, data FROM og_text_Card ORDER BY start") }
+        for chunk in chunks {
+            let data = chunk["data"] as Data
+            let rowsIn = try #require(
+                [UInt8](data).withUnsafeBytes { TextChunk(decoding: $0, start: chunk["start"], columns: 2) }, Comment(rawValue: note))
+            #expect(data.count <= TextChunk.capacity + 16 || rowsIn.count == 1, "\(note): a chunk of \(data.count) bytes holds \(rowsIn.count) rows")
+        }
+        #expect(try c.store.check().isEmpty, Comment(rawValue: note))
+        var queries = ["godel", "STRASSE", "ss", "x", "日", "\n", "garden text long", "nowhere at all", "e", "zzz", "\u{0}byte"]
+        for _ in 0..<6 {
+            guard let row = folded.randomElement(using: &rng), let t = row.texts.compactMap({ $0 }).randomElement(using: &rng), !t.isEmpty
+            else { continue }
+            let chars = Array(t)
+            let a = Int.random(in: 0..<chars.count, using: &rng)
+            queries.append(String(chars[a..<min(chars.count, a + Int.random(in: 1...6, using: &rng))]))
+        }
+        let bytes = folded.map { $0.texts.map { $0.map { Array($0.utf8) } } }
+        for q in queries {
+            let needle = Array(TextFolding.fold(q).utf8)
+            let expected = zip(folded, bytes).filter { $1.contains { $0?.holds(needle) ?? false } }.map(\.0.id)
+            let found = try c.fullTextMatches(q, entity: "Card").map(\.rowID)
+            #expect(found == expected, "\(note): “\(q)”")
+            #expect(try c.fullTextCount(q, entity: "Card") == expected.count, "\(note): “\(q)”")
+            let some = folded.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }.map { ObjectID(entity: 0, rowID: $0.id) }
+            let wanted = Set(some.map(\.rowID))
+            let among = try c.fullTextMatches(q, entity: "Card", among: some).map(\.rowID)
+            #expect(among == expected.filter(wanted.contains), "\(note): “\(q)” among \(some.count)")
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// True when `needle`'s bytes appear in a row here (an empty needle is everywhere): the plainest search.
+    fileprivate func holds(_ needle: [UInt8]) -> Bool {
+        guard count >= needle.count else { return false }
+        return withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { n in
+                for i in 0...(hay.count - n.count) {
+                    var k = 0
+                    while k < n.count && hay[i + k] == n[k] { k += 1 }
+                    if k == n.count { return true }
+                }
+                return false
+            }
+        }
+    }
+}
