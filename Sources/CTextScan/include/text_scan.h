@@ -2,13 +2,65 @@
 #define BURROW_TEXT_SCAN_H
 
 #include <stddef.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// The kernel lives here, inline, and is compiled into the Swift module that calls it: Swift's debug info is
+// DWARF 4, which valgrind 3.19 reads; the DWARF 5 clang gives a C file's object made valgrind give up on
+// every binary that linked it ("Possibly corrupted debuginfo file"), and callgrind is how instructions are
+// counted here (docs/PERFORMANCE.md).
+
+// One pass over the texts, 16 bytes at a time: the positions where both the needle's first and last byte
+// are in place are tested in full, and the text ends before each match are counted from the same loads,
+// so the row of a match costs a population count. Why C: Swift has no movemask, and the per-match work
+// through its SIMD types cost four times this (docs/PERFORMANCE.md, Search).
+
+static inline int burrow_text_scan_record(long row, long *rows, long capacity, long *found) {
+    if (row >= capacity) return 0;
+    if (*found == 0 || rows[*found - 1] != row) rows[(*found)++] = row;
+    return 1;
+}
 
 /// The rows of a search-index chunk's texts that hold `needle`: `texts` is `length` bytes of texts, each
 /// ended by the byte 0xFF, `columns` texts to a row. Writes each matching row's index once, ascending, to
 /// `rows` (room for `capacity`), and returns how many; -1 when the texts hold more than `capacity` rows
 /// (damaged bytes). `needle` (`needle_length` > 0) must not hold 0xFF, so a match lies within one text.
 /// Reads no byte outside `texts` and `needle`.
-long burrow_text_scan(const unsigned char *texts, size_t length, const unsigned char *needle, size_t needle_length,
-                      long columns, long *rows, long capacity);
+static inline long burrow_text_scan(const unsigned char *texts, size_t length, const unsigned char *needle,
+                                    size_t needle_length, long columns, long *rows, long capacity) {
+    if (needle_length == 0 || columns <= 0 || length < needle_length) return 0;
+    const size_t m = needle_length;
+    long found = 0, ended = 0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i first = _mm_set1_epi8((char)needle[0]), last = _mm_set1_epi8((char)needle[m - 1]);
+    const __m128i end = _mm_set1_epi8((char)0xFF);
+    while (i + 16 + m - 1 <= length) {
+        const __m128i a = _mm_loadu_si128((const __m128i *)(texts + i));
+        const __m128i b = _mm_loadu_si128((const __m128i *)(texts + i + m - 1));
+        unsigned candidates = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
+        const unsigned ends = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, end));
+        while (candidates) {
+            const unsigned k = (unsigned)__builtin_ctz(candidates);
+            if (m <= 2 || memcmp(texts + i + k + 1, needle + 1, m - 2) == 0) {
+                const long before = ended + __builtin_popcount(ends & ((1u << k) - 1u));
+                if (!burrow_text_scan_record(before / columns, rows, capacity, &found)) return -1;
+            }
+            candidates &= candidates - 1;
+        }
+        ended += __builtin_popcount(ends);
+        i += 16;
+    }
+#endif
+    for (; i < length; i++) {
+        if (i + m <= length && texts[i] == needle[0] && memcmp(texts + i, needle, m) == 0) {
+            if (!burrow_text_scan_record(ended / columns, rows, capacity, &found)) return -1;
+        }
+        if (texts[i] == 0xFF) ended++;
+    }
+    return found;
+}
 
 #endif
