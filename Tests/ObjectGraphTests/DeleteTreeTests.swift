@@ -186,4 +186,37 @@ final class RecordingNode: Recording {}
         #expect(try check.store.check().isEmpty)
         _ = DeleteLog.shared.take(tag)
     }
+
+    /// A damaged store whose parent links loop: through the top itself (the top's parent is one of its
+    /// grandchildren), a row that is its own parent below the top, and a loop elsewhere. The walk down lists
+    /// every row below once and ends; the delete takes those rows and no others; undo brings them back.
+    @Test func aWalkDownADamagedStoreEndsAndMeetsEachRowOnce() throws {
+        let tag = "loops"
+        let store = try Store(inMemoryWith: Self.model)
+        let ids = try Self.build(Context(store: store), tag: tag)
+        let top = ids["top"]!.rowID, grandchild = ids["top/1/1"]!.rowID, leaf = ids["top/2/2/2"]!.rowID
+        let keep0 = ids["keep/0"]!.rowID, keep1 = ids["keep/1"]!.rowID
+        try store.read { db in
+            try db.execute(sql: "UPDATE Node SET parent = ? WHERE id = ?", arguments: [grandchild, top])
+            try db.execute(sql: "UPDATE Node SET parent = id WHERE id = ?", arguments: [leaf])
+            try db.execute(sql: "UPDATE Node SET parent = ? WHERE id = ?", arguments: [keep1, keep0])
+            try db.execute(sql: "UPDATE Node SET parent = ? WHERE id = ?", arguments: [keep0, keep1])
+        }
+        let c = Context(store: store)
+        let topObject = try #require(try c.existingObject(for: ids["top"]!))
+        // Below the top: its 39 descendants but the leaf that is its own parent (nothing reaches it now).
+        let expected = Set(ids.filter { $0.key.hasPrefix("top/") && $0.key != "top/2/2/2" }.values.map(\.rowID))
+        let below = try c.descendantIDs(of: topObject, through: "children")
+        #expect(below.count == expected.count && Set(below) == expected)
+        #expect(try c.countDescendants(of: topObject, through: "children") == expected.count)
+        let keep0Object = try #require(try c.existingObject(for: ids["keep/0"]!))
+        #expect(try c.descendantIDs(of: keep0Object, through: "children") == [keep1], "a loop of two lists the other once")
+        c.deleteTree(topObject)
+        try c.save(actionName: "Delete top")
+        let left = Set(try c.fetch(FetchRequest("Node")).map(\.objectID.rowID))
+        #expect(left == Set([ids["root"]!, ids["keep"]!, ids["keep/0"]!, ids["keep/1"]!, ids["top/2/2/2"]!].map(\.rowID)))
+        _ = try c.undo()
+        #expect(try c.count(FetchRequest("Node")) == ids.count)
+        _ = DeleteLog.shared.take(tag)
+    }
 }

@@ -178,7 +178,7 @@ extension SQLiteStore {
 
     func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64] {
         do {
-            return try read { db in try Int64.fetchAll(db, sql: descendantsSQL(entity, keySlot, select: "id"), arguments: [root, root]) }
+            return try read { db in try Int64.fetchAll(db, sql: descendantsSQL(entity, keySlot, select: "id"), arguments: [root]) }
         } catch {
             throw StoreError.wrap(error, "cannot read what is below \(entity.name) #\(root)", path: path)
         }
@@ -187,17 +187,17 @@ extension SQLiteStore {
     func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])] {
         let table = Schema.quote(entity.name), key = Schema.quote(entity.properties[keySlot].name)
         let columns = self.columns(entity.wholeRow, entity).split(separator: ", ").map { "t." + $0 }.joined(separator: ", ")
-        // The walk finds the IDs; each row is then read once by its ID.
+        // The walk finds the IDs (see `descendantsSQL` for why it never loops); each row is then read once
+        // by its ID.
         let sql =
-            "WITH RECURSIVE below(id) AS (SELECT id FROM \(table) WHERE \(key) = ? "
-            + "UNION SELECT t.id FROM \(table) t JOIN below ON t.\(key) = below.id) "
-            + "SELECT \(columns) FROM below CROSS JOIN \(table) t ON t.id = below.id WHERE below.id <> ?"
+            "WITH RECURSIVE below(id) AS (SELECT id FROM \(table) WHERE \(key) = ?1 AND id <> ?1 "
+            + "UNION ALL SELECT t.id FROM \(table) t JOIN below ON t.\(key) = below.id WHERE t.id <> ?1) "
+            + "SELECT \(columns) FROM below CROSS JOIN \(table) t ON t.id = below.id"
         var out: [(id: Int64, row: [Value])] = []
         do {
             try read { db in
                 let stmt = try statement(db, sql)
                 stmt.bind(root, at: 1)
-                stmt.bind(root, at: 2)
                 while try stmt.step(db) {
                     out.append((stmt.int64(at: 0), decodeRow(stmt, entity, entity.wholeRow)))
                     if out.count % 4096 == 0 { heartbeat?() }
@@ -211,7 +211,7 @@ extension SQLiteStore {
 
     func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
         do {
-            return try read { db in try Int.fetchOne(db, sql: descendantsSQL(entity, keySlot, select: "count(*)"), arguments: [root, root]) ?? 0 }
+            return try read { db in try Int.fetchOne(db, sql: descendantsSQL(entity, keySlot, select: "count(*)"), arguments: [root]) ?? 0 }
         } catch {
             throw StoreError.wrap(error, "cannot count what is below \(entity.name) #\(root)", path: path)
         }
@@ -220,10 +220,12 @@ extension SQLiteStore {
     private func descendantsSQL(_ e: EntityDescription, _ keySlot: Int, select: String) -> String {
         let table = Schema.quote(e.name)
         let key = Schema.quote(e.properties[keySlot].name)
-        // UNION, not UNION ALL: a row met twice (a cycle) is not followed again; a cycle back to the root
-        // would list the root itself, which is never below itself.
-        return "WITH RECURSIVE below(id) AS (SELECT id FROM \(table) WHERE \(key) = ? "
-            + "UNION SELECT t.id FROM \(table) t JOIN below ON t.\(key) = below.id) SELECT \(select) FROM below WHERE id <> ?"
+        // UNION ALL, with no set of the rows met (which cost a fifth of reading 100,000 rows), and still no
+        // row met twice even in a damaged store: a row has one key, so the walk down meets a row again only
+        // by coming back through the root, which the walk never enters (a cycle through the root, or the
+        // root pointing to itself, lists the rest of the cycle once).
+        return "WITH RECURSIVE below(id) AS (SELECT id FROM \(table) WHERE \(key) = ?1 AND id <> ?1 "
+            + "UNION ALL SELECT t.id FROM \(table) t JOIN below ON t.\(key) = below.id WHERE t.id <> ?1) SELECT \(select) FROM below"
     }
 
     func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan? {
