@@ -48,10 +48,8 @@ final class RawTextIndex {
             let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(below, 1), count: Int(sqlite3_column_bytes(below, 1)))
             let old = TextChunk(decoding: bytes, start: start, columns: 2)!
             var kept = TextChunk(columns: 2)
-            var at = 0
             for k in 0..<old.count {
-                let texts = old.texts(ofRow: k, textStart: at)
-                at += old.rowTextLength(k)
+                let texts = old.texts(ofRow: k)
                 if !ids.contains(old.ids[k]) { kept.append(old.ids[k]) { texts[$0] } }
             }
             sqlite3_finalize(below)

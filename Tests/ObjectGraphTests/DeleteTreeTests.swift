@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
@@ -218,5 +219,44 @@ final class RecordingNode: Recording {}
         _ = try c.undo()
         #expect(try c.count(FetchRequest("Node")) == ids.count)
         _ = DeleteLog.shared.take(tag)
+    }
+
+    /// Every stored row, as the file holds it, for comparing a store before and after.
+    static func dump(_ store: Store) throws -> [String] {
+        try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM Node ORDER BY id").map { $0.description }
+        }
+    }
+
+    /// In a transaction that has written nothing yet, on a file store: the rows below are read on another
+    /// thread while the save deletes them, the objects held here (a fault, a fulfilled one) are deleted as
+    /// objects, and undo puts back every row as it was, byte for byte. When the transaction wrote first (an
+    /// ID reserved), the rows are read in place instead, with the same result.
+    @Test(arguments: [false, true]) func rowsReadAsideAreTheRowsDeleted(writeFirst: Bool) throws {
+        let tag = "aside\(writeFirst)"
+        let folder = TemporaryDirectory("delete-aside")
+        let store = try Store(path: folder.path("nodes.sqlite"), model: Self.model)
+        let ids = try Self.build(Context(store: store), tag: tag)
+        let before = try Self.dump(store)
+        let c = Context(store: store)
+        let top = try #require(try c.existingObject(for: ids["top"]!))
+        let shown = try #require(try c.existingObject(for: ids["top/1/2"]!))
+        let fault = c.object(for: ids["top/2/0/1"]!)
+        try c.transaction(actionName: "Delete top") {
+            if writeFirst { _ = try c.reserveObjectIDs(c.model.entity("Node")!, count: 1) }
+            c.deleteTree(top)
+        }
+        #expect(c.statistics.rowsReadAside == (writeFirst ? 0 : 37), "39 rows below the top, 2 of them held here")
+        #expect(top.isDeleted && shown.isDeleted && fault.isDeleted)
+        #expect(try Self.names(c) == ["\(tag):keep", "\(tag):keep/0", "\(tag):keep/1", "\(tag):root"])
+        #expect(try store.check().isEmpty)
+        #expect(try c.undoHistory.entries().first?.objectCount == 40)
+        _ = try c.undo()
+        #expect(try Self.dump(store) == before)
+        #expect(try store.check().isEmpty)
+        _ = try c.redo()
+        #expect(try Self.names(Context(store: store)) == ["\(tag):keep", "\(tag):keep/0", "\(tag):keep/1", "\(tag):root"])
+        _ = DeleteLog.shared.take(tag)
+        withExtendedLifetime(folder) {}
     }
 }

@@ -63,4 +63,27 @@ static inline long burrow_text_scan(const unsigned char *texts, size_t length, c
     return found;
 }
 
+/// Where each row of a chunk's `texts` ends: writes `rows` offsets (each just past the row's last 0xFF) to
+/// `ends`. Returns 1 when `texts` is exactly `rows` × `columns` texts, each ended by 0xFF, with 0xFE only as a
+/// whole text ("none"); 0 otherwise (damaged bytes), having read nothing outside `texts`.
+static inline int burrow_text_rows(const unsigned char *texts, size_t length, long columns, long rows, long *ends) {
+    if (columns <= 0 || rows <= 0) return 0;
+    long ended = 0, row = 0;
+    size_t start = 0;
+    for (size_t i = 0; i < length; i++) {
+        const unsigned char b = texts[i];
+        if (b == 0xFE) {
+            if (i != start || i + 1 >= length || texts[i + 1] != 0xFF) return 0;
+        } else if (b == 0xFF) {
+            ended++;
+            start = i + 1;
+            if (ended % columns == 0) {
+                if (row >= rows) return 0;
+                ends[row++] = (long)(i + 1);
+            }
+        }
+    }
+    return row == rows && ended == rows * columns && start == length;
+}
+
 #endif

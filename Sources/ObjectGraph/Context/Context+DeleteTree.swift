@@ -14,8 +14,12 @@ extension Context {
     /// ```
     public func deleteTree(_ object: ManagedObject) {
         guard object.context === self, !object.isDeleted else { return }
-        guard let tree = rowTree(of: object),
-            let rows = try? store.backend.descendantRows(of: object.objectID.rowID, entity: object.entity, keySlot: tree.inverseSlot)
+        guard let tree = rowTree(of: object) else {
+            delete(object)
+            return
+        }
+        if deleteTreeReadingAside(object, tree: tree) { return }
+        guard let rows = try? store.backend.descendantRows(of: object.objectID.rowID, entity: object.entity, keySlot: tree.inverseSlot)
         else {
             delete(object)
             return
@@ -41,6 +45,52 @@ extension Context {
             deleteOne(held, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot])
         }
         if !ids.isEmpty { pendingDeletes.append((e, ids, values)) }
+    }
+
+    /// `deleteTree` inside a write transaction that has written nothing yet: the IDs below are walked here,
+    /// and the rows the undo step keeps are read meanwhile on another thread and connection
+    /// (`rowsAside`), while the save deletes them; the objects held here are deleted as objects. False
+    /// (nothing done) when the store cannot read aside.
+    private func deleteTreeReadingAside(_ object: ManagedObject, tree: (slot: Int, inverseSlot: Int)) -> Bool {
+        let e = object.entity, root = object.objectID
+        guard store.isInTransaction, let below = try? store.backend.descendants(of: root.rowID, entity: e, keySlot: tree.inverseSlot)
+        else { return false }
+        var rowIDs: [Int64] = [], held: [ManagedObject] = []
+        rowIDs.reserveCapacity(below.count)
+        for id in below {
+            if let o = registered[ObjectID(entity: e.index, rowID: id)] { held.append(o) } else { rowIDs.append(id) }
+        }
+        // The faults held here get their rows now (they are few: what is shown), before anything is deleted.
+        let faults = held.filter(\.isFault).map(\.objectID.rowID)
+        guard let faultRows = try? store.backend.rows(of: e, ids: faults, layout: e.wholeRow) else { return false }
+        var pending: PendingRows?
+        if !rowIDs.isEmpty {
+            guard let aside = store.backend.rowsAside(of: e, ids: rowIDs) else { return false }
+            pending = aside
+        }
+        statistics.rowsLoaded += below.count
+        deleteOne(object, root: root, cascade: false, skipping: [tree.slot])
+        for (id, row) in zip(faults, faultRows) { if let row { rowCache[ObjectID(entity: e.index, rowID: id)] = row } }
+        for o in held { deleteOne(o, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot]) }
+        guard let pending else { return true }
+        var ids: [ObjectID] = []
+        ids.reserveCapacity(rowIDs.count)
+        for (k, id) in rowIDs.enumerated() {
+            if k % 4096 == 4095 { store.heartbeat?() }
+            ids.append(ObjectID(entity: e.index, rowID: id))
+            pendingDeletedRows.insert(id)
+        }
+        pendingDeletes.append((e, ids, []))
+        pendingDeletesAside.append((pendingDeletes.count - 1, pending))
+        statistics.rowsReadAside += ids.count
+        return true
+    }
+
+    /// Waits for the rows `deleteTreeReadingAside` reads on another thread and puts them in
+    /// `pendingDeletes`; before the undo step is made of them.
+    func takeRowsReadAside() throws(StoreError) {
+        for (index, pending) in pendingDeletesAside { pendingDeletes[index].2 = try pending.rows() }
+        pendingDeletesAside = []
     }
 
     /// The tree relationship `deleteTree` can follow on rows: the entity's one cascade to-many relationship to
@@ -79,7 +129,8 @@ extension Context {
             else { continue }
             target.unlink(slot: r.inverseSlot, target.entity.properties[r.inverseSlot].relationship!, id.rowID)
         }
-        if let last = pendingDeletes.indices.last, pendingDeletes[last].0 === e {
+        // Not into an entry whose values are still being read aside.
+        if let last = pendingDeletes.indices.last, pendingDeletes[last].0 === e, pendingDeletes[last].1.count == pendingDeletes[last].2.count {
             pendingDeletes[last].1.append(id)
             pendingDeletes[last].2.append(row)
         } else {
@@ -106,5 +157,6 @@ extension Context {
         }
         pendingDeletes = []
         pendingDeletedRows = []
+        pendingDeletesAside = []
     }
 }

@@ -92,6 +92,7 @@ extension Context {
         if viewStateOnly { return }
         let outbox = try store.backend.outboxIsEnabled()
         guard !isApplyingHistory || outbox else { return }
+        try takeRowsReadAside()
         var step = UndoRecord(unit, rows: pendingRows, deletedRows: pendingDeletes, name: pendingActionName ?? "")
         step.appendFingerprinted(flushed.fingerprints)
         if !isApplyingHistory { try undoHistory.record(step, place: pendingPlace, model: model) }

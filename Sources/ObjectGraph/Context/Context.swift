@@ -42,6 +42,9 @@ public final class Context {
     var pendingDeletes: [(EntityDescription, [ObjectID], [[Value]])] = []
     /// The row IDs in `pendingDeletes`, for fetches before the save.
     var pendingDeletedRows: Set<Int64> = []
+    /// Entries of `pendingDeletes` whose values are still being read on another thread
+    /// (`PersistentStore.rowsAside`), by index: filled in before the undo step is made.
+    var pendingDeletesAside: [(index: Int, rows: PendingRows)] = []
     /// Rows `flushRows` wrote in the open transaction, for the save that ends it.
     var flushed = FlushedRows()
     /// Rows read ahead by a batch, waiting for their object to be touched.

@@ -12,4 +12,7 @@ public struct ContextStatistics: Sendable, Equatable {
     public var faultsFired = 0
     /// Reads of one object's to-many members from the store (a cascade down a tree makes none per object).
     public var relationReads = 0
+    /// Rows a cascade down a tree read on another thread while the save deleted them (`deleteTree` in a
+    /// transaction that had written nothing yet).
+    public var rowsReadAside = 0
 }

@@ -1,3 +1,6 @@
+import CTextScan
+import Foundation
+
 /// The folded texts of a run of rows, as one row of a search index's table (`og_text_<Entity>`): the rows
 /// whose IDs lie from the chunk's start up to the next chunk's start, in ascending ID order, each with one
 /// text per indexed attribute (or none). A search reads every chunk and looks for the query's bytes in the
@@ -25,14 +28,20 @@ public struct TextChunk: Sendable {
     /// A row whose texts alone are bigger gets a chunk of its own.
     public static let capacity = 3_800
 
+    /// The byte that ends each text.
+    static let end: UInt8 = 0xFF
+    /// The byte that stands for no text (followed by ``end``).
+    static let none: UInt8 = 0xFE
+
     /// Indexed attributes per row.
     public let columns: Int
     /// The rows' IDs, ascending.
     public private(set) var ids: [Int64] = []
-    /// Each row's texts' lengths in bytes, `columns` to a row; -1 for none.
-    private(set) var lengths: [Int32] = []
-    /// The texts, end to end.
+    /// The texts as stored: each ended by ``end``, none as ``none`` then ``end``, row after row. Kept in
+    /// this form so that a row is carried from a chunk read to the one written as one copy of its bytes.
     private(set) var text: [UInt8] = []
+    /// Where each row's texts end in ``text``.
+    private(set) var rowEnds: [Int] = []
     /// About what ``encoded(start:)`` takes when the start is the first ID (a start further below adds a
     /// byte or two): kept as rows are appended, so filling a chunk costs no pass over it.
     public private(set) var size = TextChunk.emptySize
@@ -53,67 +62,65 @@ public struct TextChunk: Sendable {
     public mutating func append(_ id: Int64, text: (Int) -> String?) {
         size += TextChunk.varintSize(UInt64(bitPattern: id &- (ids.last ?? id)))
         ids.append(id)
+        let before = self.text.count
         for c in 0..<columns {
-            if let t = text(c) {
-                let before = self.text.count
-                self.text.append(contentsOf: t.utf8)
-                let n = self.text.count - before
-                lengths.append(Int32(n))
-                size += n + 1
-            } else {
-                lengths.append(-1)
-                size += 2
-            }
+            if let t = text(c) { self.text.append(contentsOf: t.utf8) } else { self.text.append(TextChunk.none) }
+            self.text.append(TextChunk.end)
         }
+        rowEnds.append(self.text.count)
+        size += self.text.count - before
     }
 
-    /// Appends row `k` of `other`, whose texts start at `textStart` in its ``text``.
-    mutating func append(row k: Int, of other: TextChunk, textStart: Int) {
+    /// The bytes row `k`'s texts take, ends included.
+    public func rowSize(_ k: Int) -> Int { rowEnds[k] - (k == 0 ? 0 : rowEnds[k - 1]) }
+
+    /// Appends row `k` of `other` (a greater ID than the last here).
+    mutating func append(row k: Int, of other: TextChunk) {
         let id = other.ids[k]
-        size += TextChunk.varintSize(UInt64(bitPattern: id &- (ids.last ?? id)))
+        size += TextChunk.varintSize(UInt64(bitPattern: id &- (ids.last ?? id))) + other.rowSize(k)
         ids.append(id)
-        var at = textStart
-        for c in 0..<columns {
-            let n = other.lengths[k * columns + c]
-            lengths.append(n)
-            if n >= 0 {
-                text.append(contentsOf: other.text[at..<(at + Int(n))])
-                at += Int(n)
-            }
-            size += n < 0 ? 2 : Int(n) + 1
-        }
+        text.append(contentsOf: other.text[(k == 0 ? 0 : other.rowEnds[k - 1])..<other.rowEnds[k]])
+        rowEnds.append(text.count)
     }
 
-    /// The bytes of row `k`'s texts, all attributes together.
-    public func rowTextLength(_ k: Int) -> Int {
-        var n = 0
-        for c in 0..<columns { n += max(0, Int(lengths[k * columns + c])) }
-        return n
+    /// Appends rows `range` of `other` (greater IDs than the last here) in one copy.
+    mutating func append(rows range: Range<Int>, of other: TextChunk) {
+        guard !range.isEmpty else { return }
+        var previous = ids.last ?? other.ids[range.lowerBound]
+        for k in range {
+            size += TextChunk.varintSize(UInt64(bitPattern: other.ids[k] &- previous))
+            previous = other.ids[k]
+        }
+        ids.append(contentsOf: other.ids[range])
+        let from = range.lowerBound == 0 ? 0 : other.rowEnds[range.lowerBound - 1]
+        let shift = text.count - from
+        text.append(contentsOf: other.text[from..<other.rowEnds[range.upperBound - 1]])
+        size += other.rowEnds[range.upperBound - 1] - from
+        rowEnds.reserveCapacity(rowEnds.count + range.count)
+        for k in range { rowEnds.append(other.rowEnds[k] + shift) }
     }
 
-    /// Row `k`'s texts, when they start at `textStart` in ``text``; nil for none.
-    public func texts(ofRow k: Int, textStart: Int) -> [String?] {
-        var at = textStart
-        return (0..<columns).map { c in
-            let n = Int(lengths[k * columns + c])
-            guard n >= 0 else { return nil }
-            defer { at += n }
-            return String(decoding: text[at..<(at + n)], as: UTF8.self)
+    /// Row `k`'s texts; nil for none.
+    public func texts(ofRow k: Int) -> [String?] {
+        var out: [String?] = []
+        out.reserveCapacity(columns)
+        var at = k == 0 ? 0 : rowEnds[k - 1]
+        for _ in 0..<columns {
+            var stop = at
+            while text[stop] != TextChunk.end { stop += 1 }
+            out.append(stop == at + 1 && text[at] == TextChunk.none ? nil : String(decoding: text[at..<stop], as: UTF8.self))
+            at = stop + 1
         }
+        return out
     }
 
     /// Empties it, keeping its storage.
     public mutating func removeAll() {
         ids.removeAll(keepingCapacity: true)
-        lengths.removeAll(keepingCapacity: true)
         text.removeAll(keepingCapacity: true)
+        rowEnds.removeAll(keepingCapacity: true)
         size = TextChunk.emptySize
     }
-
-    /// The byte that ends each text.
-    static let end: UInt8 = 0xFF
-    /// The byte that stands for no text (followed by ``end``).
-    static let none: UInt8 = 0xFE
 
     /// The chunk as stored under the key `start` (at most the first ID).
     public func encoded(start: Int64) -> [UInt8] {
@@ -125,21 +132,12 @@ public struct TextChunk: Sendable {
             previous = id
         }
         var out: [UInt8] = []
-        out.reserveCapacity(size + deltas.count + 10)
+        out.reserveCapacity(text.count + deltas.count + 12)
         out.append(TextChunk.format)
         TextChunk.appendVarint(UInt64(ids.count), to: &out)
         TextChunk.appendVarint(UInt64(deltas.count), to: &out)
         out.append(contentsOf: deltas)
-        var at = 0
-        for n in lengths {
-            if n < 0 {
-                out.append(TextChunk.none)
-            } else {
-                out.append(contentsOf: text[at..<(at + Int(n))])
-                at += Int(n)
-            }
-            out.append(TextChunk.end)
-        }
+        out.append(contentsOf: text)
         return out
     }
 
@@ -147,43 +145,32 @@ public struct TextChunk: Sendable {
     /// not ascending or past the end, texts not `columns` to a row, a stray 0xFE.
     public init?(decoding bytes: UnsafeRawBufferPointer, start: Int64, columns: Int) {
         self.columns = columns
-        guard columns > 0, let (n, offsets) = TextChunk.textStart(bytes) else { return nil }
+        guard columns > 0, let (n, offsets) = TextChunk.textStart(bytes), let base = bytes.baseAddress else { return nil }
         var at = offsets.ids
         var id = start
         ids.reserveCapacity(n)
+        var deltaBytes = 0
         for k in 0..<n {
+            let from = at
             guard let delta = TextChunk.readVarint(bytes, &at), delta <= UInt64(Int64.max), k == 0 || delta > 0 else { return nil }
             let (next, overflow) = id.addingReportingOverflow(Int64(delta))
             if overflow { return nil }
             id = next
             ids.append(id)
+            deltaBytes += at - from
         }
         guard at == offsets.text else { return nil }
-        lengths.reserveCapacity(n * columns)
-        text.reserveCapacity(bytes.count - at)
-        while at < bytes.count {
-            var stop = at
-            while stop < bytes.count && bytes[stop] != TextChunk.end { stop += 1 }
-            guard stop < bytes.count else { return nil }
-            let segment = bytes[at..<stop]
-            if segment.count == 1 && segment.first == TextChunk.none {
-                lengths.append(-1)
-            } else {
-                if segment.contains(TextChunk.none) { return nil }
-                lengths.append(Int32(segment.count))
-                text.append(contentsOf: segment)
-            }
-            at = stop + 1
-            if lengths.count > n * columns { return nil }
+        // Every text ended, `columns` to a row, and 0xFE only alone; where each row ends.
+        let texts = base + offsets.text
+        let length = bytes.count - offsets.text
+        rowEnds = Array(repeating: 0, count: n)
+        let columnCount = columns
+        let sound = rowEnds.withUnsafeMutableBufferPointer { ends in
+            burrow_text_rows(texts.assumingMemoryBound(to: UInt8.self), length, columnCount, n, ends.baseAddress)
         }
-        guard lengths.count == n * columns else { return nil }
-        size = TextChunk.emptySize
-        var previous = ids[0]
-        for id in ids {
-            size += TextChunk.varintSize(UInt64(bitPattern: id &- previous))
-            previous = id
-        }
-        for n in lengths { size += n < 0 ? 2 : Int(n) + 1 }
+        guard sound == 1 else { return nil }
+        text = Array(UnsafeRawBufferPointer(start: texts, count: length))
+        size = TextChunk.emptySize + deltaBytes + length
     }
 
     /// The number of rows, where their IDs begin and where the texts begin, read from the first bytes

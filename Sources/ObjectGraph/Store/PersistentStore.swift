@@ -69,6 +69,10 @@ protocol PersistentStore: AnyObject {
     /// The whole rows of ``descendants(of:entity:keySlot:)``, in one walk (a cascade down a tree reads
     /// what it deletes with this).
     func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])]
+    /// The whole rows of `ids` (all stored), read on another thread and connection as the open write
+    /// transaction found them when it began; nil when this store cannot (in memory, outside a write
+    /// transaction, or once it has written anything, when what is committed may differ from what it sees).
+    func rowsAside(of entity: EntityDescription, ids: [Int64]) -> PendingRows?
     /// How many there are of ``descendants(of:entity:keySlot:)``, without listing them.
     func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int
     /// The IDs of `request` read on another thread and connection, first rows first; nil when this store

@@ -283,6 +283,8 @@ final class MemoryStore: PersistentStore {
         return out
     }
 
+    func rowsAside(of entity: EntityDescription, ids: [Int64]) -> PendingRows? { nil }
+
     func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])] {
         let ids = try descendants(of: root, entity: entity, keySlot: keySlot)
         let rows = try rows(of: entity, ids: ids, layout: entity.wholeRow)

@@ -36,6 +36,21 @@ extension SQLiteStore {
         return try db.tableExists(fullTextTableName(e))
     }
 
+    /// ``fullTextIsCurrent(_:_:)`` through one cached statement: every save and every search asks, and
+    /// preparing the two queries each time cost more than the rest of a rename's index upkeep.
+    func fullTextIsCurrentNow(_ db: Database, _ e: EntityDescription) throws -> Bool {
+        guard !e.fullTextSlots.isEmpty else { return false }
+        let s = try statement(
+            db,
+            "SELECT coalesce((SELECT value FROM og_metadata WHERE key = ?1) = ?2, 0) "
+                + "AND EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?3)")
+        s.bind(.string(SQLiteStore.fullTextStampKey(e)), at: 1)
+        s.bind(.string(SQLiteStore.fullTextStamp(e)), at: 2)
+        s.bind(.string(SQLiteStore.fullTextTableName(e)), at: 3)
+        defer { s.reset() }
+        return try s.step(db) && s.int64(at: 0) != 0
+    }
+
     /// Builds every index that is missing or stale (all of them with `force`), and drops the index of an
     /// entity that no longer declares one, and any FTS5 index an earlier version kept. Runs in the caller's
     /// write transaction (at open, or a repair). Returns the entities whose index it built.
@@ -108,7 +123,7 @@ extension SQLiteStore {
         }
         for (index, list) in edits.enumerated() where !list.isEmpty {
             let e = model.entities[index]
-            guard try SQLiteStore.fullTextIsCurrent(db, e) else { continue }
+            guard try fullTextIsCurrentNow(db, e) else { continue }
             try applyTextEdits(db, e, list, unit)
         }
     }
@@ -157,12 +172,25 @@ extension SQLiteStore {
             following.reset()
             var writer = TextChunkWriter(columns: columns, key: key)
             var k = 0
-            var textAt = 0
+            // The old rows below `id` go on as they are: in one copy when they fit, as a rename's do.
             func keepOld(below id: Int64?) throws {
-                while k < old.count, id.map({ old.ids[k] < $0 }) ?? true {
-                    if writer.wouldOverflow(old.ids[k], size: old.rowTextLength(k) + 2 * columns) { try writer.flush(write) }
-                    writer.chunk.append(row: k, of: old, textStart: textAt)
-                    textAt += old.rowTextLength(k)
+                var j = k
+                while j < old.count, id.map({ old.ids[j] < $0 }) ?? true { j += 1 }
+                guard j > k else { return }
+                var bytes = old.rowEnds[j - 1] - (k == 0 ? 0 : old.rowEnds[k - 1])
+                var previous = writer.chunk.ids.last ?? old.ids[k]
+                for r in k..<j {
+                    bytes += TextChunk.varintSize(UInt64(bitPattern: old.ids[r] &- previous))
+                    previous = old.ids[r]
+                }
+                if !writer.wouldOverflow(old.ids[k], size: bytes) {
+                    writer.chunk.append(rows: k..<j, of: old)
+                    k = j
+                    return
+                }
+                while k < j {
+                    if writer.wouldOverflow(old.ids[k], size: old.rowSize(k)) { try writer.flush(write) }
+                    writer.chunk.append(row: k, of: old)
                     k += 1
                 }
             }
@@ -175,7 +203,6 @@ extension SQLiteStore {
                 }
                 try keepOld(below: id)
                 if k < old.count, old.ids[k] == id {
-                    textAt += old.rowTextLength(k)
                     k += 1
                 }
                 switch edits[order[i]].edit {
@@ -222,7 +249,7 @@ extension SQLiteStore {
         guard !folded.isEmpty, !e.fullTextSlots.isEmpty, ids?.isEmpty != true else { return [] }
         do {
             return try read { db in
-                guard try SQLiteStore.fullTextIsCurrent(db, e) else { return try scanFullText(db, e, folded, among: ids, limit: limit) }
+                guard try fullTextIsCurrentNow(db, e) else { return try scanFullText(db, e, folded, among: ids, limit: limit) }
                 return try searchChunks(db, e, folded, among: ids.map { $0.sorted() }, limit: limit ?? Int.max)
             }
         } catch {
@@ -334,11 +361,7 @@ extension SQLiteStore {
                     }
                     pending.removeAll(keepingCapacity: true)
                     at = 0
-                    var textAt = 0
-                    for k in 0..<chunk.count {
-                        pending.append((chunk.ids[k], chunk.texts(ofRow: k, textStart: textAt)))
-                        textAt += chunk.rowTextLength(k)
-                    }
+                    for k in 0..<chunk.count { pending.append((chunk.ids[k], chunk.texts(ofRow: k))) }
                     last = chunk.ids[chunk.count - 1]
                 }
                 defer { at += 1 }

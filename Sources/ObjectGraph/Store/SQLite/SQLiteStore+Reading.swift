@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension SQLiteStore {
@@ -209,6 +210,39 @@ extension SQLiteStore {
         return out
     }
 
+    func rowsAside(of entity: EntityDescription, ids: [Int64]) -> PendingRows? {
+        guard let db = transaction, db.totalChangesCount == changesAtTransactionStart, let reader = backgroundReader() else { return nil }
+        let pending = PendingRows()
+        let sql = "SELECT \(columns(entity.wholeRow, entity)) FROM \(Schema.quote(entity.name)) WHERE id IN (SELECT value FROM json_each(?))"
+        let path = path
+        DispatchQueue.global(qos: .userInitiated).async {
+            do {
+                // A connection of its own sees the last commit, which is what the write transaction began on:
+                // it holds the write lock, so nothing has been committed since, and it has written nothing.
+                let rows = try reader.read { db -> [[Value]] in
+                    let stmt = RawStatement(try db.makeStatement(sql: sql))
+                    var byID: [Int64: [Value]] = [:]
+                    byID.reserveCapacity(ids.count)
+                    var start = 0
+                    while start < ids.count {
+                        let chunk = ids[start..<min(ids.count, start + SQLiteStore.deleteBatch)]
+                        stmt.bind(.string("[" + chunk.map(String.init).joined(separator: ",") + "]"), at: 1)
+                        while try stmt.step(db) { byID[stmt.int64(at: 0)] = SQLiteStore.decodeRow(stmt, entity, entity.wholeRow) }
+                        start += chunk.count
+                    }
+                    return try ids.map { id in
+                        guard let row = byID[id] else { throw StoreError(.conflict, "\(entity.name) #\(id) was not found to be deleted", path: path) }
+                        return row
+                    }
+                }
+                pending.finish(.success(rows))
+            } catch {
+                pending.finish(.failure(StoreError.wrap(error, "cannot read what is deleted", path: path)))
+            }
+        }
+        return pending
+    }
+
     func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
         do {
             return try read { db in try Int.fetchOne(db, sql: descendantsSQL(entity, keySlot, select: "count(*)"), arguments: [root]) ?? 0 }
@@ -259,6 +293,11 @@ extension SQLiteStore {
     /// The values of the current row of a `SELECT <layout's columns>` statement; slots the layout does not
     /// read hold their defaults.
     func decodeRow(_ stmt: RawStatement, _ entity: EntityDescription, _ layout: RowLayout) -> [Value] {
+        SQLiteStore.decodeRow(stmt, entity, layout)
+    }
+
+    /// ``decodeRow(_:_:_:)`` for a reading thread of its own.
+    static func decodeRow(_ stmt: RawStatement, _ entity: EntityDescription, _ layout: RowLayout) -> [Value] {
         let columnOfSlot = layout.columnOfSlot
         let n = columnOfSlot.count
         // reserveCapacity + append is specialized for `Value`; `Array(unsafeUninitializedCapacity:)` goes

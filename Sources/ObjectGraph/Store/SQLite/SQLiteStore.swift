@@ -288,6 +288,9 @@ final class SQLiteStore: PersistentStore {
 
     /// The connection while a write transaction is open on it (see `writeTransaction`).
     private(set) var transaction: Database?
+    /// The connection's count of changed rows when the open write transaction began: while it is the same,
+    /// the transaction has written nothing (see `rowsAside`).
+    private(set) var changesAtTransactionStart = 0
 
     /// True while a write transaction is open: a unit of work is between its first read and its commit.
     var isInTransaction: Bool { transaction != nil }
@@ -312,6 +315,7 @@ final class SQLiteStore: PersistentStore {
         try queue.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 transaction = db
+                changesAtTransactionStart = db.totalChangesCount
                 defer { transaction = nil }
                 result = try body(db)
                 return .commit
