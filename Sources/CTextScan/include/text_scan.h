@@ -17,31 +17,43 @@
 // so the row of a match costs a population count. Why C: Swift has no movemask, and the per-match work
 // through its SIMD types cost four times this (docs/PERFORMANCE.md, Search).
 
+/// True when the 0xFE at `p` stands alone: first in its text and followed by the end of it.
+static inline int burrow_text_scan_none_alone(const unsigned char *texts, size_t length, size_t p) {
+    return (p == 0 || texts[p - 1] == 0xFF) && p + 1 < length && texts[p + 1] == 0xFF;
+}
+
 static inline int burrow_text_scan_record(long row, long *rows, long capacity, long *found) {
     if (row >= capacity) return 0;
     if (*found == 0 || rows[*found - 1] != row) rows[(*found)++] = row;
     return 1;
 }
 
-/// The rows of a search-index chunk's texts that hold `needle`: `texts` is `length` bytes of texts, each
-/// ended by the byte 0xFF, `columns` texts to a row. Writes each matching row's index once, ascending, to
-/// `rows` (room for `capacity`), and returns how many; -1 when the texts hold more than `capacity` rows
-/// (damaged bytes). `needle` (`needle_length` > 0) must not hold 0xFF, so a match lies within one text.
-/// Reads no byte outside `texts` and `needle`.
+/// The rows of a search-index chunk's texts that hold `needle`: `texts` is `length` bytes of `capacity`
+/// rows of `columns` texts, each text ended by the byte 0xFF, 0xFE standing alone for none. Writes each
+/// matching row's index once, ascending, to `rows` (room for `capacity`), and returns how many; -1 when the
+/// texts are not that (damaged bytes: more or fewer texts, a stray 0xFE, no 0xFF at the end), checked in
+/// the same pass. `needle` (`needle_length` > 0) holds neither 0xFF nor 0xFE (it is UTF-8), so a match lies
+/// within one text. Reads no byte outside `texts` and `needle`.
 static inline long burrow_text_scan(const unsigned char *texts, size_t length, const unsigned char *needle,
                                     size_t needle_length, long columns, long *rows, long capacity) {
-    if (needle_length == 0 || columns <= 0 || length < needle_length) return 0;
+    if (needle_length == 0 || columns <= 0 || capacity <= 0) return 0;
+    if (length == 0 || texts[length - 1] != 0xFF) return -1;
     const size_t m = needle_length;
     long found = 0, ended = 0;
     size_t i = 0;
 #if defined(__SSE2__)
     const __m128i first = _mm_set1_epi8((char)needle[0]), last = _mm_set1_epi8((char)needle[m - 1]);
-    const __m128i end = _mm_set1_epi8((char)0xFF);
+    const __m128i end = _mm_set1_epi8((char)0xFF), none = _mm_set1_epi8((char)0xFE);
     while (i + 16 + m - 1 <= length) {
         const __m128i a = _mm_loadu_si128((const __m128i *)(texts + i));
         const __m128i b = _mm_loadu_si128((const __m128i *)(texts + i + m - 1));
         unsigned candidates = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
         const unsigned ends = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, end));
+        unsigned nones = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, none));
+        while (nones) {
+            if (!burrow_text_scan_none_alone(texts, length, i + (size_t)__builtin_ctz(nones))) return -1;
+            nones &= nones - 1;
+        }
         while (candidates) {
             const unsigned k = (unsigned)__builtin_ctz(candidates);
             if (m <= 2 || memcmp(texts + i + k + 1, needle + 1, m - 2) == 0) {
@@ -59,8 +71,9 @@ static inline long burrow_text_scan(const unsigned char *texts, size_t length, c
             if (!burrow_text_scan_record(ended / columns, rows, capacity, &found)) return -1;
         }
         if (texts[i] == 0xFF) ended++;
+        if (texts[i] == 0xFE && !burrow_text_scan_none_alone(texts, length, i)) return -1;
     }
-    return found;
+    return ended == capacity * columns ? found : -1;
 }
 
 /// Where each row of a chunk's `texts` ends: writes `rows` offsets (each just past the row's last 0xFF) to

@@ -152,10 +152,12 @@ public struct TextChunk: Sendable {
         var deltaBytes = 0
         for k in 0..<n {
             let from = at
-            guard let delta = TextChunk.readVarint(bytes, &at), delta <= UInt64(Int64.max), k == 0 || delta > 0 else { return nil }
-            let (next, overflow) = id.addingReportingOverflow(Int64(delta))
-            if overflow { return nil }
-            id = next
+            // The delta is the difference of two IDs as an unsigned number (two IDs may be further apart
+            // than `Int64.max`); it must not carry the ID past `Int64.max`.
+            guard let delta = TextChunk.readVarint(bytes, &at), k == 0 || delta > 0,
+                delta <= TextChunk.ordered(Int64.max) - TextChunk.ordered(id)
+            else { return nil }
+            id = id &+ Int64(bitPattern: delta)
             ids.append(id)
             deltaBytes += at - from
         }
@@ -183,6 +185,9 @@ public struct TextChunk: Sendable {
         else { return nil }
         return (Int(n), (at, at + Int(length)))
     }
+
+    /// `id` as an unsigned number in the same order (the sign bit flipped).
+    static func ordered(_ id: Int64) -> UInt64 { UInt64(bitPattern: id) ^ (1 << 63) }
 
     // MARK: Varints
 

@@ -37,8 +37,10 @@ struct TextChunkScanner {
         for k in 0..<found where hits.count < limit {
             let row = rows[k]
             while idRow < row {
-                guard let delta = TextChunk.readVarint(bytes, &idAt), idAt <= offsets.text else { return false }
-                id &+= Int64(truncatingIfNeeded: delta)
+                guard let delta = TextChunk.readVarint(bytes, &idAt), idAt <= offsets.text, idRow < 0 || delta > 0,
+                    delta <= TextChunk.ordered(Int64.max) - TextChunk.ordered(id)
+                else { return false }
+                id = id &+ Int64(bitPattern: delta)
                 idRow += 1
             }
             if among.map({ TextChunkScanner.contains($0, id) }) ?? true { hits.append(id) }

@@ -19,7 +19,7 @@ extension SQLiteStore {
     /// The same key as the FTS5 index's: a program that keeps the other kind finds the stamp not its own,
     /// builds its kind again and stamps it, so whichever program opens a store next knows whether the index
     /// there is current.
-    private static func fullTextStampKey(_ e: EntityDescription) -> String { "fulltext_" + e.name }
+    static func fullTextStampKey(_ e: EntityDescription) -> String { "fulltext_" + e.name }
 
     /// What a current index of `e` records: the folding's version, the chunks' format and capacity and the
     /// indexed attributes.
@@ -49,6 +49,17 @@ extension SQLiteStore {
         s.bind(.string(SQLiteStore.fullTextTableName(e)), at: 3)
         defer { s.reset() }
         return try s.step(db) && s.int64(at: 0) != 0
+    }
+
+    /// What the stamp of an index a save found damaged says: not current, so it is built again.
+    static let damagedStamp = "damaged"
+
+    /// Marks `e`'s index as damaged (see ``damagedStamp``).
+    func markFullTextDamaged(_ db: Database, _ e: EntityDescription) throws {
+        let s = try statement(db, "UPDATE og_metadata SET value = ? WHERE key = ?")
+        s.bind(.string(SQLiteStore.damagedStamp), at: 1)
+        s.bind(.string(SQLiteStore.fullTextStampKey(e)), at: 2)
+        try s.run(db)
     }
 
     /// Builds every index that is missing or stale (all of them with `force`), and drops the index of an
@@ -162,9 +173,15 @@ extension SQLiteStore {
                 key = covering.int64(at: 0)
                 let blob = sqlite3_column_blob(covering.handle, 1)
                 let count = Int(sqlite3_column_bytes(covering.handle, 1))
-                // A chunk that cannot be read is rebuilt from what the edits and the check say; its rows
-                // are lost from the index until a repair (the check reports them as missing).
-                old = TextChunk(decoding: UnsafeRawBufferPointer(start: blob, count: count), start: key!, columns: columns) ?? old
+                guard let read = TextChunk(decoding: UnsafeRawBufferPointer(start: blob, count: count), start: key!, columns: columns) else {
+                    // A chunk that cannot be read (damaged by something else): the index can no longer be
+                    // kept right, so it is marked so. Searches then fold every row (exact), `check` says
+                    // why, and the next writable open or a repair builds it again.
+                    covering.reset()
+                    try markFullTextDamaged(db, e)
+                    return
+                }
+                old = read
                 covering.reset()
             }
             following.bind(first, at: 1)
@@ -273,7 +290,10 @@ extension SQLiteStore {
         func scan(_ s: RawStatement) {
             let blob = sqlite3_column_blob(s.handle, 1)
             let bytes = UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(s.handle, 1)))
-            if !scanner.scan(bytes, start: s.int64(at: 0), among: among, limit: limit, into: &hits) { damaged = true }
+            let start = s.int64(at: 0)
+            // Chunks hold disjoint runs: a row found in one chunk at or past the next one's start is damage.
+            if among == nil, let last = hits.last, last >= start { damaged = true }
+            if !scanner.scan(bytes, start: start, among: among, limit: limit, into: &hits) { damaged = true }
         }
         let table = SQLiteStore.fullTextTable(e)
         if let among, among.count < SQLiteStore.chunksReadForFewIDs {
@@ -287,9 +307,10 @@ extension SQLiteStore {
                 }
             }
             hits.sort()
+            if zip(hits, hits.dropFirst()).contains(where: { $0 == $1 }) { damaged = true }
         } else {
             let all = try statement(db, "SELECT start, data FROM \(table) ORDER BY start")
-            while hits.count < limit, try all.step(db) { scan(all) }
+            while hits.count < limit, !damaged, try all.step(db) { scan(all) }
             all.reset()
         }
         // A chunk that cannot be read (a damaged file; `check` reports it, a repair builds the index again)
@@ -335,7 +356,13 @@ extension SQLiteStore {
                 continue
             }
             guard try SQLiteStore.fullTextIsCurrent(db, e) else {
-                out.append(StoreProblem(.fullTextIndex, "the search index of \(e.name) was built by another version"))
+                let stamp = try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = ?", arguments: [SQLiteStore.fullTextStampKey(e)])
+                out.append(
+                    StoreProblem(
+                        .fullTextIndex,
+                        stamp == SQLiteStore.damagedStamp
+                            ? "the search index of \(e.name) is damaged (a save found a part it could not read)"
+                            : "the search index of \(e.name) was built by another version"))
                 continue
             }
             let columns = e.fullTextSlots.count
