@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ObjectGraph
 import TestSupport
 import Testing
@@ -297,5 +298,72 @@ import Testing
         #expect(back.entries.count == 2 + 25 * 40 + 2, "\(note)")
         let wrong = try back.mismatches(Self.killQueries)
         #expect(wrong == [], "\(note)")
+    }
+
+    // MARK: An index built again while others write
+
+    /// The index stamped as another version's and emptied (as after an upgrade): several writers open the
+    /// store at once (the first builds the index at its open, in its own transaction), while a reader,
+    /// which cannot build it, searches: every search of an item no one edits finds exactly that item,
+    /// whether it scanned the rows or read the chunks, and afterwards check is clean and search exact.
+    @Test func anIndexBuiltAgainWhileOthersWriteAndSearch() throws {
+        let folder = TemporaryDirectory("burrow-search-rebuild")
+        let db = folder.path()
+        let file = folder.path("items.json")
+        let items = (0..<400).map { n in "{\"title\": \"stable \(n) s\(String(format: "%04d", n))x Gödel\", \"note\": \"garden \(n)\"}" }
+        try Data(("{\"items\": [" + items.joined(separator: ",") + "]}").utf8).write(to: URL(fileURLWithPath: file))
+        #expect(BurrowProcess.run(["import", file, "--db", db]).status == 0)
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { d in
+            try d.execute(sql: "UPDATE og_metadata SET value = 'built by another version' WHERE key = 'fulltext_Item'")
+            try d.execute(sql: "DELETE FROM og_text_Item")
+        }
+        try queue.close()
+        let stale = burrowCheck(db)
+        #expect(stale.status == 1 && stale.text.contains("built by another version"), "\(stale.text)")
+        let stable = try SearchOracle(db: db)
+        let shared = SharedIDs([])
+        let seed = TestSeed.seed(0x4EB1)
+        let reports = try BurrowProcess.concurrently(4) { w -> [String] in
+            var rng = SeededRandom(seed: seed &+ UInt64(w))
+            var failures: [String] = []
+            if w == 3 {
+                var rounds = 0
+                while shared.writersFinished < 3 || rounds < 3 {
+                    rounds += 1
+                    let e = stable.entries[rng.below(stable.entries.count)]
+                    let token = String(e.title.split(separator: " ")[2])
+                    switch SearchOracle.find(token, db: db) {
+                    case .failure(let error): failures.append("reader: \(error)")
+                    case .success(let ids) where ids != [e.id]: failures.append("reader: find \(token) gave \(ids), not [\(e.id)]")
+                    default: break
+                    }
+                }
+                return failures
+            }
+            defer { shared.finish() }
+            // (No undo here: it could undo the import, which is not this test's business.)
+            var mine: [Int64] = []
+            for step in 0..<8 {
+                let r: BurrowProcess.Result
+                switch (rng.below(3), mine.popLast()) {
+                case (0, let id?): r = BurrowProcess.run(["rm", "#\(id)", "--db", db])
+                case (1, let id?):
+                    r = BurrowProcess.run(["rename", "#\(id)", "writer \(w) renamed \(step) Zürich", "--db", db])
+                    mine.append(id)
+                case (let k, let id):
+                    if let id { mine.append(id) }
+                    r = BurrowProcess.run(["add", "writer \(w) step \(step) garden ÉCOLE", "--db", db] + (k == 2 ? ["--top"] : []))
+                    mine += Self.addedIDs(r.out)
+                }
+                if !Self.acceptable(r) { failures.append("writer \(w): exit \(r.status): \(r.err.prefix(300))") }
+            }
+            return failures
+        }
+        #expect(reports.flatMap { $0 } == [])
+        let check = burrowCheck(db)
+        #expect(check.status == 0, "\(check.text)")
+        let wrong = try SearchOracle(db: db).mismatches(["garden", "ecole", "godel", "writer 1", "s0399x", "stable 1", "renamed", "zurich"])
+        #expect(wrong == [])
     }
 }
