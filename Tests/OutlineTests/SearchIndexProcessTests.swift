@@ -88,8 +88,6 @@ import Testing
         let roots = Self.addedIDs(setup.out)
         let workers = 4
         let steps = 36
-        let clock = ContinuousClock()
-        let began = clock.now
         let reports = try BurrowProcess.concurrently(workers + 1) { w -> [String] in
             var rng = SeededRandom(seed: seed &+ UInt64(w) &* 0x9E37)
             var failures: [String] = []
@@ -161,8 +159,6 @@ import Testing
         // Nothing for a repair to do.
         let repaired = burrowCheck(db, repair: true)
         #expect(repaired.status == 0 && !repaired.text.contains("Repaired"), "\(repaired.text); \(note)")
-        let elapsed = clock.now - began
-        #expect(elapsed < TimeLimit.scaled(.seconds(60)), "took \(elapsed)")
     }
 
     // MARK: Killed mid-write
