@@ -24,7 +24,12 @@ import Testing
             try Row.fetchAll(db, sql: "SELECT id, CAST(front AS BLOB) AS front, CAST(back AS BLOB) AS back FROM Card ORDER BY id")
         }
         return rows.map { row in
-            (row["id"], [row["front"] as Data?, row["back"] as Data?].compactMap { $0.map { Array(TextFolding.fold(String(decoding: $0, as: UTF8.self)).utf8) } })
+            (
+                row["id"],
+                [row["front"] as Data?, row["back"] as Data?].compactMap {
+                    $0.map { Array(TextFolding.fold(String(decoding: $0, as: UTF8.self)).utf8) }
+                }
+            )
         }
     }
 
@@ -91,7 +96,8 @@ import Testing
         let b = Context(store: try Store(path: path, model: Self.model))
         func text(_ k: Int) -> String {
             // Mostly ASCII (folded byte by byte); every seventh through Foundation's folding.
-            "t\(k)t " + String(repeating: ["godel ", "garden ", "ecole "][k % 3], count: 300 + rng.below(500)) + (k % 7 == 0 ? " ÉCOLE Gödel" : "") + " e\(k)e"
+            "t\(k)t " + String(repeating: ["godel ", "garden ", "ecole "][k % 3], count: 300 + rng.below(500)) + (k % 7 == 0 ? " ÉCOLE Gödel" : "")
+                + " e\(k)e"
         }
         for k in 0..<150 {
             let c = k % 4 < 2 ? a : b
@@ -132,13 +138,9 @@ import Testing
         withExtendedLifetime(folder) {}
     }
 
-    /// Bug: the scan reads bytes the codec refuses as if they were a chunk. `TextChunkScanner.scan` returns
-    /// true (so the store does not fall back to the rows) for a chunk whose texts were cut short (rows at
-    /// the end vanish), hold an extra 0xFF (texts after it are counted under the wrong row) or a stray 0xFE
-    /// (a match through it is lost), though `TextChunk(decoding:)` is nil for each. Expected: whenever
-    /// `TextChunk(decoding:)` refuses the bytes, the scan returns false (say, by counting the text ends,
-    /// which the kernel already does, against rows × columns) or finds exactly what the undamaged chunk
-    /// held. Here: 200 random chunks, each damaged three ways.
+    /// A scan of bytes the codec refuses (texts cut short, an extra 0xFF, a stray 0xFE) fails, so the
+    /// store falls back to the rows, or finds exactly what the whole chunk held. 200 random chunks, each
+    /// damaged three ways.
     @Test(arguments: TestSeed.seeds([21])) func scansOfBytesTheCodecRefusesFailOrAreExact(seed: UInt64) {
         var rng = SeededRandom(seed: seed)
         var wrong: [String] = []
@@ -149,13 +151,13 @@ import Testing
             for _ in 0..<(2 + rng.below(20)) {
                 let texts: [String?] = [
                     "front \(id) " + String(repeating: "ab", count: rng.below(20)),
-                    rng.below(3) == 0 ? nil : "back \(id) " + String(repeating: "ba", count: rng.below(20)),
+                    rng.below(3) == 0 ? nil : "back \(id) " + String(repeating: "ba", count: rng.below(20))
                 ]
                 chunk.append(id) { texts[$0] }
                 id += Int64(1 + rng.below(5))
             }
             let bytes = chunk.encoded(start: start)
-            let textStart = bytes.count - chunk.ids.indices.reduce(0) { $0 + chunk.rowTextLength($1) } - 2 * chunk.count
+            let textStart = bytes.count - chunk.ids.indices.reduce(0) { $0 + chunk.rowSize($1) }
             for damage in 0..<3 {
                 var broken = bytes
                 switch damage {
@@ -182,12 +184,8 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.count) wrong scans, first: \(wrong.prefix(3)); \(rng.note)")
     }
 
-    /// Bug: a chunk holding IDs more than Int64.max apart is written but cannot be read back:
-    /// `TextChunk.encoded` stores the delta as UInt64(bitPattern:) while `TextChunk(decoding:)` refuses a
-    /// delta above Int64.max. A store whose rows include Int64.min and a positive ID in one chunk (rows
-    /// written by another program) then has an index no repair makes clean (see
-    /// `SearchIndexHostileTextTests.anItemWithTheSmallestIDCannotBeIndexed`). Expected: every chunk the
-    /// writer makes reads back as written.
+    /// Every chunk the writer makes reads back as written, even holding IDs more than Int64.max apart
+    /// (rows written by another program).
     @Test func chunksOfIDsFarApartReadBackAsWritten() {
         for ids in [[Int64.min, 1], [Int64.min, 0, Int64.max], [-(1 << 62), 1 << 62], [Int64.min + 1, Int64.max]] {
             var chunk = TextChunk(columns: 2)
@@ -198,11 +196,10 @@ import Testing
         }
     }
 
-    /// Bug (in-process form of `SearchIndexDamageTests.editsOverADamagedChunkDropItemsFromSearch`): after a
-    /// chunk's format byte is damaged, search is right (it falls back to the rows), but one edit of a row
-    /// in that chunk rewrites the chunk from the edit alone: the chunk's other rows are not found any more,
-    /// and search no longer falls back because the chunk now reads well. Expected: the rows' answer.
-    @Test func anEditOverAnUnreadableChunkLosesItsOtherRows() throws {
+    /// After a chunk's format byte is damaged, search is right (it falls back to the rows), and an edit
+    /// of a row in that chunk keeps it right: the save marks the index damaged rather than rewriting the
+    /// chunk from the edit alone.
+    @Test func anEditOverAnUnreadableChunkKeepsItsOtherRowsFound() throws {
         let folder = TemporaryDirectory("chunks-damaged-edit")
         let path = folder.path("cards.sqlite")
         let c = Context(store: try Store(path: path, model: Self.model))

@@ -76,11 +76,7 @@ import Testing
 
     /// The rows of a chunk as (ID, title, note), folded as stored.
     static func rows(_ chunk: TextChunk) -> [(Int64, [String?])] {
-        var at = 0
-        return (0..<chunk.count).map { k in
-            defer { at += chunk.rowTextLength(k) }
-            return (chunk.ids[k], chunk.texts(ofRow: k, textStart: at))
-        }
+        (0..<chunk.count).map { k in (chunk.ids[k], chunk.texts(ofRow: k)) }
     }
 
     static func encode(_ rows: [(Int64, [String?])], start: Int64) -> [UInt8] {
@@ -183,13 +179,10 @@ import Testing
         return ["alpha", "beta", "gamma", "delta", "filler", "item 1", "tok02"] + tokens
     }
 
-    /// The kinds whose search is right today (see the two tests marked “Bug:” below for the others).
-    static let handled: [Damage] = Damage.allCases.filter { ![.truncatedTail, .extraTextEnd, .strayNoneByte].contains($0) }
-
     /// After each kind of damage: `find` exact (no crash), `check` names the damage, edits (a rename and a
     /// note in the damaged range, a removal, an add, an undo) succeed and lose nothing from the outline,
     /// and `check --repair` leaves the store clean and search exact, even for the edited items.
-    @Test(arguments: handled)
+    @Test(arguments: Damage.allCases)
     func damagedChunksAreSearchedRightReportedAndRepaired(damage: Damage) throws {
         let folder = TemporaryDirectory("burrow-damage")
         let db = try Self.copy(into: folder)
@@ -209,7 +202,7 @@ import Testing
             BurrowProcess.run(["rename", "#\(renamed)", "Renamed Gödel", "--db", db]),
             BurrowProcess.run(["note", "#\(noted)", "noted ÉCOLE", "--db", db]),
             BurrowProcess.run(["rm", "#\(removed)", "--db", db]),
-            BurrowProcess.run(["add", "added after damage", "--db", db]),
+            BurrowProcess.run(["add", "added after damage", "--db", db])
         ]
         edits.append(BurrowProcess.run(["undo", "--db", db]))  // the add, undone
         edits.append(BurrowProcess.run(["add", "added after damage", "--db", db]))
@@ -222,30 +215,29 @@ import Testing
         }
         #expect(after.entries.filter { $0.title != "added after damage" } == want, "\(damage): the outline lost or changed items")
         #expect(after.entries.filter { $0.title == "added after damage" }.count == 1, "\(damage)")
-        let stillDamaged = burrowCheck(db)
-        #expect(stillDamaged.status == 1 && stillDamaged.text.contains("search index of Item"), "\(damage): \(stillDamaged.text)")
+        // An edit that met the damaged chunk marked the index damaged and the next writable open built it
+        // again; otherwise check still names it. Either way search is exact meanwhile.
+        let afterEdits = burrowCheck(db)
+        #expect(afterEdits.status == 0 || afterEdits.text.contains("search index of Item"), "\(damage): \(afterEdits.text)")
+        let wrongAfterEdits = try after.mismatches(queries + ["renamed godel", "noted ecole", "added after"])
+        #expect(wrongAfterEdits == [], "\(damage), after the edits")
 
         let repair = burrowCheck(db, repair: true)
-        #expect(repair.status == 0 && repair.text.contains("built the search index of Item again"), "\(damage): \(repair.text)")
+        #expect(repair.status == 0, "\(damage): \(repair.text)")
+        if afterEdits.status != 0 {
+            #expect(repair.text.contains("built the search index of Item again"), "\(damage): \(repair.text)")
+        }
         let again = burrowCheck(db)
         #expect(again.status == 0, "\(damage): after the repair: \(again.text)")
         let wrongAfterRepair = try after.mismatches(queries + ["renamed godel", "noted ecole", "added after"])
         #expect(wrongAfterRepair == [], "\(damage), after the repair")
     }
 
-    /// Bug: a chunk the codec refuses (`TextChunk(decoding:)` is nil, `check` reports it as damaged) is
-    /// still scanned as if it were whole, so search does not fall back to the rows: the scan
-    /// (`TextChunkScanner.scan`, `burrow_text_scan`) never checks that the texts hold `rows × columns` ends.
-    /// On the template store (300 items imported, the middle chunk damaged):
-    /// - truncatedTail (its last 150 bytes cut): `find alpha`/`beta`/`tok02` miss the chunk's last items
-    ///   (#277 “item 212 tok0212 alpha”, #278 “item 213 …”), `find tok0213` finds nothing;
-    /// - extraTextEnd (a byte of its first title made 0xFF): every later text is counted one text on, so
-    ///   `find delta` lists the items after the ones whose note says delta (#238 instead of #237, …);
-    /// - strayNoneByte (a byte inside “tok0173” made 0xFE): `find tok0173` finds nothing.
-    /// Search should give the rows' answer whenever a chunk is not whole (count the ends in the scan, and
-    /// treat a count other than rows × columns as damage).
+    /// A chunk the codec refuses is never scanned as if it were whole (cut short, rows at its end would
+    /// vanish; an extra 0xFF would count texts under the wrong row; a stray 0xFE would hide a match):
+    /// the scan counts the ends and search gives the rows' answer.
     @Test(arguments: [Damage.truncatedTail, .extraTextEnd, .strayNoneByte])
-    func chunksTheCodecRefusesAreStillScannedAsWhole(damage: Damage) throws {
+    func chunksTheCodecRefusesAreNotScannedAsWhole(damage: Damage) throws {
         let folder = TemporaryDirectory("burrow-damage")
         let db = try Self.copy(into: folder)
         let before = try SearchOracle(db: db)
@@ -257,20 +249,13 @@ import Testing
         #expect(wrong == [], "search over a chunk with \(damage)")
     }
 
-    /// Bug: an edit of an item whose chunk is damaged silently drops other items from search until a
-    /// repair, where before the edit search was right. On the template store (300 items imported, the
-    /// middle chunk damaged), after one `burrow rename` of an item of that chunk:
-    /// - badFormatByte / emptyBlob (a chunk that cannot be read; search fell back to the rows): the chunk
-    ///   is rewritten from the edit alone (`applyTextEdits` starts from an empty chunk), so its other ~20
-    ///   items are no longer found (`find alpha`: 129 hits of 148) and, the chunk now reading well, search
-    ///   no longer falls back;
-    /// - idsPastNextStart / itemInTwoChunks (a chunk that reads, holding IDs at or past the next chunk's
-    ///   start): the rewritten chunk splits and a piece keyed by the next chunk's start replaces that
-    ///   healthy chunk (INSERT OR REPLACE), whose ~20 items are no longer found.
-    /// Expected: search stays right (rebuild the damaged chunk's range from the rows, and never write a
-    /// piece under a key at or past the next chunk's start), or at least no worse than before the edit.
+    /// An edit of an item whose chunk is damaged never drops other items from search: a chunk that cannot
+    /// be read (badFormatByte, emptyBlob) would be rewritten from the edit alone, and one holding IDs at
+    /// or past the next chunk's start (idsPastNextStart, itemInTwoChunks) would split onto its healthy
+    /// neighbour's key; instead the save marks the index damaged and search folds the rows until it is
+    /// built again.
     @Test(arguments: [Damage.badFormatByte, .emptyBlob, .idsPastNextStart, .itemInTwoChunks])
-    func editsOverADamagedChunkDropItemsFromSearch(damage: Damage) throws {
+    func editsOverADamagedChunkKeepEveryItemFound(damage: Damage) throws {
         let folder = TemporaryDirectory("burrow-damage")
         let db = try Self.copy(into: folder)
         let before = try SearchOracle(db: db)

@@ -15,7 +15,7 @@ import Testing
     /// without diacritics.
     static let words = [
         "Gödel", "GÖDEL", "godel", "ÉCOLE", "école", "Ecole", "Zürich", "ZÜRICH", "garden", "Garden", "apple", "x", "Q7", "alpha",
-        "BETA", "a b", "e", "O", "12",
+        "BETA", "a b", "e", "O", "12"
     ]
 
     static func phrase(_ rng: inout SeededRandom, tag: String) -> String {
@@ -34,7 +34,9 @@ import Testing
             n += 1
             var s = "{\"title\": \"\(phrase(&rng, tag: "\(tag)i\(n)"))\""
             if rng.below(3) == 0 { s += ", \"note\": \"\(phrase(&rng, tag: "\(tag)n\(n)"))\"" }
-            if depth < 2, rng.below(2) == 0 { s += ", \"children\": [" + (0...rng.below(3)).map { _ in item(depth + 1) }.joined(separator: ", ") + "]" }
+            if depth < 2, rng.below(2) == 0 {
+                s += ", \"children\": [" + (0...rng.below(3)).map { _ in item(depth + 1) }.joined(separator: ", ") + "]"
+            }
             return s + "}"
         }
         var items: [String] = []
@@ -152,8 +154,10 @@ import Testing
         #expect(oracle.entries.count > 20, "\(note)")
         var rng = SeededRandom(seed: seed)
         let queries =
-            ["godel", "GÖDEL", "gödel", "ecole", "ÉCOLE", "zurich", "Zürich", "garden", "GARDEN", "x", "q7", "a b", "e", "o", " ", "12", "w1s",
-             "k0", "long", "n", "nowhere-at-all"] + oracle.sampleQueries(10, using: &rng)
+            [
+                "godel", "GÖDEL", "gödel", "ecole", "ÉCOLE", "zurich", "Zürich", "garden", "GARDEN", "x", "q7", "a b", "e", "o", " ", "12", "w1s",
+                "k0", "long", "n", "nowhere-at-all"
+            ] + oracle.sampleQueries(10, using: &rng)
         let wrong = try oracle.mismatches(queries, limitToo: true)
         #expect(wrong == [], "\(note)")
         // Nothing for a repair to do.
@@ -314,7 +318,10 @@ import Testing
             try queue.write { d in
                 try d.execute(sql: "UPDATE og_metadata SET value = 'built by another version' WHERE key = 'fulltext_Item'")
                 // Chunks that would answer wrongly if they were trusted: every chunk's data swapped with the next one's.
-                try d.execute(sql: "UPDATE og_text_Item SET data = COALESCE((SELECT data FROM og_text_Item AS n WHERE n.start > og_text_Item.start ORDER BY n.start LIMIT 1), data)")
+                try d.execute(
+                    sql:
+                        "UPDATE og_text_Item SET data = COALESCE((SELECT data FROM og_text_Item AS n WHERE n.start > og_text_Item.start ORDER BY n.start LIMIT 1), data)"
+                )
             }
             try queue.close()
         }

@@ -169,24 +169,26 @@ extension SQLiteStore {
             covering.bind(first, at: 1)
             var key: Int64?
             var old = TextChunk(columns: columns)
+            following.bind(first, at: 1)
+            let next: Int64? = try following.step(db) ? following.int64(at: 0) : nil
+            following.reset()
             if try covering.step(db) {
                 key = covering.int64(at: 0)
                 let blob = sqlite3_column_blob(covering.handle, 1)
                 let count = Int(sqlite3_column_bytes(covering.handle, 1))
-                guard let read = TextChunk(decoding: UnsafeRawBufferPointer(start: blob, count: count), start: key!, columns: columns) else {
-                    // A chunk that cannot be read (damaged by something else): the index can no longer be
-                    // kept right, so it is marked so. Searches then fold every row (exact), `check` says
-                    // why, and the next writable open or a repair builds it again.
-                    covering.reset()
+                let read = TextChunk(decoding: UnsafeRawBufferPointer(start: blob, count: count), start: key!, columns: columns)
+                covering.reset()
+                // A chunk that cannot be read, or holding rows at or past the next chunk's start (damaged by
+                // something else): rewritten, it would lose its rows or overwrite its neighbour, so the
+                // index is marked damaged instead. Searches then fold every row (exact), `check` says
+                // why, and the next writable open or a repair builds it again.
+                guard let read, read.ids.first.map({ $0 >= key! }) ?? true, next.map({ n in read.ids.last.map { $0 < n } ?? true }) ?? true
+                else {
                     try markFullTextDamaged(db, e)
                     return
                 }
                 old = read
-                covering.reset()
             }
-            following.bind(first, at: 1)
-            let next: Int64? = try following.step(db) ? following.int64(at: 0) : nil
-            following.reset()
             var writer = TextChunkWriter(columns: columns, key: key)
             var k = 0
             // The old rows below `id` go on as they are: in one copy when they fit, as a rename's do.
@@ -371,7 +373,7 @@ extension SQLiteStore {
             let chunks = try db.makeStatement(sql: "SELECT start, data FROM \(SQLiteStore.fullTextTable(e)) ORDER BY start")
             let raw = RawStatement(chunks)
             var damaged = 0, missing = 0, extra = 0, stale = 0
-            var last = Int64.min
+            var last: Int64?
             // The chunks' rows, one chunk at a time, as (ID, texts).
             var pending: [(id: Int64, texts: [String?])] = []
             var at = 0
@@ -382,7 +384,7 @@ extension SQLiteStore {
                     let bytes = UnsafeRawBufferPointer(
                         start: sqlite3_column_blob(raw.handle, 1), count: Int(sqlite3_column_bytes(raw.handle, 1)))
                     // Chunks hold disjoint runs: a row above the next chunk's start would be looked for there.
-                    guard start > last, let chunk = TextChunk(decoding: bytes, start: start, columns: columns) else {
+                    guard last.map({ start > $0 }) ?? true, let chunk = TextChunk(decoding: bytes, start: start, columns: columns) else {
                         damaged += 1
                         continue
                     }

@@ -350,12 +350,17 @@ final class SQLiteStore: PersistentStore {
     /// transaction the reservation is part of it (and undone with it).
     func reserveIDs(_ count: Int) throws(StoreError) -> Range<Int64> {
         func reserve(_ db: Database) throws -> Int64 {
-            let sql = "UPDATE og_metadata SET value = value + ? WHERE key = 'next_id' RETURNING value"
+            // The bound keeps SQLite from going past Int64.max (where it would turn the sum into a REAL).
+            let sql = "UPDATE og_metadata SET value = value + ?1 WHERE key = 'next_id' AND value <= \(Int64.max) - ?1 RETURNING value"
             if let end = try Int64.fetchOne(db, sql: sql, arguments: [count]) { return end }
-            // The allocator's row is gone (a damaged store): start again above every stored ID, so nothing
-            // is ever handed out twice.
-            try db.execute(sql: "INSERT INTO og_metadata(key, value) VALUES ('next_id', ?)", arguments: [try SQLiteStore.smallestUnusedID(db, model)])
-            return try Int64.fetchOne(db, sql: sql, arguments: [count])!
+            if try Int64.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'next_id'") == nil {
+                // The allocator's row is gone (a damaged store): start again above every stored ID, so nothing
+                // is ever handed out twice.
+                try db.execute(
+                    sql: "INSERT INTO og_metadata(key, value) VALUES ('next_id', ?)", arguments: [try SQLiteStore.smallestUnusedID(db, model)])
+                if let end = try Int64.fetchOne(db, sql: sql, arguments: [count]) { return end }
+            }
+            throw SQLiteStore.noIDsLeft()
         }
         do {
             let end = try transaction.map(reserve) ?? queue.write(reserve)
@@ -365,13 +370,20 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
-    /// One more than the largest ID stored in any entity's table (1 for an empty store).
+    /// One more than the largest ID stored in any entity's table (1 for an empty store). `Int64.max` is
+    /// never handed out (a reservation ends below it), so a row holding it (written by another program)
+    /// is passed over rather than overflowing the sum.
     static func smallestUnusedID(_ db: Database, _ model: Model) throws -> Int64 {
         var top: Int64 = 0
         for e in model.entities {
-            top = max(top, try Int64.fetchOne(db, sql: "SELECT max(id) FROM \(Schema.quote(e.name))") ?? 0)
+            let sql = "SELECT max(id) FROM \(Schema.quote(e.name)) WHERE id < \(Int64.max)"
+            top = max(top, try Int64.fetchOne(db, sql: sql) ?? 0)
         }
         return top + 1
+    }
+
+    static func noIDsLeft() -> StoreError {
+        StoreError(.storage, "no object IDs are left: the store's ID allocator has reached #\(Int64.max)")
     }
 
     // MARK: - Recorded model
