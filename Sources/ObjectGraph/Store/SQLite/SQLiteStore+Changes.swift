@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SQLiteStore {
     /// One `PRAGMA data_version`: it changes when another connection commits.
@@ -31,12 +32,21 @@ extension SQLiteStore {
         do {
             try read { db in
                 // A real read first: inside a snapshot it starts what everything after it reads.
-                let top = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM og_changes") ?? 0
+                // Prepared once: every save asks, and parsing the SQL cost more than the rest of a small save's reads.
+                let newest = try statement(db, .changesNewest)
+                let top = try newest.step(db) ? newest.int64(at: 0) : 0
+                newest.reset()
                 guard top > seq else { return }
-                oldest = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM og_changes")
-                let rows = try Row.fetchCursor(db, sql: "SELECT seq, changes FROM og_changes WHERE seq > ? ORDER BY seq", arguments: [seq])
-                while let row = try rows.next() {
-                    entries.append((row[0], ChangeLog.decode([UInt8](row[1] as Data), model: model)))
+                let first = try statement(db, .changesOldest)
+                if try first.step(db), sqlite3_column_type(first.handle, 0) != SQLITE_NULL { oldest = first.int64(at: 0) }
+                first.reset()
+                let rows = try statement(db, .changesAfter)
+                rows.bind(seq, at: 1)
+                defer { rows.reset() }
+                while try rows.step(db) {
+                    let bytes = UnsafeRawBufferPointer(
+                        start: sqlite3_column_blob(rows.handle, 1), count: Int(sqlite3_column_bytes(rows.handle, 1)))
+                    entries.append((rows.int64(at: 0), ChangeLog.decode([UInt8](bytes), model: model)))
                 }
             }
         } catch {
@@ -48,7 +58,7 @@ extension SQLiteStore {
     /// Appends a change set to the log inside the saving transaction; returns its sequence number. Entries
     /// older than `ChangeLog.retention` go now and then.
     func log(_ changes: ChangeSet, _ db: Database) throws -> Int64 {
-        let stmt = try statement(db, "INSERT INTO og_changes (at, changes) VALUES (?, ?)")
+        let stmt = try statement(db, .changeLogInsert)
         stmt.bind(.double(Date().timeIntervalSince1970), at: 1)
         stmt.bind(.data(Data(ChangeLog.encode(changes, model: model))), at: 2)
         try stmt.run(db)

@@ -4,7 +4,8 @@ import GRDB
 /// The undo history in `og_history` (see `Schema.historyTable`). Each row keeps its position (1, 2, 3… with
 /// no gaps) and the bytes of every step up to its own (`cum`), and only a prefix (trimming) or a suffix (a
 /// new action cutting redo) is ever removed, so the newest and oldest rows alone give how many actions and
-/// bytes there are: recording an action reads two rows whatever the size of the history.
+/// bytes there are: recording an action reads the newest row, and the oldest one only near a limit, whatever
+/// the size of the history.
 extension SQLiteStore {
     /// The newest or oldest row's bookkeeping.
     private struct End {
@@ -24,19 +25,14 @@ extension SQLiteStore {
     func appendHistory(_ entry: HistoryEntry, step: [UInt8], modelHash: String, limits: HistoryLimits) throws(StoreError) -> Int64 {
         do {
             return try withOpenTransaction { db in
-                var newest = try end(db, newest: true)
+                var newest = try end(db, .historyNewest)
                 if let n = newest, n.state != HistoryState.done.rawValue {
                     // A new action cuts redo: everything after the newest done action goes (a suffix).
                     let done = try Int64.fetchOne(db, sql: Self.newestDone) ?? 0
                     try db.execute(sql: "DELETE FROM og_history WHERE seq > ?", arguments: [done])
-                    newest = try end(db, newest: true)
+                    newest = try end(db, .historyNewest)
                 }
-                let insert = try statement(
-                    db,
-                    """
-                    INSERT INTO og_history (name, at, origin, container_entity, container_id, focus_entity, focus_id, \
-                    undone, objects, size, model_hash, position, cum, step) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)
-                    """)
+                let insert = try statement(db, .historyInsert)
                 insert.bind(.string(entry.name), at: 1)
                 insert.bind(.double(entry.date.timeIntervalSince1970), at: 2)
                 insert.bind(.string(entry.origin), at: 3)
@@ -54,8 +50,12 @@ extension SQLiteStore {
                 insert.bind(bytes: step, at: 13)
                 try insert.run(db)
                 let seq = db.lastInsertedRowID
-                if let oldest = try end(db, newest: false) {
-                    try trim(db, from: oldest, to: End(seq: seq, state: 0, position: position, cum: cum, size: Int64(step.count)), limits)
+                let added = End(seq: seq, state: 0, position: position, cum: cum, size: Int64(step.count))
+                // Positions start at 1 and `cum` counts from 0, so the history holds at most `position` actions
+                // and `cum` bytes: the oldest row is read only when those could pass a limit (or are damaged).
+                let mayPass = position > Int64(max(1, limits.actions)) || cum > Int64(limits.bytes) || position < 1 || cum < 0
+                if mayPass, let oldest = try end(db, .historyOldest) {
+                    try trim(db, from: oldest, to: added, limits)
                 }
                 return seq
             }
@@ -181,10 +181,9 @@ extension SQLiteStore {
             arguments: [last &- oldest.position])
     }
 
-    /// The newest (or oldest) row's bookkeeping, nil when there is no history.
-    private func end(_ db: Database, newest: Bool) throws -> End? {
-        let stmt = try statement(
-            db, "SELECT seq, undone, position, cum, size FROM og_history ORDER BY seq \(newest ? "DESC" : "ASC") LIMIT 1")
+    /// The newest (`.historyNewest`) or oldest (`.historyOldest`) row's bookkeeping, nil when there is no history.
+    private func end(_ db: Database, _ which: HotSQL) throws -> End? {
+        let stmt = try statement(db, which)
         guard try stmt.step(db) else { return nil }
         defer { stmt.reset() }
         return End(

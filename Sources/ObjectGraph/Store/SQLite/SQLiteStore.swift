@@ -13,6 +13,8 @@ final class SQLiteStore: PersistentStore {
     /// the least recently used going first (each holds SQLite memory until finalized).
     private var statements: [String: (statement: Statement, used: Int)] = [:]
     private var statementUses = 0
+    /// The ``HotSQL`` statements, prepared on first use.
+    private var hot = [Statement?](repeating: nil, count: HotSQL.allCases.count)
     /// The most statements kept prepared.
     static let statementCacheLimit = 256
     /// How many statements are prepared now, for tests.
@@ -325,11 +327,18 @@ final class SQLiteStore: PersistentStore {
     }
 
     /// The prepared statement for `sql`, reset and ready to bind.
+    func statement(_ db: Database, _ which: HotSQL) throws -> RawStatement {
+        if let s = hot[which.rawValue] { return RawStatement(s) }
+        let s = try db.makeStatement(sql: which.sql)
+        hot[which.rawValue] = s
+        return RawStatement(s)
+    }
+
     func statement(_ db: Database, _ sql: String) throws -> RawStatement {
         statementUses += 1
-        if let s = statements[sql] {
-            statements[sql]!.used = statementUses
-            return RawStatement(s.statement)
+        if let i = statements.index(forKey: sql) {
+            statements.values[i].used = statementUses
+            return RawStatement(statements.values[i].statement)
         }
         let s = try db.makeStatement(sql: sql)
         if statements.count >= SQLiteStore.statementCacheLimit {
@@ -344,6 +353,7 @@ final class SQLiteStore: PersistentStore {
     deinit {
         // Statements first: they must be finalized before the connection closes.
         statements.removeAll()
+        hot.removeAll()
     }
 
     /// Reserves `count` fresh row IDs, never handed out before by any context or process. Inside a write
