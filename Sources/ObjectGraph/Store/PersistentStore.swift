@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a store type provides to the unit of work: the seam between a ``Context`` (objects, faults, change
 /// tracking, validation, delete rules, undo) and storage. Inputs and outputs are values — requests, row
 /// IDs, rows of ``Value``s in slot order, change sets — never query text or a driver's types, so a second
@@ -133,6 +135,17 @@ protocol PersistentStore: AnyObject {
     func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, step: [UInt8], modelHash: String)]
     /// Forgets the steps numbered up to `seq` (sent); in its own write transaction.
     func removeOutbox(through seq: Int64) throws(StoreError)
+
+    // MARK: External names
+
+    /// The UUIDs naming `ids` outside the store (nil where none). With `assign`, those without one get a new
+    /// random one, written in the open write transaction or in one of their own.
+    func externalIDs(_ ids: [ObjectID], assign: Bool) throws(StoreError) -> [UUID?]
+    /// The objects `uuids` name here (nil where none).
+    func objects(named uuids: [UUID]) throws(StoreError) -> [ObjectID?]
+    /// Names `id` by `uuid`, in the open write transaction or one of its own; false (nothing written) when
+    /// either already names or is named otherwise.
+    func name(_ id: ObjectID, _ uuid: UUID) throws(StoreError) -> Bool
 
     // MARK: Upkeep
 

@@ -34,6 +34,9 @@ final class MemoryStore: PersistentStore {
         var outbox: [(seq: Int64, name: String, step: [UInt8], modelHash: String)]?
         /// The number of the next outbox step (never reused).
         var nextOutbox: Int64 = 1
+        /// External names by row ID, and the other way.
+        var names: [Int64: (entity: Int, uuid: UUID)] = [:]
+        var named: [UUID: ObjectID] = [:]
     }
 
     var state: State
