@@ -80,6 +80,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The device side of a shared outline: what the outbox's entries mean to the server, by external names.
+        .target(name: "OutlineSync", dependencies: ["OutlineServer", "Outline", "ObjectGraph"], swiftSettings: strict),
         // The `burrow` subcommands as a library, so tests run them in-process.
         .target(
             name: "BurrowCommands",
@@ -129,7 +131,9 @@ let package = Package(
         // The server side against a throwaway PostgreSQL cluster the tests start on loopback.
         .testTarget(
             name: "OutlineServerTests",
-            dependencies: ["OutlineServer", "Outline", "ObjectGraph", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: [
+                "OutlineServer", "OutlineSync", "Outline", "ObjectGraph", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")
+            ],
             swiftSettings: strict),
         // The live benchmark's screen model, against written-out output and against tmux on the real `burrow`.
         .testTarget(name: "BurrowBenchmarksTests", dependencies: ["BurrowBenchmarks", "BurrowCLI", "TestSupport"], swiftSettings: strict)

@@ -1,0 +1,129 @@
+import Foundation
+import ObjectGraph
+import OutlineServer
+
+/// What one saved action means to the server: the intents an outbox entry stands for, items named by
+/// their external UUIDs (``Store/externalIDs(for:)``, given here to new items and kept, so a retry sends
+/// the same names). Items come in before what goes under them, moves and field changes next, and of a
+/// deleted subtree only its top. An item added again under a name it had (an undone delete) is restored,
+/// not inserted, so the server brings back the same item; an undo or redo sends the fields it changes
+/// with the values it expects, so the server skips it when someone changed them since.
+///
+/// ```swift
+/// for entry in try store.outbox(after: sent) {
+///     for op in try OutboxOperations.operations(for: entry, in: context) { send(op) }
+/// }
+/// ```
+public enum OutboxOperations {
+    /// The fields the server keeps besides place.
+    static let fields = ["title", "note", "done"]
+    /// What a row of an item the entry inserted without its values is read as.
+    static let keys = ["parent", "order", "title", "note", "done"]
+
+    /// An item the entry touched: its values before and after (nil: inserted, deleted).
+    struct Change {
+        var id: ObjectID
+        var before: [String: Value]?
+        var after: [String: Value]?
+    }
+
+    /// The operations `entry` stands for, in the order to send them; none for an entry that changed
+    /// nothing the server keeps (view state, counts, times).
+    public static func operations(for entry: OutboxEntry, in context: Context) throws -> [ServerOperation] {
+        let store = context.store
+        var changes = entry.objects.filter { $0.entity == "Item" }.map { Change(id: $0.id, before: $0.before, after: $0.after) }
+        if let entity = changes.first?.id.entity ?? entry.insertedByID.first?.entity, !entry.insertedByID.isEmpty {
+            // Rows inserted without their values (a big import): read as stored now; one deleted since
+            // sends nothing (its delete, in a later entry, finds no name and sends nothing either).
+            let ids = entry.insertedByID.filter { $0.entity == entity }
+            let rows = try context.storedValues(of: ids, entity: "Item", keys: keys)
+            for (id, row) in zip(ids, rows) {
+                guard let row else { continue }
+                changes.append(Change(id: id, before: nil, after: Dictionary(uniqueKeysWithValues: zip(keys, row))))
+            }
+        }
+        let entity = changes.first?.id.entity ?? 0
+        func parent(_ values: [String: Value]?) -> ObjectID? {
+            guard case .integer(let row)? = values?["parent"] else { return nil }
+            return ObjectID(entity: entity, rowID: row)
+        }
+        func order(_ values: [String: Value]) -> String {
+            if case .string(let s)? = values["order"] { return s }
+            return ""
+        }
+
+        // Added: parents before what goes under them.
+        let added = changes.filter { $0.before == nil && $0.after != nil }
+        let addedIDs = Set(added.map(\.id))
+        var placed: Set<ObjectID> = []
+        var inOrder: [Change] = []
+        var waiting = added
+        while !waiting.isEmpty {
+            let ready = waiting.filter { c in parent(c.after).map { !addedIDs.contains($0) || placed.contains($0) } ?? true }
+            // A loop among them (a damaged store): the rest as they come.
+            let next = ready.isEmpty ? waiting : ready
+            inOrder += next
+            placed.formUnion(next.map(\.id))
+            let taken = Set(next.map(\.id))
+            waiting.removeAll { taken.contains($0.id) }
+        }
+        let known = try store.knownExternalIDs(for: inOrder.map(\.id))
+        var names: [ObjectID: UUID] = [:]
+        func name(_ id: ObjectID) throws -> UUID {
+            if let n = names[id] { return n }
+            let n = try store.externalIDs(for: [id])[0]
+            names[id] = n
+            return n
+        }
+        var ops: [ServerOperation] = []
+        var restored: [ServerItem] = []
+        for (c, was) in zip(inOrder, known) {
+            guard let after = c.after else { continue }
+            let item = ServerItem(
+                id: try name(c.id), parent: try parent(after).map(name), ord: order(after), title: text(after["title"]) ?? "",
+                note: text(after["note"]), done: after["done"] == .bool(true))
+            if was != nil { restored.append(item) } else { ops.append(.insert(item)) }
+        }
+        if !restored.isEmpty { ops.insert(.restore(restored), at: 0) }
+
+        // Changed: place, then fields. An undo or redo expects what it undoes.
+        let replaying = entry.name.hasPrefix("Undo ") || entry.name.hasPrefix("Redo ")
+        var sets: [ServerOperation] = []
+        for c in changes {
+            guard let before = c.before, let after = c.after else { continue }
+            if parent(before) != parent(after) || order(before) != order(after), let to = parent(after) {
+                ops.append(.move(id: try name(c.id), parent: try name(to), ord: order(after)))
+            }
+            var set: [String: ServerValue] = [:], expect: [String: ServerValue] = [:]
+            for f in fields where (before[f] ?? .null) != (after[f] ?? .null) {
+                set[f] = value(after[f])
+                expect[f] = value(before[f])
+            }
+            if !set.isEmpty { sets.append(.set(id: try name(c.id), fields: set, expect: replaying ? expect : nil)) }
+        }
+        ops += sets
+
+        // Deleted: the top of each subtree, when the server knows it.
+        let deleted = changes.filter { $0.before != nil && $0.after == nil }
+        let deletedIDs = Set(deleted.map(\.id))
+        let tops = deleted.filter { c in parent(c.before).map { !deletedIDs.contains($0) } ?? true }
+        for (_, n) in zip(tops, try store.knownExternalIDs(for: tops.map(\.id))) {
+            if let n { ops.append(.delete(id: n)) }
+        }
+        return ops
+    }
+
+    static func text(_ v: Value?) -> String? {
+        if case .string(let s)? = v { return s }
+        return nil
+    }
+
+    static func value(_ v: Value?) -> ServerValue {
+        switch v {
+        case .string(let s)?: .string(s)
+        case .bool(let b)?: .bool(b)
+        case .integer(let i)?: .bool(i != 0)
+        default: .null
+        }
+    }
+}
