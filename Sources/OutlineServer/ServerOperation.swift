@@ -117,4 +117,8 @@ public struct ServerChange: Equatable, Sendable {
     public var opID: UUID
     public var client: String
     public var body: Body
+
+    public init(seq: Int64, opID: UUID, client: String, body: Body) {
+        (self.seq, self.opID, self.client, self.body) = (seq, opID, client, body)
+    }
 }

@@ -54,6 +54,24 @@ import Testing
         #expect(try t.store.objects(named: [given]) == [a])
     }
 
+    /// A name whose object was deleted here (the server still has the item, or brought it back) moves to
+    /// the object made for it; a name whose object is stored never does.
+    @Test(arguments: OutboxTests.Backend.allCases)
+    func aNameWhoseObjectIsGoneMovesToItsNewObject(_ backend: OutboxTests.Backend) throws {
+        let dir = TemporaryDirectory("burrow-names")
+        let t = try backend.world(dir)
+        let (b, c, d) = (t.h[1].objectID, t.h[2].objectID, t.h[3].objectID)
+        let (nb, nc) = try {
+            let n = try t.store.externalIDs(for: [b, c]); return (n[0], n[1])
+        }()
+        #expect(try !t.store.name(d, by: nc), "c is stored")
+        t.context.delete(t.h[1])
+        try t.context.save(actionName: "Delete b")
+        #expect(try t.store.name(d, by: nb))
+        #expect(try t.store.objects(named: [nb, nc]) == [d, c])
+        #expect(try t.store.knownExternalIDs(for: [b, d]) == [nil, nb])
+    }
+
     @Test(arguments: OutboxTests.Backend.allCases)
     func namesGivenInAFailedTransactionAreGone(_ backend: OutboxTests.Backend) throws {
         struct Stop: Error {}

@@ -144,7 +144,7 @@ protocol PersistentStore: AnyObject {
     /// The objects `uuids` name here (nil where none).
     func objects(named uuids: [UUID]) throws(StoreError) -> [ObjectID?]
     /// Names `id` by `uuid`, in the open write transaction or one of its own; false (nothing written) when
-    /// either already names or is named otherwise.
+    /// `id` has another name or `uuid` names another object still stored (a name whose object is gone moves).
     func name(_ id: ObjectID, _ uuid: UUID) throws(StoreError) -> Bool
 
     // MARK: Upkeep

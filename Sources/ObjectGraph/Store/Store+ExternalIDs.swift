@@ -26,7 +26,8 @@ extension Store {
     }
 
     /// Names `id` by `uuid` (a name taken from elsewhere, such as an item downloaded from a server). True
-    /// when it now does; false, writing nothing, when `uuid` names another object or `id` has another name.
+    /// when it now does; false, writing nothing, when `uuid` names another object that is still stored or
+    /// `id` has another name. A name whose object is gone moves to `id`.
     @discardableResult
     public func name(_ id: ObjectID, by uuid: UUID) throws(StoreError) -> Bool {
         try backend.name(id, uuid)

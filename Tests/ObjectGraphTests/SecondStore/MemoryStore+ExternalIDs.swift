@@ -21,7 +21,11 @@ extension MemoryStore {
     func name(_ id: ObjectID, _ uuid: UUID) throws(StoreError) -> Bool {
         try inWrite { () throws(StoreError) -> Bool in
             if let known = state.names[id.rowID] { return known.uuid == uuid }
-            if state.named[uuid] != nil { return false }
+            if let holder = state.named[uuid] {
+                // Still stored: the name is its. Gone: the name moves.
+                if state.tables[holder.entity][holder.rowID] != nil { return false }
+                state.names[holder.rowID] = nil
+            }
             state.names[id.rowID] = (id.entity, uuid)
             state.named[uuid] = id
             return true

@@ -79,8 +79,20 @@ extension SQLiteStore {
             insert.bind(bytes: uuid.bytes, at: 3)
             try insert.run(db)
             if db.changesCount == 1 { return true }
-            // Already there: true only when it is this very name.
-            return try externalIDsIn(db, id) == uuid
+            // Already there: true when it is this very name.
+            let current = try externalIDsIn(db, id)
+            if current == uuid { return true }
+            guard current == nil,
+                let holder = try Row.fetchOne(db, sql: "SELECT id, entity FROM og_external WHERE uuid = ?", arguments: [Data(uuid.bytes)])
+            else { return false }
+            // The name's object is gone (deleted here): the name moves to `id`.
+            let entity: Int64 = holder[1], row: Int64 = holder[0]
+            guard entity >= 0, entity < Int64(model.entities.count) else { return false }
+            let table = Schema.quote(model.entities[Int(entity)].name)
+            if try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE id = ?", arguments: [row]) != nil { return false }
+            try db.execute(
+                sql: "UPDATE og_external SET id = ?, entity = ? WHERE uuid = ?", arguments: [id.rowID, id.entity, Data(uuid.bytes)])
+            return true
         }
         do {
             if let db = transaction { return try write(db) }

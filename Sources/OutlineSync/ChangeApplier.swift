@@ -1,0 +1,75 @@
+import Foundation
+import ObjectGraph
+import Outline
+import OutlineServer
+
+/// The server's changes applied to the local store the way another process's commit arrives: in one
+/// transaction that records no action (no undo step, nothing in the outbox: it came from the server), so
+/// results controllers, levels and folds see an ordinary commit. Items are found by their external names;
+/// one the store has never seen is inserted and named. The top item is the outline's UUID.
+///
+/// ```swift
+/// try ChangeApplier.apply(try await server.changes(outline: id, after: seq), to: outline)
+/// ```
+public enum ChangeApplier {
+    /// Applies `changes` in order, in one transaction. An upserted item whose parent the store lacks
+    /// (never the server's doing; a store damaged by hand) goes under the top item rather than nowhere.
+    public static func apply(_ changes: [ServerChange], to outline: Outline) throws {
+        guard !changes.isEmpty else { return }
+        let context = outline.context
+        let store = context.store
+        let history = context.undoHistory
+        let recording = history.recordsActions
+        history.recordsActions = false
+        defer { history.recordsActions = recording }
+        try context.transaction {
+            let root = try outline.root()
+            for change in changes {
+                switch change.body {
+                case .upsert(let items):
+                    for item in items { try upsert(item, root: root, outline: outline, store: store) }
+                case .delete(let ids):
+                    for id in try store.objects(named: ids) {
+                        guard let id, let object = try context.existingObject(for: id), !object.isDeleted else { continue }
+                        // The top item is never deleted (the server's is the outline itself).
+                        if let item = object as? Item, item.isRoot { continue }
+                        context.delete(object)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The local item named `uuid`, nil when there is none (never named, or deleted here).
+    static func local(_ uuid: UUID, in context: Context) throws -> Item? {
+        guard let id = try context.store.objects(named: [uuid])[0], let item = try context.existingObject(for: id) as? Item,
+            !item.isDeleted
+        else { return nil }
+        return item
+    }
+
+    private static func upsert(_ server: ServerItem, root: Item, outline: Outline, store: Store) throws {
+        let context = outline.context
+        let item: Item
+        if let known = try local(server.id, in: context) {
+            item = known
+        } else if server.parent == nil {
+            // The server's top item: the outline, named at attach; nothing of it is kept here.
+            return
+        } else {
+            item = try context.insert(Item.self, entity: "Item")
+            // A name whose row is gone here (deleted, and the server still has or restored the item) moves
+            // to the new row; `name` refuses only a name another item here still has, which cannot be.
+            guard try store.name(item.objectID, by: server.id) else {
+                throw StoreError(.conflict, "the shared item \(server.id) is named twice in this outline")
+            }
+        }
+        if item.isRoot { return }
+        let parent = try server.parent.flatMap { try local($0, in: context) } ?? root
+        if item.parent !== parent { item.setObject(parent, for: "parent") }
+        if item.order != server.ord { item.order = server.ord }
+        if item.title != server.title { item.title = server.title }
+        if item.note != server.note { item.note = server.note }
+        if item.isDone != server.done { item.isDone = server.done }
+    }
+}
