@@ -145,6 +145,12 @@ public final class ServerConnection: Sendable {
 
     // MARK: Outlines
 
+    /// The outlines the server holds, oldest first.
+    public func outlines() async throws(ServerError) -> [UUID] {
+        let rows = try await run("SELECT id FROM burrow.outline ORDER BY created, id", "list the outlines")
+        return rows.compactMap { try? $0.decode(UUID.self) }
+    }
+
     /// Makes outline `id` with its top item (whose ID is the outline's), if it is not there.
     public func createOutline(_ id: UUID) async throws(ServerError) {
         try await run("SELECT burrow.create_outline(\(id))", "make the outline")

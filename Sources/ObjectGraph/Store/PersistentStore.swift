@@ -147,6 +147,13 @@ protocol PersistentStore: AnyObject {
     /// `id` has another name or `uuid` names another object still stored (a name whose object is gone moves).
     func name(_ id: ObjectID, _ uuid: UUID) throws(StoreError) -> Bool
 
+    // MARK: A program's own values
+
+    /// The value a program keeps under `key` beside its objects (nil for none).
+    func appValue(_ key: String) throws(StoreError) -> String?
+    /// Keeps `value` under `key` (nil removes it), in the open write transaction or one of its own.
+    func setAppValue(_ key: String, _ value: String?) throws(StoreError)
+
     // MARK: Upkeep
 
     /// Makes the stored file complete on its own (best effort, never waits for readers).

@@ -37,6 +37,8 @@ final class MemoryStore: PersistentStore {
         /// External names by row ID, and the other way.
         var names: [Int64: (entity: Int, uuid: UUID)] = [:]
         var named: [UUID: ObjectID] = [:]
+        /// A program's own values by key.
+        var appValues: [String: String] = [:]
     }
 
     var state: State

@@ -1,0 +1,47 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
+
+/// A program's own values kept in the store: read back, removed, rolled back with a failed transaction,
+/// seen by another connection, and kept apart from the store's own keys.
+@Suite struct AppValueTests {
+    @Test(arguments: OutboxTests.Backend.allCases)
+    func valuesAreKeptRemovedAndRolledBack(_ backend: OutboxTests.Backend) throws {
+        struct Stop: Error {}
+        let dir = TemporaryDirectory("burrow-app-values")
+        let t = try backend.world(dir)
+        #expect(try t.store.appValue("sync.seq") == nil)
+        try t.store.setAppValue("sync.seq", "41")
+        #expect(try t.store.appValue("sync.seq") == "41")
+        #expect(throws: Stop.self) {
+            try t.context.transaction(actionName: "Rename a") {
+                t.h[0]["title"] = "renamed"
+                try t.store.setAppValue("sync.seq", "42")
+                throw Stop()
+            }
+        }
+        #expect(try t.store.appValue("sync.seq") == "41")
+        try t.context.transaction(actionName: "Rename a") {
+            t.h[0]["title"] = "renamed"
+            try t.store.setAppValue("sync.seq", "42")
+        }
+        #expect(try t.store.appValue("sync.seq") == "42")
+        try t.store.setAppValue("sync.seq", nil)
+        #expect(try t.store.appValue("sync.seq") == nil)
+    }
+
+    @Test func anotherConnectionSeesThemAndTheStoresOwnKeysAreApart() throws {
+        let dir = TemporaryDirectory("burrow-app-values")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        try t.store.setAppValue("next_id", "1")
+        let other = try Store(path: dir.path(), model: TaskModel.model)
+        #expect(try other.appValue("next_id") == "1")
+        // The allocator is the store's own: a program's "next_id" is not it.
+        let task = try t.context.addTask("new", to: t.work, at: 99)
+        try t.context.save(actionName: "Add")
+        #expect(task.objectID.rowID > 1)
+        #expect(try other.check().isEmpty)
+    }
+}
