@@ -3,7 +3,7 @@ import ObjectGraph
 import Outline
 import OutlineServer
 
-/// The server's changes applied to the local store the way another process's commit arrives: in one
+/// The server's changes applied to the local store the way another process's commits arrive: each in a
 /// transaction that records no action (no undo step, nothing in the outbox: it came from the server), so
 /// results controllers, levels and folds see an ordinary commit. Items are found by their external names;
 /// one the store has never seen is inserted and named. The top item is the outline's UUID.
@@ -12,19 +12,25 @@ import OutlineServer
 /// try ChangeApplier.apply(try await server.changes(outline: id, after: seq), to: outline)
 /// ```
 public enum ChangeApplier {
-    /// Applies `changes` in order, in one transaction. An upserted item whose parent the store lacks
-    /// (never the server's doing; a store damaged by hand) goes under the top item rather than nowhere.
-    public static func apply(_ changes: [ServerChange], to outline: Outline) throws {
-        guard !changes.isEmpty else { return }
+    /// Applies `changes` in order, each in a transaction of its own (a later change may bring back an item
+    /// an earlier one deleted: its row must be gone before the name moves to the new one). An upserted item
+    /// whose parent the store lacks (never the server's doing; a store damaged by hand) goes under the top
+    /// item rather than nowhere. With `checkpoint`, that key is set to each change's number in its
+    /// transaction. With `unlessPending`, nothing more is applied once the outbox holds actions not yet
+    /// sent (the server's state would undo them here until they arrive); false then.
+    @discardableResult
+    public static func apply(_ changes: [ServerChange], to outline: Outline, checkpoint: String? = nil, unlessPending: Bool = false) throws -> Bool {
         let context = outline.context
         let store = context.store
         let history = context.undoHistory
         let recording = history.recordsActions
         history.recordsActions = false
         defer { history.recordsActions = recording }
-        try context.transaction {
-            let root = try outline.root()
-            for change in changes {
+        for change in changes {
+            let applied = try context.transaction { () throws -> Bool in
+                if unlessPending, try !store.outbox(after: 0, limit: 1).isEmpty { return false }
+                if let checkpoint { try store.setAppValue(checkpoint, String(change.seq)) }
+                let root = try outline.root()
                 switch change.body {
                 case .upsert(let items):
                     for item in items { try upsert(item, root: root, outline: outline, store: store) }
@@ -36,8 +42,11 @@ public enum ChangeApplier {
                         context.delete(object)
                     }
                 }
+                return true
             }
+            if !applied { return false }
         }
+        return true
     }
 
     /// The local item named `uuid`, nil when there is none (never named, or deleted here).

@@ -8,7 +8,7 @@ import Testing
 @testable import OutlineSync
 
 /// The server's changes arriving in a local store: new items inserted and named, known ones moved and
-/// changed, deleted subtrees gone, in one transaction that leaves no undo step and nothing to send back;
+/// changed, deleted subtrees gone, in transactions that leave no undo step and nothing to send back;
 /// the same changes twice change nothing more; and what an outline sends, applied to another, rebuilds it.
 @Suite struct ChangeApplierTests {
     final class World {
