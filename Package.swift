@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "BurrowCommands",
             dependencies: [
-                "Outline", "ObjectGraph", "TerminalKit", "BurrowConfig",
+                "Outline", "ObjectGraph", "TerminalKit", "BurrowConfig", "OutlineServer", "OutlineSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strict

@@ -19,9 +19,10 @@ extension Burrow {
             let word = arguments[i]
             i += 1
             if word == "-" || !word.hasPrefix("-") {
-                if command == Burrow.self {
-                    // `burrow help add` and unknown subcommands are ArgumentParser's to handle.
-                    guard let sub = subcommand(named: word) else { break }
+                if !command.configuration.subcommands.isEmpty {
+                    // `burrow help add` and unknown subcommands are ArgumentParser's to handle; `burrow sync now`
+                    // goes down two levels.
+                    guard let sub = subcommand(named: word, of: command) else { break }
                     command = sub
                     names = nil
                     words.append(word)
@@ -52,8 +53,8 @@ extension Burrow {
         return culprit.map { refusal($0, command, words, options, texts) }
     }
 
-    private static func subcommand(named word: String) -> (any ParsableCommand.Type)? {
-        configuration.subcommands.first { ($0.configuration.commandName ?? String(describing: $0).lowercased()) == word }
+    private static func subcommand(named word: String, of command: any ParsableCommand.Type) -> (any ParsableCommand.Type)? {
+        command.configuration.subcommands.first { ($0.configuration.commandName ?? String(describing: $0).lowercased()) == word }
     }
 
     /// The command's option names (from its help, so a new option is known at once), each with whether it takes

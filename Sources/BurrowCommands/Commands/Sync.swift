@@ -1,0 +1,142 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import ObjectGraph
+import Outline
+import OutlineServer
+import OutlineSync
+import Synchronization
+import TerminalKit
+
+/// `burrow sync attach URL | now | status | detach`
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Share the outline through a PostgreSQL server.",
+        discussion: """
+            attach URL connects this outline (postgres://user@host:port/database, TLS as sslmode says; the \
+            password from the URL, $PGPASSWORD or ~/.pgpass, never kept in the outline): a server with no outline \
+            gets this one, an empty outline gets the server's. now sends what waits and receives what others did, \
+            once. status says where the outline is shared and what waits to be sent. detach forgets the server.
+            """,
+        subcommands: [Attach.self, Now.self, Status.self, Detach.self])
+
+    struct Attach: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Share this outline through the server at URL.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "postgres://user@host:port/database") var url: String
+
+        func run() throws {
+            let path = try database.path()
+            let url = self.url
+            let said = try Sync.blocking { () async throws -> String in
+                let address = try ServerAddress(url)
+                let connection = try await ServerConnection.connect(address)
+                let outline = try Sync.open(path)
+                do {
+                    let said = try await Replicator(outline: outline).attach(address, through: connection)
+                    await connection.close()
+                    return said
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+            }
+            say(Sanitizer.visible(said))
+        }
+    }
+
+    struct Now: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send what waits and receive what others did, once.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The server's URL, when its password is only there (it is never kept in the outline).") var url: String?
+
+        func run() throws {
+            let path = try database.path(creatingFolder: false)
+            let url = self.url
+            let round = try Sync.blocking { () async throws -> Replicator.Round in
+                let outline = try Sync.open(path)
+                let sync = Replicator(outline: outline)
+                guard let stored = try sync.status().address else {
+                    throw UserError("this outline is not shared (burrow sync attach URL first)")
+                }
+                let connection = try await ServerConnection.connect(try ServerAddress(url ?? stored))
+                do {
+                    let round = try await sync.syncOnce(through: connection)
+                    await connection.close()
+                    return round
+                } catch {
+                    await connection.close()
+                    throw error
+                }
+            }
+            for note in round.notes { Console.current.err("burrow: \(Sanitizer.visible(note))\n") }
+            say("Sent \(round.sent) change\(round.sent == 1 ? "" : "s"), received \(round.received)")
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Where the outline is shared and what waits to be sent.")
+        @OptionGroup var database: DatabaseOptions
+
+        func run() throws {
+            let path = try database.path(creatingFolder: false)
+            guard FileManager.default.fileExists(atPath: path) else {
+                say("not shared (no outline at \(Sanitizer.visible(path)))")
+                return
+            }
+            let lines = try Sync.blocking { () async throws -> [String] in
+                let status = try Replicator(outline: try Sync.open(path)).status()
+                guard let address = status.address else { return ["not shared"] }
+                var online = "online"
+                do {
+                    let connection = try await ServerConnection.connect(try ServerAddress(address), timeout: .seconds(3))
+                    await connection.close()
+                } catch {
+                    online = "offline (\(error))"
+                }
+                return [
+                    "shared through \(address)", online,
+                    "\(status.pending) action\(status.pending == 1 ? "" : "s") waiting to be sent", "at change \(status.seq)"
+                ]
+            }
+            for line in lines { say(Sanitizer.visible(line)) }
+        }
+    }
+
+    struct Detach: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop sharing this outline (its items stay).")
+        @OptionGroup var database: DatabaseOptions
+
+        func run() throws {
+            try database.writeExisting { outline in
+                let sync = Replicator(outline: outline)
+                guard let address = try sync.status().address else { throw UserError("this outline is not shared") }
+                try sync.detach()
+                say("No longer shared through \(Sanitizer.visible(address))")
+            }
+        }
+    }
+
+    /// The outline at `path`, opened for the sync (its own connection, inside the task that uses it).
+    static func open(_ path: String) throws -> Outline {
+        let outline = try Outline(path: path)
+        _ = try outline.root()
+        outline.context.undoHistory.origin = DatabaseOptions.origin
+        return outline
+    }
+
+    /// Runs `body` on the concurrency pool and waits for it: commands are synchronous, the server's
+    /// driver is not. Errors come back as they were thrown.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let result = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let r: Result<T, any Error>
+            do { r = .success(try await body()) } catch { r = .failure(error) }
+            result.withLock { $0 = r }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+}
