@@ -180,13 +180,13 @@ _burrow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|note|rm|done|mv|rename|export|import|check|find|undo|redo|history|config|help)
+    add|ls|note|rm|done|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
         # Offer subcommand argument completions
         "_burrow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check find undo redo history config help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check find undo redo history config sync help' -- "${cur}"))
         ;;
     esac
 }
@@ -478,6 +478,92 @@ _burrow_config_default() {
     repeating_options=()
     non_repeating_options=()
     __burrow_offer_flags_options 0
+}
+
+_burrow_sync() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __burrow_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    attach|now|status|detach)
+        # Offer subcommand argument completions
+        "_burrow_sync_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'attach now status detach' -- "${cur}"))
+        ;;
+    esac
+}
+
+_burrow_sync_attach() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __burrow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_burrow_sync_now() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --url)
+    __burrow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--url')
+        return
+        ;;
+    esac
+}
+
+_burrow_sync_status() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __burrow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_burrow_sync_detach() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __burrow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
 }
 
 _burrow_help() {

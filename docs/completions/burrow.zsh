@@ -66,13 +66,14 @@ _burrow() {
             'redo:Redo the latest undone actions.'
             'history:List the undo history, newest first (or clear it).'
             'config:Check the config file, or say where it goes, or print a default one.'
+            'sync:Share the outline through a PostgreSQL server.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|note|rm|done|mv|rename|export|import|check|find|undo|redo|history|config|help)
+        add|ls|note|rm|done|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -342,6 +343,87 @@ _burrow_config_path() {
 _burrow_config_default() {
     local -i ret=1
     local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_sync() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'attach:Share this outline through the server at URL.'
+            'now:Send what waits and receive what others did, once.'
+            'status:Where the outline is shared and what waits to be sent.'
+            'detach:Stop sharing this outline (its items stay).'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        attach|now|status|detach)
+            "_burrow_sync_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_burrow_sync_attach() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':url:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_sync_now() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        '--url[The server'\''s URL, when its password is only there (it is never kept in the outline).]:url:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_sync_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_sync_detach() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
