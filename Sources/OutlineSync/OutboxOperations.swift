@@ -30,6 +30,15 @@ public enum OutboxOperations {
     /// The operations `entry` stands for, in the order to send them; none for an entry that changed
     /// nothing the server keeps (view state, counts, times).
     public static func operations(for entry: OutboxEntry, in context: Context) throws -> [ServerOperation] {
+        try plan(for: entry, in: context, fresh: []).operations
+    }
+
+    /// The operations, and the added items this call gave their first names. `fresh`: added items named by
+    /// an earlier plan of this same entry (a round cut before all was sent), which are still new to the
+    /// server (inserted, not restored), so a retry plans exactly what the first try did.
+    public static func plan(for entry: OutboxEntry, in context: Context, fresh: Set<ObjectID>) throws -> (
+        operations: [ServerOperation], named: [ObjectID]
+    ) {
         let store = context.store
         var changes = entry.objects.filter { $0.entity == "Item" }.map { Change(id: $0.id, before: $0.before, after: $0.after) }
         if let entity = changes.first?.id.entity ?? entry.insertedByID.first?.entity, !entry.insertedByID.isEmpty {
@@ -77,12 +86,14 @@ public enum OutboxOperations {
         }
         var ops: [ServerOperation] = []
         var restored: [ServerItem] = []
+        var named: [ObjectID] = []
         for (c, was) in zip(inOrder, known) {
             guard let after = c.after else { continue }
+            if was == nil { named.append(c.id) }
             let item = ServerItem(
                 id: try name(c.id), parent: try parent(after).map(name), ord: order(after), title: text(after["title"]) ?? "",
                 note: text(after["note"]), done: after["done"] == .bool(true))
-            if was != nil { restored.append(item) } else { ops.append(.insert(item)) }
+            if was != nil && !fresh.contains(c.id) { restored.append(item) } else { ops.append(.insert(item)) }
         }
         if !restored.isEmpty { ops.insert(.restore(restored), at: 0) }
 
@@ -110,7 +121,7 @@ public enum OutboxOperations {
         for (_, n) in zip(tops, try store.knownExternalIDs(for: tops.map(\.id))) {
             if let n { ops.append(.delete(id: n)) }
         }
-        return ops
+        return (ops, named)
     }
 
     static func text(_ v: Value?) -> String? {

@@ -21,6 +21,8 @@ public final class Replicator {
     /// The keys of what it keeps in the store (``Store/appValue(_:)``).
     enum Key {
         static let address = "sync.address", outline = "sync.outline", client = "sync.client", seq = "sync.seq"
+        /// The items an outbox entry's first plan named (see `plan`), until the entry is sent.
+        static func fresh(_ entry: Int64) -> String { "sync.fresh.\(entry)" }
     }
 
     /// Where the outline is attached, and how far along.
@@ -139,7 +141,7 @@ public final class Replicator {
                 let entries = try store.outbox(after: 0, limit: 64)
                 guard !entries.isEmpty else { return }
                 for entry in entries {
-                    for (k, op) in try OutboxOperations.operations(for: entry, in: outline.context).enumerated() {
+                    for (k, op) in try plan(entry).enumerated() {
                         let answer = try await connection.apply(
                             op, outline: id, opID: Self.opID(client, entry: entry.seq, index: k), client: client.uuidString)
                         round.sent += 1
@@ -148,8 +150,24 @@ public final class Replicator {
                         }
                     }
                     try store.removeOutbox(through: entry.seq)
+                    try store.setAppValue(Key.fresh(entry.seq), nil)
                 }
             }
+        }
+    }
+
+    /// The operations of `entry`, the same on every try: the items its first plan named for the first
+    /// time are kept (with the names, in one transaction), so a retry inserts them again rather than
+    /// restoring them, and each operation keeps its index, so its ID.
+    private func plan(_ entry: OutboxEntry) throws -> [ServerOperation] {
+        try outline.context.transaction {
+            let key = Key.fresh(entry.seq)
+            let recorded = try store.appValue(key)
+            let entity = entry.objects.first?.id.entity ?? entry.insertedByID.first?.entity ?? 0
+            let fresh = Set((recorded ?? "").split(separator: ",").compactMap { Int64($0) }.map { ObjectID(entity: entity, rowID: $0) })
+            let (ops, named) = try OutboxOperations.plan(for: entry, in: outline.context, fresh: fresh)
+            if recorded == nil { try store.setAppValue(key, named.map { String($0.rowID) }.joined(separator: ",")) }
+            return ops
         }
     }
 

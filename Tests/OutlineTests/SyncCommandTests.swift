@@ -50,3 +50,46 @@ import Testing
         #expect(burrow("ls", db: b).out == "[ ] oat milk\n[ ] bread\n[ ] eggs\n")
     }
 }
+
+extension SyncCommandTests {
+    /// Actions saved while the server cannot be reached wait in the outline, and arrive in order once it can;
+    /// a `burrow sync now` killed with SIGKILL part way (its answers lost, its outbox half sent) loses and
+    /// repeats nothing when run again: the other outline ends equal, with each item once.
+    @Test func offlineActionsAndAKilledSyncLoseAndRepeatNothing() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let folder = TemporaryDirectory("burrow-sync-kill")
+        let a = folder.path("a.sqlite"), b = folder.path("b.sqlite")
+        func burrow(_ args: [String], db: String) -> BurrowProcess.Result { BurrowProcess.run(args + ["--db", db]) }
+        #expect(burrow(["add", "first"], db: a).status == 0)
+        #expect(burrow(["sync", "attach", url], db: a).status == 0)
+        #expect(burrow(["sync", "attach", url], db: b).status == 0)
+
+        // Offline: nothing listens on port 1.
+        let nowhere = url.replacingOccurrences(of: #":\d+/"#, with: ":1/", options: .regularExpression)
+        for k in 0..<5 { #expect(burrow(["add", "offline \(k)"], db: a).status == 0) }
+        let failed = burrow(["sync", "now", "--url", nowhere], db: a)
+        #expect(failed.status == 1 && failed.err.contains("cannot reach"), "\(failed.err)")
+        #expect(burrow(["sync", "status"], db: a).out.contains("5 actions waiting"))
+        #expect(burrow(["sync", "now", "--url", url], db: a).status == 0)
+        #expect(burrow(["sync", "now", "--url", url], db: b).status == 0)
+        #expect(burrow(["ls"], db: b).out == "[ ] first\n" + (0..<5).map { "[ ] offline \($0)\n" }.joined())
+
+        // Many actions, a sync killed part way, then run again.
+        let titles = (0..<300).map { "item \($0)" }
+        #expect(burrow(["add"] + titles, db: a).status == 0)
+        for k in stride(from: 0, to: 60, by: 3) { #expect(burrow(["rename", "item \(k)", "renamed \(k)"], db: a).status == 0) }
+        let sync = try BurrowProcess.start(["sync", "now", "--url", url, "--db", a])
+        usleep(400_000)
+        kill(sync.processIdentifier, SIGKILL)
+        sync.waitUntilExit()
+        #expect(burrow(["check"], db: a).status == 0)
+        let again = burrow(["sync", "now", "--url", url], db: a)
+        #expect(again.status == 0, "\(again.err)")
+        #expect(burrow(["sync", "now", "--url", url], db: b).status == 0)
+        let mine = burrow(["ls"], db: a).out, theirs = burrow(["ls"], db: b).out
+        #expect(theirs == mine)
+        #expect(theirs.split(separator: "\n").count == 1 + 5 + 300, "each item once")
+        #expect(burrow(["sync", "status"], db: a).out.contains("0 actions waiting"))
+        #expect(burrow(["check"], db: b).status == 0)
+    }
+}
