@@ -145,6 +145,12 @@ public final class ServerConnection: Sendable {
 
     // MARK: Outlines
 
+    /// How many items `outline` holds, its top item included.
+    public func itemCount(outline: UUID) async throws(ServerError) -> Int {
+        let rows = try await run("SELECT count(*) FROM burrow.item WHERE outline = \(outline)", "count the items")
+        return (try? rows.first?.decode(Int.self)) ?? 0
+    }
+
     /// The outlines the server holds, oldest first.
     public func outlines() async throws(ServerError) -> [UUID] {
         let rows = try await run("SELECT id FROM burrow.outline ORDER BY created, id", "list the outlines")

@@ -19,7 +19,9 @@ public enum ChangeApplier {
     /// transaction. With `unlessPending`, nothing more is applied once the outbox holds actions not yet
     /// sent (the server's state would undo them here until they arrive); false then.
     @discardableResult
-    public static func apply(_ changes: [ServerChange], to outline: Outline, checkpoint: String? = nil, unlessPending: Bool = false) throws -> Bool {
+    public static func apply(
+        _ changes: [ServerChange], to outline: Outline, checkpoint: String? = nil, unlessPending: Bool = false, diverged: ((String) -> Void)? = nil
+    ) throws -> Bool {
         let context = outline.context
         let store = context.store
         let history = context.undoHistory
@@ -33,7 +35,7 @@ public enum ChangeApplier {
                 let root = try outline.root()
                 switch change.body {
                 case .upsert(let items):
-                    for item in items { try upsert(item, root: root, outline: outline, store: store) }
+                    for item in items { try upsert(item, root: root, outline: outline, store: store, diverged: diverged) }
                 case .delete(let ids):
                     for id in try store.objects(named: ids) {
                         guard let id, let object = try context.existingObject(for: id), !object.isDeleted else { continue }
@@ -57,7 +59,34 @@ public enum ChangeApplier {
         return item
     }
 
-    private static func upsert(_ server: ServerItem, root: Item, outline: Outline, store: Store) throws {
+    /// The server's whole outline made the local one: every item upserted (parents first, as
+    /// `ServerConnection.items` gives them), every local item the server lacks deleted, the position set;
+    /// in one transaction, and not while the outbox holds unsent actions (false then). For a store that
+    /// went its own way (an item deleted here that the server kept, an item put under the top for want of
+    /// its parent).
+    @discardableResult
+    public static func replace(with items: [ServerItem], seq: Int64, in outline: Outline, checkpoint: String) throws -> Bool {
+        let context = outline.context
+        let store = context.store
+        let history = context.undoHistory
+        let recording = history.recordsActions
+        history.recordsActions = false
+        defer { history.recordsActions = recording }
+        return try context.transaction { () throws -> Bool in
+            guard try store.outbox(after: 0, limit: 1).isEmpty else { return false }
+            try store.setAppValue(checkpoint, String(seq))
+            let root = try outline.root()
+            for item in items where item.parent != nil { try upsert(item, root: root, outline: outline, store: store, diverged: nil) }
+            let kept = Set(items.map(\.id))
+            let rows = try outline.subtree(under: root)
+            for (row, name) in zip(rows, try store.knownExternalIDs(for: rows.map(\.id))) where name.map({ !kept.contains($0) }) ?? true {
+                if let object = try context.existingObject(for: row.id), !object.isDeleted { context.delete(object) }
+            }
+            return true
+        }
+    }
+
+    private static func upsert(_ server: ServerItem, root: Item, outline: Outline, store: Store, diverged: ((String) -> Void)?) throws {
         let context = outline.context
         let item: Item
         if let known = try local(server.id, in: context) {
@@ -74,7 +103,9 @@ public enum ChangeApplier {
             }
         }
         if item.isRoot { return }
-        let parent = try server.parent.flatMap { try local($0, in: context) } ?? root
+        let found = try server.parent.flatMap { try local($0, in: context) }
+        if found == nil, server.parent != nil { diverged?("the parent of \(server.id) is missing here") }
+        let parent = found ?? root
         if item.parent !== parent { item.setObject(parent, for: "parent") }
         if item.order != server.ord { item.order = server.ord }
         if item.title != server.title { item.title = server.title }

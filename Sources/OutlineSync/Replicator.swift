@@ -44,6 +44,8 @@ public final class Replicator {
         public var received = 0
         /// One line for each operation the server refused or put under "Recovered".
         public var notes: [String] = []
+        /// True when the server's whole outline replaced this one, which had gone its own way.
+        public var replaced = false
     }
 
     public let outline: Outline
@@ -122,17 +124,29 @@ public final class Replicator {
             try await send(id, client, &round)
             var seq = try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0
             var blocked = false
+            var diverged = false
             while true {
                 let changes = try await connection.changes(outline: id, after: seq)
                 guard let last = changes.last else { break }
-                guard try ChangeApplier.apply(changes, to: outline, checkpoint: Key.seq, unlessPending: true) else {
+                guard try ChangeApplier.apply(changes, to: outline, checkpoint: Key.seq, unlessPending: true, diverged: { _ in diverged = true })
+                else {
                     blocked = true
                     break
                 }
                 round.received += changes.count
                 seq = last.seq
             }
-            if !blocked { return round }
+            if blocked { continue }
+            // This outline went its own way (a change needed an item it had deleted meanwhile, or it holds
+            // another number of items): the server's whole outline replaces it.
+            let local = try outline.subtree(under: try outline.root()).count + 1
+            let serverCount = diverged ? 0 : try await connection.itemCount(outline: id)
+            if diverged || serverCount != local {
+                let (items, at) = try await connection.items(outline: id)
+                guard try ChangeApplier.replace(with: items, seq: at, in: outline, checkpoint: Key.seq) else { continue }
+                round.replaced = true
+            }
+            return round
         }
         return round
 

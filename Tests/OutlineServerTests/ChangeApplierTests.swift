@@ -71,6 +71,33 @@ import Testing
         #expect(try w.outline.check().isEmpty)
     }
 
+    /// An outline that went its own way (an item deleted here that the server kept, one put under the top
+    /// for want of its parent, one the server never had) is made the server's whole outline; not while an
+    /// action waits to be sent.
+    @Test func theServersWholeOutlineReplacesOneThatWentItsOwnWay() throws {
+        let w = try World()
+        let (a, b, c) = (UUID(), UUID(), UUID())
+        var diverged: [String] = []
+        try ChangeApplier.apply(
+            [ServerChange(seq: 1, opID: UUID(), client: "x", body: .upsert([ServerItem(id: b, parent: a, ord: "a1", title: "b")]))], to: w.outline,
+            diverged: { diverged.append($0) })
+        #expect(diverged.count == 1, "b's parent is missing here")
+        #expect(try w.lines() == ["b"])
+        let server = [
+            ServerItem(id: w.outlineID, parent: nil, ord: "", title: "top"), ServerItem(id: a, parent: w.outlineID, ord: "a1", title: "a"),
+            ServerItem(id: c, parent: w.outlineID, ord: "a2", title: "c", done: true), ServerItem(id: b, parent: a, ord: "a1", title: "b")
+        ]
+        // An action waiting to be sent: nothing is replaced.
+        _ = try w.outline.perform("Add") { try w.outline.append("mine", to: try w.outline.root().objectID) }
+        #expect(try !ChangeApplier.replace(with: server, seq: 9, in: w.outline, checkpoint: "sync.seq"))
+        #expect(try w.lines() == ["b", "mine"])
+        try w.outline.context.store.removeOutbox(through: .max)
+        #expect(try ChangeApplier.replace(with: server, seq: 9, in: w.outline, checkpoint: "sync.seq"))
+        #expect(try w.lines() == ["a", "  b", "c [x]"])
+        #expect(try w.outline.context.store.appValue("sync.seq") == "9")
+        #expect(try w.outline.check().isEmpty)
+    }
+
     /// One outline's actions turned into operations and those, as the changes a server would report,
     /// applied to a second outline: both export alike (the server's decisions are its tests'; here the
     /// two translations meet).
