@@ -71,6 +71,7 @@ struct Sync: ParsableCommand {
             }
             for note in round.notes { Console.current.err("burrow: \(Sanitizer.visible(note))\n") }
             say("Sent \(round.sent) change\(round.sent == 1 ? "" : "s"), received \(round.received)")
+            if round.replaced { say("This outline had gone its own way: it is now the server's outline, whole") }
         }
     }
 
