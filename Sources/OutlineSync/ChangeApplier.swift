@@ -24,31 +24,29 @@ public enum ChangeApplier {
     ) throws -> Bool {
         let context = outline.context
         let store = context.store
-        let history = context.undoHistory
-        let recording = history.recordsActions
-        history.recordsActions = false
-        defer { history.recordsActions = recording }
-        for change in changes {
-            let applied = try context.transaction { () throws -> Bool in
-                if unlessPending, try !store.outbox(after: 0, limit: 1).isEmpty { return false }
-                if let checkpoint { try store.setAppValue(checkpoint, String(change.seq)) }
-                let root = try outline.root()
-                switch change.body {
-                case .upsert(let items):
-                    for item in items { try upsert(item, root: root, outline: outline, store: store, diverged: diverged) }
-                case .delete(let ids):
-                    for id in try store.objects(named: ids) {
-                        guard let id, let object = try context.existingObject(for: id), !object.isDeleted else { continue }
-                        // The top item is never deleted (the server's is the outline itself).
-                        if let item = object as? Item, item.isRoot { continue }
-                        context.delete(object)
+        return try unrecorded(context) { () throws -> Bool in
+            for change in changes {
+                let applied = try context.transaction { () throws -> Bool in
+                    if unlessPending, try !store.outbox(after: 0, limit: 1).isEmpty { return false }
+                    if let checkpoint { try store.setAppValue(checkpoint, String(change.seq)) }
+                    let root = try outline.root()
+                    switch change.body {
+                    case .upsert(let items):
+                        for item in items { try upsert(item, root: root, outline: outline, store: store, diverged: diverged) }
+                    case .delete(let ids):
+                        for id in try store.objects(named: ids) {
+                            guard let id, let object = try context.existingObject(for: id), !object.isDeleted else { continue }
+                            // The top item is never deleted (the server's is the outline itself).
+                            if let item = object as? Item, item.isRoot { continue }
+                            context.delete(object)
+                        }
                     }
+                    return true
                 }
-                return true
+                if !applied { return false }
             }
-            if !applied { return false }
+            return true
         }
-        return true
     }
 
     /// The local item named `uuid`, nil when there is none (never named, or deleted here).
@@ -68,22 +66,30 @@ public enum ChangeApplier {
     public static func replace(with items: [ServerItem], seq: Int64, in outline: Outline, checkpoint: String) throws -> Bool {
         let context = outline.context
         let store = context.store
+        return try unrecorded(context) {
+            try context.transaction { () throws -> Bool in
+                guard try store.outbox(after: 0, limit: 1).isEmpty else { return false }
+                try store.setAppValue(checkpoint, String(seq))
+                let root = try outline.root()
+                for item in items where item.parent != nil { try upsert(item, root: root, outline: outline, store: store, diverged: nil) }
+                let kept = Set(items.map(\.id))
+                let rows = try outline.subtree(under: root)
+                for (row, name) in zip(rows, try store.knownExternalIDs(for: rows.map(\.id))) where name.map({ !kept.contains($0) }) ?? true {
+                    if let object = try context.existingObject(for: row.id), !object.isDeleted { context.delete(object) }
+                }
+                return true
+            }
+        }
+    }
+
+    /// Runs `body` with the context recording no action: what comes from the server is no action here (no
+    /// undo step, nothing sent back).
+    static func unrecorded<T>(_ context: Context, _ body: () throws -> T) rethrows -> T {
         let history = context.undoHistory
         let recording = history.recordsActions
         history.recordsActions = false
         defer { history.recordsActions = recording }
-        return try context.transaction { () throws -> Bool in
-            guard try store.outbox(after: 0, limit: 1).isEmpty else { return false }
-            try store.setAppValue(checkpoint, String(seq))
-            let root = try outline.root()
-            for item in items where item.parent != nil { try upsert(item, root: root, outline: outline, store: store, diverged: nil) }
-            let kept = Set(items.map(\.id))
-            let rows = try outline.subtree(under: root)
-            for (row, name) in zip(rows, try store.knownExternalIDs(for: rows.map(\.id))) where name.map({ !kept.contains($0) }) ?? true {
-                if let object = try context.existingObject(for: row.id), !object.isDeleted { context.delete(object) }
-            }
-            return true
-        }
+        return try body()
     }
 
     private static func upsert(_ server: ServerItem, root: Item, outline: Outline, store: Store, diverged: ((String) -> Void)?) throws {

@@ -139,7 +139,8 @@ public final class Replicator {
             if blocked { continue }
             // This outline went its own way (a change needed an item it had deleted meanwhile, or it holds
             // another number of items): the server's whole outline replaces it.
-            let local = try outline.subtree(under: try outline.root()).count + 1
+            // Every stored item, the top included, counted by the store (no rows read).
+            let local = try outline.context.count(FetchRequest("Item"))
             let serverCount = diverged ? 0 : try await connection.itemCount(outline: id)
             if diverged || serverCount != local {
                 let (items, at) = try await connection.items(outline: id)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ObjectGraph
+import Synchronization
 import TestSupport
 import Testing
 
@@ -53,16 +54,16 @@ import Testing
     }
 
     /// IDs known to the workers (some deleted meanwhile: commands on those fail, which is fine).
-    final class SharedIDs: @unchecked Sendable {
-        private let lock = NSLock()
-        private var ids: [Int64]
-        private var finished = 0
-        init(_ ids: [Int64]) { self.ids = ids }
-        func add(_ new: [Int64]) { lock.withLock { ids += new } }
-        func remove(_ id: Int64) { lock.withLock { ids.removeAll { $0 == id } } }
-        func pick(_ rng: inout SeededRandom) -> Int64? { lock.withLock { ids.isEmpty ? nil : ids[rng.below(ids.count)] } }
-        func finish() { lock.withLock { finished += 1 } }
-        var writersFinished: Int { lock.withLock { finished } }
+    final class SharedIDs: Sendable {
+        private let state: Mutex<(ids: [Int64], finished: Int)>
+        init(_ ids: [Int64]) { state = Mutex((ids, 0)) }
+        func add(_ new: [Int64]) { state.withLock { $0.ids += new } }
+        func remove(_ id: Int64) { state.withLock { $0.ids.removeAll { $0 == id } } }
+        func pick(_ rng: inout SeededRandom) -> Int64? {
+            state.withLock { s in s.ids.isEmpty ? nil : s.ids[rng.below(s.ids.count)] }
+        }
+        func finish() { state.withLock { $0.finished += 1 } }
+        var writersFinished: Int { state.withLock { $0.finished } }
     }
 
     /// What a command's failure may say: the user's mistakes (an item deleted by another process, a move
