@@ -44,6 +44,7 @@ import Testing
         t.h[0]["title"] = "before the outbox"
         try t.context.save(actionName: "Rename a")
         #expect(try t.store.outbox(after: 0).isEmpty)
+        #expect(try t.store.outboxCount() == 0)
 
         try t.store.setOutbox(enabled: true)
         #expect(try t.store.outboxIsEnabled())
@@ -69,7 +70,9 @@ import Testing
 
         // Sent entries go; numbers are never given again.
         let numbers = try t.store.outbox(after: 0).map(\.seq)
+        #expect(try t.store.outboxCount() == 5)
         try t.store.removeOutbox(through: numbers[2])
+        #expect(try t.store.outboxCount() == 2)
         #expect(try t.store.outbox(after: 0).map(\.seq) == Array(numbers[3...]))
         t.h[2]["title"] = "c2"
         try t.context.save(actionName: "Rename c")

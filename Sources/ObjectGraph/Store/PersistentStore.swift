@@ -133,6 +133,8 @@ protocol PersistentStore: AnyObject {
     func appendOutbox(_ step: [UInt8], name: String, modelHash: String) throws(StoreError) -> Int64
     /// The steps numbered after `seq`, oldest first, at most `limit`.
     func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, step: [UInt8], modelHash: String)]
+    /// How many steps the outbox holds (0 when the store keeps none).
+    func outboxCount() throws(StoreError) -> Int
     /// Forgets the steps numbered up to `seq` (sent); in its own write transaction.
     func removeOutbox(through seq: Int64) throws(StoreError)
 

@@ -26,6 +26,13 @@ extension Store {
         }
     }
 
+    /// How many entries wait in the outbox, without reading them (0 when the store keeps none).
+    ///
+    /// ```swift
+    /// let pending = try store.outboxCount()   // "3 pending" on a status line
+    /// ```
+    public func outboxCount() throws(StoreError) -> Int { try backend.outboxCount() }
+
     /// Forgets the entries numbered up to `seq` (sent and acknowledged).
     public func removeOutbox(through seq: Int64) throws(StoreError) { try backend.removeOutbox(through: seq) }
 }

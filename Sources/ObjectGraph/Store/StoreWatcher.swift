@@ -21,8 +21,8 @@ public final class StoreWatcher {
     private let names: Set<String>
 
     /// Watches the folder of the database at `path`; nil where notifications are not available (then the
-    /// caller keeps polling on a timer).
-    init?(path: String) {
+    /// caller keeps polling on a timer). For a watcher of its own on another thread than the store's.
+    public init?(path: String) {
         #if os(Linux)
             let slash = path.lastIndex(of: "/")
             let folder = slash.map { String(path[..<$0]) } ?? "."

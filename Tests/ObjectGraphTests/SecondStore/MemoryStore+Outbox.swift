@@ -21,6 +21,8 @@ extension MemoryStore {
         Array((state.outbox ?? []).filter { $0.seq > seq }.prefix(max(0, limit)))
     }
 
+    func outboxCount() throws(StoreError) -> Int { state.outbox?.count ?? 0 }
+
     func removeOutbox(through seq: Int64) throws(StoreError) {
         precondition(!isInTransaction)
         state.outbox?.removeAll { $0.seq <= seq }

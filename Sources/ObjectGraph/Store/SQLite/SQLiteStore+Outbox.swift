@@ -64,6 +64,17 @@ extension SQLiteStore {
         }
     }
 
+    func outboxCount() throws(StoreError) -> Int {
+        do {
+            return try read { db in
+                guard try db.tableExists("og_outbox") else { return 0 }
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM og_outbox") ?? 0
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read the outbox", path: path)
+        }
+    }
+
     func removeOutbox(through seq: Int64) throws(StoreError) {
         do {
             try withWriteTransaction { db in
