@@ -83,13 +83,33 @@ public final class ServerConnection: Sendable {
         if !connection.isClosed { connection.close().whenComplete { _ in _ = connection } }
     }
 
+    /// How long one exchange with the server may take before its connection counts as lost: a server
+    /// stopped (SIGSTOP) or cut off by the network answers nothing and closes nothing.
+    public static let answerLimit: Duration = .seconds(30)
+
+    /// Runs `body` on the connection, failing at once on a connection already lost (the driver would wait
+    /// forever for an answer there) and after ``answerLimit`` on one that stopped answering (then closed).
+    func live<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let (connection, address) = (self.connection, self.address)
+        guard !connection.isClosed else { throw ServerError(.unreachable, "lost the connection to \(address)") }
+        return try await Deadline.run(
+            Self.answerLimit, expired: { try? await connection.close() },
+            error: { ServerError(.unreachable, "\(address) did not answer within \(Self.answerLimit)") },
+            { try await body(connection) })
+    }
+
     /// Runs `query`, turning a driver error into a ``ServerError`` saying what was being done.
     @discardableResult
     func run(_ query: PostgresQuery, _ doing: String) async throws(ServerError) -> [PostgresRow] {
+        let logger = self.logger
         do {
-            var rows: [PostgresRow] = []
-            for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
-            return rows
+            return try await live { connection in
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
+                return rows
+            }
+        } catch let error as ServerError where error.code == .unreachable {
+            throw error
         } catch {
             throw ServerError(.failed, "cannot \(doing) on \(address): \(Self.reason(error))")
         }
@@ -145,10 +165,13 @@ public final class ServerConnection: Sendable {
 
     // MARK: Outlines
 
-    /// How many items `outline` holds, its top item included.
-    public func itemCount(outline: UUID) async throws(ServerError) -> Int {
-        let rows = try await run("SELECT count(*) FROM burrow.item WHERE outline = \(outline)", "count the items")
-        return (try? rows.first?.decode(Int.self)) ?? 0
+    /// How many items `outline` holds, its top item included, and the number of the change they are as
+    /// of (read together: a count is only comparable with a copy at that same change).
+    public func itemCount(outline: UUID) async throws(ServerError) -> (count: Int, seq: Int64) {
+        let rows = try await run(
+            "SELECT (SELECT count(*) FROM burrow.item WHERE outline = \(outline)), last_seq FROM burrow.outline WHERE id = \(outline)",
+            "count the items")
+        return (try? rows.first?.decode((Int, Int64).self)) ?? (0, 0)
     }
 
     /// The outlines the server holds, oldest first.
@@ -202,6 +225,7 @@ public final class ServerConnection: Sendable {
     /// until `ring` returns false. A hint only: a notification is lost with its connection, so a client reads
     /// the changes by number (``changes(outline:after:limit:)``) when rung, on reconnecting and on a timer.
     public func listen(_ outline: UUID, ready: () async -> Void = {}, _ ring: (Int64) async throws -> Bool) async throws(ServerError) {
+        guard !connection.isClosed else { throw ServerError(.unreachable, "lost the connection to \(address)") }
         do {
             try await connection.listen(on: Self.doorbell(outline)) { notifications in
                 await ready()
@@ -219,29 +243,37 @@ public final class ServerConnection: Sendable {
 
     /// Every item of `outline`, parents before children (the top first), and the sequence number they are as of.
     public func items(outline: UUID) async throws(ServerError) -> (items: [ServerItem], seq: Int64) {
+        let logger = self.logger
         do {
-            return try await connection.withTransaction(logger: logger) { c in
-                try await c.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger)
-                var seq: Int64 = 0
-                for try await row in try await c.query("SELECT last_seq FROM burrow.outline WHERE id = \(outline)", logger: logger) {
-                    seq = try row.decode(Int64.self)
-                }
-                var items: [ServerItem] = []
-                let rows = try await c.query(
-                    """
-                    WITH RECURSIVE t(id, depth) AS (SELECT id, 0 FROM burrow.item WHERE outline = \(outline) AND parent IS NULL \
-                    UNION ALL SELECT i.id, t.depth + 1 FROM burrow.item i JOIN t ON i.outline = \(outline) AND i.parent = t.id) \
-                    SELECT i.id, i.parent, i.ord, i.title, i.note, i.done FROM t JOIN burrow.item i ON i.outline = \(outline) AND i.id = t.id \
-                    ORDER BY t.depth, i.parent, i.ord
-                    """, logger: logger)
-                for try await row in rows {
-                    let (id, parent, ord, title, note, done) = try row.decode((UUID, UUID?, String, String, String?, Bool).self)
-                    items.append(ServerItem(id: id, parent: parent, ord: ord, title: title, note: note, done: done))
-                }
-                return (items, seq)
-            }
+            return try await live { connection in try await Self.items(outline, on: connection, logger: logger) }
+        } catch let error as ServerError where error.code == .unreachable {
+            throw error
         } catch {
             throw ServerError(.failed, "cannot read the outline from \(address): \(Self.reason(error))")
+        }
+    }
+
+    /// Every item of `outline` and the sequence number they are as of, read in one snapshot.
+    private static func items(_ outline: UUID, on connection: PostgresConnection, logger: Logger) async throws -> ([ServerItem], Int64) {
+        try await connection.withTransaction(logger: logger) { c in
+            try await c.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger)
+            var seq: Int64 = 0
+            for try await row in try await c.query("SELECT last_seq FROM burrow.outline WHERE id = \(outline)", logger: logger) {
+                seq = try row.decode(Int64.self)
+            }
+            var items: [ServerItem] = []
+            let rows = try await c.query(
+                """
+                WITH RECURSIVE t(id, depth) AS (SELECT id, 0 FROM burrow.item WHERE outline = \(outline) AND parent IS NULL \
+                UNION ALL SELECT i.id, t.depth + 1 FROM burrow.item i JOIN t ON i.outline = \(outline) AND i.parent = t.id) \
+                SELECT i.id, i.parent, i.ord, i.title, i.note, i.done FROM t JOIN burrow.item i ON i.outline = \(outline) AND i.id = t.id \
+                ORDER BY t.depth, i.parent, i.ord
+                """, logger: logger)
+            for try await row in rows {
+                let (id, parent, ord, title, note, done) = try row.decode((UUID, UUID?, String, String, String?, Bool).self)
+                items.append(ServerItem(id: id, parent: parent, ord: ord, title: title, note: note, done: done))
+            }
+            return (items, seq)
         }
     }
 }

@@ -56,7 +56,7 @@ public final class Replicator {
     public func status() throws -> Status {
         Status(
             address: try store.appValue(Key.address), outline: try store.appValue(Key.outline).flatMap(UUID.init(uuidString:)),
-            pending: try store.outboxIsEnabled() ? try store.outbox(after: 0, limit: .max).count : 0,
+            pending: try store.outboxCount(),
             seq: try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0)
     }
 
@@ -141,8 +141,10 @@ public final class Replicator {
             // another number of items): the server's whole outline replaces it.
             // Every stored item, the top included, counted by the store (no rows read).
             let local = try outline.context.count(FetchRequest("Item"))
-            let serverCount = diverged ? 0 : try await connection.itemCount(outline: id)
-            if diverged || serverCount != local {
+            let server = diverged ? (count: 0, seq: seq) : try await connection.itemCount(outline: id)
+            // Changes made meanwhile: the counts would be of two moments (a drift seen where there is none).
+            if server.seq != seq { continue }
+            if diverged || server.count != local {
                 let (items, at) = try await connection.items(outline: id)
                 guard try ChangeApplier.replace(with: items, seq: at, in: outline, checkpoint: Key.seq) else { continue }
                 round.replaced = true
