@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "BurrowCLI",
             dependencies: [
-                "BurrowCommands", "BurrowApp", "BurrowConfig", "CursesBackend", "TerminalKit", "Outline",
+                "BurrowCommands", "BurrowApp", "BurrowConfig", "CursesBackend", "TerminalKit", "Outline", "OutlineSync",
                 .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strict

@@ -177,6 +177,7 @@ extension App {
         }
         // Whatever the mode: the rows on screen stayed put while these arrived out of sight. Not while search
         // results cover the level: the count would seem to be about the hits.
+        if let sharing = sharing?.label { right.insert(sharing, at: 0) }
         if top.newAbove.count > 0, searchPanel?.results == nil { right.insert("\(top.newAbove.count) new above", at: 0) }
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
         let style = status?.isError == true ? theme.error : theme.status

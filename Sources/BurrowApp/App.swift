@@ -71,6 +71,8 @@ public final class App {
     /// Shows a message at once while a long action runs (the run loop draws it on the status line); nil
     /// shows nothing until the action is done.
     public var busyDisplay: ((String) -> Void)?
+    /// The sharing of this outline through a server, when it is shared (its state on the status line).
+    public var sharing: (any SharingIndicator)?
     /// How long an action runs before the busy message appears, and how often it changes after that.
     public var busyDelay: Duration = .milliseconds(300)
     public var busyInterval: Duration = .milliseconds(100)
@@ -158,6 +160,8 @@ public final class App {
             logger.error("poll failed: \(error)")
             status = .error("Cannot read changes made elsewhere: \(error)")
         }
+        // What the server refused of this outline's actions: the newest stays on the status line.
+        if let note = sharing?.takeMessages().last { status = .error(note) }
         settle()
     }
 

@@ -5,6 +5,7 @@ import CursesBackend
 import Foundation
 import Logging
 import Outline
+import OutlineSync
 import TerminalKit
 
 /// Wires the full-screen outliner: logging to a file, the outline, the ncurses terminal, the run loop.
@@ -36,7 +37,13 @@ enum Outliner {
             // BURROW_NO_WATCH=1: polling on the timer alone, as on a file system without notifications (the
             // live benchmark's baseline).
             let watches = ProcessInfo.processInfo.environment["BURROW_NO_WATCH"] != "1"
+            // A shared outline is kept in step with its server while the outliner runs.
+            let sync = (try? Replicator(outline: outline).status().address) != nil ? SyncLoop(path: path) : nil
+            sync?.start()
+            app.sharing = sync
             signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses, watchesStore: watches)
+            // A round under way finishes (its answer kept) unless the server keeps it waiting.
+            sync?.stop()
         } catch {
             curses.stop()
             logger.error("stopped by \(error)")
