@@ -152,10 +152,12 @@ public final class App {
     }
 
     /// Looks for commits by other processes (the run loop calls it once per poll interval, 100 ms): their changes
-    /// reach the levels as batches.
-    public func poll() {
+    /// reach the levels as batches. True when there were some.
+    @discardableResult
+    public func poll() -> Bool {
+        var found = false
         do {
-            try outline.context.store.poll()
+            found = try outline.context.store.poll() > 0
         } catch {
             logger.error("poll failed: \(error)")
             status = .error("Cannot read changes made elsewhere: \(error)")
@@ -163,6 +165,7 @@ public final class App {
         // What the server refused of this outline's actions: the newest stays on the status line.
         if let note = sharing?.takeMessages().last { status = .error(note) }
         settle()
+        return found
     }
 
     /// Shows a problem on the status line until the next key, as at start for a bad config file.

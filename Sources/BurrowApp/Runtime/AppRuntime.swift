@@ -14,6 +14,7 @@ public enum AppRuntime {
         _ app: App, terminal: Terminal, input: any InputSource, pollInterval: Duration = .milliseconds(100),
         watchedPollInterval: Duration = .seconds(1), watchesStore: Bool = true
     ) -> Int32? {
+        let recheckInterval: Duration = .milliseconds(4)
         let clock = ContinuousClock()
         var lastPoll = clock.now
         var signal: Int32? = nil
@@ -21,12 +22,16 @@ public enum AppRuntime {
         app.busyDisplay = { [weak app] text in terminal.update { app?.renderBusy(text, into: &$0) } }
         defer { app.busyDisplay = nil }
         let watcher = watchesStore ? app.outline.context.store.makeWatcher() : nil
+        // Looks left after a wake that found no commit (see below).
+        var rechecks = 0
         // Drawing changes nothing in the app, so it learns the size as it learns every later one: as an event.
         app.handle(.resize(terminal.size))
         while app.isRunning {
             terminal.draw { app.render(into: &$0) }
             let fallback = watcher != nil && !app.wantsTicks ? watchedPollInterval : pollInterval
-            if let event = input.nextEvent(timeout: min(fallback, max(.zero, lastPoll + fallback - clock.now)), wakingOn: watcher?.fileDescriptor) {
+            var timeout = min(fallback, max(.zero, lastPoll + fallback - clock.now))
+            if rechecks > 0 { timeout = min(timeout, recheckInterval) }
+            if let event = input.nextEvent(timeout: timeout, wakingOn: watcher?.fileDescriptor) {
                 switch event {
                 case .resize, .resumed: terminal.invalidate()
                 case .terminate(let s): signal = s
@@ -43,9 +48,21 @@ public enum AppRuntime {
                 // The terminal may have been resized while the editor had it.
                 app.handle(.resize(terminal.size))
             }
-            if watcher?.drain() == true || clock.now - lastPoll >= fallback {
-                app.poll()
+            let woke = watcher?.drain() == true
+            if woke || rechecks > 0 || clock.now - lastPoll >= fallback {
+                let found = app.poll()
                 lastPoll = clock.now
+                // A wake can come while a commit is being written: its log pages are in the file (that woke us)
+                // but the log's index, mapped memory, is not yet (which wakes nothing), so the poll finds nothing
+                // and the commit would wait for the fallback poll, a second later (seen with a sync that keeps
+                // its connection open). Look again a few times, shortly.
+                if found {
+                    rechecks = 0
+                } else if woke {
+                    rechecks = 5
+                } else if rechecks > 0 {
+                    rechecks -= 1
+                }
             }
         }
         return signal
