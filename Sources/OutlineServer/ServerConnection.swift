@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// A connection to the PostgreSQL server that shares outlines: its schema checked or installed, operations
 /// applied through `burrow.apply`, changes read after a sequence number. Every statement takes parameters.
@@ -17,6 +18,8 @@ public final class ServerConnection: Sendable {
     public let address: ServerAddress
     let connection: PostgresConnection
     let logger: Logger
+    /// Set once ``ensureSchema()`` found the schema right.
+    private let schemaChecked = Mutex(false)
 
     private init(address: ServerAddress, connection: PostgresConnection, logger: Logger) {
         self.address = address
@@ -85,16 +88,22 @@ public final class ServerConnection: Sendable {
 
     /// How long one exchange with the server may take before its connection counts as lost: a server
     /// stopped (SIGSTOP) or cut off by the network answers nothing and closes nothing.
-    public static let answerLimit: Duration = .seconds(30)
+    /// Short, because postgres-nio may also leave a query unanswered that was sent as the server went away
+    /// (seen under load): the status line says "offline" at most this late.
+    public static let answerLimit: Duration = .seconds(10)
+    /// For reading a whole outline, which may be large.
+    public static let downloadLimit: Duration = .seconds(300)
 
     /// Runs `body` on the connection, failing at once on a connection already lost (the driver would wait
     /// forever for an answer there) and after ``answerLimit`` on one that stopped answering (then closed).
-    func live<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func live<T: Sendable>(
+        limit: Duration = answerLimit, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let (connection, address) = (self.connection, self.address)
         guard !connection.isClosed else { throw ServerError(.unreachable, "lost the connection to \(address)") }
         return try await Deadline.run(
-            Self.answerLimit, expired: { try? await connection.close() },
-            error: { ServerError(.unreachable, "\(address) did not answer within \(Self.answerLimit)") },
+            limit, expired: { try? await connection.close() },
+            error: { ServerError(.unreachable, "\(address) did not answer within \(limit)") },
             { try await body(connection) })
     }
 
@@ -197,6 +206,36 @@ public final class ServerConnection: Sendable {
             status: status, seq: (o["seq"] as? NSNumber)?.int64Value, message: o["message"] as? String, repeated: o["repeated"] as? Bool ?? false)
     }
 
+    /// Applies `ops` in order, each as its ID, in one exchange (`burrow.apply_all`: one transaction, so
+    /// all or none); their answers in the same order.
+    public func apply(_ ops: [(op: ServerOperation, id: UUID)], outline: UUID, client: String) async throws(ServerError) -> [ServerAnswer] {
+        guard !ops.isEmpty else { return [] }
+        try await ensureSchema()
+        let json = "[" + ops.map { "{\"id\":\"\($0.id.uuidString)\",\"op\":\($0.op.json)}" }.joined(separator: ",") + "]"
+        let rows = try await run("SELECT burrow.apply_all(\(outline), \(client), \(json)::jsonb)::text", "send changes")
+        guard let text = try? rows.first?.decode(String.self),
+            let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any], list.count == ops.count
+        else { throw ServerError(.failed, "\(address) answered changes with something Burrow cannot read") }
+        return try list.map { (item: Any) throws(ServerError) -> ServerAnswer in
+            guard let o = item as? [String: Any], let status = (o["status"] as? String).flatMap(ServerAnswer.Status.init(rawValue:)) else {
+                throw ServerError(.failed, "\(address) answered changes with something Burrow cannot read")
+            }
+            return ServerAnswer(
+                status: status, seq: (o["seq"] as? NSNumber)?.int64Value, message: o["message"] as? String,
+                repeated: o["repeated"] as? Bool ?? false)
+        }
+    }
+
+    /// Makes sure, once per connection, that the server's schema is this program's: installs or upgrades
+    /// it when older (which needs its owner's rights), refuses a newer one. A client role with only the
+    /// rights `burrow_client` grants can sync with a server set up already.
+    public func ensureSchema() async throws(ServerError) {
+        if schemaChecked.withLock({ $0 }) { return }
+        let current = try await schemaVersion()
+        if current != ServerSchema.version { try await prepare() }
+        schemaChecked.withLock { $0 = true }
+    }
+
     /// The changes of `outline` numbered after `seq`, oldest first, at most `limit`.
     public func changes(outline: UUID, after seq: Int64, limit: Int = 1000) async throws(ServerError) -> [ServerChange] {
         let rows = try await run(
@@ -245,7 +284,7 @@ public final class ServerConnection: Sendable {
     public func items(outline: UUID) async throws(ServerError) -> (items: [ServerItem], seq: Int64) {
         let logger = self.logger
         do {
-            return try await live { connection in try await Self.items(outline, on: connection, logger: logger) }
+            return try await live(limit: Self.downloadLimit) { connection in try await Self.items(outline, on: connection, logger: logger) }
         } catch let error as ServerError where error.code == .unreachable {
             throw error
         } catch {

@@ -12,33 +12,49 @@ import OutlineServer
 /// try ChangeApplier.apply(try await server.changes(outline: id, after: seq), to: outline)
 /// ```
 public enum ChangeApplier {
-    /// Applies `changes` in order, each in a transaction of its own (a later change may bring back an item
-    /// an earlier one deleted: its row must be gone before the name moves to the new one). An upserted item
-    /// whose parent the store lacks (never the server's doing; a store damaged by hand) goes under the top
-    /// item rather than nowhere. With `checkpoint`, that key is set to each change's number in its
-    /// transaction. With `unlessPending`, nothing more is applied once the outbox holds actions not yet
-    /// sent (the server's state would undo them here until they arrive); false then.
+    /// Applies `changes` in order, as few transactions as can be: a run of changes goes in one, ended by
+    /// a deletion (a later change may bring back an item it deleted: its row must be gone before the name
+    /// moves to the new one) or after `runLength` changes. An upserted item whose parent the store lacks
+    /// (never the server's doing; a store damaged by hand) goes under the top item rather than nowhere.
+    /// With `checkpoint`, that key is set to the last change's number in each transaction. With
+    /// `unlessPending`, nothing more is applied once the outbox holds actions not yet sent (the server's
+    /// state would undo them here until they arrive); false then.
     @discardableResult
     public static func apply(
         _ changes: [ServerChange], to outline: Outline, checkpoint: String? = nil, unlessPending: Bool = false, diverged: ((String) -> Void)? = nil
     ) throws -> Bool {
         let context = outline.context
         let store = context.store
+        var runs: [ArraySlice<ServerChange>] = []
+        var start = changes.startIndex
+        for (k, change) in changes.enumerated() {
+            let end = changes.startIndex + k + 1
+            if case .delete = change.body {
+                runs.append(changes[start..<end])
+                start = end
+            } else if end - start >= runLength {
+                runs.append(changes[start..<end])
+                start = end
+            }
+        }
+        if start < changes.endIndex { runs.append(changes[start...]) }
         return try unrecorded(context) { () throws -> Bool in
-            for change in changes {
+            for run in runs {
                 let applied = try context.transaction { () throws -> Bool in
-                    if unlessPending, try !store.outbox(after: 0, limit: 1).isEmpty { return false }
-                    if let checkpoint { try store.setAppValue(checkpoint, String(change.seq)) }
+                    if unlessPending, try store.outboxCount() > 0 { return false }
+                    if let checkpoint, let last = run.last { try store.setAppValue(checkpoint, String(last.seq)) }
                     let root = try outline.root()
-                    switch change.body {
-                    case .upsert(let items):
-                        for item in items { try upsert(item, root: root, outline: outline, store: store, diverged: diverged) }
-                    case .delete(let ids):
-                        for id in try store.objects(named: ids) {
-                            guard let id, let object = try context.existingObject(for: id), !object.isDeleted else { continue }
-                            // The top item is never deleted (the server's is the outline itself).
-                            if let item = object as? Item, item.isRoot { continue }
-                            context.delete(object)
+                    for change in run {
+                        switch change.body {
+                        case .upsert(let items):
+                            for item in items { try upsert(item, root: root, outline: outline, store: store, diverged: diverged) }
+                        case .delete(let ids):
+                            for id in try store.objects(named: ids) {
+                                guard let id, let object = try context.existingObject(for: id), !object.isDeleted else { continue }
+                                // The top item is never deleted (the server's is the outline itself).
+                                if let item = object as? Item, item.isRoot { continue }
+                                context.delete(object)
+                            }
                         }
                     }
                     return true
@@ -48,6 +64,9 @@ public enum ChangeApplier {
             return true
         }
     }
+
+    /// At most this many changes go in one local transaction.
+    static let runLength = 500
 
     /// The local item named `uuid`, nil when there is none (never named, or deleted here).
     static func local(_ uuid: UUID, in context: Context) throws -> Item? {

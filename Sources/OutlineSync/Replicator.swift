@@ -67,7 +67,7 @@ public final class Replicator {
         if let at = try store.appValue(Key.address) {
             throw SyncError("this outline is already shared through \(at) (burrow sync detach first)")
         }
-        try await connection.prepare()
+        try await connection.ensureSchema()
         let outlines = try await connection.outlines()
         let root = try outline.root()
         let localItems = try outline.subtree(under: root)
@@ -153,38 +153,50 @@ public final class Replicator {
         }
         return round
 
+        // The outbox goes up in exchanges of about `Self.batch` operations (whole entries), each one
+        // transaction on the server: a thousand actions queued offline take one round trip, not a thousand.
         func send(_ id: UUID, _ client: UUID, _ round: inout Round) async throws {
             while true {
-                let entries = try store.outbox(after: 0, limit: 64)
+                let entries = try store.outbox(after: 0, limit: Self.batch)
                 guard !entries.isEmpty else { return }
-                for entry in entries {
-                    for (k, op) in try plan(entry).enumerated() {
-                        let answer = try await connection.apply(
-                            op, outline: id, opID: Self.opID(client, entry: entry.seq, index: k), client: client.uuidString)
-                        round.sent += 1
-                        if answer.status != .applied {
-                            round.notes.append("\(entry.name): \(answer.message ?? answer.status.rawValue)")
-                        }
+                var ops: [(op: ServerOperation, id: UUID)] = [], names: [String] = [], sent: [OutboxEntry] = []
+                for (entry, planned) in zip(entries, try plan(entries)) {
+                    if !sent.isEmpty && ops.count + planned.count > Self.batch { break }
+                    for (k, op) in planned.enumerated() {
+                        ops.append((op, Self.opID(client, entry: entry.seq, index: k)))
+                        names.append(entry.name)
                     }
-                    try store.removeOutbox(through: entry.seq)
-                    try store.setAppValue(Key.fresh(entry.seq), nil)
+                    sent.append(entry)
                 }
+                let answers = try await connection.apply(ops, outline: id, client: client.uuidString)
+                round.sent += answers.count
+                for (answer, name) in zip(answers, names) where answer.status != .applied {
+                    round.notes.append("\(name): \(answer.message ?? answer.status.rawValue)")
+                }
+                guard let last = sent.last else { return }
+                try store.removeOutbox(through: last.seq)
+                try outline.context.transaction { for entry in sent { try store.setAppValue(Key.fresh(entry.seq), nil) } }
             }
         }
     }
 
-    /// The operations of `entry`, the same on every try: the items its first plan named for the first
-    /// time are kept (with the names, in one transaction), so a retry inserts them again rather than
-    /// restoring them, and each operation keeps its index, so its ID.
-    private func plan(_ entry: OutboxEntry) throws -> [ServerOperation] {
+    /// About how many operations go up in one exchange.
+    static let batch = 1000
+
+    /// The operations of each of `entries`, the same on every try: the items an entry's first plan named
+    /// for the first time are kept (with the names, in one transaction for all), so a retry inserts them
+    /// again rather than restoring them, and each operation keeps its index, so its ID.
+    private func plan(_ entries: [OutboxEntry]) throws -> [[ServerOperation]] {
         try outline.context.transaction {
-            let key = Key.fresh(entry.seq)
-            let recorded = try store.appValue(key)
-            let entity = entry.objects.first?.id.entity ?? entry.insertedByID.first?.entity ?? 0
-            let fresh = Set((recorded ?? "").split(separator: ",").compactMap { Int64($0) }.map { ObjectID(entity: entity, rowID: $0) })
-            let (ops, named) = try OutboxOperations.plan(for: entry, in: outline.context, fresh: fresh)
-            if recorded == nil { try store.setAppValue(key, named.map { String($0.rowID) }.joined(separator: ",")) }
-            return ops
+            try entries.map { entry in
+                let key = Key.fresh(entry.seq)
+                let recorded = try store.appValue(key)
+                let entity = entry.objects.first?.id.entity ?? entry.insertedByID.first?.entity ?? 0
+                let fresh = Set((recorded ?? "").split(separator: ",").compactMap { Int64($0) }.map { ObjectID(entity: entity, rowID: $0) })
+                let (ops, named) = try OutboxOperations.plan(for: entry, in: outline.context, fresh: fresh)
+                if recorded == nil { try store.setAppValue(key, named.map { String($0.rowID) }.joined(separator: ",")) }
+                return ops
+            }
         }
     }
 

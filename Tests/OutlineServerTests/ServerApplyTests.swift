@@ -246,7 +246,7 @@ import Testing
         await #expect {
             try await two.prepare()
         } throws: { error in
-            (error as? ServerError)?.code == .schemaMismatch && "\(error)".contains("server schema 99; this one knows 1")
+            (error as? ServerError)?.code == .schemaMismatch && "\(error)".contains("server schema 99; this one knows \(ServerSchema.version)")
         }
         await one.close()
         await two.close()
@@ -260,6 +260,40 @@ import Testing
             (error as? ServerError)?.code == .schemaMismatch && "\(error)".contains("not Burrow's")
         }
         await three.close()
+    }
+
+    /// A server set up by the first version (one operation per exchange) is upgraded by the first program
+    /// that needs more, once; then operations go up many at a time, all or none, answered in order, and a
+    /// batch sent again is answered again, not applied twice.
+    @Test func anOlderSchemaIsUpgradedAndOperationsGoUpManyAtATime() async throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.newDatabase()
+        let database = String(url.split(separator: "/").last!.split(separator: "?")[0])
+        try cluster.sql("BEGIN; " + ServerSchema.migrations[0].map { $0 + ";" }.joined(separator: "\n") + " COMMIT;", database: database)
+        let server = try await ServerConnection.connect(try ServerAddress(url))
+        defer { Task { await server.close() } }
+        #expect(try await server.schemaVersion() == 1)
+        let outline = UUID()
+        try await server.createOutline(outline)
+        let items = (0..<300).map { ServerItem(id: UUID(), parent: outline, ord: "a0", title: "item \($0)") }
+        let ops = items.map { (op: ServerOperation.insert($0), id: UUID()) }
+        let answers = try await server.apply(ops, outline: outline, client: "t")
+        #expect(try await server.schemaVersion() == ServerSchema.version)
+        #expect(answers.count == 300 && answers.allSatisfy { $0.status == .applied && !$0.repeated })
+        #expect(answers.compactMap(\.seq) == Array(1...300), "in order, one change each")
+        let again = try await server.apply(ops, outline: outline, client: "t")
+        #expect(again.allSatisfy(\.repeated) && again.map(\.seq) == answers.map(\.seq))
+        // Keys asked for alike were made unique (each just after the one taken: see `aTakenKeyGetsOneJustAfterIt`).
+        let stored = try await server.items(outline: outline).items.filter { $0.parent == outline }
+        #expect(Set(stored.map(\.title)) == Set(items.map(\.title)))
+        #expect(Set(stored.map(\.ord)).count == 300)
+        // One bad operation fails the exchange, and nothing of it is applied.
+        let bad = [(op: ServerOperation.insert(ServerItem(id: UUID(), parent: outline, ord: "z", title: "never")), id: UUID())]
+        let nonsense = "[{\"id\": \"\(bad[0].id)\", \"op\": \(bad[0].op.json)}, {\"id\": \"\(UUID())\", \"op\": {\"op\": \"nonsense\"}}]"
+        await #expect(throws: ServerError.self) {
+            try await server.run(PostgresQuery(unsafeSQL: "SELECT burrow.apply_all('\(outline)', 't', '\(nonsense)')"), "test")
+        }
+        #expect(try await server.itemCount(outline: outline).count == 301)
     }
 
     /// A user granted `burrow_client` applies operations and reads, and can write no table directly.
@@ -278,6 +312,11 @@ import Testing
             .insert(ServerItem(id: a, parent: w.outline, ord: "a0", title: "by a client")), outline: w.outline, opID: UUID(), client: user)
         #expect(answer.status == .applied)
         #expect(try await client.changes(outline: w.outline, after: 0).count == 1)
+        // Many in one exchange, the schema checked without the owner's rights.
+        try await client.ensureSchema()
+        let many = try await client.apply(
+            [(.set(id: a, fields: ["done": .bool(true)], expect: nil), UUID()), (.delete(id: UUID()), UUID())], outline: w.outline, client: user)
+        #expect(many.map(\.status) == [.applied, .applied])
         let other = UUID()
         try await client.createOutline(other)
         #expect(try await client.items(outline: other).items.count == 1)
