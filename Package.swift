@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "BurrowBenchmarks",
             dependencies: [
-                "ObjectGraph", "Outline", "BurrowApp", "TerminalKit",
+                "ObjectGraph", "Outline", "BurrowApp", "TerminalKit", "OutlineServer", "OutlineSync",
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
             swiftSettings: strict

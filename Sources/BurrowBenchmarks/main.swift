@@ -1,8 +1,9 @@
 import Foundation
 
 // Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
-//        [interchange] [startup] [keys] [memory] [folds] [search] [history] [live] [streaming]   (startup, live and streaming
-//        need `swift build -c release` for the burrow binary; streaming runs only when named)
+//        [interchange] [startup] [keys] [memory] [folds] [search] [history] [live] [streaming] [sync]   (startup, live,
+//        streaming and sync need `swift build -c release` for the burrow binary; streaming and sync run only when named;
+//        sync needs BURROW_BENCH_PG=postgres://user:password@host:port/postgres, a user that may create databases)
 //        BurrowBenchmarks --generate-outline N DIR   (writes the scenarios' outline files, e.g. to load in hnb)
 // Prints each scenario's figure beside the raw SQLite C API doing the same work in the same run.
 if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writer" {
@@ -58,6 +59,7 @@ do {
     try SearchBenchmarks(size: quick ? 10_000 : 100_000, hugeLevel: quick ? 20_000 : 1_000_000, runs: quick ? 2 : 5).run(only: only)
     try LiveBenchmarks(adds: quick ? 20 : 200, idleSeconds: quick ? 2 : 10).run(only: only)
     try StreamingBenchmarks(size: quick ? 100_000 : 1_000_000, runs: quick ? 2 : 3).run(only: only)
+    try SyncBenchmarks(queued: 1000, runs: quick ? 1 : 3, edits: quick ? 20 : 200).run(only: only)
     print(String(format: "peak resident memory: %.0f MiB", Harness.peakRSS))
 } catch {
     print("benchmark failed: \(error)")
