@@ -7,7 +7,8 @@ import Testing
 /// Jepsen-style, with real processes: three outline files attached to one server, three threads each
 /// running about 330 random `burrow` commands on its own file at once (add, rename, done, move — cross-moves
 /// of items the others move too — rm, undo), with `burrow sync now` between them that sometimes cannot
-/// reach the server and sometimes is SIGKILLed part way. After the network heals and every client syncs:
+/// reach the server and sometimes is SIGKILLed part way, while the server itself is stopped (as a crash:
+/// `pg_ctl -m immediate`) and started again every few seconds. After the network heals and every client syncs:
 /// nothing waits to be sent anywhere, the three outlines and a fourth downloaded fresh from the server are
 /// alike, and `burrow check` is clean everywhere (no cycle, no orphan, counts right). (It found a client
 /// ending without an item it had deleted locally that the server kept, and another with an item under the
@@ -15,7 +16,10 @@ import Testing
 @Suite struct SyncJepsenTests {
     @Test(arguments: TestSeed.seeds([7]))
     func threeClientsRandomOperationsCutsAndKillsEndAlike(seed: UInt64) throws {
-        let url = try PostgresCluster.shared().newDatabase()
+        // A cluster of its own: it is stopped and started again under the clients.
+        let cluster = try PostgresCluster()
+        defer { try? cluster.stop() }
+        let url = try cluster.newDatabase()
         let nowhere = url.replacingOccurrences(of: #":\d+/"#, with: ":1/", options: .regularExpression)
         let folder = TemporaryDirectory("burrow-jepsen")
         let dbs = (0..<3).map { folder.path("c\($0).sqlite") }
@@ -25,7 +29,21 @@ import Testing
         for db in dbs.dropFirst() { #expect(burrow(["sync", "attach", url], db).status == 0) }
 
         let failures = Mutex<[String]>([])
+        let clientsDone = Atomic<Int>(0)
+        let outages = Atomic<Int>(0)
+        let chaos = Thread {
+            var rng = SeededRandom(seed: seed &+ 99)
+            while clientsDone.load(ordering: .acquiring) < 3 {
+                usleep(UInt32(1_000_000 + rng.below(2_000_000)))
+                guard clientsDone.load(ordering: .acquiring) < 3, (try? cluster.stop()) != nil else { continue }
+                outages.add(1, ordering: .relaxed)
+                usleep(UInt32(200_000 + rng.below(1_000_000)))
+                do { try cluster.restart() } catch { failures.withLock { $0.append("the server did not start again: \(error)") } }
+            }
+        }
+        chaos.start()
         DispatchQueue.concurrentPerform(iterations: 3) { client in
+            defer { clientsDone.add(1, ordering: .releasing) }
             var rng = SeededRandom(seed: seed &+ UInt64(client) &* 1_000_003)
             let db = dbs[client]
             var known: [String] = []
@@ -75,6 +93,9 @@ import Testing
             }
         }
         #expect(failures.withLock { $0 } == [], "\(rng(seed).note)")
+        // The chaos thread ends within one pause and leaves the server running.
+        while !chaos.isFinished { usleep(50_000) }
+        #expect(outages.load(ordering: .relaxed) > 0, "the server was stopped at least once")
 
         // The network heals: every client syncs until nothing moves.
         for _ in 0..<3 {
