@@ -22,7 +22,8 @@ public final class Replicator {
     enum Key {
         static let address = "sync.address", outline = "sync.outline", client = "sync.client", seq = "sync.seq"
         /// The items an outbox entry's first plan named (see `plan`), until the entry is sent.
-        static func fresh(_ entry: Int64) -> String { "sync.fresh.\(entry)" }
+        static func fresh(_ entry: Int64) -> String { freshPrefix + String(entry) }
+        static let freshPrefix = "sync.fresh."
     }
 
     /// Where the outline is attached, and how far along.
@@ -202,7 +203,9 @@ public final class Replicator {
 
     /// Forgets the server: nothing more is sent or received; the items stay.
     public func detach() throws {
-        for key in [Key.address, Key.outline, Key.client, Key.seq] { try store.setAppValue(key, nil) }
+        // With the entries' plans too (a detach between a plan and its answer leaves some).
+        let fresh = try store.appValueKeys(withPrefix: Key.freshPrefix)
+        for key in [Key.address, Key.outline, Key.client, Key.seq] + fresh { try store.setAppValue(key, nil) }
         try store.setOutbox(enabled: false)
     }
 

@@ -30,6 +30,13 @@ import Testing
         #expect(try t.store.appValue("sync.seq") == "42")
         try t.store.setAppValue("sync.seq", nil)
         #expect(try t.store.appValue("sync.seq") == nil)
+
+        // Keys by their start, `_` and `%` taken as themselves, the store's own keys never among them.
+        for key in ["sync.fresh.2", "sync.fresh.10", "sync_fresh.1", "sync.freshness", "other", "s%nc.x"] { try t.store.setAppValue(key, "v") }
+        #expect(try t.store.appValueKeys(withPrefix: "sync.fresh.") == ["sync.fresh.10", "sync.fresh.2"])
+        #expect(try t.store.appValueKeys(withPrefix: "sync.") == ["sync.fresh.10", "sync.fresh.2", "sync.freshness"])
+        #expect(try t.store.appValueKeys(withPrefix: "s%") == ["s%nc.x"])
+        #expect(try t.store.appValueKeys(withPrefix: "").count == 6)
     }
 
     @Test func anotherConnectionSeesThemAndTheStoresOwnKeysAreApart() throws {

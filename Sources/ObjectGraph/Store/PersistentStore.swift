@@ -155,6 +155,8 @@ protocol PersistentStore: AnyObject {
     func appValue(_ key: String) throws(StoreError) -> String?
     /// Keeps `value` under `key` (nil removes it), in the open write transaction or one of its own.
     func setAppValue(_ key: String, _ value: String?) throws(StoreError)
+    /// The keys that begin with `prefix`, in order.
+    func appValueKeys(withPrefix prefix: String) throws(StoreError) -> [String]
 
     // MARK: Upkeep
 

@@ -12,4 +12,7 @@ extension Store {
 
     /// Keeps `value` under `key`; nil removes it.
     public func setAppValue(_ key: String, _ value: String?) throws(StoreError) { try backend.setAppValue(key, value) }
+
+    /// The keys that begin with `prefix`, in order: `appValueKeys(withPrefix: "sync.")`.
+    public func appValueKeys(withPrefix prefix: String) throws(StoreError) -> [String] { try backend.appValueKeys(withPrefix: prefix) }
 }

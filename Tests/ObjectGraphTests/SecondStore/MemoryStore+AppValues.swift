@@ -5,6 +5,10 @@ import Foundation
 extension MemoryStore {
     func appValue(_ key: String) throws(StoreError) -> String? { state.appValues[key] }
 
+    func appValueKeys(withPrefix prefix: String) throws(StoreError) -> [String] {
+        state.appValues.keys.filter { $0.hasPrefix(prefix) }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
     func setAppValue(_ key: String, _ value: String?) throws(StoreError) {
         if isInTransaction {
             state.appValues[key] = value

@@ -12,6 +12,19 @@ extension SQLiteStore {
         }
     }
 
+    func appValueKeys(withPrefix prefix: String) throws(StoreError) -> [String] {
+        do {
+            return try read { db in
+                // By comparing the key's start, not LIKE: `_` and `%` in a prefix are themselves.
+                try String.fetchAll(
+                    db, sql: "SELECT substr(key, 5) FROM og_metadata WHERE substr(key, 1, ?) = ? ORDER BY key",
+                    arguments: [4 + prefix.unicodeScalars.count, "app." + prefix])
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read the values kept in the store", path: path)
+        }
+    }
+
     func setAppValue(_ key: String, _ value: String?) throws(StoreError) {
         func write(_ db: Database) throws {
             if let value {
