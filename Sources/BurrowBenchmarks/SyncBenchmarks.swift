@@ -103,7 +103,7 @@ struct SyncBenchmarks {
                 let c = try await ServerConnection.connect(try ServerAddress(url))
                 defer { Task { await c.close() } }
                 let id = try await c.outlines()[0]
-                return try await c.itemCount(outline: id).count
+                return try await c.itemCount(outline: id)?.count ?? 0
             }
             guard count == queued + 2 else { throw PseudoTerminal.Failure("the server holds \(count) items, not \(queued + 2)") }
             ours.append(sent.seconds)

@@ -13,7 +13,7 @@ struct ConfigReader {
     private var map = SourceMap("")
 
     /// The top-level settings, in the order messages list them.
-    static let settingNames = ["database", "hide-done", "osc52", "history", "keys", "colors"]
+    static let settingNames = ["database", "hide-done", "osc52", "sync-url", "history", "keys", "colors"]
 
     init(text: String, environment: [String: String]) {
         self.text = text
@@ -61,6 +61,7 @@ struct ConfigReader {
             case "database": readDatabase(value, at: path)
             case "hide-done": readBool(value, at: path, into: \.hideDone)
             case "osc52": readBool(value, at: path, into: \.osc52)
+            case "sync-url": readSyncURL(value, at: path)
             case "history": readHistory(value, at: path)
             case "keys": readKeys(value, at: path)
             case "colors": readColors(value, at: path)
@@ -95,6 +96,21 @@ struct ConfigReader {
             return
         }
         config[keyPath: setting] = b
+    }
+
+    private mutating func readSyncURL(_ value: any TOMLValueConvertible, at path: [SourceMap.Step]) {
+        let at = map.position(of: path)
+        // Never the value in a message: it may hold a password.
+        guard let raw = value.string else {
+            problem("sync-url must be a postgres:// URL in quotes, not \(Self.kind(value))", at: at)
+            return
+        }
+        guard raw.hasPrefix("postgres://") || raw.hasPrefix("postgresql://") else {
+            problem("sync-url must start with postgres:// (the value is not shown: it may hold a password)", at: at)
+            return
+        }
+        config.syncURL = raw
+        config.syncURLPosition = at
     }
 
     private mutating func readDatabase(_ value: any TOMLValueConvertible, at path: [SourceMap.Step]) {

@@ -19,6 +19,10 @@ extension Configuration {
             # Copying also puts items on the system clipboard, through the terminal (OSC 52).
             osc52 = true
 
+            # A shared outline's server with its password, instead of PGPASSWORD or ~/.pgpass; used only while
+            # this file is readable by you alone (chmod 600).
+            # sync-url = "postgres://you:password@db.example.org/outlines"
+
             # Undo history, kept in the outline and shared by every burrow that opens it: past either limit the
             # oldest actions go (the newest is always kept). size takes B, KiB, MiB or GiB.
             [history]

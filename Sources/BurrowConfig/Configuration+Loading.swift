@@ -15,14 +15,25 @@ extension Configuration {
             var config = Configuration()
             config.problems = [problem]
             return config
-        case .text(let text): return parse(text, environment: environment)
+        case .text(let text, let mode):
+            var config = parse(text, environment: environment)
+            // A password in a file others can read is refused, as libpq refuses such a ~/.pgpass.
+            if config.syncURL != nil, mode & 0o077 != 0 {
+                config.syncURL = nil
+                config.problems.append(
+                    ConfigProblem(
+                        "sync-url is not used: others may read this file (mode \(String(mode & 0o777, radix: 8))); chmod 600 it",
+                        at: config.syncURLPosition ?? SourcePosition(line: 1, column: 1)))
+                config.problems.sort { ($0.position ?? .init(line: 0, column: 0)) < ($1.position ?? .init(line: 0, column: 0)) }
+            }
+            return config
         }
     }
 
     private enum FileContents {
         case missing
         case failed(ConfigProblem)
-        case text(String)
+        case text(String, mode: mode_t)
     }
 
     private static func readFile(_ path: String) -> FileContents {
@@ -66,7 +77,7 @@ extension Configuration {
         guard let text = String(validating: data, as: UTF8.self) else {
             return .failed(ConfigProblem("is not UTF-8 text", at: firstInvalidUTF8(in: data)))
         }
-        return .text(text)
+        return .text(text, mode: info.st_mode)
     }
 
     /// Where the first byte that is not UTF-8 is, counted as toml++ counts (Unicode scalars).

@@ -24,6 +24,11 @@ public struct Configuration: Sendable {
     public var historyLimits = HistoryLimits.standard
     /// `database`: the outline database when neither `--db` nor `$BURROW_DB` names one (`~/` expanded).
     public var database: String?
+    /// `sync-url`: the shared outline's server, password and all, used instead of the address attach kept;
+    /// only from a file no one else may read (mode 0600), else refused with a problem.
+    public var syncURL: String?
+    /// Where `sync-url` is in the file, for the problem when the file's mode refuses it.
+    var syncURLPosition: SourcePosition?
     /// What is wrong, first in the file first (a problem with the whole file has no position).
     public var problems: [ConfigProblem] = []
 

@@ -175,12 +175,17 @@ public final class ServerConnection: Sendable {
     // MARK: Outlines
 
     /// How many items `outline` holds, its top item included, and the number of the change they are as
-    /// of (read together: a count is only comparable with a copy at that same change).
-    public func itemCount(outline: UUID) async throws(ServerError) -> (count: Int, seq: Int64) {
+    /// of (read together: a count is only comparable with a copy at that same change); nil when the server
+    /// holds no such outline.
+    public func itemCount(outline: UUID) async throws(ServerError) -> (count: Int, seq: Int64)? {
         let rows = try await run(
             "SELECT (SELECT count(*) FROM burrow.item WHERE outline = \(outline)), last_seq FROM burrow.outline WHERE id = \(outline)",
             "count the items")
-        return (try? rows.first?.decode((Int, Int64).self)) ?? (0, 0)
+        guard let row = rows.first else { return nil }
+        guard let counted = try? row.decode((Int, Int64).self) else {
+            throw ServerError(.failed, "\(address) counted the items in a way Burrow cannot read")
+        }
+        return counted
     }
 
     /// The outlines the server holds, oldest first.

@@ -142,9 +142,14 @@ public final class Replicator {
             // another number of items): the server's whole outline replaces it.
             // Every stored item, the top included, counted by the store (no rows read).
             let local = try outline.context.count(FetchRequest("Item"))
-            let server = diverged ? (count: 0, seq: seq) : try await connection.itemCount(outline: id)
+            // A server without this outline (another server's URL given, the outline removed there) would
+            // look like an empty one, and replacing this outline by it would empty it.
+            guard let server = try await connection.itemCount(outline: id) else {
+                let attached = try store.appValue(Key.address) ?? "another server"
+                throw SyncError("\(connection.address) does not hold this outline (it is shared through \(attached))")
+            }
             // Changes made meanwhile: the counts would be of two moments (a drift seen where there is none).
-            if server.seq != seq { continue }
+            if !diverged && server.seq != seq { continue }
             if diverged || server.count != local {
                 let (items, at) = try await connection.items(outline: id)
                 guard try ChangeApplier.replace(with: items, seq: at, in: outline, checkpoint: Key.seq) else { continue }

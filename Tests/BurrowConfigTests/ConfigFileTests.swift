@@ -29,6 +29,30 @@ import Testing
         #expect(config.problems == [] && !config.osc52)
     }
 
+    /// A server's URL with its password is used only from a file no one else may read, as libpq uses
+    /// ~/.pgpass; refused, it says so at its line, and the password is in no message.
+    @Test func aSyncURLOnlyFromAPrivateFile() throws {
+        let text = "osc52 = false\nsync-url = \"postgres://ann:s3cret@db.example.org/outlines\"\n"
+        let path = write("config.toml", Data(text.utf8))
+        chmod(path, 0o600)
+        let kept = Configuration.load(from: path)
+        #expect(kept.problems == [] && kept.syncURL == "postgres://ann:s3cret@db.example.org/outlines")
+        for mode: mode_t in [0o644, 0o640, 0o604, 0o660] {
+            chmod(path, mode)
+            let refused = Configuration.load(from: path)
+            #expect(refused.syncURL == nil && !refused.osc52, "the rest of the file is used")
+            #expect(
+                Self.messages(refused) == ["2:12: sync-url is not used: others may read this file (mode \(String(mode, radix: 8))); chmod 600 it"])
+        }
+        let bad = write("bad.toml", Data("sync-url = \"mysql://ann:s3cret@db\"\n\nsync-url-typo = 1\n".utf8))
+        chmod(bad, 0o600)
+        let messages = Self.messages(Configuration.load(from: bad))
+        #expect(messages.count == 2 && messages[0].contains("must start with postgres://"))
+        #expect(!messages.joined().contains("s3cret"))
+        // Parsed from text alone (no file, no mode), it is kept: the mode is the loader's to check.
+        #expect(Configuration.parse("sync-url = \"postgres://a@b/c\"").syncURL == "postgres://a@b/c")
+    }
+
     @Test func aFolderInItsPlace() throws {
         let path = dir.path("config.toml")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)

@@ -94,7 +94,7 @@ import Testing
         ),
         ("hide-done = \"yes\"\n", "1:13: hide-done must be true or false, not a string"),
         ("osc52 = 1\n", "1:9: osc52 must be true or false, not a number"),
-        ("\n  colour = 3\n", "2:3: unknown setting “colour” (the settings are database, hide-done, osc52, history, keys, colors)"),
+        ("\n  colour = 3\n", "2:3: unknown setting “colour” (the settings are database, hide-done, osc52, sync-url, history, keys, colors)"),
         ("history = 5\n", "1:11: history must be a table: a [history] line, then actions = 10000 and size = \"64 MiB\""),
         ("[history]\nactions = 0\n", "2:11: history.actions must be a whole number from 1 to 10000000"),
         ("[history]\nactions = \"many\"\n", "2:11: history.actions must be a whole number from 1 to 10000000"),

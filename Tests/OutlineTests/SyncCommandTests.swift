@@ -93,3 +93,42 @@ extension SyncCommandTests {
         #expect(burrow(["check"], db: b).status == 0)
     }
 }
+
+extension SyncCommandTests {
+    /// The config file's `sync-url` gives the password, but only from a file its owner alone may read; a URL
+    /// of a server that does not hold the attached outline is refused and changes nothing (it would have
+    /// looked like an empty outline to copy).
+    @Test func theConfigsURLOnlyFromAPrivateFileAndNeverAnotherServersOutline() throws {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.newDatabase(), elsewhere = try cluster.newDatabase()
+        let folder = TemporaryDirectory("burrow-sync-config")
+        let a = folder.path("a.sqlite"), config = folder.path("config/burrow/config.toml")
+        try FileManager.default.createDirectory(atPath: folder.path("config/burrow"), withIntermediateDirectories: true)
+        try "sync-url = \"\(url)\"\n".write(toFile: config, atomically: false, encoding: .utf8)
+        func burrow(_ args: String...) -> BurrowProcess.Result {
+            BurrowProcess.run(
+                tool: "/usr/bin/env", ["-u", "PGPASSWORD", "XDG_CONFIG_HOME=" + folder.path("config"), BurrowProcess.path] + args + ["--db", a])
+        }
+        #expect(burrow("add", "milk").status == 0)
+        #expect(burrow("sync", "attach", url).status == 0)
+        #expect(burrow("add", "bread").status == 0)
+
+        chmod(config, 0o644)
+        let refused = burrow("sync", "now")
+        #expect(refused.status == 1, "the kept address has no password, and the config's is not used: \(refused.out)")
+        #expect(burrow("sync", "status").out.contains("1 action waiting"))
+        let check = BurrowProcess.run(tool: "/usr/bin/env", ["XDG_CONFIG_HOME=" + folder.path("config"), BurrowProcess.path, "config", "check"])
+        #expect(check.status == 1 && (check.out + check.err).contains("sync-url is not used: others may read this file (mode 644)"), "\(check)")
+
+        chmod(config, 0o600)
+        let sent = burrow("sync", "now")
+        #expect(sent.status == 0 && sent.out.hasPrefix("Sent 1 change"), "\(sent.out) \(sent.err)")
+        #expect(burrow("sync", "status").out.contains("0 actions waiting"))
+
+        #expect(BurrowProcess.run(["sync", "attach", elsewhere, "--db", folder.path("other.sqlite")]).status == 0)
+        let wrong = burrow("sync", "now", "--url", elsewhere)
+        #expect(wrong.status == 1 && wrong.err.contains("does not hold this outline"), "\(wrong.err)")
+        #expect(burrow("ls").out == "[ ] milk\n[ ] bread\n")
+        #expect(![refused, sent, wrong].contains { $0.out.contains(cluster.adminPassword) || $0.err.contains(cluster.adminPassword) })
+    }
+}

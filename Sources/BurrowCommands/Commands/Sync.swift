@@ -1,4 +1,5 @@
 import ArgumentParser
+import BurrowConfig
 import Dispatch
 import Foundation
 import ObjectGraph
@@ -16,7 +17,7 @@ struct Sync: ParsableCommand {
             attach URL connects this outline (postgres://user@host:port/database, TLS as sslmode says; the \
             password from the URL, $PGPASSWORD or ~/.pgpass, never kept in the outline): a server with no outline \
             gets this one, an empty outline gets the server's. now sends what waits and receives what others did, \
-            once. status says where the outline is shared and what waits to be sent. detach forgets the server.
+            once. status says where the outline is shared and what waits to be sent. detach forgets the server.             The outliner syncs by itself while it is open on a shared outline. The config file's sync-url (a file             only its owner may read: chmod 600) is used instead of the kept address when no --url is given.
             """,
         subcommands: [Attach.self, Now.self, Status.self, Detach.self])
 
@@ -52,7 +53,7 @@ struct Sync: ParsableCommand {
 
         func run() throws {
             let path = try database.path(creatingFolder: false)
-            let url = self.url
+            let url = self.url ?? Sync.configuredURL()
             let round = try Sync.blocking { () async throws -> Replicator.Round in
                 let outline = try Sync.open(path)
                 let sync = Replicator(outline: outline)
@@ -85,12 +86,13 @@ struct Sync: ParsableCommand {
                 say("not shared (no outline at \(Sanitizer.visible(path)))")
                 return
             }
+            let configured = Sync.configuredURL()
             let lines = try Sync.blocking { () async throws -> [String] in
                 let status = try Replicator(outline: try Sync.open(path)).status()
                 guard let address = status.address else { return ["not shared"] }
                 var online = "online"
                 do {
-                    let connection = try await ServerConnection.connect(try ServerAddress(address), timeout: .seconds(3))
+                    let connection = try await ServerConnection.connect(try ServerAddress(configured ?? address), timeout: .seconds(3))
                     await connection.close()
                 } catch {
                     online = "offline (\(error))"
@@ -116,6 +118,12 @@ struct Sync: ParsableCommand {
                 say("No longer shared through \(Sanitizer.visible(address))")
             }
         }
+    }
+
+    /// The config file's `sync-url` (only from a file others cannot read; see `Configuration.syncURL`).
+    static func configuredURL() -> String? {
+        let environment = Console.current.environment
+        return Configuration.load(from: Configuration.path(environment: environment), environment: environment).syncURL
     }
 
     /// The outline at `path`, opened for the sync (its own connection, inside the task that uses it).
