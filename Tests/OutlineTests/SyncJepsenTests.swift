@@ -9,8 +9,8 @@ import Testing
 /// of items the others move too — rm, undo), with `burrow sync now` between them that sometimes cannot
 /// reach the server and sometimes is SIGKILLed part way, while the server itself is stopped (as a crash:
 /// `pg_ctl -m immediate`) and started again every few seconds. After the network heals and every client syncs:
-/// nothing waits to be sent anywhere, the three outlines and a fourth downloaded fresh from the server are
-/// alike, and `burrow check` is clean everywhere (no cycle, no orphan, counts right). (It found a client
+/// nothing waits to be sent anywhere, no item a change put on the server is missing unless a later change
+/// deleted it, the three outlines and a fourth downloaded fresh from the server are alike, and `burrow check` is clean everywhere (no cycle, no orphan, counts right). (It found a client
 /// ending without an item it had deleted locally that the server kept, and another with an item under the
 /// top for want of a parent it had deleted; now such an outline is replaced by the server's whole one.)
 @Suite struct SyncJepsenTests {
@@ -104,6 +104,22 @@ import Testing
                 #expect(r.status == 0, "\(r.err)")
             }
         }
+        // No acknowledged operation lost, across the server's crashes: every item a change put on the server is
+        // there still, unless a later change deleted it; every operation answered is kept with its answer.
+        let database = String(url.split(separator: "/").last!.split(separator: "?")[0])
+        let lost = try cluster.sql(
+            """
+            SELECT count(*) FROM burrow.change c, jsonb_array_elements(c.body->'rows') r
+            WHERE c.body->>'kind' = 'upsert'
+              AND NOT EXISTS (SELECT 1 FROM burrow.item i WHERE i.outline = c.outline AND i.id = (r->>'id')::uuid)
+              AND NOT EXISTS (SELECT 1 FROM burrow.change d, jsonb_array_elements_text(d.body->'ids') x
+                              WHERE d.outline = c.outline AND d.body->>'kind' = 'delete' AND d.seq > c.seq AND x::uuid = (r->>'id')::uuid)
+            """, database: database)
+        #expect(lost.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "items acknowledged and then missing: \(lost)")
+        let unanswered = try cluster.sql(
+            "SELECT count(*) FROM burrow.change c WHERE NOT EXISTS (SELECT 1 FROM burrow.op o WHERE o.outline = c.outline AND o.id = c.op_id)",
+            database: database)
+        #expect(unanswered.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         let fresh = folder.path("fresh.sqlite")
         #expect(burrow(["sync", "attach", url], fresh).status == 0)
         let outlines = (dbs + [fresh]).map { burrow(["ls", "--tree"], $0).out }
