@@ -46,6 +46,8 @@ public final class SyncLoop: Sendable {
     private let shared = Mutex(Shared())
     private let bell = WakeSignal()
     private let finished = DispatchSemaphore(value: 0)
+    /// Wakes the watcher thread at `stop` (-1 when no pipe could be made: it then wakes every 250 ms to look).
+    private let stopPipe: (read: Int32, write: Int32)
 
     /// The loop for the outline at `path`, with the server's address as attached (the password from
     /// `PGPASSWORD` or `~/.pgpass`) or `url` instead.
@@ -53,6 +55,19 @@ public final class SyncLoop: Sendable {
         self.path = path
         self.url = url
         self.fallback = fallback
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            // Not inherited by a note editor the outliner starts.
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            stopPipe = (fds[0], fds[1])
+        } else {
+            stopPipe = (-1, -1)
+        }
+    }
+
+    deinit {
+        // The watcher thread holds the loop until it has left, so both ends are free here.
+        for fd in [stopPipe.read, stopPipe.write] where fd >= 0 { close(fd) }
     }
 
     /// What the program may show now.
@@ -77,12 +92,16 @@ public final class SyncLoop: Sendable {
             finished.signal()
         }
         let path = self.path
+        let stopRead = stopPipe.read
         let watching = Thread { [self] in
             guard let watcher = StoreWatcher(path: path) else { return }
-            var fds = [pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            // Waits on the store's files and on `stop`'s byte, with no timeout: an idle outliner stays asleep.
+            var fds = [
+                pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0)
+            ]
             while !isStopped {
-                // A timeout, so a stop is seen even when nothing changes.
-                if Glibc.poll(&fds, 1, 250) > 0, watcher.drain() { bell.ring() }
+                guard Glibc.poll(&fds, 2, stopRead >= 0 ? -1 : 250) > 0 else { continue }
+                if fds[0].revents != 0, watcher.drain() { bell.ring() }
             }
         }
         watching.name = "burrow sync watcher"
@@ -93,6 +112,10 @@ public final class SyncLoop: Sendable {
     public func stop(grace: Duration = .seconds(2)) {
         shared.withLock { $0.stopped = true }
         bell.ring()
+        if stopPipe.write >= 0 {
+            var byte: UInt8 = 1
+            _ = Glibc.write(stopPipe.write, &byte, 1)
+        }
         let ms = Int(grace.components.seconds) * 1000 + Int(grace.components.attoseconds / 1_000_000_000_000_000)
         _ = finished.wait(timeout: .now() + .milliseconds(ms))
     }
