@@ -135,7 +135,19 @@ public final class SyncLoop: Sendable {
         while !isStopped {
             let pending = (try? outline.context.store.outboxCount()) ?? 0
             publish { $0.pending = pending }
-            guard let status = try? sync.status(), let stored = status.address, let id = status.outline else {
+            let status: Replicator.Status
+            do {
+                status = try sync.status()
+            } catch {
+                // The file could not be read this time (busy, full disk): tried again, never taken for a detach.
+                publish {
+                    $0.online = false; $0.problem = "\(error)"
+                }
+                await bell.wait(for: backoff)
+                backoff = min(backoff * 2, .seconds(10))
+                continue
+            }
+            guard let stored = status.address, let id = status.outline else {
                 return publish { $0 = State(online: false, pending: pending, problem: "no longer shared", rounds: $0.rounds) }
             }
             let connection: ServerConnection

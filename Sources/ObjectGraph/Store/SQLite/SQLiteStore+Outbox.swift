@@ -19,14 +19,19 @@ extension SQLiteStore {
 
     func outboxIsEnabled() throws(StoreError) -> Bool {
         do {
-            return try read { db in
-                // Outside a transaction the schema may be stale: a statement first brings it up to date.
-                if transaction == nil { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1") }
-                return sqlite3_table_column_metadata(db.sqliteConnection, "main", "og_outbox", nil, nil, nil, nil, nil, nil) == SQLITE_OK
-            }
+            return try read { db in try hasOutbox(db) }
         } catch {
             throw StoreError.wrap(error, "cannot read the outbox", path: path)
         }
+    }
+
+    /// Whether the outbox table is there now. Not GRDB's `tableExists`: its answer is cached per connection,
+    /// and another connection's `setOutbox(enabled: false)` (a detach while the outliner syncs) left a
+    /// long-lived one reading a table that was gone.
+    private func hasOutbox(_ db: Database) throws -> Bool {
+        // Outside a transaction the schema may be stale: a statement first brings it up to date.
+        if transaction == nil { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1") }
+        return sqlite3_table_column_metadata(db.sqliteConnection, "main", "og_outbox", nil, nil, nil, nil, nil, nil) == SQLITE_OK
     }
 
     func appendOutbox(_ step: [UInt8], name: String, modelHash: String) throws(StoreError) -> Int64 {
@@ -46,7 +51,7 @@ extension SQLiteStore {
     func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, step: [UInt8], modelHash: String)] {
         do {
             return try read { db in
-                guard try db.tableExists("og_outbox") else { return [] }
+                guard try hasOutbox(db) else { return [] }
                 return try Row.fetchAll(
                     db, sql: "SELECT seq, name, step, model_hash FROM og_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
                     arguments: [seq, max(0, limit)]
@@ -67,7 +72,7 @@ extension SQLiteStore {
     func outboxCount() throws(StoreError) -> Int {
         do {
             return try read { db in
-                guard try db.tableExists("og_outbox") else { return 0 }
+                guard try hasOutbox(db) else { return 0 }
                 return try Int.fetchOne(db, sql: "SELECT count(*) FROM og_outbox") ?? 0
             }
         } catch {
@@ -78,7 +83,7 @@ extension SQLiteStore {
     func removeOutbox(through seq: Int64) throws(StoreError) {
         do {
             try withWriteTransaction { db in
-                if try db.tableExists("og_outbox") { try db.execute(sql: "DELETE FROM og_outbox WHERE seq <= ?", arguments: [seq]) }
+                if try hasOutbox(db) { try db.execute(sql: "DELETE FROM og_outbox WHERE seq <= ?", arguments: [seq]) }
             }
         } catch {
             throw StoreError.wrap(error, "cannot empty the outbox", path: path)
