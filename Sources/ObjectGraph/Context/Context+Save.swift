@@ -52,8 +52,8 @@ extension Context {
                 unit = try prepareSave()
                 if let unit {
                     commit = try write(unit)
-                    logged = commit!.result.seq
                     try recordStep(unit)
+                    logged = try store.backend.finishLog()
                 }
             }
         } catch {
@@ -110,8 +110,8 @@ extension Context {
         do {
             commit = try store.writeTransaction { logged in
                 let c = try write(unit)
-                logged = c.result.seq
                 try recordStep(unit)
+                logged = try store.backend.finishLog()
                 return c
             }
         } catch {

@@ -83,8 +83,13 @@ protocol PersistentStore: AnyObject {
 
     // MARK: Writing
 
-    /// Writes one unit of work in the open write transaction and logs its change set; see ``StoreWrite``.
+    /// Writes one unit of work in the open write transaction; its change set is logged by ``finishLog()``
+    /// (or by the history row of its undo step), at the latest when the transaction commits. See ``StoreWrite``.
     func write(_ unit: StoreWrite) throws(StoreError) -> StoreWriteResult
+    /// Inside the write transaction, after the unit's undo step is recorded: logs the change set
+    /// ``write(_:)`` left to log, unless the step's history row took it; returns the entry's sequence
+    /// number (0 when the unit logged nothing).
+    func finishLog() throws(StoreError) -> Int64
 
     // MARK: Changes made elsewhere
 
@@ -93,9 +98,10 @@ protocol PersistentStore: AnyObject {
     func mayHaveChangedElsewhere() throws(StoreError) -> Bool
     /// The newest sequence number the change log ever gave (0 when none): pruning never lowers it.
     func latestChange() throws(StoreError) -> Int64
-    /// Log entries after `seq`, in order, and the oldest sequence number still kept (entries older than that
-    /// were pruned; a reader behind it must re-read everything).
-    func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], oldest: Int64?)
+    /// Log entries after `seq`, in order, and the newest sequence number the log gave, read together. Every
+    /// number up to the newest is given to exactly one entry, so a number missing from the entries is one
+    /// that was pruned (a reader behind it must re-read everything).
+    func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], newest: Int64)
 
     // MARK: Undo history
 
@@ -199,8 +205,6 @@ struct StoreWriteResult {
     var changes: ChangeSet
     /// Every maintained count the write set or changed, as stored when it ran.
     var counts: [MaintainedCount]
-    /// The change log's sequence number of this write (0 when there was nothing to log).
-    var seq: Int64
 }
 
 /// A count the store maintains, as one write left it.

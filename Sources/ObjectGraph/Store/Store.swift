@@ -25,6 +25,9 @@ public final class Store {
     private var changeCursor: Int64 = 0
     /// Change-log entries written through this store and not passed yet: never delivered twice.
     private var ownCommits = Set<Int64>()
+    /// How many times entries missing from the change log made every context re-read everything (tests
+    /// check that none goes missing where none was pruned).
+    private(set) var resynchronizations = 0
 
     /// Opens the store at `path`, creating it when absent and migrating it when the model only added things.
     ///
@@ -209,14 +212,18 @@ public final class Store {
     /// Reads, on the open snapshot, the commits made elsewhere since the last one taken in (skipping this
     /// store's own), coalesced; and whether entries were pruned before they could be read.
     private func takeForeignCommits() throws -> (changes: ChangeSet, count: Int, missed: Bool) {
-        let (entries, oldest) = try backend.changes(after: changeCursor)
-        guard !entries.isEmpty else { return (ChangeSet(), 0, false) }
-        // Entries we never saw were pruned: we cannot know what changed, so everything is re-read. (The
+        let (entries, newest) = try backend.changes(after: changeCursor)
+        guard newest > changeCursor || !entries.isEmpty else { return (ChangeSet(), 0, false) }
+        // Every number after the cursor went to one entry: one we never saw was pruned (or went with the
+        // history action that held it), so we cannot know what changed, and everything is re-read. (The
         // cursor starts at the newest number ever given, so a gap after it is always a loss.)
-        let missed = (oldest ?? 0) > changeCursor + 1
+        var missed = false
+        var expected = changeCursor + 1
         var foreign = ChangeSet()
         var count = 0
         for e in entries {
+            if e.seq != expected { missed = true }
+            expected = e.seq + 1
             changeCursor = max(changeCursor, e.seq)
             if ownCommits.remove(e.seq) != nil { continue }
             if let changes = e.changes, !changes.isEmpty {
@@ -224,6 +231,9 @@ public final class Store {
                 count += 1
             }
         }
+        if expected <= newest { missed = true }
+        if missed { resynchronizations += 1 }
+        changeCursor = max(changeCursor, newest)
         return (foreign, count, missed)
     }
 }

@@ -44,6 +44,8 @@ final class MemoryStore: PersistentStore {
     var state: State
     private var writing = false
     private var snapshotDepth = 0
+    /// The log entry of the unit written last in the open transaction (see `finishLog`).
+    private var loggedSeq: Int64 = 0
     /// How many change-log entries are kept; older ones are pruned (a reader behind them re-reads
     /// everything, as with SQLite's retention).
     var logLimit: Int
@@ -69,7 +71,7 @@ final class MemoryStore: PersistentStore {
         precondition(snapshotDepth == 0, "nothing may save while changes are being delivered (from a results controller's batch)")
         let before = state  // copy-on-write: the tables are copied only when the body first changes them
         writing = true
-        defer { writing = false }
+        defer { (writing, loggedSeq) = (false, 0) }
         do {
             return try body()
         } catch {
@@ -376,14 +378,19 @@ final class MemoryStore: PersistentStore {
             changes.update(id, PropertyMask(slot: key.slot))
         }
         try checkForeignKeys(written: touched, deleted: deleted)
-        var seq: Int64 = 0
         if !changes.isEmpty && unit.logs {
-            seq = state.nextSeq
+            loggedSeq = state.nextSeq
             state.nextSeq += 1
-            state.log.append((seq, changes))
+            state.log.append((loggedSeq, changes))
             if state.log.count > logLimit { state.log.removeFirst(state.log.count - logLimit) }
         }
-        return StoreWriteResult(changes: changes, counts: results, seq: seq)
+        return StoreWriteResult(changes: changes, counts: results)
+    }
+
+    /// The entry of the unit written last, logged by `write(_:)` itself (this store's history rows hold none).
+    func finishLog() throws(StoreError) -> Int64 {
+        defer { loggedSeq = 0 }
+        return loggedSeq
     }
 
     /// Unique attributes and unique compound indexes, checked per row as SQLite's unique indexes are (rows
@@ -434,10 +441,10 @@ final class MemoryStore: PersistentStore {
 
     func latestChange() throws(StoreError) -> Int64 { state.nextSeq - 1 }
 
-    func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], oldest: Int64?) {
-        guard let top = state.log.last?.seq, top > seq else { return ([], nil) }
-        let entries = state.log.filter { $0.seq > seq }.map { (seq: $0.seq, changes: Optional($0.changes)) }
-        return (entries, state.log.first?.seq)
+    func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], newest: Int64) {
+        let newest = state.nextSeq - 1
+        guard newest > seq else { return ([], newest) }
+        return (state.log.filter { $0.seq > seq }.map { (seq: $0.seq, changes: Optional($0.changes)) }, newest)
     }
 
     // MARK: - Upkeep

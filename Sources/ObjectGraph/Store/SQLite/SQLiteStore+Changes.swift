@@ -26,47 +26,119 @@ extension SQLiteStore {
         }
     }
 
-    func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], oldest: Int64?) {
+    /// The log is two tables: `og_changes`, and the history rows of actions (`og_history.logged`, `.changes`),
+    /// so that a save recording an action writes one row, not one in each. One counter numbers both (the
+    /// AUTOINCREMENT counter of `og_changes`, which a history row takes by hand), so every number up to
+    /// the newest belongs to one entry until it is pruned.
+    func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], newest: Int64) {
         var entries: [(seq: Int64, changes: ChangeSet?)] = []
-        var oldest: Int64?
+        var top: Int64 = 0
         do {
             try read { db in
                 // A real read first: inside a snapshot it starts what everything after it reads.
                 // Prepared once: every save asks, and parsing the SQL cost more than the rest of a small save's reads.
                 let newest = try statement(db, .changesNewest)
-                let top = try newest.step(db) ? newest.int64(at: 0) : 0
+                top = try newest.step(db) ? newest.int64(at: 0) : 0
                 newest.reset()
                 guard top > seq else { return }
-                let first = try statement(db, .changesOldest)
-                if try first.step(db), sqlite3_column_type(first.handle, 0) != SQLITE_NULL { oldest = first.int64(at: 0) }
-                first.reset()
-                let rows = try statement(db, .changesAfter)
-                rows.bind(seq, at: 1)
-                defer { rows.reset() }
-                while try rows.step(db) {
-                    let bytes = UnsafeRawBufferPointer(
-                        start: sqlite3_column_blob(rows.handle, 1), count: Int(sqlite3_column_bytes(rows.handle, 1)))
-                    entries.append((rows.int64(at: 0), ChangeLog.decode([UInt8](bytes), model: model)))
-                }
+                try readEntries(db, .changesAfter, after: seq, into: &entries)
+                guard try historyHoldsLog(db) else { return }
+                let fromLog = entries.count
+                try readEntries(db, .historyLogAfter, after: seq, into: &entries)
+                guard fromLog > 0 && entries.count > fromLog else { return }
+                entries.sort { $0.seq < $1.seq }
             }
         } catch {
             throw StoreError.wrap(error, "cannot read changes made elsewhere", path: path)
         }
-        return (entries, oldest)
+        return (entries, top)
     }
 
-    /// Appends a change set to the log inside the saving transaction; returns its sequence number. Entries
-    /// older than `ChangeLog.retention` go now and then.
-    func log(_ changes: ChangeSet, _ db: Database) throws -> Int64 {
+    private func readEntries(_ db: Database, _ which: HotSQL, after seq: Int64, into entries: inout [(seq: Int64, changes: ChangeSet?)]) throws {
+        let rows = try statement(db, which)
+        rows.bind(seq, at: 1)
+        defer { rows.reset() }
+        while try rows.step(db) {
+            let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(rows.handle, 1), count: Int(sqlite3_column_bytes(rows.handle, 1)))
+            entries.append((rows.int64(at: 0), ChangeLog.decode([UInt8](bytes), model: model)))
+        }
+    }
+
+    /// Inside the saving transaction: the unit's change set is logged once its undo step is known (the
+    /// step's history row may take it); an entry still open is written first.
+    func openLog(_ changes: ChangeSet, _ db: Database) throws {
+        try flushLog(db)
+        pendingLog = changes
+    }
+
+    /// Writes the open entry to `og_changes`. Entries older than `ChangeLog.retention` go now and then.
+    func flushLog(_ db: Database) throws {
+        guard let changes = pendingLog else { return }
+        pendingLog = nil
         let stmt = try statement(db, .changeLogInsert)
         stmt.bind(.double(Date().timeIntervalSince1970), at: 1)
         stmt.bind(.data(Data(ChangeLog.encode(changes, model: model))), at: 2)
         try stmt.run(db)
+        loggedSeq = db.lastInsertedRowID
+        try pruneLogNowAndThen(db)
+    }
+
+    func pruneLogNowAndThen(_ db: Database) throws {
         savesSincePrune += 1
-        if savesSincePrune >= 256 {
-            savesSincePrune = 0
-            try db.execute(sql: "DELETE FROM og_changes WHERE at < ?", arguments: [Date().timeIntervalSince1970 - ChangeLog.retention])
+        guard savesSincePrune >= 256 else { return }
+        savesSincePrune = 0
+        try db.execute(sql: "DELETE FROM og_changes WHERE at < ?", arguments: [Date().timeIntervalSince1970 - ChangeLog.retention])
+    }
+
+    func finishLog() throws(StoreError) -> Int64 {
+        guard let db = transaction else { preconditionFailure("finishLog() outside a write transaction") }
+        do {
+            try flushLog(db)
+        } catch {
+            throw SQLiteStore.saveError(error, path: path)
         }
-        return db.lastInsertedRowID
+        defer { loggedSeq = 0 }
+        return loggedSeq
+    }
+
+    /// Takes the open entry into the history row being written: its number (the log's counter moved on by
+    /// hand) and its bytes. Nil when nothing is open, or the counter has no row yet (`og_changes` was never
+    /// written: the entry then goes there, which makes the row).
+    func takeOpenLog(_ db: Database) throws -> (seq: Int64, bytes: [UInt8])? {
+        guard let changes = pendingLog else { return nil }
+        try statement(db, .changeLogNumber).run(db)
+        guard db.changesCount == 1 else { return nil }
+        let seq = try logCounter(db)
+        pendingLog = nil
+        loggedSeq = seq
+        try pruneLogNowAndThen(db)
+        return (seq, ChangeLog.encode(changes, model: model))
+    }
+
+    /// The log's counter as it stands (0 before the first entry).
+    func logCounter(_ db: Database) throws -> Int64 {
+        let newest = try statement(db, .changesNewest)
+        defer { newest.reset() }
+        return try newest.step(db) ? newest.int64(at: 0) : 0
+    }
+
+    /// True when `og_history` has the log's columns. A store written before them is upgraded when opened
+    /// for writing; one opened read-only is asked again each time (another process may upgrade it).
+    func historyHoldsLog(_ db: Database) throws -> Bool {
+        if historyLogColumns { return true }
+        let sql = "SELECT count(*) = 2 FROM pragma_table_info('og_history') WHERE name IN ('logged', 'changes')"
+        historyLogColumns = try Bool.fetchOne(db, sql: sql) ?? false
+        return historyLogColumns
+    }
+
+    /// Before history rows go (trimmed, cut, cleared): the log entries they hold that a reader may still
+    /// need move to `og_changes`, under the same numbers. Older ones go with them, as pruning would take them.
+    func keepLogEntries(_ db: Database, where condition: String, arguments: StatementArguments = []) throws {
+        guard try historyHoldsLog(db) else { return }
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO og_changes (seq, at, changes) SELECT logged, at, changes FROM og_history \
+                WHERE logged IS NOT NULL AND changes IS NOT NULL AND at >= ? AND (\(condition))
+                """, arguments: [Date().timeIntervalSince1970 - ChangeLog.retention] + arguments)
     }
 }

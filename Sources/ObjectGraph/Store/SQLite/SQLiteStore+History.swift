@@ -29,6 +29,7 @@ extension SQLiteStore {
                 if let n = newest, n.state != HistoryState.done.rawValue {
                     // A new action cuts redo: everything after the newest done action goes (a suffix).
                     let done = try Int64.fetchOne(db, sql: Self.newestDone) ?? 0
+                    try keepLogEntries(db, where: "seq > ?", arguments: [done])
                     try db.execute(sql: "DELETE FROM og_history WHERE seq > ?", arguments: [done])
                     newest = try end(db, .historyNewest)
                 }
@@ -48,6 +49,15 @@ extension SQLiteStore {
                 insert.bind(position, at: 11)
                 insert.bind(cum, at: 12)
                 insert.bind(bytes: step, at: 13)
+                // The save's change-log entry goes in this row (one row written, not one in each table). A
+                // row without one still takes the counter as it stands, so `logged` only grows.
+                if let log = try takeOpenLog(db) {
+                    insert.bind(log.seq, at: 14)
+                    insert.bind(bytes: log.bytes, at: 15)
+                } else {
+                    insert.bind(try logCounter(db), at: 14)
+                    insert.bind(.null, at: 15)
+                }
                 try insert.run(db)
                 let seq = db.lastInsertedRowID
                 let added = End(seq: seq, state: 0, position: position, cum: cum, size: Int64(step.count))
@@ -114,7 +124,9 @@ extension SQLiteStore {
     func dropNewestHistory(_ sequence: Int64) throws(StoreError) {
         do {
             try withOpenTransaction { db in
-                try db.execute(sql: "DELETE FROM og_history WHERE seq = ? AND seq = (SELECT max(seq) FROM og_history)", arguments: [sequence])
+                let newest = "seq = ? AND seq = (SELECT max(seq) FROM og_history)"
+                try keepLogEntries(db, where: newest, arguments: [sequence])
+                try db.execute(sql: "DELETE FROM og_history WHERE \(newest)", arguments: [sequence])
             }
         } catch {
             throw StoreError.wrap(error, "cannot change the undo history", path: path)
@@ -123,7 +135,10 @@ extension SQLiteStore {
 
     func clearHistory() throws(StoreError) {
         do {
-            try withOpenTransaction { db in try db.execute(sql: "DELETE FROM og_history") }
+            try withOpenTransaction { db in
+                try keepLogEntries(db, where: "1")
+                try db.execute(sql: "DELETE FROM og_history")
+            }
         } catch {
             throw StoreError.wrap(error, "cannot clear the undo history", path: path)
         }
@@ -176,9 +191,9 @@ extension SQLiteStore {
         last = min(last, newest.position &- 1)
         guard last >= oldest.position else { return }
         // Positions follow the rows in order with no gaps: the row at `last` is the (last - oldest)th one.
-        try db.execute(
-            sql: "DELETE FROM og_history WHERE seq <= (SELECT seq FROM og_history ORDER BY seq LIMIT 1 OFFSET ?)",
-            arguments: [last &- oldest.position])
+        let dropped = "seq <= (SELECT seq FROM og_history ORDER BY seq LIMIT 1 OFFSET ?)"
+        try keepLogEntries(db, where: dropped, arguments: [last &- oldest.position])
+        try db.execute(sql: "DELETE FROM og_history WHERE \(dropped)", arguments: [last &- oldest.position])
     }
 
     /// The newest (`.historyNewest`) or oldest (`.historyOldest`) row's bookkeeping, nil when there is no history.

@@ -23,8 +23,8 @@ extension SQLiteStore {
                 for r in updated { changes.update(r.id, PropertyMask(slot: r.slot)) }
                 results += updated
             }
-            let seq = changes.isEmpty || !unit.logs ? 0 : try log(changes, db)
-            return StoreWriteResult(changes: changes, counts: results, seq: seq)
+            if !changes.isEmpty && unit.logs { try openLog(changes, db) }
+            return StoreWriteResult(changes: changes, counts: results)
         } catch let e as StoreError {
             throw e
         } catch {

@@ -30,6 +30,12 @@ final class SQLiteStore: PersistentStore {
     var heartbeat: (() -> Void)?
     /// Whether the file has an undo history table (known after the first look).
     var historyTableExists: Bool?
+    /// True once `og_history` is known to have the change log's columns (see `historyHoldsLog`).
+    var historyLogColumns = false
+    /// The open write transaction's change-log entry not yet written (see `openLog`), and the number of
+    /// the one written last.
+    var pendingLog: ChangeSet?
+    var loggedSeq: Int64 = 0
     /// A read-only connection for background scans (file stores only), opened on first use.
     private var backgroundReaderStorage: DatabaseQueue?
 
@@ -205,6 +211,10 @@ final class SQLiteStore: PersistentStore {
                     if current != nil {
                         try db.execute(sql: Schema.changeLogTable)
                         for sql in Schema.historyTable { try db.execute(sql: sql) }
+                        if try !historyHoldsLog(db) {
+                            try SQLiteStore.addHistoryLogColumns(db)
+                            historyLogColumns = true
+                        }
                     }
                     if let current {
                         if current.hash != model.versionHash {
@@ -234,6 +244,22 @@ final class SQLiteStore: PersistentStore {
         } catch {
             throw StoreError.wrap(error, existing == nil ? "cannot create the store" : "cannot migrate the store", path: path)
         }
+    }
+
+    /// Gives a history table from before 2026-11-27 the change log's columns, before `step` as a new table
+    /// has them (read without going through a large step's overflow pages): the rows are copied into a new
+    /// table, and its AUTOINCREMENT counter is kept, so that no action number is given twice.
+    static func addHistoryLogColumns(_ db: Database) throws {
+        let counter = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'og_history'") ?? 0
+        let columns =
+            "seq, name, at, origin, container_entity, container_id, focus_entity, focus_id, undone, objects, size, model_hash, position, cum, step"
+        try db.execute(sql: "ALTER TABLE og_history RENAME TO og_history_before_log")
+        for sql in Schema.historyTable { try db.execute(sql: sql) }
+        try db.execute(sql: "INSERT INTO og_history (\(columns)) SELECT \(columns) FROM og_history_before_log")
+        try db.execute(sql: "DROP TABLE og_history_before_log")
+        try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'og_history'")
+        try db.execute(
+            sql: "INSERT INTO sqlite_sequence (name, seq) SELECT 'og_history', max(?, coalesce(max(seq), 0)) FROM og_history", arguments: [counter])
     }
 
     /// The layout ObjectGraph writes, beside the model's own version. 2: unique optional attributes have
@@ -318,8 +344,10 @@ final class SQLiteStore: PersistentStore {
             try db.inTransaction(.immediate) {
                 transaction = db
                 changesAtTransactionStart = db.totalChangesCount
-                defer { transaction = nil }
+                (pendingLog, loggedSeq) = (nil, 0)
+                defer { (transaction, pendingLog) = (nil, nil) }
                 result = try body(db)
+                try flushLog(db)
                 return .commit
             }
         }

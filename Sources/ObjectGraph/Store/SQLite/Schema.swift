@@ -74,12 +74,14 @@ enum Schema {
     /// encoded by `UndoRecord.encoded()`, its position and the bytes of every step up to it (`cum`). `undone`: 0
     /// done, 1 undone, 2 skipped. No index on `undone`: undone actions always follow the done ones, so both ends
     /// of redo are found by walking back from the newest row, and an index would cost every edit a page write.
+    /// `changes`: the change-log entry of the save that recorded the action, numbered `logged` by the log's
+    /// counter (see `SQLiteStore+Changes`); kept here so that the save writes one row, not one in each table.
     static let historyTable = [
         """
         CREATE TABLE IF NOT EXISTS og_history (seq INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, at REAL NOT NULL, \
         origin TEXT NOT NULL, container_entity INTEGER, container_id INTEGER, focus_entity INTEGER, focus_id INTEGER, \
         undone INTEGER NOT NULL, objects INTEGER NOT NULL, size INTEGER NOT NULL, model_hash TEXT NOT NULL, \
-        position INTEGER NOT NULL, cum INTEGER NOT NULL, step BLOB NOT NULL)
+        position INTEGER NOT NULL, cum INTEGER NOT NULL, logged INTEGER, changes BLOB, step BLOB NOT NULL)
         """,
         // Stores written before 2026-11-23 have it.
         "DROP INDEX IF EXISTS og_history_undone"
