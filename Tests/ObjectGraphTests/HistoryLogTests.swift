@@ -50,6 +50,33 @@ import Testing
         #expect(t.store.resynchronizations == 0)
     }
 
+    /// A large entry (a save of many objects) stays in `og_changes`: every undo and redo rewrites the whole
+    /// history row, and beside such a save a second row costs nothing.
+    @Test func aLargeEntryStaysInTheLog() throws {
+        let (dir, t, theirs) = try connections()
+        defer { withExtendedLifetime(dir) {} }
+        let home = try ResultsRecorder(ResultsController(context: theirs, request: TaskModel.tasks(of: theirs.object(for: t.home.objectID))))
+        let logRows = try count(t.store, "SELECT count(*) FROM og_changes")
+        for k in 0..<500 { _ = try t.context.addTask("n\(k)", to: t.home, at: Int64(100 + k)) }
+        try t.context.save()
+        #expect(try count(t.store, "SELECT count(*) FROM og_changes") == logRows + 1)
+        #expect(try count(t.store, "SELECT length(changes) > 1024 FROM og_changes ORDER BY seq DESC LIMIT 1") == 1)
+        #expect(try count(t.store, "SELECT changes IS NULL FROM og_history ORDER BY seq DESC LIMIT 1") == 1)
+        t.h[0]["title"] = "A"
+        try t.context.save()  // small again: in its history row
+        #expect(try count(t.store, "SELECT count(*) FROM og_changes") == logRows + 1)
+        #expect(try theirs.store.poll() == 2)
+        #expect(home.controller.count == 505)
+        #expect(theirs.store.resynchronizations == 0)
+        #expect(try t.context.undo() != nil)
+        #expect(try t.context.undo() != nil)
+        #expect(try theirs.store.poll() == 2)
+        #expect(home.controller.count == 5)
+        try home.checkAgainstFetch(theirs.store)
+        #expect(home.failures == [])
+        #expect(theirs.store.resynchronizations == 0)
+    }
+
     /// The reader is behind when the history rows holding its entries go: they are kept in `og_changes`.
     @Test(arguments: ["clear", "cut", "trim", "drop"])
     func entriesOutliveTheirActions(_ how: String) throws {

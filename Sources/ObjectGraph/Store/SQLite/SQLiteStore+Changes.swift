@@ -40,6 +40,7 @@ extension SQLiteStore {
                 let newest = try statement(db, .changesNewest)
                 top = try newest.step(db) ? newest.int64(at: 0) : 0
                 newest.reset()
+                if transaction != nil { counterInTransaction = top }
                 guard top > seq else { return }
                 try readEntries(db, .changesAfter, after: seq, into: &entries)
                 guard try historyHoldsLog(db) else { return }
@@ -68,18 +69,23 @@ extension SQLiteStore {
     /// step's history row may take it); an entry still open is written first.
     func openLog(_ changes: ChangeSet, _ db: Database) throws {
         try flushLog(db)
-        pendingLog = changes
+        pendingLog = ChangeLog.encode(changes, model: model)
     }
+
+    /// The largest entry a history row takes. A larger one (a subtree deleted) goes to `og_changes`: beside
+    /// such a save one more row costs nothing, and every undo or redo rewrites the whole history row.
+    static let largestEntryInHistory = 1024
 
     /// Writes the open entry to `og_changes`. Entries older than `ChangeLog.retention` go now and then.
     func flushLog(_ db: Database) throws {
-        guard let changes = pendingLog else { return }
+        guard let bytes = pendingLog else { return }
         pendingLog = nil
         let stmt = try statement(db, .changeLogInsert)
         stmt.bind(.double(Date().timeIntervalSince1970), at: 1)
-        stmt.bind(.data(Data(ChangeLog.encode(changes, model: model))), at: 2)
+        stmt.bind(bytes: bytes, at: 2)
         try stmt.run(db)
         loggedSeq = db.lastInsertedRowID
+        counterInTransaction = loggedSeq
         try pruneLogNowAndThen(db)
     }
 
@@ -102,17 +108,19 @@ extension SQLiteStore {
     }
 
     /// Takes the open entry into the history row being written: its number (the log's counter moved on by
-    /// hand) and its bytes. Nil when nothing is open, or the counter has no row yet (`og_changes` was never
-    /// written: the entry then goes there, which makes the row).
+    /// hand) and its bytes. Nil when nothing is open, when it is large, or when the counter has no row yet
+    /// (`og_changes` was never written: the entry then goes there, which makes the row).
     func takeOpenLog(_ db: Database) throws -> (seq: Int64, bytes: [UInt8])? {
-        guard let changes = pendingLog else { return nil }
+        guard let bytes = pendingLog, bytes.count <= Self.largestEntryInHistory else { return nil }
         try statement(db, .changeLogNumber).run(db)
         guard db.changesCount == 1 else { return nil }
-        let seq = try logCounter(db)
+        // The transaction's first read (its poll) gave the counter: read again only without one.
+        let seq = try counterInTransaction.map { $0 + 1 } ?? logCounter(db)
+        counterInTransaction = seq
         pendingLog = nil
         loggedSeq = seq
         try pruneLogNowAndThen(db)
-        return (seq, ChangeLog.encode(changes, model: model))
+        return (seq, bytes)
     }
 
     /// The log's counter as it stands (0 before the first entry).

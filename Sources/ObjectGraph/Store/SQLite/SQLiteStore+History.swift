@@ -55,7 +55,7 @@ extension SQLiteStore {
                     insert.bind(log.seq, at: 14)
                     insert.bind(bytes: log.bytes, at: 15)
                 } else {
-                    insert.bind(try logCounter(db), at: 14)
+                    insert.bind(try counterInTransaction ?? logCounter(db), at: 14)
                     insert.bind(.null, at: 15)
                 }
                 try insert.run(db)

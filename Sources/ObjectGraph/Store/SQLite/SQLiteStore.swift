@@ -34,8 +34,11 @@ final class SQLiteStore: PersistentStore {
     var historyLogColumns = false
     /// The open write transaction's change-log entry not yet written (see `openLog`), and the number of
     /// the one written last.
-    var pendingLog: ChangeSet?
+    var pendingLog: [UInt8]?
     var loggedSeq: Int64 = 0
+    /// The log's counter as read or moved on inside the open write transaction (nil until then): no other
+    /// connection can move it before the transaction ends.
+    var counterInTransaction: Int64?
     /// A read-only connection for background scans (file stores only), opened on first use.
     private var backgroundReaderStorage: DatabaseQueue?
 
@@ -344,8 +347,8 @@ final class SQLiteStore: PersistentStore {
             try db.inTransaction(.immediate) {
                 transaction = db
                 changesAtTransactionStart = db.totalChangesCount
-                (pendingLog, loggedSeq) = (nil, 0)
-                defer { (transaction, pendingLog) = (nil, nil) }
+                (pendingLog, loggedSeq, counterInTransaction) = (nil, 0, nil)
+                defer { (transaction, pendingLog, counterInTransaction) = (nil, nil, nil) }
                 result = try body(db)
                 try flushLog(db)
                 return .commit
