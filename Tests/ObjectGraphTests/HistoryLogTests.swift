@@ -143,6 +143,29 @@ import Testing
         #expect(theirs.store.resynchronizations == 1)
     }
 
+    /// A number another program wrote into a history row, past the log's counter, is damage: the reader
+    /// re-reads everything once (its entry is missing) and then takes in the next entries as before, its
+    /// cursor not moved past them.
+    @Test func aForeignNumberDoesNotHideLaterEntries() throws {
+        let (dir, t, theirs) = try connections()
+        defer { withExtendedLifetime(dir) {} }
+        let home = try ResultsRecorder(ResultsController(context: theirs, request: TaskModel.tasks(of: theirs.object(for: t.home.objectID))))
+        t.h[0]["title"] = "A"
+        try t.context.save()
+        try t.store.queue.write { db in
+            try db.execute(sql: "UPDATE og_history SET logged = 999999999 WHERE seq = (SELECT max(seq) FROM og_history)")
+        }
+        try theirs.store.poll()
+        #expect(theirs.store.resynchronizations == 1)
+        t.h[1]["title"] = "B"
+        try t.context.save()
+        #expect(try theirs.store.poll() == 1)
+        #expect(theirs.store.resynchronizations == 1)
+        #expect(home.controller.object(at: 1)["title"] == "B")
+        try home.checkAgainstFetch(theirs.store)
+        #expect(home.failures == [])
+    }
+
     /// A store from before the history held log entries gets the columns when opened for writing; its old
     /// actions still undo, and new ones log through the history.
     @Test func aStoreFromBeforeIsUpgraded() throws {

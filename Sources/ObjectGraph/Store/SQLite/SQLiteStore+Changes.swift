@@ -42,10 +42,10 @@ extension SQLiteStore {
                 newest.reset()
                 if transaction != nil { counterInTransaction = top }
                 guard top > seq else { return }
-                try readEntries(db, .changesAfter, after: seq, into: &entries)
+                try readEntries(db, .changesAfter, after: seq, upTo: top, into: &entries)
                 guard try historyHoldsLog(db) else { return }
                 let fromLog = entries.count
-                try readEntries(db, .historyLogAfter, after: seq, into: &entries)
+                try readEntries(db, .historyLogAfter, after: seq, upTo: top, into: &entries)
                 guard fromLog > 0 && entries.count > fromLog else { return }
                 entries.sort { $0.seq < $1.seq }
             }
@@ -55,13 +55,19 @@ extension SQLiteStore {
         return (entries, top)
     }
 
-    private func readEntries(_ db: Database, _ which: HotSQL, after seq: Int64, into entries: inout [(seq: Int64, changes: ChangeSet?)]) throws {
+    /// Entries numbered past the counter (read on the same snapshot) are damage, a number another program
+    /// wrote: taken, they would move a reader's cursor past entries still to come.
+    private func readEntries(
+        _ db: Database, _ which: HotSQL, after seq: Int64, upTo top: Int64, into entries: inout [(seq: Int64, changes: ChangeSet?)]
+    ) throws {
         let rows = try statement(db, which)
         rows.bind(seq, at: 1)
         defer { rows.reset() }
         while try rows.step(db) {
+            let number = rows.int64(at: 0)
+            guard number > seq && number <= top else { continue }
             let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(rows.handle, 1), count: Int(sqlite3_column_bytes(rows.handle, 1)))
-            entries.append((rows.int64(at: 0), ChangeLog.decode([UInt8](bytes), model: model)))
+            entries.append((number, ChangeLog.decode([UInt8](bytes), model: model)))
         }
     }
 
