@@ -140,11 +140,7 @@ public final class SyncLoop: Sendable {
                 status = try sync.status()
             } catch {
                 // The file could not be read this time (busy, full disk): tried again, never taken for a detach.
-                publish {
-                    $0.online = false; $0.problem = "\(error)"
-                }
-                await bell.wait(for: backoff)
-                backoff = min(backoff * 2, .seconds(10))
+                await pause(after: error, &backoff)
                 continue
             }
             guard let stored = status.address, let id = status.outline else {
@@ -156,11 +152,7 @@ public final class SyncLoop: Sendable {
                 address = try ServerAddress(url ?? stored)
                 connection = try await ServerConnection.connect(address, timeout: .seconds(3))
             } catch {
-                publish {
-                    $0.online = false; $0.problem = "\(error)"
-                }
-                await bell.wait(for: backoff)
-                backoff = min(backoff * 2, .seconds(10))
+                await pause(after: error, &backoff)
                 continue
             }
             backoff = .milliseconds(500)
@@ -183,9 +175,7 @@ public final class SyncLoop: Sendable {
                     await bell.wait(for: fallback)
                 }
             } catch {
-                publish {
-                    $0.online = false; $0.problem = "\(error)"
-                }
+                wentOffline(error)
             }
             listener.cancel()
             await connection.close()
@@ -207,6 +197,19 @@ public final class SyncLoop: Sendable {
             Task { await connection.close() }
         }
         await connection.close()
+    }
+
+    private func wentOffline(_ error: any Error) {
+        publish {
+            $0.online = false; $0.problem = "\(error)"
+        }
+    }
+
+    /// After a failure: says so, then waits (or a ring ends the wait), each time twice as long up to 10 s.
+    private func pause(after error: any Error, _ backoff: inout Duration) async {
+        wentOffline(error)
+        await bell.wait(for: backoff)
+        backoff = min(backoff * 2, .seconds(10))
     }
 
     private func publish(_ change: (inout State) -> Void) {

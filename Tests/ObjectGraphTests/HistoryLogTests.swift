@@ -11,10 +11,12 @@ import Testing
 /// never mistake an entry it has not read for one that was pruned (which would make it re-read everything).
 @Suite struct HistoryLogTests {
     func connections() throws -> (TemporaryDirectory, TaskWorld, Context) {
-        let dir = TemporaryDirectory("objectgraph-historylog")
-        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
-        let theirs = Context(store: try Store(path: dir.path(), model: TaskModel.model))
-        return (dir, t, theirs)
+        try TaskWorld.withSecondConnection("objectgraph-historylog")
+    }
+
+    /// A recorder of Home's tasks as `c` shows them.
+    func homeRecorder(_ t: TaskWorld, in c: Context) throws -> ResultsRecorder {
+        try ResultsRecorder(ResultsController(context: c, request: TaskModel.tasks(of: c.object(for: t.home.objectID))))
     }
 
     func count(_ store: Store, _ sql: String) throws -> Int {
@@ -38,7 +40,7 @@ import Testing
         #expect(try count(t.store, "SELECT max(seq) FROM og_changes") == counter + 1)
 
         #expect(try theirs.store.poll() == 2)
-        let home = try ResultsRecorder(ResultsController(context: theirs, request: TaskModel.tasks(of: theirs.object(for: t.home.objectID))))
+        let home = try homeRecorder(t, in: theirs)
         t.h[2]["title"] = "C"
         try t.context.save()
         #expect(try theirs.store.poll() == 1)
@@ -55,7 +57,7 @@ import Testing
     @Test func aLargeEntryStaysInTheLog() throws {
         let (dir, t, theirs) = try connections()
         defer { withExtendedLifetime(dir) {} }
-        let home = try ResultsRecorder(ResultsController(context: theirs, request: TaskModel.tasks(of: theirs.object(for: t.home.objectID))))
+        let home = try homeRecorder(t, in: theirs)
         let logRows = try count(t.store, "SELECT count(*) FROM og_changes")
         for k in 0..<500 { _ = try t.context.addTask("n\(k)", to: t.home, at: Int64(100 + k)) }
         try t.context.save()
@@ -78,11 +80,16 @@ import Testing
     }
 
     /// The reader is behind when the history rows holding its entries go: they are kept in `og_changes`.
-    @Test(arguments: ["clear", "cut", "trim", "drop"])
-    func entriesOutliveTheirActions(_ how: String) throws {
+    /// The one batch the reader gets: p, q and r inserted after a (only p where the new action cut q and
+    /// r), and e, renamed and back by the dropped group, updated.
+    @Test(arguments: [
+        ("clear", "insert [0.1, 0.2, 0.3]"), ("cut", "insert [0.1]"), ("trim", "insert [0.1, 0.2, 0.3]"),
+        ("drop", "insert [0.1, 0.2, 0.3]; update [0.4->0.7]")
+    ])
+    func entriesOutliveTheirActions(_ how: String, batch: String) throws {
         let (dir, t, theirs) = try connections()
         defer { withExtendedLifetime(dir) {} }
-        let home = try ResultsRecorder(ResultsController(context: theirs, request: TaskModel.tasks(of: theirs.object(for: t.home.objectID))))
+        let home = try homeRecorder(t, in: theirs)
         #expect(try theirs.store.poll() == 0)
         let history = t.context.undoHistory
         for (k, title) in ["p", "q", "r"].enumerated() {
@@ -112,6 +119,7 @@ import Testing
             #expect(history.undoActionName != "Retitle")
         }
         #expect(try theirs.store.poll() > 0)
+        #expect(home.take() == [batch])
         try home.checkAgainstFetch(theirs.store)
         #expect(home.failures == [])
         #expect(theirs.store.resynchronizations == 0, "an entry went with its action")
@@ -123,7 +131,7 @@ import Testing
     @Test func aLostEntryMakesTheReaderReadAgain() throws {
         let (dir, t, theirs) = try connections()
         defer { withExtendedLifetime(dir) {} }
-        let home = try ResultsRecorder(ResultsController(context: theirs, request: TaskModel.tasks(of: theirs.object(for: t.home.objectID))))
+        let home = try homeRecorder(t, in: theirs)
         _ = try t.context.addTask("p", to: t.home, at: 11)
         try t.context.save()  // in og_history
         t.h[0]["title"] = "A"
@@ -149,7 +157,7 @@ import Testing
     @Test func aForeignNumberDoesNotHideLaterEntries() throws {
         let (dir, t, theirs) = try connections()
         defer { withExtendedLifetime(dir) {} }
-        let home = try ResultsRecorder(ResultsController(context: theirs, request: TaskModel.tasks(of: theirs.object(for: t.home.objectID))))
+        let home = try homeRecorder(t, in: theirs)
         t.h[0]["title"] = "A"
         try t.context.save()
         try t.store.queue.write { db in
@@ -211,9 +219,7 @@ import Testing
         let (dir, t, theirs) = try connections()
         defer { withExtendedLifetime(dir) {} }
         let writers = [t.context, theirs]
-        let recorders = try writers.map { c in
-            try ResultsRecorder(ResultsController(context: c, request: TaskModel.tasks(of: c.object(for: t.home.objectID))))
-        }
+        let recorders = try writers.map { try homeRecorder(t, in: $0) }
         var steps: [String] = []
         for step in 0..<200 {
             let w = Int.random(in: 0...1, using: &rng)

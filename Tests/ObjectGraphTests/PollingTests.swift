@@ -8,10 +8,7 @@ import Testing
     /// The task world in a file, and a context on a second connection to that file. The folder is returned
     /// so that it outlives both.
     func connections() throws -> (TemporaryDirectory, TaskWorld, Context) {
-        let dir = TemporaryDirectory("objectgraph-poll")
-        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
-        let theirs = Context(store: try Store(path: dir.path(), model: TaskModel.model))
-        return (dir, t, theirs)
+        try TaskWorld.withSecondConnection("objectgraph-poll")
     }
 
     func recorder(_ t: TaskWorld, _ request: FetchRequest, in context: Context? = nil) throws -> ResultsRecorder {

@@ -98,7 +98,7 @@ protocol PersistentStore: AnyObject {
     func mayHaveChangedElsewhere() throws(StoreError) -> Bool
     /// The newest sequence number the change log ever gave (0 when none): pruning never lowers it.
     func latestChange() throws(StoreError) -> Int64
-    /// Log entries after `seq`, in order, and the newest sequence number the log gave, read together. Every
+    /// Log entries after `seq` up to the newest number the log gave, in order, and that number. Every
     /// number up to the newest is given to exactly one entry, so a number missing from the entries is one
     /// that was pruned (a reader behind it must re-read everything).
     func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], newest: Int64)

@@ -213,7 +213,7 @@ public final class Store {
     /// store's own), coalesced; and whether entries were pruned before they could be read.
     private func takeForeignCommits() throws -> (changes: ChangeSet, count: Int, missed: Bool) {
         let (entries, newest) = try backend.changes(after: changeCursor)
-        guard newest > changeCursor || !entries.isEmpty else { return (ChangeSet(), 0, false) }
+        guard newest > changeCursor else { return (ChangeSet(), 0, false) }
         // Every number after the cursor went to one entry: one we never saw was pruned (or went with the
         // history action that held it), so we cannot know what changed, and everything is re-read. (The
         // cursor starts at the newest number ever given, so a gap after it is always a loss.)
@@ -224,7 +224,6 @@ public final class Store {
         for e in entries {
             if e.seq != expected { missed = true }
             expected = e.seq + 1
-            changeCursor = max(changeCursor, e.seq)
             if ownCommits.remove(e.seq) != nil { continue }
             if let changes = e.changes, !changes.isEmpty {
                 foreign.formUnion(changes)
@@ -233,7 +232,7 @@ public final class Store {
         }
         if expected <= newest { missed = true }
         if missed { resynchronizations += 1 }
-        changeCursor = max(changeCursor, newest)
+        changeCursor = newest
         return (foreign, count, missed)
     }
 }

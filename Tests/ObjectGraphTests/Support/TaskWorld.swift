@@ -1,4 +1,5 @@
 import ObjectGraph
+import TestSupport
 
 /// Two saved lists of the task model: Home with a, b, c, d, e at positions 10 to 50, and Work with x, y at
 /// 10 and 20; Home sorts before Work.
@@ -26,5 +27,16 @@ struct TaskWorld {
     /// The titles of `list`'s tasks in order, from a fresh fetch.
     func titles(_ list: ManagedObject) throws -> [String] {
         try context.fetch(TaskModel.tasks(of: list)).map { $0["title"] as String }
+    }
+}
+
+extension TaskWorld {
+    /// The world in a file, and a context on a second connection to that file (shares no memory with the
+    /// world's, as another process would). The folder is returned so that it outlives both.
+    static func withSecondConnection(_ folder: String) throws -> (TemporaryDirectory, TaskWorld, Context) {
+        let dir = TemporaryDirectory(folder)
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        let theirs = Context(store: try Store(path: dir.path(), model: TaskModel.model))
+        return (dir, t, theirs)
     }
 }

@@ -196,6 +196,21 @@ extension SQLiteStore {
         try db.execute(sql: "DELETE FROM og_history WHERE \(dropped)", arguments: [last &- oldest.position])
     }
 
+    /// Gives a history table from before 2026-11-27 the change log's columns, before `step` as a new table
+    /// has them (read without going through a large step's overflow pages): the rows are copied into a new
+    /// table, and its AUTOINCREMENT counter is kept, so that no action number is given twice.
+    static func addHistoryLogColumns(_ db: Database) throws {
+        let counter = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'og_history'") ?? 0
+        let columns = Self.columns + ", position, cum, step"
+        try db.execute(sql: "ALTER TABLE og_history RENAME TO og_history_before_log")
+        for sql in Schema.historyTable { try db.execute(sql: sql) }
+        try db.execute(sql: "INSERT INTO og_history (\(columns)) SELECT \(columns) FROM og_history_before_log")
+        try db.execute(sql: "DROP TABLE og_history_before_log")
+        try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'og_history'")
+        try db.execute(
+            sql: "INSERT INTO sqlite_sequence (name, seq) SELECT 'og_history', max(?, coalesce(max(seq), 0)) FROM og_history", arguments: [counter])
+    }
+
     /// The newest (`.historyNewest`) or oldest (`.historyOldest`) row's bookkeeping, nil when there is no history.
     private func end(_ db: Database, _ which: HotSQL) throws -> End? {
         let stmt = try statement(db, which)

@@ -249,22 +249,6 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
-    /// Gives a history table from before 2026-11-27 the change log's columns, before `step` as a new table
-    /// has them (read without going through a large step's overflow pages): the rows are copied into a new
-    /// table, and its AUTOINCREMENT counter is kept, so that no action number is given twice.
-    static func addHistoryLogColumns(_ db: Database) throws {
-        let counter = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'og_history'") ?? 0
-        let columns =
-            "seq, name, at, origin, container_entity, container_id, focus_entity, focus_id, undone, objects, size, model_hash, position, cum, step"
-        try db.execute(sql: "ALTER TABLE og_history RENAME TO og_history_before_log")
-        for sql in Schema.historyTable { try db.execute(sql: sql) }
-        try db.execute(sql: "INSERT INTO og_history (\(columns)) SELECT \(columns) FROM og_history_before_log")
-        try db.execute(sql: "DROP TABLE og_history_before_log")
-        try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'og_history'")
-        try db.execute(
-            sql: "INSERT INTO sqlite_sequence (name, seq) SELECT 'og_history', max(?, coalesce(max(seq), 0)) FROM og_history", arguments: [counter])
-    }
-
     /// The layout ObjectGraph writes, beside the model's own version. 2: unique optional attributes have
     /// partial indexes (`WHERE x IS NOT NULL`).
     static let format = 2
