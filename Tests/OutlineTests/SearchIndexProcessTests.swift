@@ -55,8 +55,8 @@ import Testing
 
     /// IDs known to the workers (some deleted meanwhile: commands on those fail, which is fine).
     final class SharedIDs: Sendable {
-        private let state: Mutex<(ids: [Int64], finished: Int)>
-        init(_ ids: [Int64]) { state = Mutex((ids, 0)) }
+        private let state: Mutex<(ids: [Int64], finished: Int, succeeded: Int)>
+        init(_ ids: [Int64]) { state = Mutex((ids, 0, 0)) }
         func add(_ new: [Int64]) { state.withLock { $0.ids += new } }
         func remove(_ id: Int64) { state.withLock { $0.ids.removeAll { $0 == id } } }
         func pick(_ rng: inout SeededRandom) -> Int64? {
@@ -64,6 +64,9 @@ import Testing
         }
         func finish() { state.withLock { $0.finished += 1 } }
         var writersFinished: Int { state.withLock { $0.finished } }
+        /// Commands that exited 0: how much the writers did, whatever is left in the outline at the end.
+        func succeeded() { state.withLock { $0.succeeded += 1 } }
+        var commandsSucceeded: Int { state.withLock { $0.succeeded } }
     }
 
     /// What a command's failure may say: the user's mistakes (an item deleted by another process, a move
@@ -97,6 +100,7 @@ import Testing
             func burrow(_ args: [String], input: String? = nil) -> BurrowProcess.Result {
                 let r = BurrowProcess.run(args + ["--db", db], input: input)
                 if !Self.acceptable(r) { failures.append("worker \(w): \(args.prefix(4)): exit \(r.status): \(r.err.prefix(300))") }
+                if r.status == 0 { shared.succeeded() }
                 return r
             }
             if w == workers {
@@ -152,7 +156,10 @@ import Testing
         let check = burrowCheck(db)
         #expect(check.status == 0 && check.text.contains("intact"), "\(check.text); \(note)")
         let oracle = try SearchOracle(db: db)
-        #expect(oracle.entries.count > 20, "\(note)")
+        // How many items are left depends on the interleaving (a move can put a root under an item another
+        // process then deletes, `undo 2` takes back another's import), so the test's strength is the writes
+        // that succeeded, not the outline's size (13 items once under AddressSanitizer, 50 to 130 without).
+        #expect(shared.commandsSucceeded > 40, "\(shared.commandsSucceeded) commands succeeded; \(note)")
         var rng = SeededRandom(seed: seed)
         let queries =
             [
