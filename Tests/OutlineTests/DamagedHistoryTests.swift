@@ -35,7 +35,7 @@ import Testing
         var testDescription: String { name }
     }
 
-    /// The bytes of `UndoRecord.encoded()`: "OU1", then varints.
+    /// The bytes of `UndoRecord.encoded(changedOnly:)` for a step of no changed object: "OU1", then varints.
     static func step(_ bytes: [UInt8]) -> Data { Data(Array("OU1".utf8) + bytes) }
 
     /// Seeded noise: the same bytes on every run.

@@ -100,7 +100,7 @@ extension Context {
             throw UndoConflict(
                 verb: verb, action: step.name, object: changed, entity: model.entities[changed.entity].name, reason: "was changed elsewhere")
         }
-        _ = try store.backend.replaceHistoryStep(sequence, step: resolved.encoded(), objectCount: resolved.objectCount)
+        _ = try store.backend.replaceHistoryStep(sequence, step: resolved.encoded(changedOnly: true), objectCount: resolved.objectCount)
         return (resolved, current)
     }
 

@@ -95,7 +95,9 @@ public final class UndoHistory {
             if !step.name.isEmpty && group.step.name.isEmpty { group.step.name = step.name }
             var stored = group.step
             stored.compact()
-            if let seq = group.sequence, try store.backend.replaceHistoryStep(seq, step: stored.encoded(), objectCount: stored.objectCount) {
+            if let seq = group.sequence,
+                try store.backend.replaceHistoryStep(seq, step: stored.encoded(changedOnly: true), objectCount: stored.objectCount)
+            {
                 // The group's action holds every save so far.
             } else if group.sequence != nil {
                 // Its action was trimmed or undone by another process: this save and the rest of the group are
@@ -131,7 +133,7 @@ public final class UndoHistory {
     }
 
     private func append(_ step: UndoRecord, place: ActionPlace?, model: Model) throws(StoreError) -> Int64 {
-        let bytes = step.encoded()
+        let bytes = step.encoded(changedOnly: true)
         let entry = HistoryEntry(
             sequence: 0, name: step.name, date: Date(), origin: origin,
             place: place ?? ActionPlace(focus: step.entries.first?.id ?? step.fingerprinted.first?.id),

@@ -8,6 +8,10 @@ extension UndoRecord {
     /// A step with fingerprinted rows (`Context.flushRows`): after the entries, their count and each one's
     /// entity, row ID and fingerprint. Older builds refuse it as unreadable rather than misread it.
     private static let magicFingerprinted: [UInt8] = Array("OU2".utf8)
+    /// The same two with changed slots only (``Flag/changedOnly``) in some entries: builds from before
+    /// 2026-11-28 refuse them. A step without such an entry keeps its older magic, readable by them.
+    private static let magicChangedOnly: [UInt8] = Array("OU3".utf8)
+    private static let magicChangedOnlyFingerprinted: [UInt8] = Array("OU4".utf8)
 
     private enum Tag: UInt8 {
         case null, string, integer, double, boolFalse, boolTrue, date, data, uuid
@@ -18,18 +22,44 @@ extension UndoRecord {
         static let after: UInt8 = 2
         /// The after is stored as the slots where it differs from the before.
         static let delta: UInt8 = 4
+        /// Only the changed slots, before and after: the row's slot count, then each changed slot's index,
+        /// value before and value after. The other slots decode as null on both sides: equal, so undo and redo
+        /// leave them alone and check nothing there (the replay only ever looks at slots that differ).
+        static let changedOnly: UInt8 = 8
     }
 
-    /// The step as bytes (see ``decode(_:name:)``).
-    func encoded() -> [UInt8] {
+    /// The step as bytes (see ``decode(_:name:)``). `changedOnly`: an object changed (not inserted or
+    /// deleted) keeps only the slots that changed, which is all that undo and redo need, and what keeps a
+    /// rename of an item with a long note small in the history; a replicator reading an outbox needs the
+    /// whole rows (where a moved item now is), so the outbox keeps them.
+    func encoded(changedOnly: Bool) -> [UInt8] {
         var out = ByteWriter()
-        out.bytes.reserveCapacity(16 + entries.count * 48 + fingerprinted.count * 14)
-        out.bytes += fingerprinted.isEmpty ? Self.magic : Self.magicFingerprinted
+        out.bytes.reserveCapacity(16 + entries.count * (changedOnly ? 24 : 48) + fingerprinted.count * 14)
+        let sparse = changedOnly && entries.contains { e in e.before != nil && e.after?.count == e.before?.count }
+        let head =
+            switch (sparse, fingerprinted.isEmpty) {
+            case (false, true): Self.magic
+            case (false, false): Self.magicFingerprinted
+            case (true, true): Self.magicChangedOnly
+            case (true, false): Self.magicChangedOnlyFingerprinted
+            }
+        out.bytes += head
         out.varint(UInt64(entries.count))
         for e in entries {
             out.varint(UInt64(e.id.entity))
             out.signed(e.id.rowID)
             switch (e.before, e.after) {
+            case (let b?, let a?) where a.count == b.count && sparse:
+                out.bytes.append(Flag.before | Flag.after | Flag.changedOnly)
+                out.varint(UInt64(b.count))
+                var changed = 0
+                for i in 0..<a.count where a[i] != b[i] { changed += 1 }
+                out.varint(UInt64(changed))
+                for i in 0..<a.count where a[i] != b[i] {
+                    out.varint(UInt64(i))
+                    Self.put(b[i], &out)
+                    Self.put(a[i], &out)
+                }
             case (let b?, let a?) where a.count == b.count:
                 out.bytes.append(Flag.before | Flag.after | Flag.delta)
                 Self.put(b, &out)
@@ -57,18 +87,35 @@ extension UndoRecord {
         return out.bytes
     }
 
-    /// The step of `encoded()`'s bytes, or nil for bytes this version cannot read.
+    /// The step of `encoded(changedOnly:)`'s bytes, or nil for bytes this version cannot read.
     static func decode(_ bytes: [UInt8], name: String) -> UndoRecord? {
         var r = ByteReader(bytes: bytes)
-        guard let head = r.take(magic.count).map(Array.init), head == magic || head == magicFingerprinted, let count = r.varint(),
-            count <= bytes.count
+        guard let head = r.take(magic.count).map(Array.init),
+            head == magic || head == magicFingerprinted || head == magicChangedOnly || head == magicChangedOnlyFingerprinted,
+            let count = r.varint(), count <= bytes.count
         else { return nil }
+        let mayBeSparse = head == magicChangedOnly || head == magicChangedOnlyFingerprinted
         var record = UndoRecord(name: name)
         record.reserve(Int(count))
         for _ in 0..<count {
             guard let entity = r.varint(), entity < 1 << 20, let row = r.signed(), let flags = r.byte() else { return nil }
             var before: [Value]?
             var after: [Value]?
+            if flags & Flag.changedOnly != 0 {
+                // A row's slot count is small (a model's properties); the bound keeps damaged bytes from
+                // asking for a huge row.
+                guard mayBeSparse, flags == Flag.before | Flag.after | Flag.changedOnly, let slots = r.varint(), slots <= 1 << 16,
+                    let n = r.varint(), n <= slots
+                else { return nil }
+                var b = [Value](repeating: .null, count: Int(slots)), a = b
+                for _ in 0..<n {
+                    guard let slot = r.varint(), slot < slots, let was = value(&r), let now = value(&r) else { return nil }
+                    b[Int(slot)] = was
+                    a[Int(slot)] = now
+                }
+                record.append(ObjectID(entity: Int(entity), rowID: row), before: b, after: a)
+                continue
+            }
             if flags & Flag.before != 0 {
                 guard let b = rowValues(&r) else { return nil }
                 before = b
@@ -86,7 +133,7 @@ extension UndoRecord {
             }
             record.append(ObjectID(entity: Int(entity), rowID: row), before: before, after: after)
         }
-        if head == magicFingerprinted {
+        if head == magicFingerprinted || head == magicChangedOnlyFingerprinted {
             guard let n = r.varint(), n <= bytes.count else { return nil }
             var rows: [(id: ObjectID, fingerprint: UInt64)] = []
             rows.reserveCapacity(Int(n))

@@ -71,7 +71,7 @@ enum Schema {
         """
 
     /// The undo history every process shares (see `SQLiteStore+History`): one row per action, its step
-    /// encoded by `UndoRecord.encoded()`, its position and the bytes of every step up to it (`cum`). `undone`: 0
+    /// encoded by `UndoRecord.encoded(changedOnly: true)`, its position and the bytes of every step up to it (`cum`). `undone`: 0
     /// done, 1 undone, 2 skipped. No index on `undone`: undone actions always follow the done ones, so both ends
     /// of redo are found by walking back from the newest row, and an index would cost every edit a page write.
     /// `changes`: the change-log entry of the save that recorded the action, numbered `logged` by the log's
