@@ -12,6 +12,8 @@ import Testing
     static let inserted = ObjectID(entity: 1, rowID: 7)
     static let changed = ObjectID(entity: 1, rowID: 8)
     static let deleted = ObjectID(entity: 0, rowID: 9)
+    /// Entity 0's rows have 2 slots, entity 1's 4.
+    static let widths = [2, 4]
 
     static func step(fingerprints: Bool = false) -> UndoRecord {
         var step = UndoRecord(name: "Mixed")
@@ -31,19 +33,19 @@ import Testing
         #expect(Array(bytes.prefix(3)) == Array((fingerprints ? "OU4" : "OU3").utf8))
         // The long title is in neither side of the changed object.
         #expect(bytes.count < 80, "\(bytes.count) bytes")
-        let back = try #require(UndoRecord.decode(bytes, name: "Mixed"))
+        let back = try #require(UndoRecord.decode(bytes, name: "Mixed", widths: Self.widths))
         #expect(back.entries.map(\.id) == [Self.inserted, Self.changed, Self.deleted])
         #expect(back.entries[0].before == nil && back.entries[0].after == step.entries[0].after)
         #expect(back.entries[1].before == [.null, .null, .bool(false), .integer(1)])
         #expect(back.entries[1].after == [.null, .null, .bool(true), .null])
         #expect(back.entries[2].before == step.entries[2].before && back.entries[2].after == nil)
         #expect(back.fingerprinted.map(\.fingerprint) == (fingerprints ? [99] : []))
-        for cut in 1..<bytes.count { #expect(UndoRecord.decode(Array(bytes.dropLast(cut)), name: "Mixed") == nil, "cut \(cut)") }
+        for cut in 1..<bytes.count { #expect(UndoRecord.decode(Array(bytes.dropLast(cut)), name: "Mixed", widths: Self.widths) == nil, "cut \(cut)") }
 
         // The whole rows, for an outbox, in the older forms.
         let whole = step.encoded(changedOnly: false)
         #expect(Array(whole.prefix(3)) == Array((fingerprints ? "OU2" : "OU1").utf8))
-        let full = try #require(UndoRecord.decode(whole, name: "Mixed"))
+        let full = try #require(UndoRecord.decode(whole, name: "Mixed", widths: Self.widths))
         #expect(full.entries.map(\.before) == step.entries.map(\.before) && full.entries.map(\.after) == step.entries.map(\.after))
     }
 
@@ -66,12 +68,13 @@ import Testing
         }
         for round in 0..<200 {
             var step = UndoRecord(name: "r\(round)")
+            let widths = (0..<3).map { _ in 1 + rng.below(12) }
             for k in 0..<(1 + rng.below(6)) {
-                let width = 1 + rng.below(12)
+                let entity = rng.below(3), width = widths[entity]
                 let row = (0..<width).map { _ in value() }
                 var other = row
                 for i in 0..<width where rng.below(3) == 0 { other[i] = value() }
-                let id = ObjectID(entity: rng.below(3), rowID: Int64(k * 1000 + rng.below(1000)))
+                let id = ObjectID(entity: entity, rowID: Int64(k * 1000 + rng.below(1000)))
                 switch rng.below(3) {
                 case 0: step.append(id, before: nil, after: row)
                 case 1: step.append(id, before: row, after: nil)
@@ -79,7 +82,7 @@ import Testing
                 }
             }
             let bytes = step.encoded(changedOnly: true)
-            let back = try #require(UndoRecord.decode(bytes, name: step.name), "round \(round); \(TestSeed.note(seed))")
+            let back = try #require(UndoRecord.decode(bytes, name: step.name, widths: widths), "round \(round); \(TestSeed.note(seed))")
             #expect(back.entries.count == step.entries.count)
             for (was, now) in zip(step.entries, back.entries) {
                 #expect(was.id == now.id)
@@ -108,19 +111,28 @@ import Testing
     }
 
     /// Bytes another program wrote: the changed-slots flag where the magic does not allow it, with other
-    /// flags, a slot past the row, or a row too long to be one, are refused, not read.
+    /// flags, for an entity the model lacks, with a row of another width than its entity's (a few bytes must
+    /// not make a million slots), or a slot past the row, are refused, not read.
     @Test func damagedChangedSlotsAreRefused() {
-        func bytes(_ magic: String, _ flags: UInt8, _ rest: [UInt8]) -> [UInt8] {
-            Array(magic.utf8) + [1, 1, 16, flags] + rest
+        func bytes(_ magic: String, _ flags: UInt8, _ rest: [UInt8], entity: UInt8 = 1) -> [UInt8] {
+            Array(magic.utf8) + [1, entity, 16, flags] + rest
         }
+        func decode(_ b: [UInt8]) -> UndoRecord? { UndoRecord.decode(b, name: "x", widths: Self.widths) }
         // One changed slot (1 of 4): before false, after true.
         let good: [UInt8] = [4, 1, 1, 4, 5]
-        #expect(UndoRecord.decode(bytes("OU3", 11, good), name: "x") != nil)
-        #expect(UndoRecord.decode(bytes("OU1", 11, good), name: "x") == nil)
-        #expect(UndoRecord.decode(bytes("OU3", 15, good), name: "x") == nil)
-        #expect(UndoRecord.decode(bytes("OU3", 11, [4, 1, 4, 4, 5]), name: "x") == nil)
-        #expect(UndoRecord.decode(bytes("OU3", 11, [4, 5, 1, 4, 5]), name: "x") == nil)
-        #expect(UndoRecord.decode(bytes("OU3", 11, [0xFF, 0xFF, 0x7F, 1, 1, 4, 5]), name: "x") == nil)
+        #expect(decode(bytes("OU3", 11, good)) != nil)
+        #expect(decode(bytes("OU1", 11, good)) == nil)
+        #expect(decode(bytes("OU3", 15, good)) == nil)
+        #expect(decode(bytes("OU3", 11, good, entity: 2)) == nil)
+        #expect(decode(bytes("OU3", 11, good, entity: 0)) == nil)
+        #expect(decode(bytes("OU3", 11, [3, 1, 1, 4, 5])) == nil)
+        #expect(decode(bytes("OU3", 11, [0xFF, 0xFF, 0x3F, 0, 1, 4, 5])) == nil)
+        #expect(decode(bytes("OU3", 11, [4, 1, 4, 4, 5])) == nil)
+        #expect(decode(bytes("OU3", 11, [4, 5, 1, 4, 5])) == nil)
+        // 100,000 objects of 65,536 slots each (13 billion values) in 700 KB: refused at the first.
+        let object: [UInt8] = [1, 16, 11, 0x80, 0x80, 0x04, 0]
+        let bomb = Array("OU3".utf8) + [0xA0, 0x8D, 0x06] + (0..<100_000).flatMap { _ in object }
+        #expect(decode(bomb) == nil)
     }
 
     /// Through a store: marking done a task whose title is 50,000 characters records a step of a few bytes;

@@ -55,7 +55,9 @@ extension Context {
                     throw UndoConflict(
                         verb: verb, action: top.entry.name, object: nil, entity: "it", reason: "was recorded by another version of the data model")
                 }
-                guard let bytes = top.step, var step = UndoRecord.decode(bytes, name: top.entry.name), step.fits(model) else {
+                guard let bytes = top.step, var step = UndoRecord.decode(bytes, name: top.entry.name, widths: model.entities.map(\.defaults.count)),
+                    step.fits(model)
+                else {
                     throw UndoConflict(verb: verb, action: top.entry.name, object: nil, entity: "its stored step", reason: "cannot be read (damaged)")
                 }
                 var known: [ObjectID: [Value]] = [:]

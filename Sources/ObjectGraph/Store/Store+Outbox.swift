@@ -19,7 +19,9 @@ extension Store {
     /// damaged step, or one recorded by another model version) throws rather than being passed over.
     public func outbox(after seq: Int64, limit: Int = 256) throws(StoreError) -> [OutboxEntry] {
         try backend.outbox(after: seq, limit: limit).map { (n, name, bytes, hash) throws(StoreError) in
-            guard hash == model.versionHash, let record = UndoRecord.decode(bytes, name: name), record.fits(model) else {
+            guard hash == model.versionHash, let record = UndoRecord.decode(bytes, name: name, widths: model.entities.map(\.defaults.count)),
+                record.fits(model)
+            else {
                 throw StoreError(.storage, "the outbox's entry \(n) cannot be read (damaged, or written by another version)", path: path)
             }
             return OutboxEntry(seq: n, record: record, model: model)

@@ -87,8 +87,9 @@ extension UndoRecord {
         return out.bytes
     }
 
-    /// The step of `encoded(changedOnly:)`'s bytes, or nil for bytes this version cannot read.
-    static func decode(_ bytes: [UInt8], name: String) -> UndoRecord? {
+    /// The step of `encoded(changedOnly:)`'s bytes, or nil for bytes this version cannot read. `widths`: each
+    /// entity's slot count (`Model.rowWidths`); a changed object's row is made that wide, and only that.
+    static func decode(_ bytes: [UInt8], name: String, widths: [Int]) -> UndoRecord? {
         var r = ByteReader(bytes: bytes)
         guard let head = r.take(magic.count).map(Array.init),
             head == magic || head == magicFingerprinted || head == magicChangedOnly || head == magicChangedOnlyFingerprinted,
@@ -102,10 +103,10 @@ extension UndoRecord {
             var before: [Value]?
             var after: [Value]?
             if flags & Flag.changedOnly != 0 {
-                // A row's slot count is small (a model's properties); the bound keeps damaged bytes from
-                // asking for a huge row.
-                guard mayBeSparse, flags == Flag.before | Flag.after | Flag.changedOnly, let slots = r.varint(), slots <= 1 << 16,
-                    let n = r.varint(), n <= slots
+                // The row must be as wide as its entity's: a few bytes of a damaged step cannot ask for rows
+                // of any other size (a million slots each), only for what a real step of the model holds.
+                guard mayBeSparse, flags == Flag.before | Flag.after | Flag.changedOnly, entity < widths.count, let slots = r.varint(),
+                    slots == widths[Int(entity)], let n = r.varint(), n <= slots
                 else { return nil }
                 var b = [Value](repeating: .null, count: Int(slots)), a = b
                 for _ in 0..<n {
