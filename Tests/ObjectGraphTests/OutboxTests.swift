@@ -67,6 +67,10 @@ import Testing
         let inserted = try #require(first.objects.first { $0.entity == "Task" })
         #expect(inserted.id == milk.objectID && inserted.before == nil)
         #expect(inserted.after?["position"] == .integer(60) && inserted.after?["list"] == .integer(t.home.objectID.rowID))
+        // A changed object's rows stay whole here (a replicator needs where it is), unlike in the history.
+        let renamed = try #require(try t.store.outbox(after: 0)[1].objects.first { $0.entity == "Task" })
+        #expect(renamed.before?["position"] == .integer(60) && renamed.before?["list"] == .integer(t.home.objectID.rowID))
+        #expect(renamed.after?["position"] == .integer(60) && renamed.after?["list"] == .integer(t.home.objectID.rowID))
 
         // Sent entries go; numbers are never given again.
         let numbers = try t.store.outbox(after: 0).map(\.seq)

@@ -64,7 +64,22 @@ import Testing
         // The other user may not see into the build folder (a clone under /root): run a copy from /tmp.
         let bin = TemporaryDirectory("burrow-outline")
         let binary = bin.url.appendingPathComponent("burrow").path
-        try FileManager.default.copyItem(atPath: BurrowProcess.path, toPath: binary)
+        // Written through a descriptor closed on exec: a process another test starts while the copy is open
+        // (a tmux server lives on) would otherwise keep it open for writing, and running it fails "Text file busy".
+        let image = try Data(contentsOf: URL(fileURLWithPath: BurrowProcess.path))
+        let fd = open(binary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        try #require(fd >= 0, "cannot create \(binary)")
+        let written = image.withUnsafeBytes { buf in
+            var done = 0
+            while done < buf.count {
+                let n = write(fd, buf.baseAddress! + done, buf.count - done)
+                if n <= 0 { break }
+                done += n
+            }
+            return done
+        }
+        close(fd)
+        try #require(written == image.count, "cannot write \(binary)")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.url.path)
         func run(_ args: [String]) -> BurrowProcess.Result {
             asOther.isEmpty

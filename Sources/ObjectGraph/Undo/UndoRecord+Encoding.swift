@@ -49,25 +49,16 @@ extension UndoRecord {
             out.varint(UInt64(e.id.entity))
             out.signed(e.id.rowID)
             switch (e.before, e.after) {
-            case (let b?, let a?) where a.count == b.count && sparse:
-                out.bytes.append(Flag.before | Flag.after | Flag.changedOnly)
-                out.varint(UInt64(b.count))
-                var changed = 0
-                for i in 0..<a.count where a[i] != b[i] { changed += 1 }
-                out.varint(UInt64(changed))
-                for i in 0..<a.count where a[i] != b[i] {
-                    out.varint(UInt64(i))
-                    Self.put(b[i], &out)
-                    Self.put(a[i], &out)
-                }
             case (let b?, let a?) where a.count == b.count:
-                out.bytes.append(Flag.before | Flag.after | Flag.delta)
-                Self.put(b, &out)
+                // Whole before and the changed afters, or (sparse) the width and the changed slots' both sides.
+                out.bytes.append(Flag.before | Flag.after | (sparse ? Flag.changedOnly : Flag.delta))
+                if sparse { out.varint(UInt64(b.count)) } else { Self.put(b, &out) }
                 var changed = 0
                 for i in 0..<a.count where a[i] != b[i] { changed += 1 }
                 out.varint(UInt64(changed))
                 for i in 0..<a.count where a[i] != b[i] {
                     out.varint(UInt64(i))
+                    if sparse { Self.put(b[i], &out) }
                     Self.put(a[i], &out)
                 }
             default:
