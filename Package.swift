@@ -128,11 +128,13 @@ let package = Package(
         .testTarget(
             name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict
         ),
-        // The server side against a throwaway PostgreSQL cluster the tests start on loopback.
+        // Sharing, against a throwaway PostgreSQL cluster the tests start on loopback: the server side, the
+        // device side, and `burrow sync` in real processes (hence the executable).
         .testTarget(
             name: "OutlineServerTests",
             dependencies: [
-                "OutlineServer", "OutlineSync", "Outline", "ObjectGraph", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")
+                "OutlineServer", "OutlineSync", "Outline", "ObjectGraph", "BurrowCLI", "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio")
             ],
             swiftSettings: strict),
         // The live benchmark's screen model, against written-out output and against tmux on the real `burrow`.
@@ -140,3 +142,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `BURROW_SANITIZE=address` (`.ci/run`'s second pass): this package's own targets are built with that
+// sanitizer, and only the tests that pass runs (ObjectGraph's and Outline's) are declared. The dependencies'
+// flags do not change, so in the first pass's build folder the pass compiles only this package's code again:
+// not GRDB, the PostgreSQL client, TLS or crypto (which `swift test --sanitize` would, 7 minutes on 2 cores).
+if let sanitizer = Context.environment["BURROW_SANITIZE"], !sanitizer.isEmpty {
+    let kept: Set<String> = ["ObjectGraphTests", "OutlineTests"]
+    package.targets.removeAll { ($0.type == .test && !kept.contains($0.name)) || ["TerminalDemo", "BurrowBenchmarks"].contains($0.name) }
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)"])]
+        target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize=\(sanitizer)"])]
+        // lld: gold warns about 140 of the sanitizer runtime's symbols per executable.
+        target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)", "-use-ld=lld"])]
+    }
+}

@@ -1,20 +1,27 @@
 import Foundation
 
-/// Runs the real `burrow` executable (built beside the test bundle, because this target depends on it).
-enum BurrowProcess {
-    static let path: String = {
+/// Runs the real `burrow` executable, built beside the test bundle by every test target that depends on
+/// `BurrowCLI` (OutlineTests, OutlineServerTests).
+public enum BurrowProcess {
+    public static let path: String = {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("burrow").path
     }()
 
-    struct Result: Sendable {
-        var status: Int32
-        var out: String
-        var err: String
+    public struct Result: Sendable {
+        public var status: Int32
+        public var out: String
+        public var err: String
+
+        public init(status: Int32, out: String, err: String) {
+            self.status = status
+            self.out = out
+            self.err = err
+        }
     }
 
     /// Starts `burrow ARGS` with its output thrown away and does not wait: for tests that kill it mid-write.
-    static func start(_ arguments: [String]) throws -> Process {
+    public static func start(_ arguments: [String]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -25,12 +32,12 @@ enum BurrowProcess {
     }
 
     /// Runs `burrow ARGS` with stdin from /dev/null (or `input`) and waits for it.
-    static func run(_ arguments: [String], input: String? = nil) -> Result {
+    public static func run(_ arguments: [String], input: String? = nil) -> Result {
         run(tool: path, arguments, input: input)
     }
 
     /// Runs the program at `tool` the same way (`setpriv … burrow …`, say).
-    static func run(tool: String, _ arguments: [String], input: String? = nil) -> Result {
+    public static func run(tool: String, _ arguments: [String], input: String? = nil) -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -54,7 +61,7 @@ enum BurrowProcess {
     /// Runs `count` workers at once, each on a thread of its own (not a pool sized by the cores), and
     /// returns what each returned. `meanwhile` runs on the calling thread every few milliseconds until
     /// they are all done (a watcher polling the store, say).
-    static func concurrently<T: Sendable>(
+    public static func concurrently<T: Sendable>(
         _ count: Int, meanwhile: () throws -> Void = {}, _ work: @escaping @Sendable (Int) -> T
     ) throws -> [T] {
         let results = Results<T>(count)
