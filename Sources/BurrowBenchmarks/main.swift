@@ -1,7 +1,7 @@
 import Foundation
 
 // Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
-//        [interchange] [startup] [keys] [memory] [folds] [search] [history] [live] [streaming] [sync]   (startup, live,
+//        [interchange] [hostile] [startup] [keys] [memory] [folds] [search] [history] [live] [streaming] [sync]   (startup, live,
 //        streaming and sync need `swift build -c release` for the burrow binary; streaming and sync run only when named;
 //        sync needs BURROW_BENCH_PG=postgres://user:password@host:port/postgres, a user that may create databases)
 //        BurrowBenchmarks --generate-outline N DIR   (writes the scenarios' outline files, e.g. to load in hnb)
@@ -49,6 +49,7 @@ do {
         crossProcessCommits: quick ? 10 : 100
     ).run(only: only)
     try InterchangeBenchmarks(size: quick ? 10_000 : 100_000, runs: quick ? 2 : 5).run(only: only)
+    try HostileInputBenchmarks(scales: quick ? [1] : [1, 4], runs: quick ? 2 : 5).run(only: only)
     try AppBenchmarks(
         sizes: quick ? [10_000, 20_000] : [10_000, 100_000, 1_000_000], keysLevel: quick ? 10_000 : 100_000,
         memoryLevel: quick ? 20_000 : 1_000_000, runs: quick ? 2 : 5, keyPresses: quick ? 500 : 5_000

@@ -47,22 +47,45 @@ public enum BurrowMain {
     /// `outliner` runs the full-screen outliner when no subcommand is given; it gets the database path and
     /// returns the exit status.
     public static func run(_ arguments: [String], outliner: ((String) throws -> Int32)? = nil) -> Int32 {
-        if let refusal = Burrow.misreadOption(in: arguments) {
+        // The check reads every option of the command from its help, which costs more than the rest of a
+        // quick command's start together, so it runs before parsing only when a word could be misread (one
+        // that starts with a single dash, which ArgumentParser would split into letters), and otherwise only
+        // when parsing fails: every other word it refuses (an unknown `--option`, a value that starts with a
+        // dash) makes ArgumentParser fail too.
+        let mayBeMisread = arguments.prefix { $0 != "--" }.contains { $0.hasPrefix("-") && !$0.hasPrefix("--") && $0 != "-" }
+        if mayBeMisread, let refusal = Burrow.misreadOption(in: arguments) {
             Console.current.err(refusal + "\n")
             return 2
         }
+        var command: any ParsableCommand
         do {
-            var command = try Burrow.parseAsRoot(arguments)
+            command = try Burrow.parseAsRoot(arguments)
+        } catch {
+            if !mayBeMisread, let refusal = Burrow.misreadOption(in: arguments) {
+                Console.current.err(refusal + "\n")
+                return 2
+            }
+            return report(error)
+        }
+        do {
             if let root = command as? Burrow, let outliner {
                 return try outliner(try root.database.path())
             }
             try command.run()
             return 0
-        } catch let e as ExitCode {
-            return e.rawValue  // the command has said why
-        } catch let e as any UserFacingError {
-            return fail(e.userMessage)
         } catch {
+            return report(error)
+        }
+    }
+
+    /// Says why `error` ended the command, where it belongs; the exit status.
+    private static func report(_ error: any Error) -> Int32 {
+        switch error {
+        case let e as ExitCode:
+            return e.rawValue  // the command has said why
+        case let e as any UserFacingError:
+            return fail(e.userMessage)
+        default:
             let code = Burrow.exitCode(for: error)
             let message = Burrow.fullMessage(for: error)
             if code == .success {

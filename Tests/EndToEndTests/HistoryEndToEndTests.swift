@@ -243,7 +243,7 @@ struct HistoryEndToEndTests {
         Self.waitForStatus(tmux, "Undid: Move “Eggs” (command line, just now, in Burrow › ")
         #expect(try burrow(db, "ls", "Groceries").1 == "[ ] Milk\n[ ] Eggs\n[ ] Bread\n")
         #expect(tmux.screen().first == "Burrow › Groceries", "\(tmux.screen())")
-        #expect(Poll.until(timeout: .seconds(1)) { Self.selectedRows(tmux) == [Self.row("Eggs")] }, "\(Self.selectedRows(tmux))")
+        #expect(Poll.until { Self.selectedRows(tmux) == [Self.row("Eggs")] }, "\(Self.selectedRows(tmux))")
         try quit(tmux)
     }
 

@@ -82,27 +82,25 @@ struct OutlinerTests {
         try tmux.send("q")
     }
 
+    /// What another process adds appears with no key pressed. How soon is the benchmark's (`BurrowBenchmarks
+    /// live`, p50 and p99 from the other process's save to the screen): a bound here would be a clock read
+    /// on a machine busy with other tests.
     @Test func anotherProcessesChangeAppearsWithoutAKeyPress() throws {
         let (tmux, db) = try start()
         try #require(tmux.waitFor(text: "a: add an item") != nil)
         #expect(try burrow(db, "add", "Groceries").0 == 0)
-        try #require(tmux.waitFor(text: "[ ] Groceries", timeout: .seconds(2)) != nil)
+        try #require(tmux.waitFor(text: "[ ] Groceries") != nil)
         try tmux.send("Enter")
         try #require(tmux.waitFor(text: "Add to Groceries…") != nil)
         // The outliner is open on Groceries; a script adds under it.
-        let clock = ContinuousClock()
-        let started = clock.now
         #expect(try burrow(db, "add", "Milk", "--under", "Groceries").0 == 0)
-        let seen = tmux.waitFor(text: "[ ] Milk", timeout: .seconds(2))
-        let latency = clock.now - started
-        #expect(seen != nil)
-        #expect(latency < .milliseconds(500), "the item appeared after \(latency)")
+        #expect(tmux.waitFor(text: "[ ] Milk") != nil)
         // The selection stays on its item when another process inserts above it.
         #expect(try burrow(db, "add", "Butter", "--under", "Groceries").0 == 0)
-        try #require(tmux.waitFor(text: "[ ] Butter", timeout: .seconds(2)) != nil)
+        try #require(tmux.waitFor(text: "[ ] Butter") != nil)
         try tmux.send("j")
         #expect(try burrow(db, "add", "Bread", "--under", "Groceries", "--top").0 == 0)
-        let screen = try #require(tmux.waitFor(text: "[ ] Bread", timeout: .seconds(2)))
+        let screen = try #require(tmux.waitFor(text: "[ ] Bread"))
         #expect(Array(screen[2...4]) == [" [ ] Bread", " [ ] Milk", " [ ] Butter"])
         try tmux.send("x")
         #expect(tmux.waitFor(text: "Deleted “Butter”") != nil)

@@ -60,9 +60,8 @@ import Testing
         // Saved into A's store by another connection, as the outliner saves.
         let editor = try Outline(path: a)
         _ = try editor.perform("Add") { try editor.append("two", to: try editor.root().objectID) }
-        let clock = ContinuousClock(), saved = clock.now
+        // Within the wait's 30 s, so by the doorbell: B's timer rings every 600 s, and nothing changes B's files.
         #expect(try await Self.eventually { try Self.titles(b) == ["one", "two"] })
-        #expect(clock.now - saved < .seconds(20), "came by the doorbell, not the 600 s timer")
         #expect(try await Self.eventually { loopA.state.pending == 0 })
 
         // Server down: A says so and counts what waits.

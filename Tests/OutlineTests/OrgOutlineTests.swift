@@ -338,8 +338,8 @@ private func n(_ title: String, note: String? = nil, done: Bool = false, _ child
     }
 
     /// Big files: the generator's shape of 100,000 headlines (10 × 10 × 10, the rest leaves) becomes that
-    /// tree, not a flat list; sections full of keyword lines and unclosed blocks, and a 4 MB title, are read
-    /// in time linear in their size.
+    /// tree, not a flat list; sections full of keyword lines and unclosed blocks, and a 4 MB title, are read.
+    /// That they are read in time linear in their size is the benchmark's (`BurrowBenchmarks hostile`).
     @Test func bigFiles() throws {
         var text = "#+TITLE: big outline\n#+STARTUP: overview\n"
         var count = 0
@@ -356,25 +356,26 @@ private func n(_ title: String, note: String? = nil, done: Bool = false, _ child
                 }
             }
         }
-        let clock = ContinuousClock()
-        var nodes: [OutlineNode] = []
-        let took = try clock.measure { nodes = try OrgOutline.read(text) }
+        var nodes = try OrgOutline.read(text)
         #expect(nodes.count == 11)
         #expect(nodes.dropFirst().map(\.children.count) == Array(repeating: 10, count: 10))
         #expect(nodes.reduce(0) { $0 + $1.count } == 100_001)
         #expect(nodes.map(\.levels).max() == 4)
         #expect(OrgOutline.write(nodes) == text)
-        #expect(took < TimeLimit.scaled(.seconds(10)), "\(took)")
 
-        var hostile = "* h\n"
-        for k in 0..<20_000 { hostile += k % 2 == 0 ? "#+BEGIN_SRC\n" : "#+TODO: K\(k) |\n" }
-        hostile += "* K19999 last\n"
-        let hostileTook = try clock.measure { nodes = try OrgOutline.read(hostile) }
+        nodes = try OrgOutline.read(Self.keywordsAndOpenBlocks(20_000))
         #expect(nodes.count == 2 && nodes[1] == n("last", done: true))
-        #expect(hostileTook < TimeLimit.scaled(.seconds(5)), "\(hostileTook)")
 
         let long = String(repeating: "word ", count: 800_000)
         #expect(try OrgOutline.read("* DONE " + long + "\n" + long) == [n(long, note: long, done: true)])
+    }
+
+    /// A section of `count` lines that alternately open a block never closed and declare a TODO keyword,
+    /// then a headline with the last keyword: every line once looked back through all before it.
+    static func keywordsAndOpenBlocks(_ count: Int) -> String {
+        var hostile = "* h\n"
+        for k in 0..<count { hostile += k % 2 == 0 ? "#+BEGIN_SRC\n" : "#+TODO: K\(k) |\n" }
+        return hostile + "* K\(count - 1) last\n"
     }
 
     /// The most levels Org holds here is the line formats' (stars grow with the square of the depth), the

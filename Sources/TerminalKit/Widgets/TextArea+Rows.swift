@@ -6,6 +6,7 @@ extension TextArea {
         // Before the first scroll there is no width yet: a line is one row.
         let rows = DisplayWidth.wrapRanges(lines[l], width: wrapWidth > 0 ? wrapWidth : Int.max)
         wrapped[l] = rows
+        linesWrapped += 1
         return rows
     }
 

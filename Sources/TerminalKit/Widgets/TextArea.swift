@@ -51,6 +51,9 @@ public struct TextArea: Sendable {
     public internal(set) var top = Location(line: 0, index: 0)
     /// Each line's wrapped rows at `wrapWidth`, computed when first needed after the line changed.
     var wrapped: [[Range<Int>]?]
+    /// How many times a line has been wrapped: the work a key costs besides its own line (tests count it,
+    /// since the time of a key in a megabyte of text is not a thing a test can assert on a loaded machine).
+    var linesWrapped = 0
     var wrapWidth = 0
     /// The height last scrolled for: what PgUp and PgDn move by.
     var viewHeight = 1
