@@ -195,34 +195,6 @@ import Testing
         return "{\"items\": [\n" + items.joined(separator: ",\n") + "\n]}\n"
     }
 
-    /// Bytes the process has written so far (`/proc/PID/io`), or nil once it is gone.
-    static func written(_ pid: Int32) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
-        return text.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
-    }
-
-    /// Runs `burrow ARGS` to the end and returns the most bytes it was seen to have written, and its status.
-    static func measured(_ args: [String]) throws -> (written: Int, status: Int32) {
-        let p = try BurrowProcess.start(args)
-        var most = 0
-        Poll.until(timeout: .seconds(60)) {
-            if let n = written(p.processIdentifier) { most = max(most, n) }
-            return !p.isRunning
-        }
-        p.waitUntilExit()
-        return (most, p.terminationStatus)
-    }
-
-    /// Starts `burrow ARGS` and kills it with SIGKILL once it has written `threshold` bytes (or when it
-    /// ends first). True when the kill landed.
-    static func killed(_ args: [String], after threshold: Int) throws -> Bool {
-        let p = try BurrowProcess.start(args)
-        Poll.until(timeout: .seconds(60)) { (written(p.processIdentifier) ?? .max) >= threshold || !p.isRunning }
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
-        return p.terminationReason == .uncaughtSignal
-    }
-
     /// `burrow check` clean and `burrow find` exact for a few queries (the problems, as sentences).
     /// The outline read by the oracle is kept in `last`.
     static func verify(_ db: String, _ queries: [String], _ what: String, last: inout SearchOracle?) throws -> [String] {
@@ -248,14 +220,14 @@ import Testing
         #expect(BurrowProcess.run(["add", "P", "Gödel garden", "--db", db]).status == 0)
         let file = folder.path("big.json")
         try Data(Self.bigImport(groups: 25, seed: seed).utf8).write(to: URL(fileURLWithPath: file))
-        let whole = try Self.measured(["import", file, "--under", "P", "--db", db])
+        let whole = try BurrowProcess.measured(["import", file, "--under", "P", "--db", db])
         #expect(whole.status == 0 && whole.written > 0, "\(note)")
         var last: SearchOracle?
         var problems = try Self.verify(db, Self.killQueries, "a whole import", last: &last)
         var kills = 0
         for k in 0..<3 {
             let threshold = rng.below(whole.written + whole.written / 10)
-            if try Self.killed(["import", file, "--under", "P", "--db", db], after: threshold) { kills += 1 }
+            if try BurrowProcess.killed(["import", file, "--under", "P", "--db", db], after: threshold).killed { kills += 1 }
             problems += try Self.verify(db, Self.killQueries, "import \(k) killed after \(threshold) bytes", last: &last)
         }
         #expect(kills > 0, "\(note)")
@@ -276,11 +248,11 @@ import Testing
         #expect(BurrowProcess.run(["import", file, "--under", "P", "--db", db]).status == 0)
         // Items after P's subtree, so that its chunks have neighbours on both sides.
         #expect(BurrowProcess.run(["add", "after garden", "ÉCOLE after", "--db", db]).status == 0)
-        let rm = try Self.measured(["rm", "P", "--db", db])
+        let rm = try BurrowProcess.measured(["rm", "P", "--db", db])
         #expect(rm.status == 0, "\(note)")
         var last: SearchOracle?
         var problems = try Self.verify(db, Self.killQueries, "a whole rm", last: &last)
-        let undo = try Self.measured(["undo", "--db", db])
+        let undo = try BurrowProcess.measured(["undo", "--db", db])
         #expect(undo.status == 0, "\(note)")
         problems += try Self.verify(db, Self.killQueries, "a whole undo", last: &last)
         // A kill can land after the commit, so whether P is there is looked up, not inferred from the kill.
@@ -289,13 +261,13 @@ import Testing
         for k in 0..<2 {
             if !hasP() { #expect(BurrowProcess.run(["undo", "--db", db]).status == 0) }
             let threshold = rng.below(rm.written + rm.written / 10)
-            if try Self.killed(["rm", "P", "--db", db], after: threshold) { kills += 1 }
+            if try BurrowProcess.killed(["rm", "P", "--db", db], after: threshold).killed { kills += 1 }
             problems += try Self.verify(db, Self.killQueries, "rm \(k) killed after \(threshold) bytes", last: &last)
         }
         for k in 0..<2 {
             if hasP() { #expect(BurrowProcess.run(["rm", "P", "--db", db]).status == 0) }
             let threshold = rng.below(undo.written + undo.written / 10)
-            if try Self.killed(["undo", "--db", db], after: threshold) { kills += 1 }
+            if try BurrowProcess.killed(["undo", "--db", db], after: threshold).killed { kills += 1 }
             problems += try Self.verify(db, Self.killQueries, "undo \(k) killed after \(threshold) bytes", last: &last)
         }
         #expect(kills > 0, "\(note)")
@@ -334,7 +306,7 @@ import Testing
             try queue.close()
         }
         try makeStale()
-        let whole = try Self.measured(["check", "--repair", "--db", db])
+        let whole = try BurrowProcess.measured(["check", "--repair", "--db", db])
         #expect(whole.status == 0 && whole.written > 0, "\(note)")
         var last: SearchOracle?
         var problems = try Self.verify(db, Self.killQueries, "a whole repair", last: &last)
@@ -343,7 +315,7 @@ import Testing
             try makeStale()
             let threshold = rng.below(whole.written + whole.written / 10)
             let args = k % 2 == 0 ? ["check", "--repair", "--db", db] : ["add", "added \(k) garden", "--db", db]
-            if try Self.killed(args, after: threshold) { kills += 1 }
+            if try BurrowProcess.killed(args, after: threshold).killed { kills += 1 }
             let check = burrowCheck(db)
             if check.status != 0 && !check.text.contains("built by another version") {
                 problems.append("after \(args[0]) \(k) killed after \(threshold) bytes: \(check.text)")

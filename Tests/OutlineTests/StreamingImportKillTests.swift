@@ -10,11 +10,10 @@ import Testing
 /// all, and checks clean. Kills land where the import has written a random share of what a whole one writes
 /// (its own count of bytes written, `/proc/PID/io`), so most fall between batches, not only before or after.
 @Suite(.serialized) struct StreamingImportKillTests {
-    /// Bytes the process has written so far, or nil once it is gone.
-    static func written(_ pid: Int32) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
-        return text.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
-    }
+    /// The rows the killed imports write at a time (`OutlineLoader.batchSize` in their process): the
+    /// files are a little over two batches.
+    static let batchRows = 512
+    static let environment = [OutlineLoader.batchSizeVariable: String(batchRows)]
 
     /// A file of more than two batches of items whose notes (Markdown) or members (JSON) come after their
     /// sub-items now and then: the first pass must have found them before the first batch is written.
@@ -42,31 +41,21 @@ import Testing
         let db = folder.path()
         #expect(BurrowProcess.run(["add", "P", "--db", db]).status == 0)
         let file = folder.path("items.\(ext)")
-        let text = Self.document(ext, items: OutlineLoader.batchSize * 2 + 1500)
+        let text = Self.document(ext, items: Self.batchRows * 2 + Self.batchRows / 4 * 3)
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         let expected = try (ext == "json" ? OutlineFormat.json : .markdown).read(text)
         let seed = TestSeed.seed(ext == "json" ? 61 : 62)
         var random = SeededRandom(seed: seed)
 
-        func start() throws -> Process { try BurrowProcess.start(["import", file, "--under", "P", "--db", db]) }
+        let args = ["import", file, "--under", "P", "--db", db]
         // What a whole import writes, seen as it runs.
-        let whole = try start()
-        var most = 0
-        Poll.until(timeout: .seconds(60)) {
-            if let n = Self.written(whole.processIdentifier) { most = max(most, n) }
-            return !whole.isRunning
-        }
-        whole.waitUntilExit()
-        #expect(whole.terminationStatus == 0 && most > 0, "a whole import wrote \(most) bytes")
+        let whole = try BurrowProcess.measured(args, environment: Self.environment)
+        #expect(whole.status == 0 && whole.written > 0, "a whole import wrote \(whole.written) bytes")
 
         var killed = 0
         for _ in 0..<6 {
-            let threshold = Int.random(in: 0...(most + most / 10), using: &random)
-            let p = try start()
-            Poll.until(timeout: .seconds(60)) { (Self.written(p.processIdentifier) ?? .max) >= threshold || !p.isRunning }
-            kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
-            if p.terminationReason == .uncaughtSignal { killed += 1 }
+            let threshold = Int.random(in: 0...(whole.written + whole.written / 10), using: &random)
+            if try BurrowProcess.killed(args, after: threshold, environment: Self.environment).killed { killed += 1 }
         }
         let note = TestSeed.note(seed)
         #expect(killed > 0, "\(note)")

@@ -21,14 +21,47 @@ public enum BurrowProcess {
     }
 
     /// Starts `burrow ARGS` with its output thrown away and does not wait: for tests that kill it mid-write.
-    public static func start(_ arguments: [String]) throws -> Process {
+    /// `environment` is added to this process's.
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// Bytes process `pid` has written so far (its own count: `wchar` in `/proc/PID/io`), or nil once it is
+    /// gone. What a kill test waits for: a share of what the whole command writes, not a time.
+    public static func written(_ pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix("wchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// Runs `burrow ARGS` to its end; the most bytes it was seen to have written, and its status.
+    public static func measured(_ args: [String], environment: [String: String] = [:]) throws -> (written: Int, status: Int32) {
+        let p = try start(args, environment: environment)
+        var most = 0
+        Poll.until(timeout: .seconds(120)) {
+            if let n = written(p.processIdentifier) { most = max(most, n) }
+            return !p.isRunning
+        }
+        p.waitUntilExit()
+        return (most, p.terminationStatus)
+    }
+
+    /// Starts `burrow ARGS` and kills it with SIGKILL once it has written `threshold` bytes (or when it ends
+    /// first): whether the kill landed, and the exit status when it did not.
+    public static func killed(
+        _ args: [String], after threshold: Int, environment: [String: String] = [:]
+    ) throws -> (killed: Bool, status: Int32) {
+        let p = try start(args, environment: environment)
+        Poll.until(timeout: .seconds(120)) { (written(p.processIdentifier) ?? .max) >= threshold || !p.isRunning }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        return (p.terminationReason == .uncaughtSignal, p.terminationStatus)
     }
 
     /// Runs `burrow ARGS` with stdin from /dev/null (or `input`) and waits for it.
