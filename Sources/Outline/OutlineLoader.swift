@@ -1,4 +1,3 @@
-import Foundation
 import ObjectGraph
 
 /// Adds items given one at a time in document order (each with its depth below the parent), as rows written
@@ -15,16 +14,8 @@ import ObjectGraph
 /// }
 /// ```
 public struct OutlineLoader {
-    /// Rows written to the store at a time: 8,192, or `BURROW_IMPORT_BATCH_ROWS` (64 or more) when it is
-    /// set, for the tests that kill an import between two of its batches: three batches of 512 rows make
-    /// the same case as three of 8,192, at a sixteenth of the cost.
-    public static let batchSize: Int = {
-        guard let text = ProcessInfo.processInfo.environment[batchSizeVariable], let rows = Int(text) else { return 8192 }
-        return max(64, rows)
-    }()
-
-    /// The environment variable that sets `batchSize`.
-    public static let batchSizeVariable = "BURROW_IMPORT_BATCH_ROWS"
+    /// Rows written to the store at a time.
+    public static let batchSize = 8192
 
     private let context: Context
     private let entity: EntityDescription

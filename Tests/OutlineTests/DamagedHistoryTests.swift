@@ -95,15 +95,28 @@ import Testing
         BurrowProcess.run(arguments + ["--db", db])
     }
 
-    /// "A" and "B" added by two commands, then `damage` done to the newest row (B's add); B's ID.
+    /// Outlines made once by commands, each case damaging a copy: "A" then "B" (with B's ID), "A" then "A2",
+    /// and the same with A2's add undone.
+    static let templates: (folder: TemporaryDirectory, aThenB: String, b: Int64, aThenA2: String, a2Undone: String) = {
+        let folder = TemporaryDirectory("burrow-damaged-history-templates")
+        let aThenB = folder.path("a-then-b.sqlite"), aThenA2 = folder.path("a-then-a2.sqlite")
+        precondition(burrow(["add", "A"], aThenB).status == 0 && burrow(["add", "A"], aThenA2).status == 0)
+        let added = burrow(["add", "B"], aThenB)
+        guard let b = added.out.split(separator: "#").dropFirst().first?.split(separator: " ").first.flatMap({ Int64($0) }) else {
+            preconditionFailure("burrow add B said \(added.out) \(added.err)")
+        }
+        precondition(burrow(["add", "A2"], aThenA2).status == 0)
+        let a2Undone = try! folder.copy(ofStore: aThenA2, as: "a2-undone.sqlite")
+        precondition(burrow(["undo"], a2Undone).status == 0)
+        return (folder, aThenB, b, aThenA2, a2Undone)
+    }()
+
+    /// "A" and "B" added by two commands, then `damage` done to the newest row (B's add).
     static func damaged(_ damage: Damage, in folder: TemporaryDirectory) throws -> String {
-        let db = folder.path()
-        #expect(burrow(["add", "A"], db).status == 0)
-        let added = burrow(["add", "B"], db)
-        let b = try #require(added.out.split(separator: "#").dropFirst().first?.split(separator: " ").first.flatMap { Int64($0) }, "\(added.out)")
+        let db = try folder.copy(ofStore: templates.aThenB, as: "store.sqlite")
         let o = try Outline(path: db)
         try o.context.store.queue.writeWithoutTransaction { db in
-            try db.execute(sql: damage.sql, arguments: damage.arguments(b))
+            try db.execute(sql: damage.sql, arguments: damage.arguments(templates.b))
         }
         return db
     }
@@ -192,9 +205,7 @@ import Testing
     @Test(arguments: bookkeepingDamages)
     func damagedBookkeepingNeverCrashes(_ damage: BookkeepingDamage) throws {
         let folder = TemporaryDirectory("burrow-damaged-history")
-        let db = folder.path()
-        #expect(Self.burrow(["add", "A"], db).status == 0)
-        #expect(Self.burrow(["add", "A2"], db).status == 0)
+        let db = try folder.copy(ofStore: Self.templates.aThenA2, as: "store.sqlite")
         try Outline(path: db).context.store.queue.writeWithoutTransaction { db in try db.execute(sql: damage.sql) }
         #expect(try SharedHistoryProcessTests.bookkeepingProblems(db) != [], "the damage breaks the rules")
         // No backtraces from the crashes of the known bugs: they take a second each.
@@ -275,10 +286,7 @@ import Testing
     @Test(arguments: bookkeepingDamages)
     func checkReportsAndRepairRenumbers(_ damage: BookkeepingDamage) throws {
         let folder = TemporaryDirectory("burrow-damaged-history")
-        let db = folder.path()
-        #expect(Self.burrow(["add", "A"], db).status == 0)
-        #expect(Self.burrow(["add", "A2"], db).status == 0)
-        #expect(Self.burrow(["undo"], db).status == 0)
+        let db = try folder.copy(ofStore: Self.templates.a2Undone, as: "store.sqlite")
         try Outline(path: db).context.store.queue.writeWithoutTransaction { db in try db.execute(sql: damage.sql) }
         let checked = Self.burrow(["check"], db)
         #expect(checked.status == 1 && checked.out.contains("undo history: "), "\(checked.out)\(checked.err)")

@@ -46,11 +46,7 @@ import Testing
 
     /// A copy of the template store.
     static func copy(into folder: TemporaryDirectory) throws -> String {
-        let db = folder.path()
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: template.path + suffix) {
-            try FileManager.default.copyItem(atPath: template.path + suffix, toPath: db + suffix)
-        }
-        return db
+        try folder.copy(ofStore: template.path, as: "store.sqlite")
     }
 
     typealias Chunk = (start: Int64, data: [UInt8])

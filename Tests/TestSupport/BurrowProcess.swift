@@ -53,15 +53,24 @@ public enum BurrowProcess {
     }
 
     /// Starts `burrow ARGS` and kills it with SIGKILL once it has written `threshold` bytes (or when it ends
-    /// first): whether the kill landed, and the exit status when it did not.
+    /// first): whether the kill landed, the exit status when it did not, and the bytes it had written when
+    /// last looked at (so a test can count the kills that landed in the middle of a write).
     public static func killed(
         _ args: [String], after threshold: Int, environment: [String: String] = [:]
-    ) throws -> (killed: Bool, status: Int32) {
+    ) throws -> (killed: Bool, status: Int32, written: Int) {
         let p = try start(args, environment: environment)
-        Poll.until(timeout: .seconds(120)) { (written(p.processIdentifier) ?? .max) >= threshold || !p.isRunning }
+        // Every millisecond, not `Poll`'s ten: a commit writes for a few milliseconds, and a kill meant for its
+        // middle should not land after it.
+        let deadline = ContinuousClock.now + .seconds(120)
+        var seen = 0
+        while let n = written(p.processIdentifier), n < threshold, p.isRunning, ContinuousClock.now < deadline {
+            seen = n
+            usleep(1000)
+        }
+        seen = written(p.processIdentifier) ?? seen
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
-        return (p.terminationReason == .uncaughtSignal, p.terminationStatus)
+        return (p.terminationReason == .uncaughtSignal, p.terminationStatus, seen)
     }
 
     /// Runs `burrow ARGS` with stdin from /dev/null (or `input`) and waits for it.

@@ -28,6 +28,16 @@ public final class TemporaryDirectory: Sendable {
         url.appendingPathComponent(name).path
     }
 
+    /// A copy of the store at `store` (its write-ahead log too, when there is one) as `name` in this folder;
+    /// its path. For tests that start many cases from one state made once.
+    public func copy(ofStore store: String, as name: String) throws -> String {
+        let copy = path(name)
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: store + suffix) {
+            try FileManager.default.copyItem(atPath: store + suffix, toPath: copy + suffix)
+        }
+        return copy
+    }
+
     deinit {
         try? FileManager.default.removeItem(at: url)
     }
