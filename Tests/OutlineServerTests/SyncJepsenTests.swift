@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Jepsen-style, with real processes: three outline files attached to one server, three threads each
-/// running about 330 random `burrow` commands on its own file at once (add, rename, done, move — cross-moves
+/// running 120 random `burrow` commands on its own file at once (333 under `BURROW_TEST_SCALE=big`) (add, rename, done, move — cross-moves
 /// of items the others move too — rm, undo), with `burrow sync now` between them that sometimes cannot
 /// reach the server and sometimes is SIGKILLed part way, while the server itself is stopped (as a crash:
 /// `pg_ctl -m immediate`) and started again every few seconds. After the network heals and every client syncs:
@@ -13,6 +13,8 @@ import Testing
 /// deleted it, the three outlines and a fourth downloaded fresh from the server are alike, and `burrow check` is clean everywhere (no cycle, no orphan, counts right). (It found a client
 /// ending without an item it had deleted locally that the server kept, and another with an item under the
 /// top for want of a parent it had deleted; now such an outline is replaced by the server's whole one.)
+/// Over 10 s: a thousand real processes (360 at CI's size) and a server crashed and started again every
+/// few seconds. It prints how often the cases it is for happened (outages, killed syncs, refused moves).
 @Suite struct SyncJepsenTests {
     @Test(arguments: TestSeed.seeds([7]))
     func threeClientsRandomOperationsCutsAndKillsEndAlike(seed: UInt64) throws {
@@ -29,6 +31,10 @@ import Testing
         for db in dbs.dropFirst() { #expect(burrow(["sync", "attach", url], db).status == 0) }
 
         let failures = Mutex<[String]>([])
+        // How often each case it is for happened: printed, since a run where none did proves little.
+        let tally = Mutex<[String: Int]>([:])
+        @Sendable func count(_ what: String) { tally.withLock { $0[what, default: 0] += 1 } }
+        let commands = TestScale.size(ci: 120, big: 333)
         let clientsDone = Atomic<Int>(0)
         let outages = Atomic<Int>(0)
         let chaos = Thread {
@@ -54,7 +60,7 @@ import Testing
                 }
             }
             refresh()
-            for n in 0..<333 {
+            for n in 0..<commands {
                 if n % 25 == 0 { refresh() }
                 let some = rng.pick(known) ?? "#1"
                 let other = rng.pick(known) ?? "#1"
@@ -79,11 +85,16 @@ import Testing
                             usleep(UInt32(rng.below(300_000)))
                             kill(p.processIdentifier, SIGKILL)
                             p.waitUntilExit()
+                            if p.terminationReason == .uncaughtSignal { count("syncs killed") }
                         }
                         continue
                     }
                 }
                 let r = BurrowProcess.run(args + ["--db", db])
+                if args.first == "sync" { count(r.status == 0 ? "syncs through" : "syncs refused or cut off") }
+                if r.status == 1 && r.err.contains("into itself") { count("moves into itself refused") }
+                if args.first == "mv" && r.status == 0 { count("moves") }
+                if r.out.contains("Recovered") || r.err.contains("Recovered") { count("sent under Recovered") }
                 // Refusals (a gone item, a move into itself, nothing to undo, no server) exit 1; anything
                 // else is a crash.
                 if r.status != 0 && r.status != 1 {
@@ -94,8 +105,11 @@ import Testing
         }
         #expect(failures.withLock { $0 } == [], "\(rng(seed).note)")
         // The chaos thread ends within one pause and leaves the server running.
-        while !chaos.isFinished { usleep(50_000) }
+        Poll.until(timeout: .seconds(60)) { chaos.isFinished }
         #expect(outages.load(ordering: .relaxed) > 0, "the server was stopped at least once")
+        print(
+            "SyncJepsenTests: \(commands) commands a client, \(outages.load(ordering: .relaxed)) outages; "
+                + tally.withLock { $0 }.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
 
         // The network heals: every client syncs until nothing moves.
         for _ in 0..<3 {
