@@ -80,7 +80,7 @@ extension SyncCommandTests {
         for k in stride(from: 0, to: 60, by: 3) { #expect(burrow(["rename", "item \(k)", "renamed \(k)"], db: a).status == 0) }
         let sync = try BurrowProcess.start(["sync", "now", "--url", url, "--db", a])
         usleep(400_000)
-        kill(sync.processIdentifier, SIGKILL)
+        sync.signal(SIGKILL)
         sync.waitUntilExit()
         #expect(burrow(["check"], db: a).status == 0)
         let again = burrow(["sync", "now", "--url", url], db: a)

@@ -83,7 +83,7 @@ import Testing
                         // Killed part way: its answers lost, its outbox half sent.
                         if let p = try? BurrowProcess.start(["sync", "now", "--url", url, "--db", db]) {
                             usleep(UInt32(rng.below(300_000)))
-                            kill(p.processIdentifier, SIGKILL)
+                            p.signal(SIGKILL)
                             p.waitUntilExit()
                             if p.terminationReason == .uncaughtSignal { count("syncs killed") }
                         }

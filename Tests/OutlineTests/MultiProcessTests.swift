@@ -237,15 +237,10 @@ import Testing
             var rng = SeededRandom(seed: seed)
             var killed = 0, completed = 0
             for _ in 0..<25 {
-                let p = Process()
-                p.executableURL = URL(fileURLWithPath: BurrowProcess.path)
-                p.arguments = ["import", file, "--under", "P", "--db", db]
-                p.standardOutput = FileHandle.nullDevice
-                p.standardError = FileHandle.nullDevice
-                guard (try? p.run()) != nil else { continue }
+                guard let p = try? BurrowProcess.start(["import", file, "--under", "P", "--db", db]) else { continue }
                 // Anywhere from before the store is opened to after the commit.
                 usleep(useconds_t(rng.next() % 400_000))
-                kill(p.processIdentifier, SIGKILL)
+                p.signal(SIGKILL)
                 p.waitUntilExit()
                 if p.terminationReason == .uncaughtSignal { killed += 1 } else if p.terminationStatus == 0 { completed += 1 }
             }

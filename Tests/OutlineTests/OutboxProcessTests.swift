@@ -49,7 +49,7 @@ import Testing
             // The first round is killed early, the second left to finish, the rest killed anywhere in it.
             if round != 1 {
                 usleep(UInt32(round == 0 ? 30_000 : 50_000 + rng.below(2_500_000)))
-                kill(p.processIdentifier, SIGKILL)
+                p.signal(SIGKILL)
             }
             p.waitUntilExit()
             let items = try Outline(path: db).context.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Item") ?? 0 }

@@ -26,20 +26,7 @@ import Testing
 
     /// Runs `burrow ARGS --db DB` with `environment` added to this process's (a config folder, say).
     static func burrow(_ arguments: [String], _ db: String, environment: [String: String] = [:]) -> BurrowProcess.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BurrowProcess.path)
-        process.arguments = arguments + ["--db", db]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return BurrowProcess.Result(status: -1, out: "", err: "cannot run burrow: \(error)") }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return BurrowProcess.Result(status: status, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+        BurrowProcess.run(arguments + ["--db", db], environment: environment)
     }
 
     /// The whole history as `burrow history --json` lists it, newest first.
@@ -271,7 +258,7 @@ import Testing
             // Import takes some 130 ms in a debug build: anywhere from before the store is opened to about
             // the commit (mostly killed, so that `killed > 0` holds for any seed).
             usleep(useconds_t(rng.below(160_000)))
-            kill(p.processIdentifier, SIGKILL)
+            p.signal(SIGKILL)
             p.waitUntilExit()
             if p.terminationReason == .uncaughtSignal { killed += 1 } else if p.terminationStatus == 0 { completed += 1 }
 
@@ -321,7 +308,7 @@ import Testing
             }
             let p = try BurrowProcess.start(["undo", "--db", db])
             usleep(useconds_t(rng.below(200_000)))
-            kill(p.processIdentifier, SIGKILL)
+            p.signal(SIGKILL)
             p.waitUntilExit()
             if p.terminationReason == .uncaughtSignal { killed += 1 }
 

@@ -8,29 +8,12 @@ public enum BurrowProcess {
         return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("burrow").path
     }()
 
-    public struct Result: Sendable {
-        public var status: Int32
-        public var out: String
-        public var err: String
-
-        public init(status: Int32, out: String, err: String) {
-            self.status = status
-            self.out = out
-            self.err = err
-        }
-    }
+    public typealias Result = Spawn.Result
 
     /// Starts `burrow ARGS` with its output thrown away and does not wait: for tests that kill it mid-write.
     /// `environment` is added to this process's.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Child {
+        try Spawn.start(path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     /// Bytes process `pid` has written so far (its own count: `wchar` in `/proc/PID/io`), or nil once it is
@@ -44,10 +27,13 @@ public enum BurrowProcess {
     public static func measured(_ args: [String], environment: [String: String] = [:]) throws -> (written: Int, status: Int32) {
         let p = try start(args, environment: environment)
         var most = 0
-        Poll.until(timeout: .seconds(120)) {
+        // Every millisecond: what a command writes at its end (a commit) is most of what it writes, and a
+        // child that has ended is not reaped until `isRunning` says so, so its last count is read first.
+        let deadline = ContinuousClock.now + .seconds(120)
+        repeat {
             if let n = written(p.processIdentifier) { most = max(most, n) }
-            return !p.isRunning
-        }
+            usleep(1000)
+        } while p.isRunning && ContinuousClock.now < deadline
         p.waitUntilExit()
         return (most, p.terminationStatus)
     }
@@ -68,36 +54,24 @@ public enum BurrowProcess {
             usleep(1000)
         }
         seen = written(p.processIdentifier) ?? seen
-        kill(p.processIdentifier, SIGKILL)
+        p.signal(SIGKILL)
         p.waitUntilExit()
         return (p.terminationReason == .uncaughtSignal, p.terminationStatus, seen)
     }
 
-    /// Runs `burrow ARGS` with stdin from /dev/null (or `input`) and waits for it.
-    public static func run(_ arguments: [String], input: String? = nil) -> Result {
-        run(tool: path, arguments, input: input)
+    /// Runs `burrow ARGS` with stdin from /dev/null (or `input`) and waits for it. `environment` is added to
+    /// this process's.
+    public static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) -> Result {
+        run(tool: path, arguments, input: input, environment: environment)
     }
 
     /// Runs the program at `tool` the same way (`setpriv … burrow …`, say).
-    public static func run(tool: String, _ arguments: [String], input: String? = nil) -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        do { try process.run() } catch { return Result(status: -1, out: "", err: "cannot run burrow: \(error)") }
-        if let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
+    public static func run(tool: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) -> Result {
+        do {
+            return try Spawn.run(tool, arguments, input: input, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        } catch {
+            return Result(status: -1, out: "", err: "cannot run \(tool): \(error)")
         }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Result(status: status, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
     }
 
     /// Runs `count` workers at once, each on a thread of its own (not a pool sized by the cores), and

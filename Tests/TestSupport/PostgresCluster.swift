@@ -127,13 +127,7 @@ public final class PostgresCluster: @unchecked Sendable {
             \(asUser)\(bin)/pg_ctl -D \(directory)/data -m immediate -w stop >/dev/null 2>&1
             rm -rf \(directory)
             """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        p.arguments = ["/bin/sh", "-c", script]
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try? p.run()
+        _ = try? Spawn.start("/usr/bin/setsid", ["/bin/sh", "-c", script])
     }
 
     private func run(_ arguments: String...) throws { try Self.run(bin: bin, directory: directory, arguments) }
@@ -149,8 +143,8 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }
 
-    /// Runs `program` to its end (posix_spawn and waitpid: Foundation's `Process` was seen never to reap a
-    /// child here, a test waiting forever); its output, or an error with it when it fails.
+    /// Runs `program` to its end (`Spawn`: Foundation's `Process` was seen never to reap a child here, a test
+    /// waiting forever); its output, or an error with it when it fails.
     private static func capture(_ program: String, _ arguments: [String], environment: [String: String], directory: String? = nil) throws -> String {
         // Output to a file, not a pipe: the server `pg_ctl` starts would inherit a pipe and keep it open.
         let file = NSTemporaryDirectory() + "burrow-pg-out-\(UUID().uuidString)"
@@ -159,17 +153,16 @@ public final class PostgresCluster: @unchecked Sendable {
         for (k, v) in environment { env[k] = v }
         let argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\" </dev/null >\"$OUT\" 2>&1", directory ?? "/", program] + arguments
         env["OUT"] = file
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in cArgs + cEnv { free(p) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, cArgs, cEnv)
-        guard spawned == 0 else { throw ClusterError("cannot start \(program): error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // Spawn: nothing else this process has open (another test's pipe) reaches the server.
+        let child: Child
+        do {
+            child = try Spawn.start(argv[0], Array(argv.dropFirst()), environment: env)
+        } catch {
+            throw ClusterError("cannot start \(program): \(error)")
+        }
+        child.waitUntilExit()
         let text = readWhole(file)
-        // Exited (low 7 bits 0) with status 0.
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+        guard child.terminationReason == .exit, child.terminationStatus == 0 else {
             throw ClusterError("\((program as NSString).lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
         }
         return text

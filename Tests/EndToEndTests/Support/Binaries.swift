@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The package's built executables, found beside the test bundle (`swift test` builds them first).
 enum Binaries {
@@ -18,18 +19,7 @@ enum Binaries {
 
     /// Runs the program at `executable` the same way.
     static func runTool(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let r = try Spawn.run(executable, arguments, environment: environment)
+        return (r.status, r.out, r.err)
     }
 }

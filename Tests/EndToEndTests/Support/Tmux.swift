@@ -94,9 +94,9 @@ final class Tmux {
 
     @discardableResult
     func run(_ arguments: [String], capture: Bool = true) throws -> String {
-        let (status, output) = try Spawn.run(["tmux", "-L", socket] + arguments, captureOutput: capture)
-        guard status == 0 else { throw TmuxError(arguments: arguments, status: status) }
-        return output
+        let r = try Spawn.run("tmux", ["-L", socket] + arguments, captureOutput: capture)
+        guard r.status == 0 else { throw TmuxError(arguments: arguments, status: r.status) }
+        return r.out
     }
 
     static func quote(_ s: String) -> String {
