@@ -9,6 +9,10 @@ import Testing
 /// Folds as deep as the outline: a chain of 50,000 items, each inside the one above, all opened with `zR`.
 /// Everything that walks the open lists does it without recursion, so nothing runs out of stack: opening,
 /// jumping to the end, closing, and freeing the lists.
+///
+/// Why it takes about 16 s: a recursive walk only runs out of an 8 MiB stack somewhere past 20,000 levels (a
+/// few hundred bytes a frame), so a shallower chain would pass with the recursion back; 50,000 levels are
+/// opened, walked and closed twice, and each open list is a results controller of its own.
 struct DeepFoldTests {
     static let depth = 50_000
 

@@ -41,7 +41,7 @@ import Testing
                     var rng = SeededRandom(seed: seed &* 31 &+ UInt64(client))
                     let server = try await ServerConnection.connect(try ServerAddress(url))
                     var sent: [(UUID, ServerOperation)] = []
-                    for _ in 0..<120 {
+                    for _ in 0..<TestScale.size(ci: 120, big: 1000) {
                         let key = OrderKey.keys(after: nil, count: 1 + rng.below(6)).last!
                         let a = await known.pick(rng.below(1000)), b = await known.pick(rng.below(1000))
                         var op: ServerOperation

@@ -128,7 +128,7 @@ import Testing
         let levels = 3
         #expect(BurrowProcess.run(["add", "L0", "L1", "L2", "--db", db]).status == 0)
         let workers = 4
-        let perWorker = Int(ProcessInfo.processInfo.environment["BURROW_STRESS_OPS"] ?? "") ?? 120
+        let perWorker = TestScale.size(ci: 120, big: 600)
         // Worker w draws from seed + w; the processes' interleaving is not replayable, their commands are.
         let seed = TestSeed.seed(100)
         let note = TestSeed.note(seed)

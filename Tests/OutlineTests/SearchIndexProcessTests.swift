@@ -93,7 +93,7 @@ import Testing
         let shared = SharedIDs(Self.addedIDs(setup.out))
         let roots = Self.addedIDs(setup.out)
         let workers = 4
-        let steps = 36
+        let steps = TestScale.size(ci: 36, big: 180)
         let reports = try BurrowProcess.concurrently(workers + 1) { w -> [String] in
             var rng = SeededRandom(seed: seed &+ UInt64(w) &* 0x9E37)
             var failures: [String] = []

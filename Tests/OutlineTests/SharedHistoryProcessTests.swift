@@ -175,7 +175,7 @@ import Testing
         let note = TestSeed.note(seed)
         #expect(Self.burrow(["add", "L"], db).status == 0)
         let workers = 4
-        let perWorker = Int(ProcessInfo.processInfo.environment["BURROW_STRESS_OPS"] ?? "") ?? 40
+        let perWorker = TestScale.size(ci: 40, big: 200)
         let reports = try BurrowProcess.concurrently(workers) { w -> [String] in
             var rng = SeededRandom(seed: seed &+ UInt64(w))
             var failures: [String] = []
