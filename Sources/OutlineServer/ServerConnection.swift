@@ -242,7 +242,7 @@ public final class ServerConnection: Sendable {
     }
 
     /// The changes of `outline` numbered after `seq`, oldest first, at most `limit`.
-    public func changes(outline: UUID, after seq: Int64, limit: Int = 1000) async throws(ServerError) -> [ServerChange] {
+    public func changes(outline: UUID, after seq: Int64, limit: Int) async throws(ServerError) -> [ServerChange] {
         let rows = try await run(
             "SELECT seq, op_id, client, body::text FROM burrow.change WHERE outline = \(outline) AND seq > \(seq) ORDER BY seq LIMIT \(limit)",
             "read changes")

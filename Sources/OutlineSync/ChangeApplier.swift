@@ -18,10 +18,13 @@ public enum ChangeApplier {
     /// (never the server's doing; a store damaged by hand) goes under the top item rather than nowhere.
     /// With `checkpoint`, that key is set to the last change's number in each transaction. With
     /// `unlessPending`, nothing more is applied once the outbox holds actions not yet sent (the server's
-    /// state would undo them here until they arrive); false then.
+    /// state would undo them here until they arrive); false then. `first` runs at the start of the first
+    /// transaction, before that check (what a round settles of the actions it sent, committed with or
+    /// without the changes).
     @discardableResult
     public static func apply(
-        _ changes: [ServerChange], to outline: Outline, checkpoint: String? = nil, unlessPending: Bool = false, diverged: ((String) -> Void)? = nil
+        _ changes: [ServerChange], to outline: Outline, checkpoint: String? = nil, unlessPending: Bool = false, first: () throws -> Void = {},
+        diverged: ((String) -> Void)? = nil
     ) throws -> Bool {
         let context = outline.context
         let store = context.store
@@ -39,8 +42,9 @@ public enum ChangeApplier {
         }
         if start < changes.endIndex { runs.append(changes[start...]) }
         return try unrecorded(context) { () throws -> Bool in
-            for run in runs {
+            for (k, run) in runs.enumerated() {
                 let applied = try context.transaction { () throws -> Bool in
+                    if k == 0 { try first() }
                     if unlessPending, try store.outboxCount() > 0 { return false }
                     if let checkpoint, let last = run.last { try store.setAppValue(checkpoint, String(last.seq)) }
                     let root = try outline.root()

@@ -64,7 +64,7 @@ public final class Replicator {
     /// Attaches the outline to the server at `address` (reached through `connection`): a server with no
     /// outline gets this one; an empty outline here gets the server's one. Anything else is refused with a
     /// message and changes nothing. Returns what it did, as a sentence.
-    public func attach(_ address: ServerAddress, through connection: ServerConnection) async throws -> String {
+    public func attach(_ address: ServerAddress, through connection: any SharedOutlineServer) async throws -> String {
         if let at = try store.appValue(Key.address) {
             throw SyncError("this outline is already shared through \(at) (burrow sync detach first)")
         }
@@ -116,21 +116,40 @@ public final class Replicator {
 
     /// Sends what waits in the outbox, then applies the server's changes; again while actions arrived
     /// meanwhile (up to a few times).
-    public func syncOnce(through connection: ServerConnection) async throws -> Round {
+    public func syncOnce(through connection: any SharedOutlineServer) async throws -> Round {
         guard let id = try store.appValue(Key.outline).flatMap(UUID.init(uuidString:)),
             let client = try store.appValue(Key.client).flatMap(UUID.init(uuidString:))
         else { throw SyncError("this outline is not shared (burrow sync attach URL first)") }
         var round = Round()
+        var refusals: [Refusal] = []
+        // The refusals' notes say where each item is once the round is over.
+        func finished() -> Round {
+            var r = round
+            r.notes += refusals.map(describe)
+            return r
+        }
         for _ in 0..<8 {
-            try await send(id, client, &round)
+            // What was sent stays in the outbox until the refused parts' local effects are taken back, in the
+            // same transaction as its removal (before the server's changes, or in the first of their runs),
+            // so a round cut anywhere sends it again and is answered the same.
+            var sent = try await send(id, client, &round)
             var seq = try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0
             var blocked = false
             var diverged = false
+            func settle() throws {
+                guard !sent.isEmpty else { return }
+                refusals += try self.settle(sent) { diverged = true }
+                sent = []
+            }
             while true {
                 let changes = try await connection.changes(outline: id, after: seq)
-                guard let last = changes.last else { break }
-                guard try ChangeApplier.apply(changes, to: outline, checkpoint: Key.seq, unlessPending: true, diverged: { _ in diverged = true })
-                else {
+                guard let last = changes.last else {
+                    if !sent.isEmpty { try ChangeApplier.unrecorded(outline.context) { try outline.context.transaction { try settle() } } }
+                    break
+                }
+                let applied = try ChangeApplier.apply(
+                    changes, to: outline, checkpoint: Key.seq, unlessPending: true, first: { try settle() }, diverged: { _ in diverged = true })
+                guard applied else {
                     blocked = true
                     break
                 }
@@ -155,35 +174,151 @@ public final class Replicator {
                 guard try ChangeApplier.replace(with: items, seq: at, in: outline, checkpoint: Key.seq) else { continue }
                 round.replaced = true
             }
-            return round
+            return finished()
         }
-        return round
+        return finished()
 
         // The outbox goes up in exchanges of about `Self.batch` operations (whole entries), each one
         // transaction on the server: a thousand actions queued offline take one round trip, not a thousand.
-        func send(_ id: UUID, _ client: UUID, _ round: inout Round) async throws {
+        // The entries sent, with what the server refused of each; they stay in the outbox (see `settle`).
+        func send(_ id: UUID, _ client: UUID, _ round: inout Round) async throws -> [Sent] {
+            var out: [Sent] = []
+            var after: Int64 = 0
             while true {
-                let entries = try store.outbox(after: 0, limit: Self.batch)
-                guard !entries.isEmpty else { return }
-                var ops: [(op: ServerOperation, id: UUID)] = [], names: [String] = [], sent: [OutboxEntry] = []
+                let entries = try store.outbox(after: after, limit: Self.batch)
+                guard !entries.isEmpty else { return out }
+                var ops: [(op: ServerOperation, id: UUID)] = [], owners: [Int] = [], batch: [Sent] = []
                 for (entry, planned) in zip(entries, try plan(entries)) {
-                    if !sent.isEmpty && ops.count + planned.count > Self.batch { break }
+                    if !batch.isEmpty && ops.count + planned.count > Self.batch { break }
                     for (k, op) in planned.enumerated() {
                         ops.append((op, Self.opID(client, entry: entry.seq, index: k)))
-                        names.append(entry.name)
+                        owners.append(batch.count)
                     }
-                    sent.append(entry)
+                    batch.append(Sent(entry: entry))
                 }
                 let answers = try await connection.apply(ops, outline: id, client: client.uuidString)
                 round.sent += answers.count
-                for (answer, name) in zip(answers, names) where answer.status != .applied {
-                    round.notes.append("\(name): \(answer.message ?? answer.status.rawValue)")
+                for ((op, answer), k) in zip(zip(ops.map(\.op), answers), owners) {
+                    switch answer.status {
+                    case .applied: break
+                    case .recovered: round.notes.append("\(batch[k].entry.name): \(answer.message ?? answer.status.rawValue)")
+                    case .rejected: batch[k].refused.append((op, answer.message ?? answer.status.rawValue))
+                    }
                 }
-                guard let last = sent.last else { return }
-                try store.removeOutbox(through: last.seq)
-                try outline.context.transaction { for entry in sent { try store.setAppValue(Key.fresh(entry.seq), nil) } }
+                out += batch
+                guard let last = batch.last else { return out }
+                after = last.entry.seq
             }
         }
+    }
+
+    /// An outbox entry sent in this round, and the operations of it the server refused, with its reasons.
+    struct Sent {
+        var entry: OutboxEntry
+        var refused: [(op: ServerOperation, message: String)] = []
+    }
+
+    /// A refused operation's item and why, for the note that tells the user where the item is now.
+    struct Refusal {
+        var action: String
+        var message: String
+        var item: ObjectID?
+    }
+
+    /// Takes back here what the server refused of `sent` (newest first: each to its values before its entry),
+    /// and removes `sent` from the outbox with their plans, inside the caller's transaction. What the server
+    /// accepted arrives with its changes (this device's own included), so the outline is then the server's
+    /// with the actions still unsent on top: a refused move leaves its item where the server has it, never in
+    /// a cycle with what others moved meanwhile. A refused part that cannot be taken back without making a
+    /// cycle here calls `diverged` (the server's whole outline then replaces this one).
+    func settle(_ sent: [Sent], diverged: () -> Void) throws -> [Refusal] {
+        var refusals: [Refusal] = []
+        for s in sent.reversed() {
+            for (op, message) in s.refused.reversed() {
+                let item = try revert(op, of: s.entry, diverged: diverged)
+                refusals.append(Refusal(action: s.entry.name, message: message, item: item))
+            }
+        }
+        if let last = sent.last { try store.removeOutbox(through: last.entry.seq) }
+        for s in sent { try store.setAppValue(Key.fresh(s.entry.seq), nil) }
+        return refusals.reversed()
+    }
+
+    /// Sets back what refused `op` of `entry` changed: the fields a `set` set, the parent and key of a
+    /// `move`. The item, when it is still here.
+    private func revert(_ op: ServerOperation, of entry: OutboxEntry, diverged: () -> Void) throws -> ObjectID? {
+        let name: UUID, keys: [String]
+        switch op {
+        case .move(let id, _, _): (name, keys) = (id, ["parent", "order"])
+        case .set(let id, let fields, _): (name, keys) = (id, fields.keys.sorted())
+        // Never refused: inserts and restores go under "Recovered" at worst, and only the top's delete is refused,
+        // which is never sent.
+        case .insert, .restore, .delete: return nil
+        }
+        guard let id = try store.objects(named: [name]).first ?? nil else { return nil }
+        let context = outline.context
+        guard let item = try context.existingObject(for: id) as? Item, !item.isDeleted, !item.isRoot else { return id }
+        guard let object = entry.objects.first(where: { $0.id == id }), let before = object.before, let after = object.after else { return id }
+        for key in keys {
+            guard let value = before[key] else { continue }
+            // Only what still holds what the entry wrote: a later action's value (unsent, so on top; or sent,
+            // and then arriving with the changes) stays.
+            guard Self.holds(item, key, after[key]) else { continue }
+            switch (key, value) {
+            case ("parent", .integer(let row)):
+                guard let parent = try context.existingObject(for: ObjectID(entity: id.entity, rowID: row)) as? Item, !parent.isDeleted else {
+                    diverged()
+                    continue
+                }
+                var at: Item? = parent
+                while let a = at, a !== item { at = a.parent }
+                if at === item {
+                    diverged()
+                    continue
+                }
+                if item.parent !== parent { item.setObject(parent, for: "parent") }
+            case ("order", .string(let s)): if item.order != s { item.order = s }
+            case ("title", .string(let s)): if item.title != s { item.title = s }
+            case ("note", .string(let s)): if item.note != s { item.note = s }
+            case ("note", .null): if item.note != nil { item.note = nil }
+            case ("done", .bool(let b)): if item.isDone != b { item.isDone = b }
+            case ("done", .integer(let n)): if item.isDone != (n != 0) { item.isDone = n != 0 }
+            default: continue
+            }
+        }
+        return id
+    }
+
+    /// Whether `item`'s `key` is `value` as an outbox entry gives it (the parent as its row ID).
+    private static func holds(_ item: Item, _ key: String, _ value: Value?) -> Bool {
+        switch (key, value) {
+        case ("parent", .integer(let row)?): return item.parent?.objectID.rowID == row
+        case ("order", .string(let s)?): return item.order == s
+        case ("title", .string(let s)?): return item.title == s
+        case ("note", .string(let s)?): return item.note == s
+        case ("note", .null?): return item.note == nil
+        case ("done", .bool(let b)?): return item.isDone == b
+        case ("done", .integer(let n)?): return item.isDone == (n != 0)
+        default: return false
+        }
+    }
+
+    /// One line for a refused action: why, and where its item is now ("Move “X”: it would go inside itself;
+    /// “X” stays in Projects/Y").
+    private func describe(_ r: Refusal) -> String {
+        let context = Context(store: store)
+        guard let id = r.item, let item = try? context.existingObject(for: id) as? Item, !item.isDeleted else {
+            return "\(r.action): \(r.message)"
+        }
+        // Walked with a bound: a store damaged into a cycle must not hang the message.
+        var titles: [String] = []
+        var at = item.parent
+        while let a = at, !a.isRoot, titles.count <= 64 {
+            titles.append(a.title)
+            at = a.parent
+        }
+        let place = titles.isEmpty ? "at the top" : "in " + titles.reversed().joined(separator: "/")
+        return "\(r.action): \(r.message); “\(item.title)” stays \(place)"
     }
 
     /// About how many operations go up in one exchange.

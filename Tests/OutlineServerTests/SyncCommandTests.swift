@@ -132,3 +132,37 @@ extension SyncCommandTests {
         #expect(![refused, sent, wrong].contains { $0.out.contains(cluster.adminPassword) || $0.err.contains(cluster.adminPassword) })
     }
 }
+
+extension SyncCommandTests {
+    /// Issue 30's script, as a user types it: X, Y, Z shared by A and B; A, offline, moves X under Y; B moves
+    /// Y under X and syncs; A syncs. The server refuses A's move (X would go inside itself): A is told, once,
+    /// and says where X is now; A, B and the server all end X ▸ Y, Z, with nothing hidden in a cycle.
+    @Test func aMoveRefusedAsACycleLeavesEveryOutlineAlikeAndSaysSo() throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let folder = TemporaryDirectory("burrow-sync-crossing")
+        let a = folder.path("a.sqlite"), b = folder.path("b.sqlite")
+        func burrow(_ args: [String], db: String) -> BurrowProcess.Result { BurrowProcess.run(args + ["--db", db]) }
+        let nowhere = url.replacingOccurrences(of: #":\d+/"#, with: ":1/", options: .regularExpression)
+        #expect(burrow(["add", "X", "Y", "Z"], db: a).status == 0)
+        #expect(burrow(["sync", "attach", url], db: a).status == 0)
+        #expect(burrow(["sync", "attach", url], db: b).status == 0)
+
+        #expect(burrow(["mv", "X", "--to", "Y"], db: a).status == 0)
+        #expect(burrow(["sync", "now", "--url", nowhere], db: a).status == 1)
+        #expect(burrow(["mv", "Y", "--to", "X"], db: b).status == 0)
+        #expect(burrow(["sync", "now", "--url", url], db: b).status == 0)
+        let back = burrow(["sync", "now", "--url", url], db: a)
+        #expect(back.status == 0, "\(back.err)")
+        #expect(back.err == "burrow: Move “X”: it would go inside itself; “X” stays at the top\n", "\(back.err)")
+        let again = burrow(["sync", "now", "--url", url], db: a)
+        #expect(again.err.isEmpty && again.out.hasPrefix("Sent 0 changes, received 0"), "\(again.out) \(again.err)")
+
+        let tree = "[ ] X (1)\n  [ ] Y\n[ ] Z\n"
+        #expect(burrow(["ls", "--tree"], db: a).out == tree)
+        #expect(burrow(["ls", "--tree"], db: b).out == tree)
+        #expect(burrow(["check"], db: a).status == 0)
+        let fresh = folder.path("fresh.sqlite")
+        #expect(burrow(["sync", "attach", url], db: fresh).status == 0)
+        #expect(burrow(["ls", "--tree"], db: fresh).out == tree)
+    }
+}

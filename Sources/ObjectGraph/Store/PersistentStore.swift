@@ -141,7 +141,7 @@ protocol PersistentStore: AnyObject {
     func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, step: [UInt8], modelHash: String)]
     /// How many steps the outbox holds (0 when the store keeps none).
     func outboxCount() throws(StoreError) -> Int
-    /// Forgets the steps numbered up to `seq` (sent); in its own write transaction.
+    /// Forgets the steps numbered up to `seq` (sent): in the write transaction under way, else in its own.
     func removeOutbox(through seq: Int64) throws(StoreError)
 
     // MARK: External names

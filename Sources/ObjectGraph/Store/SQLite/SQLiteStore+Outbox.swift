@@ -81,10 +81,14 @@ extension SQLiteStore {
     }
 
     func removeOutbox(through seq: Int64) throws(StoreError) {
+        func remove(_ db: Database) throws {
+            if try hasOutbox(db) { try db.execute(sql: "DELETE FROM og_outbox WHERE seq <= ?", arguments: [seq]) }
+        }
         do {
-            try withWriteTransaction { db in
-                if try hasOutbox(db) { try db.execute(sql: "DELETE FROM og_outbox WHERE seq <= ?", arguments: [seq]) }
-            }
+            // Inside a context's transaction when there is one: a replicator removes what it sent in the same
+            // commit as what it takes back of it.
+            if let db = transaction { return try remove(db) }
+            try withWriteTransaction(remove)
         } catch {
             throw StoreError.wrap(error, "cannot empty the outbox", path: path)
         }

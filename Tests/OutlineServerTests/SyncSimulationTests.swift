@@ -1,0 +1,325 @@
+import Foundation
+import ObjectGraph
+import Outline
+import OutlineServer
+import TestSupport
+import Testing
+
+@testable import OutlineSync
+
+/// A deterministic simulation of sharing: 2–4 devices (real SQLite outlines) and the in-memory server
+/// (`ServerModel`), driven by one seeded generator: random actions (adds, renames, done, moves, deletes,
+/// undo), crossing moves (one device moves X under Y while another moves Y under X), devices offline for a
+/// while, answers lost after the server applied them, a round cut after reading changes, and devices
+/// "crashing" (everything in memory dropped, the store reopened). After every step no device's outline has a
+/// cycle, an item out of reach or a key taken twice (`Outline.check`); once everyone is back online and has
+/// synced until nothing moves, every device and a fresh download equal the server. A failing seed replays
+/// alone (`BURROW_TEST_SEED`) and prints its schedule.
+@Suite struct SyncSimulationTests {
+    /// What the generator made happen across the seeds, printed, and checked to be more than a handful.
+    final class Tally: CustomStringConvertible {
+        var steps = 0, actions = 0, crossings = 0, cyclesRefused = 0, refused = 0, recovered = 0, lostAnswers = 0, cutRounds = 0
+        var crashes = 0, offlineRounds = 0, undos = 0, replaced = 0
+        var description: String {
+            "\(steps) steps, \(actions) actions (\(undos) undos), \(crossings) crossing moves, \(cyclesRefused) moves refused as cycles, "
+                + "\(refused) refusals in all, \(recovered) put under Recovered, \(lostAnswers) answers lost, \(cutRounds) rounds cut, "
+                + "\(crashes) crashes, \(offlineRounds) rounds offline, \(replaced) outlines replaced whole"
+        }
+    }
+
+    /// The names the server gives the "Recovered" items it makes, from the seed.
+    final class Names: @unchecked Sendable {
+        // @unchecked: read under the lock.
+        private let lock = NSLock()
+        private var rng: SeededRandom
+        init(seed: UInt64) { rng = SeededRandom(seed: seed) }
+        func next() -> [UInt8] {
+            lock.lock()
+            defer { lock.unlock() }
+            return (0..<16).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        }
+    }
+
+    /// A device's way to the server: down, or losing the answer after the server applied, or cut after
+    /// reading changes, as the simulation says.
+    final class Link: SharedOutlineServer, @unchecked Sendable {
+        // @unchecked: the simulation runs one step at a time on one task.
+        enum Fault { case none, down, answerLost, changesLost }
+        let server: ServerModel
+        var fault = Fault.none
+        var address: ServerAddress { server.address }
+        init(_ server: ServerModel) { self.server = server }
+
+        private func check() throws(ServerError) {
+            if fault == .down { throw ServerError(.unreachable, "the simulated server is unreachable") }
+        }
+        func ensureSchema() async throws(ServerError) { try check() }
+        func outlines() async throws(ServerError) -> [UUID] {
+            try check()
+            return try await server.outlines()
+        }
+        func createOutline(_ id: UUID) async throws(ServerError) {
+            try check()
+            try await server.createOutline(id)
+        }
+        func apply(_ ops: [(op: ServerOperation, id: UUID)], outline: UUID, client: String) async throws(ServerError) -> [ServerAnswer] {
+            try check()
+            let answers = try await server.apply(ops, outline: outline, client: client)
+            if fault == .answerLost { throw ServerError(.unreachable, "the simulated answer was lost") }
+            return answers
+        }
+        func changes(outline: UUID, after seq: Int64, limit: Int) async throws(ServerError) -> [ServerChange] {
+            try check()
+            let changes = try await server.changes(outline: outline, after: seq, limit: limit)
+            if fault == .changesLost && !changes.isEmpty { throw ServerError(.unreachable, "the simulated changes were lost") }
+            return changes
+        }
+        func items(outline: UUID) async throws(ServerError) -> (items: [ServerItem], seq: Int64) {
+            try check()
+            return try await server.items(outline: outline)
+        }
+        func itemCount(outline: UUID) async throws(ServerError) -> (count: Int, seq: Int64)? {
+            try check()
+            return try await server.itemCount(outline: outline)
+        }
+    }
+
+    final class Device {
+        let name: String
+        let dir = TemporaryDirectory("burrow-sim")
+        var outline: Outline
+        var sync: Replicator
+        let link: Link
+        var offlineFor = 0
+
+        init(_ name: String, _ server: ServerModel) throws {
+            self.name = name
+            outline = try Outline(path: dir.path("o.sqlite"))
+            sync = Replicator(outline: outline)
+            link = Link(server)
+            // Made on its own, as `burrow` makes it: made inside the first action, that action's undo would
+            // take it away.
+            _ = try outline.root()
+        }
+
+        /// Everything in memory dropped, the store opened again.
+        func crash() throws {
+            outline = try Outline(path: dir.path("o.sqlite"))
+            sync = Replicator(outline: outline)
+        }
+
+        /// Every item below the top, from a fresh context, with its name.
+        func rows() throws -> [(row: OutlineRow, name: UUID?)] {
+            let fresh = Outline(context: Context(store: outline.context.store))
+            let rows = try fresh.subtree(under: try fresh.root())
+            return Array(zip(rows, try fresh.context.store.knownExternalIDs(for: rows.map(\.id))))
+        }
+
+        /// The outline as "name title [x]" lines, indented, for comparing with the server's.
+        func lines() throws -> [String] {
+            try rows().map {
+                String(repeating: "  ", count: $0.row.depth) + "\($0.name?.uuidString ?? "unnamed") \($0.row.title)\($0.row.isDone ? " [x]" : "")"
+            }
+        }
+    }
+
+    /// The server's outline as the same lines, children in key order (bytes, as the server compares them).
+    static func lines(_ items: [ServerItem], top: UUID) -> [String] {
+        var children: [UUID: [ServerItem]] = [:]
+        for i in items { if let p = i.parent { children[p, default: []].append(i) } }
+        var out: [String] = []
+        func walk(_ id: UUID, _ depth: Int) {
+            for c in (children[id] ?? []).sorted(by: { $0.ord.utf8.lexicographicallyPrecedes($1.ord.utf8) }) {
+                out.append(String(repeating: "  ", count: depth) + "\(c.id.uuidString) \(c.title)\(c.done ? " [x]" : "")")
+                walk(c.id, depth + 1)
+            }
+        }
+        walk(top, 0)
+        return out
+    }
+
+    @Test func manySeedsConverge() async throws {
+        let seeds = TestSeed.seeds(Array(1...UInt64(TestScale.size(ci: 50, big: 300))))
+        let tally = Tally()
+        var ran = 0
+        for seed in seeds {
+            ran += 1
+            if let schedule = try await Self.run(seed: seed, tally: tally) {
+                Issue.record("\(TestSeed.note(seed)):\n\(schedule)")
+                break
+            }
+        }
+        print("SyncSimulationTests, \(ran) of \(seeds.count) seeds: \(tally)")
+        // A run in which the dangerous cases hardly happened proves little about them (a replay of one seed
+        // is for its schedule, not for the counts).
+        guard ran == seeds.count, seeds.count > 1 else { return }
+        #expect(tally.cyclesRefused >= seeds.count / 2 && tally.lostAnswers > 0 && tally.crashes > 0 && tally.cutRounds > 0, "\(tally)")
+    }
+
+    /// One seed's run; nil when every check held, else the schedule so far and what failed.
+    static func run(seed: UInt64, tally: Tally) async throws -> String? {
+        var rng = SeededRandom(seed: seed)
+        var log: [String] = []
+        let recoveredNames = Names(seed: seed ^ 0x5EED)
+        let server = ServerModel(address: try ServerAddress("postgres://model.invalid/sim")) {
+            var bytes = recoveredNames.next()
+            bytes[6] = 0x40 | (bytes[6] & 0x0F)
+            bytes[8] = 0x80 | (bytes[8] & 0x3F)
+            return UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11],
+                    bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
+        }
+        let devices = try (0..<(2 + rng.below(3))).map { try Device("d\($0)", server) }
+        var counter = 0
+        let first = devices[0]
+        _ = try first.outline.perform("Add") { try first.outline.append(titles: ["a", "b", "c", "d"], to: try first.outline.root().objectID) }
+        for d in devices { _ = try await d.sync.attach(d.link.address, through: d.link) }
+        log.append("\(devices.count) devices, 4 items")
+
+        func fail(_ what: String) -> String { (log.suffix(60) + ["FAILED: " + what]).joined(separator: "\n") }
+
+        func sync(_ d: Device) async throws {
+            let fault: Link.Fault
+            if d.offlineFor > 0 {
+                d.offlineFor -= 1
+                fault = .down
+                tally.offlineRounds += 1
+            } else {
+                switch rng.below(10) {
+                case 0: fault = .answerLost
+                case 1: fault = .changesLost
+                default: fault = .none
+                }
+            }
+            d.link.fault = fault
+            defer { d.link.fault = .none }
+            do {
+                let round = try await d.sync.syncOnce(through: d.link)
+                tally.cyclesRefused += round.notes.filter { $0.contains("inside itself") }.count
+                tally.refused += round.notes.filter { !$0.contains("Recovered") }.count
+                tally.recovered += round.notes.filter { $0.contains("Recovered") }.count
+                if round.replaced { tally.replaced += 1 }
+                log.append("\(d.name) sync: sent \(round.sent), received \(round.received)\(round.notes.map { "; " + $0 }.joined())")
+            } catch let error as ServerError where error.code == .unreachable {
+                if fault == .answerLost { tally.lostAnswers += 1 }
+                if fault == .changesLost { tally.cutRounds += 1 }
+                log.append("\(d.name) sync cut (\(fault))")
+            }
+        }
+
+        for _ in 0..<TestScale.size(ci: 40, big: 120) {
+            tally.steps += 1
+            let d = devices[rng.below(devices.count)]
+            let rows = try d.rows()
+            let top = try d.outline.root().objectID
+            let pick = { (r: inout SeededRandom) -> OutlineRow? in rows.isEmpty ? nil : rows[r.below(rows.count)].row }
+            switch rng.below(20) {
+            case 0..<3:
+                counter += 1
+                let title = "\(d.name)-\(counter)"
+                let parent = rng.below(3) == 0 ? top : (pick(&rng)?.id ?? top)
+                _ = try d.outline.perform("Add") { try d.outline.append(title, to: parent) }
+                tally.actions += 1
+                log.append("\(d.name) add \(title)")
+            case 3:
+                if let r = pick(&rng) {
+                    counter += 1
+                    try d.outline.perform("Rename") { try d.outline.rename(r.id, to: "\(r.title)'") }
+                    tally.actions += 1
+                    log.append("\(d.name) rename \(r.title)")
+                }
+            case 4:
+                if let r = pick(&rng) {
+                    try d.outline.perform("Done") { try d.outline.setDone(r.id, to: !r.isDone) }
+                    tally.actions += 1
+                    log.append("\(d.name) done \(r.title)")
+                }
+            case 5..<8:
+                if let r = pick(&rng) {
+                    let to = rng.below(4) == 0 ? top : (pick(&rng)?.id ?? top)
+                    do {
+                        try d.outline.perform("Move") { try d.outline.move(r.id, to: to, at: rng.below(3)) }
+                        tally.actions += 1
+                        log.append("\(d.name) move \(r.title)")
+                    } catch {
+                        log.append("\(d.name) move \(r.title) refused here: \(error)")
+                    }
+                }
+            case 8:
+                if let r = pick(&rng), rng.below(2) == 0 {
+                    try d.outline.perform("Delete") { try d.outline.delete(r.id) }
+                    tally.actions += 1
+                    log.append("\(d.name) delete \(r.title)")
+                }
+            case 9:
+                // An undo whose item another device changed since is refused, and says so: a user's error here.
+                do {
+                    let undone = try d.outline.context.undo()
+                    tally.undos += 1
+                    log.append("\(d.name) undo \(undone ?? "nothing")")
+                } catch let error as UndoConflict {
+                    log.append("\(d.name) undo refused: \(error)")
+                }
+            case 10..<12:
+                // Crossing moves: here X under Y, on another device Y under X, neither knowing of the other.
+                let other = devices[(devices.firstIndex { $0 === d }! + 1 + rng.below(devices.count - 1)) % devices.count]
+                let named = rows.filter { $0.row.parent == top.rowID || rng.below(3) == 0 }
+                guard named.count >= 2 else { break }
+                let x = named[rng.below(named.count)], y = named[rng.below(named.count)]
+                guard x.row.id != y.row.id, let xName = try d.outline.context.store.knownExternalIDs(for: [x.row.id])[0],
+                    let yName = try d.outline.context.store.knownExternalIDs(for: [y.row.id])[0],
+                    let x2 = try other.outline.context.store.objects(named: [xName])[0],
+                    let y2 = try other.outline.context.store.objects(named: [yName])[0]
+                else { break }
+                d.offlineFor = max(d.offlineFor, 1)
+                do {
+                    try d.outline.perform("Move") { try d.outline.move(x.row.id, to: y.row.id, at: 0) }
+                    try other.outline.perform("Move") { try other.outline.move(y2, to: x2, at: 0) }
+                    tally.crossings += 1
+                    log.append("\(d.name) moves \(x.row.title) under \(y.row.title) offline; \(other.name) moves it back under")
+                } catch {
+                    log.append("crossing \(x.row.title)/\(y.row.title) refused here: \(error)")
+                }
+                try await sync(other)
+            case 12:
+                d.offlineFor = 1 + rng.below(4)
+                log.append("\(d.name) offline for \(d.offlineFor) rounds")
+            case 13:
+                try d.crash()
+                tally.crashes += 1
+                log.append("\(d.name) crashes")
+            default:
+                try await sync(d)
+            }
+            for x in devices {
+                let problems = try x.outline.check()
+                if !problems.isEmpty { return fail("\(x.name): \(problems)") }
+            }
+        }
+
+        // Healing: everyone online, rounds until a whole pass moves nothing.
+        for d in devices { d.offlineFor = 0 }
+        for _ in 0..<6 {
+            for d in devices {
+                d.link.fault = .none
+                _ = try await d.sync.syncOnce(through: d.link)
+            }
+        }
+        let outlineID = try #require(try first.outline.context.store.appValue("sync.outline").flatMap(UUID.init(uuidString:)))
+        let (items, _) = try await server.items(outline: outlineID)
+        let expected = Self.lines(items, top: outlineID)
+        for d in devices {
+            if try d.sync.status().pending != 0 { return fail("\(d.name) still has actions to send") }
+            let got = try d.lines()
+            if got != expected {
+                return fail("\(d.name) differs from the server:\n\(got.joined(separator: "\n"))\n--- server:\n\(expected.joined(separator: "\n"))")
+            }
+        }
+        let fresh = try Device("fresh", server)
+        _ = try await fresh.sync.attach(fresh.link.address, through: fresh.link)
+        if try fresh.lines() != expected { return fail("a fresh download differs from the server") }
+        return nil
+    }
+}
