@@ -144,11 +144,12 @@ let package = Package(
 )
 
 // `BURROW_SANITIZE=address` (`.ci/run`'s second pass): this package's own targets are built with that
-// sanitizer, and only the tests that pass runs (ObjectGraph's and Outline's) are declared. The dependencies'
-// flags do not change, so in the first pass's build folder the pass compiles only this package's code again:
-// not GRDB, the PostgreSQL client, TLS or crypto (which `swift test --sanitize` would, 7 minutes on 2 cores).
+// sanitizer, and only the tests that pass runs are declared (ObjectGraph's and Outline's, and the sharing tests
+// that drive the object graph through `burrow sync` and the simulation). The dependencies' flags do not change,
+// so in the first pass's build folder the pass compiles only this package's code again: not GRDB, the
+// PostgreSQL client, TLS or crypto (which `swift test --sanitize` would, 7 minutes on 2 cores).
 if let sanitizer = Context.environment["BURROW_SANITIZE"], !sanitizer.isEmpty {
-    let kept: Set<String> = ["ObjectGraphTests", "OutlineTests"]
+    let kept: Set<String> = ["ObjectGraphTests", "OutlineTests", "OutlineServerTests"]
     package.targets.removeAll { ($0.type == .test && !kept.contains($0.name)) || ["TerminalDemo", "BurrowBenchmarks"].contains($0.name) }
     for target in package.targets where target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)"])]
