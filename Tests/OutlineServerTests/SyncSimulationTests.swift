@@ -19,9 +19,9 @@ import Testing
     /// What the generator made happen across the seeds, printed, and checked to be more than a handful.
     final class Tally: CustomStringConvertible {
         var steps = 0, actions = 0, crossings = 0, cyclesRefused = 0, refused = 0, recovered = 0, lostAnswers = 0, cutRounds = 0
-        var crashes = 0, offlineRounds = 0, undos = 0, replaced = 0
+        var crashes = 0, offlineRounds = 0, undos = 0, replaced = 0, moves = 0
         var description: String {
-            "\(steps) steps, \(actions) actions (\(undos) undos), \(crossings) crossing moves, \(cyclesRefused) moves refused as cycles, "
+            "\(steps) steps, \(actions) actions (\(undos) undos, \(moves) moves), \(crossings) crossing moves, \(cyclesRefused) moves refused as cycles, "
                 + "\(refused) refusals in all, \(recovered) put under Recovered, \(lostAnswers) answers lost, \(cutRounds) rounds cut, "
                 + "\(crashes) crashes, \(offlineRounds) rounds offline, \(replaced) outlines replaced whole"
         }
@@ -153,7 +153,9 @@ import Testing
         // A run in which the dangerous cases hardly happened proves little about them (a replay of one seed
         // is for its schedule, not for the counts).
         guard ran == seeds.count, seeds.count > 1 else { return }
-        #expect(tally.cyclesRefused >= seeds.count / 2 && tally.lostAnswers > 0 && tally.crashes > 0 && tally.cutRounds > 0, "\(tally)")
+        // At least one move in ten refused as a cycle, or the run says little about cycles.
+        #expect(tally.cyclesRefused * 10 >= tally.moves, "\(tally)")
+        #expect(tally.lostAnswers > 0 && tally.crashes > 0 && tally.cutRounds > 0, "\(tally)")
     }
 
     /// One seed's run; nil when every check held, else the schedule so far and what failed.
@@ -236,12 +238,13 @@ import Testing
                     tally.actions += 1
                     log.append("\(d.name) done \(r.title)")
                 }
-            case 5..<8:
+            case 5..<7:
                 if let r = pick(&rng) {
                     let to = rng.below(4) == 0 ? top : (pick(&rng)?.id ?? top)
                     do {
                         try d.outline.perform("Move") { try d.outline.move(r.id, to: to, at: rng.below(3)) }
                         tally.actions += 1
+                        tally.moves += 1
                         log.append("\(d.name) move \(r.title)")
                     } catch {
                         log.append("\(d.name) move \(r.title) refused here: \(error)")
@@ -262,7 +265,7 @@ import Testing
                 } catch let error as UndoConflict {
                     log.append("\(d.name) undo refused: \(error)")
                 }
-            case 10..<12:
+            case 7, 10..<13:
                 // Crossing moves: here X under Y, on another device Y under X, neither knowing of the other.
                 let other = devices[(devices.firstIndex { $0 === d }! + 1 + rng.below(devices.count - 1)) % devices.count]
                 let named = rows.filter { $0.row.parent == top.rowID || rng.below(3) == 0 }
@@ -278,15 +281,17 @@ import Testing
                     try d.outline.perform("Move") { try d.outline.move(x.row.id, to: y.row.id, at: 0) }
                     try other.outline.perform("Move") { try other.outline.move(y2, to: x2, at: 0) }
                     tally.crossings += 1
+                    tally.moves += 2
+                    tally.actions += 2
                     log.append("\(d.name) moves \(x.row.title) under \(y.row.title) offline; \(other.name) moves it back under")
                 } catch {
                     log.append("crossing \(x.row.title)/\(y.row.title) refused here: \(error)")
                 }
                 try await sync(other)
-            case 12:
+            case 13:
                 d.offlineFor = 1 + rng.below(4)
                 log.append("\(d.name) offline for \(d.offlineFor) rounds")
-            case 13:
+            case 14:
                 try d.crash()
                 tally.crashes += 1
                 log.append("\(d.name) crashes")
