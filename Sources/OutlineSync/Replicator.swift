@@ -270,9 +270,14 @@ public final class Replicator {
                     diverged()
                     continue
                 }
+                // Bounded: a store damaged into a cycle elsewhere must not hang the round.
                 var at: Item? = parent
-                while let a = at, a !== item { at = a.parent }
-                if at === item {
+                var steps = 0
+                while let a = at, a !== item, steps <= 1_000_000 {
+                    at = a.parent
+                    steps += 1
+                }
+                if at != nil {
                     diverged()
                     continue
                 }
@@ -289,18 +294,19 @@ public final class Replicator {
         return id
     }
 
-    /// Whether `item`'s `key` is `value` as an outbox entry gives it (the parent as its row ID).
+    /// Whether `item`'s `key` is `value` as an outbox entry gives it (the parent as its row ID, done as a
+    /// truth value or a number).
     private static func holds(_ item: Item, _ key: String, _ value: Value?) -> Bool {
-        switch (key, value) {
-        case ("parent", .integer(let row)?): return item.parent?.objectID.rowID == row
-        case ("order", .string(let s)?): return item.order == s
-        case ("title", .string(let s)?): return item.title == s
-        case ("note", .string(let s)?): return item.note == s
-        case ("note", .null?): return item.note == nil
-        case ("done", .bool(let b)?): return item.isDone == b
-        case ("done", .integer(let n)?): return item.isDone == (n != 0)
+        let now: Value
+        switch key {
+        case "parent": now = item.parent.map { .integer($0.objectID.rowID) } ?? .null
+        case "order": now = .string(item.order)
+        case "title": now = .string(item.title)
+        case "note": now = item.note.map(Value.string) ?? .null
+        case "done": return value == .bool(item.isDone) || value == .integer(item.isDone ? 1 : 0)
         default: return false
         }
+        return value == now
     }
 
     /// One line for a refused action: why, and where its item is now ("Move “X”: it would go inside itself;
@@ -313,10 +319,11 @@ public final class Replicator {
         // Walked with a bound: a store damaged into a cycle must not hang the message.
         var titles: [String] = []
         var at = item.parent
-        while let a = at, !a.isRoot, titles.count <= 64 {
+        while let a = at, !a.isRoot, titles.count < 64 {
             titles.append(a.title)
             at = a.parent
         }
+        if let a = at, !a.isRoot { titles.append("…") }
         let place = titles.isEmpty ? "at the top" : "in " + titles.reversed().joined(separator: "/")
         return "\(r.action): \(r.message); “\(item.title)” stays \(place)"
     }

@@ -41,12 +41,7 @@ import Testing
         var renamed: [UUID: UUID] = [:]
         var feedSeen: Int64 = 0
         func translated(_ id: UUID) -> UUID { renamed[id] ?? id }
-        func translated(_ item: ServerItem) -> ServerItem {
-            var i = item
-            i.id = translated(i.id)
-            i.parent = i.parent.map(translated)
-            return i
-        }
+        func translated(_ item: ServerItem) -> ServerItem { Self.renaming(item, renamed) }
 
         for _ in 0..<TestScale.size(ci: 150, big: 1000) {
             var batch: [(op: ServerOperation, id: UUID)] = []
@@ -171,15 +166,18 @@ import Testing
         }
     }
 
+    /// `item` with the IDs `names` maps replaced.
+    static func renaming(_ item: ServerItem, _ names: [UUID: UUID]) -> ServerItem {
+        var i = item
+        i.id = names[i.id] ?? i.id
+        i.parent = i.parent.map { names[$0] ?? $0 }
+        return i
+    }
+
     /// `op` with the IDs `names` maps replaced.
     static func renaming(_ op: ServerOperation, _ names: [UUID: UUID]) -> ServerOperation {
         func n(_ id: UUID) -> UUID { names[id] ?? id }
-        func item(_ i: ServerItem) -> ServerItem {
-            var i = i
-            i.id = n(i.id)
-            i.parent = i.parent.map(n)
-            return i
-        }
+        func item(_ i: ServerItem) -> ServerItem { renaming(i, names) }
         switch op {
         case .insert(let i): return .insert(item(i))
         case .restore(let list): return .restore(list.map(item))

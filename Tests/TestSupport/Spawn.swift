@@ -71,7 +71,14 @@ public enum Spawn {
         // since (a store's file) would be closed under it.
         opened.removeAll { [inPipe[1], outPipe[0], errPipe[0]].contains($0) }
         var out = Data(), err = Data()
-        try exchange(input: input.map { Array($0.utf8) } ?? [], to: inPipe[1], out: outPipe[0], &out, err: errPipe[0], &err)
+        do {
+            try exchange(input: input.map { Array($0.utf8) } ?? [], to: inPipe[1], out: outPipe[0], &out, err: errPipe[0], &err)
+        } catch {
+            // Not left running nor unreaped.
+            kill(pid, SIGKILL)
+            _ = Child.wait(pid)
+            throw error
+        }
         return Result(status: Child.wait(pid), out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
     }
 
