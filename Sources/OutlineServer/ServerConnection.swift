@@ -188,10 +188,24 @@ public final class ServerConnection: Sendable {
         return counted
     }
 
+    /// The ``OutlineDigest`` of `outline` and the number of the change it is as of (one row: the digest is
+    /// kept in each change's transaction); nil when the server holds no such outline.
+    public func digest(outline: UUID) async throws(ServerError) -> (digest: OutlineDigest, seq: Int64)? {
+        let rows = try await run("SELECT digest, last_seq FROM burrow.outline WHERE id = \(outline)", "read the outline's digest")
+        guard let row = rows.first else { return nil }
+        guard let (digest, seq) = try? row.decode((Int64, Int64).self) else {
+            throw ServerError(.failed, "\(address) gave a digest Burrow cannot read")
+        }
+        return (OutlineDigest(value: digest), seq)
+    }
+
     /// The outlines the server holds, oldest first.
     public func outlines() async throws(ServerError) -> [UUID] {
         let rows = try await run("SELECT id FROM burrow.outline ORDER BY created, id", "list the outlines")
-        return rows.compactMap { try? $0.decode(UUID.self) }
+        return try rows.map { (row: PostgresRow) throws(ServerError) -> UUID in
+            guard let id = try? row.decode(UUID.self) else { throw ServerError(.failed, "\(address) listed an outline Burrow cannot read") }
+            return id
+        }
     }
 
     /// Makes outline `id` with its top item (whose ID is the outline's), if it is not there.
@@ -251,11 +265,18 @@ public final class ServerConnection: Sendable {
             guard let (seq, opID, client, body) = try? row.decode((Int64, UUID, String, String).self),
                 let o = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
             else { throw ServerError(.failed, "\(address) holds a change Burrow cannot read") }
+            // Nothing is skipped: a change read in part would leave this outline another one than the server's.
             let parsed: ServerChange.Body
-            if o["kind"] as? String == "delete" {
-                parsed = .delete(((o["ids"] as? [Any]) ?? []).compactMap { ($0 as? String).flatMap(UUID.init(uuidString:)) })
-            } else {
-                parsed = .upsert(((o["rows"] as? [Any]) ?? []).compactMap(ServerItem.init))
+            switch o["kind"] as? String {
+            case "delete":
+                let ids = (o["ids"] as? [Any])?.map { ($0 as? String).flatMap(UUID.init(uuidString:)) }
+                guard let ids, !ids.contains(nil) else { throw ServerError(.failed, "\(address) holds change \(seq), which Burrow cannot read") }
+                parsed = .delete(ids.compactMap { $0 })
+            case "upsert":
+                let rows = (o["rows"] as? [Any])?.map(ServerItem.init)
+                guard let rows, !rows.contains(nil) else { throw ServerError(.failed, "\(address) holds change \(seq), which Burrow cannot read") }
+                parsed = .upsert(rows.compactMap { $0 })
+            default: throw ServerError(.failed, "\(address) holds change \(seq) of a kind Burrow does not know")
             }
             out.append(ServerChange(seq: seq, opID: opID, client: client, body: parsed))
         }

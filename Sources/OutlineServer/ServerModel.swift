@@ -60,8 +60,13 @@ public final class ServerModel: SharedOutlineServer {
         }
     }
 
+    /// How many items `outline` holds (its top included) as of which change; nil when there is no such outline.
     public func itemCount(outline: UUID) async throws(ServerError) -> (count: Int, seq: Int64)? {
         state.withLock { s in s.outlines[outline].map { ($0.items.count, $0.lastSeq) } }
+    }
+
+    public func digest(outline: UUID) async throws(ServerError) -> (digest: OutlineDigest, seq: Int64)? {
+        state.withLock { s in s.outlines[outline].map { ($0.digest, $0.lastSeq) } }
     }
 
     struct State {
@@ -79,6 +84,8 @@ public final class ServerModel: SharedOutlineServer {
         var changes: [ServerChange] = []
         var answers: [UUID: ServerAnswer] = [:]
         var recovered: UUID?
+        /// Kept with every row written or removed, as `burrow.keep_digest` keeps `burrow.outline.digest`.
+        var digest = OutlineDigest()
         var lastSeq: Int64 { Int64(changes.count) }
 
         init(top: ServerItem) {
@@ -114,7 +121,7 @@ public final class ServerModel: SharedOutlineServer {
                 if let title = fields["title"] { item.title = title.text ?? "" }
                 if let note = fields["note"] { item.note = note.text }
                 if let done = fields["done"] { item.done = done.truth ?? false }
-                items[id] = item
+                put(item)
                 rows = [item]
             case .move(let id, let to, let ord):
                 guard id != top, items[id] != nil else {
@@ -148,7 +155,10 @@ public final class ServerModel: SharedOutlineServer {
                 }
                 gone = items[id] == nil ? [] : subtree(of: id)
                 for g in gone! {
-                    if let p = items[g]?.parent { children[p]?.remove(g) }
+                    if let gone = items[g] {
+                        if let p = gone.parent { children[p]?.remove(g) }
+                        digest.toggle(gone)
+                    }
                     items[g] = nil
                     children[g] = nil
                 }
@@ -182,8 +192,15 @@ public final class ServerModel: SharedOutlineServer {
         }
 
         private mutating func place(_ item: ServerItem) {
-            items[item.id] = item
+            put(item)
             if let p = item.parent { children[p, default: []].insert(item.id) }
+        }
+
+        /// Writes `item`'s row, its digest share replacing the old row's.
+        private mutating func put(_ item: ServerItem) {
+            if let old = items[item.id] { digest.toggle(old) }
+            items[item.id] = item
+            digest.toggle(item)
         }
 
         /// `burrow.recovered`: the item that takes what lost its parent, made at the end of the top level.

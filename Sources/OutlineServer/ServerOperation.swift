@@ -77,12 +77,26 @@ public struct ServerItem: Equatable, Sendable {
         ]
     }
 
+    /// A row as a change carries it (`burrow.row_of`); nil when any field is missing or not what it must be
+    /// (read as something else, a bad parent would put the item at the top).
     init?(_ o: Any?) {
-        guard let o = o as? [String: Any], let id = (o["id"] as? String).flatMap(UUID.init(uuidString:)), let ord = o["ord"] as? String
+        guard let o = o as? [String: Any], let id = (o["id"] as? String).flatMap(UUID.init(uuidString:)), let ord = o["ord"] as? String,
+            let title = o["title"] as? String, let done = o["done"] as? Bool
         else { return nil }
-        self.init(
-            id: id, parent: (o["parent"] as? String).flatMap(UUID.init(uuidString:)), ord: ord, title: o["title"] as? String ?? "",
-            note: o["note"] as? String, done: (o["done"] as? Bool) ?? false)
+        let parent: UUID?, note: String?
+        switch o["parent"] {
+        case is NSNull: parent = nil
+        case let text as String:
+            guard let p = UUID(uuidString: text) else { return nil }
+            parent = p
+        default: return nil
+        }
+        switch o["note"] {
+        case is NSNull: note = nil
+        case let text as String: note = text
+        default: return nil
+        }
+        self.init(id: id, parent: parent, ord: ord, title: title, note: note, done: done)
     }
 }
 

@@ -10,10 +10,54 @@
 /// number, then rings `NOTIFY` (a doorbell only: clients read `seq >` their checkpoint).
 enum ServerSchema {
     /// The schema version this program writes and reads.
-    static let version = 2
+    static let version = 3
 
     /// The statements that take a server from version `k` to `k + 1`, for each `k` from 0.
-    static let migrations: [[String]] = [version1, version2]
+    static let migrations: [[String]] = [version1, version2, version3]
+
+    /// `burrow.outline.digest`: ``OutlineDigest`` of each outline, kept by statement triggers on `burrow.item`
+    /// in the transaction of every change (so read with `last_seq`, it is the digest as of that change), and
+    /// computed once for the outlines already there. `burrow.item_hash` is `OutlineDigest.hash` in SQL.
+    static let version3: [String] = [
+        "ALTER TABLE burrow.outline ADD COLUMN digest bigint NOT NULL DEFAULT 0",
+        """
+        CREATE FUNCTION burrow.item_hash(id uuid, parent uuid, ord text, title text, note text, done boolean) RETURNS bigint \
+        LANGUAGE sql IMMUTABLE AS $$
+            SELECT CASE WHEN parent IS NULL THEN 0::bigint ELSE ('x' || encode(substr(sha256(convert_to(
+                id::text || '/' || parent::text || '/' || octet_length(ord) || ':' || ord || octet_length(title) || ':' || title
+                || coalesce(octet_length(note) || ':' || note, '~') || CASE WHEN done THEN 'T' ELSE 'F' END, 'UTF8')), 1, 8), 'hex'))::bit(64)::bigint END
+        $$
+        """,
+        // One function for the three triggers: each names only the transition tables its event has (PL/pgSQL
+        // plans a statement when it first runs it, so the other branch's table is never looked up).
+        """
+        CREATE FUNCTION burrow.keep_digest() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'DELETE' OR TG_OP = 'UPDATE' THEN
+                UPDATE burrow.outline o SET digest = o.digest # d.x FROM (
+                    SELECT t.outline, bit_xor(burrow.item_hash(t.id, t.parent, t.ord, t.title, t.note, t.done)) AS x FROM gone_rows t GROUP BY t.outline
+                ) d WHERE o.id = d.outline;
+            END IF;
+            IF TG_OP = 'INSERT' OR TG_OP = 'UPDATE' THEN
+                UPDATE burrow.outline o SET digest = o.digest # d.x FROM (
+                    SELECT t.outline, bit_xor(burrow.item_hash(t.id, t.parent, t.ord, t.title, t.note, t.done)) AS x FROM new_rows t GROUP BY t.outline
+                ) d WHERE o.id = d.outline;
+            END IF;
+            RETURN NULL;
+        END $$
+        """,
+        "CREATE TRIGGER item_digest_insert AFTER INSERT ON burrow.item REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION burrow.keep_digest()",
+        """
+        CREATE TRIGGER item_digest_update AFTER UPDATE ON burrow.item REFERENCING OLD TABLE AS gone_rows NEW TABLE AS new_rows \
+        FOR EACH STATEMENT EXECUTE FUNCTION burrow.keep_digest()
+        """,
+        "CREATE TRIGGER item_digest_delete AFTER DELETE ON burrow.item REFERENCING OLD TABLE AS gone_rows FOR EACH STATEMENT EXECUTE FUNCTION burrow.keep_digest()",
+        """
+        UPDATE burrow.outline o SET digest = coalesce((SELECT bit_xor(burrow.item_hash(i.id, i.parent, i.ord, i.title, i.note, i.done)) \
+        FROM burrow.item i WHERE i.outline = o.id), 0)
+        """,
+        "REVOKE EXECUTE ON FUNCTION burrow.item_hash(uuid, uuid, text, text, text, boolean), burrow.keep_digest() FROM PUBLIC"
+    ]
 
     /// `burrow.apply_all(outline, client, ops)`: the operations `[{"id": op_id, "op": op}, …]` applied in
     /// order by `burrow.apply`, in one statement (one transaction, one round trip); their answers, in order.

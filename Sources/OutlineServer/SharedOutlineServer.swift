@@ -32,8 +32,8 @@ public protocol SharedOutlineServer: AnyObject, Sendable {
     /// Every item of `outline`, parents before children (the top first), and the change number they are as of.
     func items(outline: UUID) async throws(ServerError) -> (items: [ServerItem], seq: Int64)
 
-    /// How many items `outline` holds (its top included) as of which change; nil when there is no such outline.
-    func itemCount(outline: UUID) async throws(ServerError) -> (count: Int, seq: Int64)?
+    /// The ``OutlineDigest`` of `outline` as of which change (read together); nil when there is no such outline.
+    func digest(outline: UUID) async throws(ServerError) -> (digest: OutlineDigest, seq: Int64)?
 }
 
 extension SharedOutlineServer {

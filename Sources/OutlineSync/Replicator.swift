@@ -45,8 +45,9 @@ public final class Replicator {
         public var received = 0
         /// One line for each operation the server refused or put under "Recovered".
         public var notes: [String] = []
-        /// True when the server's whole outline replaced this one, which had gone its own way.
-        public var replaced = false
+        /// Why the server's whole outline replaced this one, which had gone its own way (its digest differed, or
+        /// a change could not be applied as the server did); nil when it did not. Never, when all works.
+        public var repaired: String?
     }
 
     public let outline: Outline
@@ -135,10 +136,10 @@ public final class Replicator {
             var sent = try await send(id, client, &round)
             var seq = try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0
             var blocked = false
-            var diverged = false
+            var diverged: String?
             func settle() throws {
                 guard !sent.isEmpty else { return }
-                refusals += try self.settle(sent) { diverged = true }
+                refusals += try self.settle(sent) { diverged = $0 }
                 sent = []
             }
             while true {
@@ -148,7 +149,7 @@ public final class Replicator {
                     break
                 }
                 let applied = try ChangeApplier.apply(
-                    changes, to: outline, checkpoint: Key.seq, unlessPending: true, first: { try settle() }, diverged: { _ in diverged = true })
+                    changes, to: outline, checkpoint: Key.seq, unlessPending: true, first: { try settle() }, diverged: { diverged = $0 })
                 guard applied else {
                     blocked = true
                     break
@@ -157,22 +158,30 @@ public final class Replicator {
                 seq = last.seq
             }
             if blocked { continue }
-            // This outline went its own way (a change needed an item it had deleted meanwhile, or it holds
-            // another number of items): the server's whole outline replaces it.
-            // Every stored item, the top included, counted by the store (no rows read).
-            let local = try outline.context.count(FetchRequest("Item"))
-            // A server without this outline (another server's URL given, the outline removed there) would
-            // look like an empty one, and replacing this outline by it would empty it.
-            guard let server = try await connection.itemCount(outline: id) else {
+            // Convergence is checked: the server's digest as of its last change against this outline's. A
+            // server without this outline (another server's URL given, the outline removed there) must not
+            // replace this one with nothing.
+            guard let server = try await connection.digest(outline: id) else {
                 let attached = try store.appValue(Key.address) ?? "another server"
                 throw SyncError("\(connection.address) does not hold this outline (it is shared through \(attached))")
             }
-            // Changes made meanwhile: the counts would be of two moments (a drift seen where there is none).
-            if !diverged && server.seq != seq { continue }
-            if diverged || server.count != local {
+            var why: String?
+            if let reason = diverged {
+                why = reason
+            } else {
+                // Changes made meanwhile there, or actions here: the two would be of two moments.
+                guard server.seq == seq, let local = try localDigest(outline: id), local.seq == seq else { continue }
+                if local.unnamed > 0 {
+                    why = "\(local.unnamed) item\(local.unnamed == 1 ? " is" : "s are") here and not on the server"
+                } else if local.digest != server.digest {
+                    why = "its digest at change \(seq) is \(local.digest), the server's \(server.digest)"
+                }
+            }
+            if let why {
+                // Repaired whole: the server's outline replaces this one (what differs is not known).
                 let (items, at) = try await connection.items(outline: id)
                 guard try ChangeApplier.replace(with: items, seq: at, in: outline, checkpoint: Key.seq) else { continue }
-                round.replaced = true
+                round.repaired = why
             }
             return finished()
         }
@@ -231,7 +240,7 @@ public final class Replicator {
     /// with the actions still unsent on top: a refused move leaves its item where the server has it, never in
     /// a cycle with what others moved meanwhile. A refused part that cannot be taken back without making a
     /// cycle here calls `diverged` (the server's whole outline then replaces this one).
-    func settle(_ sent: [Sent], diverged: () -> Void) throws -> [Refusal] {
+    func settle(_ sent: [Sent], diverged: (String) -> Void) throws -> [Refusal] {
         var refusals: [Refusal] = []
         for s in sent.reversed() {
             for (op, message) in s.refused.reversed() {
@@ -246,7 +255,7 @@ public final class Replicator {
 
     /// Sets back what refused `op` of `entry` changed: the fields a `set` set, the parent and key of a
     /// `move`. The item, when it is still here.
-    private func revert(_ op: ServerOperation, of entry: OutboxEntry, diverged: () -> Void) throws -> ObjectID? {
+    private func revert(_ op: ServerOperation, of entry: OutboxEntry, diverged: (String) -> Void) throws -> ObjectID? {
         let name: UUID, keys: [String]
         switch op {
         case .move(let id, _, _): (name, keys) = (id, ["parent", "order"])
@@ -267,7 +276,7 @@ public final class Replicator {
             switch (key, value) {
             case ("parent", .integer(let row)):
                 guard let parent = try context.existingObject(for: ObjectID(entity: id.entity, rowID: row)) as? Item, !parent.isDeleted else {
-                    diverged()
+                    diverged("the place a refused move of “\(item.title)” left is gone here")
                     continue
                 }
                 // Bounded: a store damaged into a cycle elsewhere must not hang the round.
@@ -278,7 +287,7 @@ public final class Replicator {
                     steps += 1
                 }
                 if at != nil {
-                    diverged()
+                    diverged("taking back a refused move of “\(item.title)” would put it inside itself here")
                     continue
                 }
                 if item.parent !== parent { item.setObject(parent, for: "parent") }

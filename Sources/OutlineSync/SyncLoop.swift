@@ -170,7 +170,7 @@ public final class SyncLoop: Sendable {
                         s.rounds += 1
                     }
                     var notes = round.notes
-                    if round.replaced { notes.append("This outline had gone its own way: it is now the server's outline, whole") }
+                    if let why = round.repaired { notes.append("This outline had gone its own way (\(why)): it is now the server's outline, whole") }
                     if !notes.isEmpty { shared.withLock { $0.notes += notes } }
                     await bell.wait(for: fallback)
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import Outline
+import PostgresNIO
 import TestSupport
 import Testing
 
@@ -136,6 +137,9 @@ import Testing
         #expect(seq == theirSeq)
         #expect(Set(items.map { "\(translated($0))" }) == Set(theirs.map { "\($0)" }), "\(rng.note)")
         #expect(try await real.itemCount(outline: outline)?.count == theirs.count)
+        // The digests each keeps with every change are those of the items each holds now.
+        #expect(try await real.digest(outline: outline)?.digest == OutlineDigest(items), "\(rng.note)")
+        #expect(try await model.digest(outline: outline)?.digest == OutlineDigest(theirs), "\(rng.note)")
         print("ServerModelTests \(rng.note): \(tally)")
         // A run that never reached a rule proves nothing about it.
         #expect(
@@ -164,6 +168,45 @@ import Testing
             let sql = try rows.first?.decode(String.self)
             #expect(sql == ServerModel.Outline.key(after: a, before: b), "\(a) \(b ?? "nil")")
         }
+    }
+
+    @Test func digestsAreTheSQLs() async throws {
+        // `burrow.item_hash` and OutlineDigest.hash build the same bytes for texts of every kind, and the
+        // triggers keep the digest through inserts, sets, moves, deletes and an outline made before them.
+        let url = try PostgresCluster.shared().newDatabase()
+        let real = try await ServerConnection.connect(try ServerAddress(url))
+        defer { Task { await real.close() } }
+        try await real.prepare()
+        let outline = UUID()
+        try await real.createOutline(outline)
+        #expect(try await real.digest(outline: outline)?.digest == OutlineDigest(), "the top item counts for nothing")
+        let titles = ["", "plain", "ünïcödé ✓", "日本語のタイトル", "emoji 👩‍👩‍👧", "tab\there", "new\nline", "quote \" ' \\", String(repeating: "long ", count: 300)]
+        var ids: [UUID] = []
+        for (k, title) in titles.enumerated() {
+            let id = UUID()
+            ids.append(id)
+            let note: String? = k % 3 == 0 ? nil : k % 3 == 1 ? "" : title + " note"
+            _ = try await real.apply(
+                .insert(ServerItem(id: id, parent: k > 2 ? ids[k - 2] : outline, ord: "a\(k)", title: title, note: note, done: k % 2 == 0)),
+                outline: outline, opID: UUID(), client: "t")
+        }
+        func same(_ why: String) async throws {
+            let (items, seq) = try await real.items(outline: outline)
+            let kept = try #require(try await real.digest(outline: outline))
+            #expect(kept.seq == seq, "\(why)")
+            #expect(kept.digest == OutlineDigest(items), "\(why)")
+        }
+        try await same("inserts")
+        _ = try await real.apply(.set(id: ids[3], fields: ["title": .string("Ωmega"), "note": .null, "done": .bool(true)], expect: nil), outline: outline, opID: UUID(), client: "t")
+        try await same("a set")
+        _ = try await real.apply(.move(id: ids[5], parent: outline, ord: "a1"), outline: outline, opID: UUID(), client: "t")
+        try await same("a move onto a taken key")
+        _ = try await real.apply(.delete(id: ids[1]), outline: outline, opID: UUID(), client: "t")
+        try await same("a subtree deleted")
+        // An outline made by schema 2 gets its digest when the server is upgraded.
+        _ = try await real.run("UPDATE burrow.outline SET digest = 0", "forget")
+        for statement in ServerSchema.version3.suffix(2).prefix(1) { _ = try await real.run(PostgresQuery(unsafeSQL: statement), "recompute") }
+        try await same("computed for an outline already there")
     }
 
     /// `item` with the IDs `names` maps replaced.

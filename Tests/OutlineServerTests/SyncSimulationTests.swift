@@ -19,11 +19,13 @@ import Testing
     /// What the generator made happen across the seeds, printed, and checked to be more than a handful.
     final class Tally: CustomStringConvertible {
         var steps = 0, actions = 0, crossings = 0, cyclesRefused = 0, refused = 0, recovered = 0, lostAnswers = 0, cutRounds = 0
-        var crashes = 0, offlineRounds = 0, undos = 0, replaced = 0, moves = 0
+        var crashes = 0, offlineRounds = 0, undos = 0, moves = 0
+        /// Rounds that found a device's outline gone its own way and replaced it: each one a failure.
+        var repairs: [String] = []
         var description: String {
             "\(steps) steps, \(actions) actions (\(undos) undos, \(moves) moves), \(crossings) crossing moves, \(cyclesRefused) moves refused as cycles, "
                 + "\(refused) refusals in all, \(recovered) put under Recovered, \(lostAnswers) answers lost, \(cutRounds) rounds cut, "
-                + "\(crashes) crashes, \(offlineRounds) rounds offline, \(replaced) outlines replaced whole"
+                + "\(crashes) crashes, \(offlineRounds) rounds offline, \(repairs.count) outlines repaired"
         }
     }
 
@@ -78,9 +80,9 @@ import Testing
             try check()
             return try await server.items(outline: outline)
         }
-        func itemCount(outline: UUID) async throws(ServerError) -> (count: Int, seq: Int64)? {
+        func digest(outline: UUID) async throws(ServerError) -> (digest: OutlineDigest, seq: Int64)? {
             try check()
-            return try await server.itemCount(outline: outline)
+            return try await server.digest(outline: outline)
         }
     }
 
@@ -182,6 +184,8 @@ import Testing
 
         func fail(_ what: String) -> String { (log.suffix(60) + ["FAILED: " + what]).joined(separator: "\n") }
 
+        // A repair hides what went wrong: the digests must agree without one.
+        var repaired: String?
         func sync(_ d: Device) async throws {
             let fault: Link.Fault
             if d.offlineFor > 0 {
@@ -202,8 +206,13 @@ import Testing
                 tally.cyclesRefused += round.notes.filter { $0.contains("inside itself") }.count
                 tally.refused += round.notes.filter { !$0.contains("Recovered") }.count
                 tally.recovered += round.notes.filter { $0.contains("Recovered") }.count
-                if round.replaced { tally.replaced += 1 }
-                log.append("\(d.name) sync: sent \(round.sent), received \(round.received)\(round.notes.map { "; " + $0 }.joined())")
+                if let why = round.repaired {
+                    tally.repairs.append("\(d.name): \(why)")
+                    repaired = "\(d.name) had to be repaired: \(why)"
+                }
+                log.append(
+                    "\(d.name) sync: sent \(round.sent), received \(round.received)\(round.notes.map { "; " + $0 }.joined())"
+                        + (round.repaired.map { "; REPAIRED: " + $0 } ?? ""))
             } catch let error as ServerError where error.code == .unreachable {
                 if fault == .answerLost { tally.lostAnswers += 1 }
                 if fault == .changesLost { tally.cutRounds += 1 }
@@ -298,6 +307,9 @@ import Testing
             default:
                 try await sync(d)
             }
+            // Counted for now; a failure once rounds rebase (TODO in this same issue).
+            if let repaired { log.append("REPAIRED: \(repaired)") }
+            repaired = nil
             for x in devices {
                 let problems = try x.outline.check()
                 if !problems.isEmpty { return fail("\(x.name): \(problems)") }
@@ -309,7 +321,8 @@ import Testing
         for _ in 0..<6 {
             for d in devices {
                 d.link.fault = .none
-                _ = try await d.sync.syncOnce(through: d.link)
+                let round = try await d.sync.syncOnce(through: d.link)
+                if let why = round.repaired { tally.repairs.append("\(d.name) while healing: \(why)") }
             }
         }
         let outlineID = try #require(try first.outline.context.store.appValue("sync.outline").flatMap(UUID.init(uuidString:)))
@@ -325,6 +338,14 @@ import Testing
         let fresh = try Device("fresh", server)
         _ = try await fresh.sync.attach(fresh.link.address, through: fresh.link)
         if try fresh.lines() != expected { return fail("a fresh download differs from the server") }
+        // The digests too: they see keys and notes, which the lines do not.
+        let want = try #require(try await server.digest(outline: outlineID))
+        for d in devices + [fresh] {
+            guard let got = try d.sync.localDigest(outline: outlineID) else { return fail("\(d.name) has actions to send after healing") }
+            if got.digest != want.digest || got.seq != want.seq || got.unnamed != 0 {
+                return fail("\(d.name)'s digest \(got) differs from the server's \(want)")
+            }
+        }
         return nil
     }
 }

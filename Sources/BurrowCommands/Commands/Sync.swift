@@ -72,7 +72,7 @@ struct Sync: ParsableCommand {
             }
             for note in round.notes { Console.current.err("burrow: \(Sanitizer.visible(note))\n") }
             say("Sent \(round.sent) change\(round.sent == 1 ? "" : "s"), received \(round.received)")
-            if round.replaced { say("This outline had gone its own way: it is now the server's outline, whole") }
+            if let why = round.repaired { say("This outline had gone its own way (\(why)): it is now the server's outline, whole") }
         }
     }
 
