@@ -180,7 +180,9 @@ import Testing
         let outline = UUID()
         try await real.createOutline(outline)
         #expect(try await real.digest(outline: outline)?.digest == OutlineDigest(), "the top item counts for nothing")
-        let titles = ["", "plain", "ünïcödé ✓", "日本語のタイトル", "emoji 👩‍👩‍👧", "tab\there", "new\nline", "quote \" ' \\", String(repeating: "long ", count: 300)]
+        let titles = [
+            "", "plain", "ünïcödé ✓", "日本語のタイトル", "emoji 👩‍👩‍👧", "tab\there", "new\nline", "quote \" ' \\", String(repeating: "long ", count: 300)
+        ]
         var ids: [UUID] = []
         for (k, title) in titles.enumerated() {
             let id = UUID()
@@ -197,7 +199,9 @@ import Testing
             #expect(kept.digest == OutlineDigest(items), "\(why)")
         }
         try await same("inserts")
-        _ = try await real.apply(.set(id: ids[3], fields: ["title": .string("Ωmega"), "note": .null, "done": .bool(true)], expect: nil), outline: outline, opID: UUID(), client: "t")
+        _ = try await real.apply(
+            .set(id: ids[3], fields: ["title": .string("Ωmega"), "note": .null, "done": .bool(true)], expect: nil), outline: outline, opID: UUID(),
+            client: "t")
         try await same("a set")
         _ = try await real.apply(.move(id: ids[5], parent: outline, ord: "a1"), outline: outline, opID: UUID(), client: "t")
         try await same("a move onto a taken key")
