@@ -16,6 +16,7 @@ public final class Outline {
 
     public init(context: Context) {
         self.context = context
+        context.willSave = Outline.keepTree
     }
 
     /// Opens (or creates) the outline database at `path`.

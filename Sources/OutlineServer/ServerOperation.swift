@@ -18,6 +18,15 @@ public enum ServerOperation: Equatable, Sendable {
     /// `id` and everything under it.
     case delete(id: UUID)
 
+    /// The item it is about (an insert's or a restore's first), for telling a user where it is.
+    public var itemID: UUID? {
+        switch self {
+        case .insert(let item): item.id
+        case .restore(let items): items.first?.id
+        case .set(let id, _, _), .move(let id, _, _), .delete(let id): id
+        }
+    }
+
     /// The operation as the JSON `burrow.apply` reads.
     var json: String {
         var o: [String: Any] = [:]

@@ -16,16 +16,9 @@ public enum ChangeApplier {
     /// a deletion (a later change may bring back an item it deleted: its row must be gone before the name
     /// moves to the new one) or after `runLength` changes. An upserted item whose parent the store lacks
     /// (never the server's doing; a store damaged by hand) goes under the top item rather than nowhere.
-    /// With `checkpoint`, that key is set to the last change's number in each transaction. With
-    /// `unlessPending`, nothing more is applied once the outbox holds actions not yet sent (the server's
-    /// state would undo them here until they arrive); false then. `first` runs at the start of the first
-    /// transaction, before that check (what a round settles of the actions it sent, committed with or
-    /// without the changes).
-    @discardableResult
-    public static func apply(
-        _ changes: [ServerChange], to outline: Outline, checkpoint: String? = nil, unlessPending: Bool = false, first: () throws -> Void = {},
-        diverged: ((String) -> Void)? = nil
-    ) throws -> Bool {
+    /// With `checkpoint`, that key is set to the last change's number in each transaction. For a download
+    /// (``Replicator/attach(_:through:)``) and tests; a round's changes go through a rebase instead.
+    public static func apply(_ changes: [ServerChange], to outline: Outline, checkpoint: String? = nil, diverged: ((String) -> Void)? = nil) throws {
         let context = outline.context
         let store = context.store
         var runs: [ArraySlice<ServerChange>] = []
@@ -41,11 +34,9 @@ public enum ChangeApplier {
             }
         }
         if start < changes.endIndex { runs.append(changes[start...]) }
-        return try unrecorded(context) { () throws -> Bool in
-            for (k, run) in runs.enumerated() {
-                let applied = try context.transaction { () throws -> Bool in
-                    if k == 0 { try first() }
-                    if unlessPending, try store.outboxCount() > 0 { return false }
+        try unrecorded(context) {
+            for run in runs {
+                try context.transaction {
                     if let checkpoint, let last = run.last { try store.setAppValue(checkpoint, String(last.seq)) }
                     let root = try outline.root()
                     for change in run {
@@ -61,11 +52,8 @@ public enum ChangeApplier {
                             }
                         }
                     }
-                    return true
                 }
-                if !applied { return false }
             }
-            return true
         }
     }
 

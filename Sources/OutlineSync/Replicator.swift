@@ -8,8 +8,9 @@ import OutlineServer
 /// read (the last change number applied) are kept in the store beside the items, the position committed
 /// with the changes it applied. Sending comes first: the outbox's actions in order, each operation with an
 /// ID made from the device and the entry, so a resend after a lost answer is answered, not applied again;
-/// an entry leaves the outbox once the server has answered all of its operations. Then the server's
-/// changes after the position, applied only while nothing waits to be sent.
+/// an entry leaves the outbox in the rebase that takes in the server's answer. Then the server's changes
+/// after the position, through a ``Rebase``: the outline becomes the server's state with the actions still
+/// waiting on top (a refused action leaves no trace), and its ``OutlineDigest`` must then be the server's.
 ///
 /// ```swift
 /// let sync = Replicator(outline: outline)
@@ -115,8 +116,8 @@ public final class Replicator {
         return "Downloaded \(items.count - 1) item\(items.count == 2 ? "" : "s") from \(address)"
     }
 
-    /// Sends what waits in the outbox, then applies the server's changes; again while actions arrived
-    /// meanwhile (up to a few times).
+    /// Sends what waits in the outbox, then rebases on the server's changes and checks the digests; again
+    /// while the server's outline moved on meanwhile (up to a few times).
     public func syncOnce(through connection: any SharedOutlineServer) async throws -> Round {
         guard let id = try store.appValue(Key.outline).flatMap(UUID.init(uuidString:)),
             let client = try store.appValue(Key.client).flatMap(UUID.init(uuidString:))
@@ -130,34 +131,28 @@ public final class Replicator {
             return r
         }
         for _ in 0..<8 {
-            // What was sent stays in the outbox until the refused parts' local effects are taken back, in the
-            // same transaction as its removal (before the server's changes, or in the first of their runs),
-            // so a round cut anywhere sends it again and is answered the same.
-            var sent = try await send(id, client, &round)
-            var seq = try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0
-            var blocked = false
-            var diverged: String?
-            func settle() throws {
-                guard !sent.isEmpty else { return }
-                refusals += try self.settle(sent) { diverged = $0 }
-                sent = []
-            }
+            // What was sent stays in the outbox until the rebase that takes in the server's answer to it (its
+            // changes, or nothing for what it refused) removes it, in the same transaction: a round cut anywhere
+            // sends it again and is answered the same.
+            let sent = try await send(id, client, &round)
+            let from = try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0
+            var changes: [ServerChange] = []
+            var seq = from
             while true {
-                let changes = try await connection.changes(outline: id, after: seq)
-                guard let last = changes.last else {
-                    if !sent.isEmpty { try ChangeApplier.unrecorded(outline.context) { try outline.context.transaction { try settle() } } }
-                    break
-                }
-                let applied = try ChangeApplier.apply(
-                    changes, to: outline, checkpoint: Key.seq, unlessPending: true, first: { try settle() }, diverged: { diverged = $0 })
-                guard applied else {
-                    blocked = true
-                    break
-                }
-                round.received += changes.count
+                let page = try await connection.changes(outline: id, after: seq)
+                guard let last = page.last else { break }
+                changes += page
                 seq = last.seq
             }
-            if blocked { continue }
+            var diverged: String?
+            if !sent.isEmpty || !changes.isEmpty {
+                guard let settled = try rebase(sent: sent, changes: changes, from: from, to: seq, diverged: { diverged = diverged ?? $0 }) else {
+                    // Another program on this outline took in the same answers meanwhile: the round starts again.
+                    continue
+                }
+                refusals += settled
+                round.received += changes.count
+            }
             // Convergence is checked: the server's digest as of its last change against this outline's. A
             // server without this outline (another server's URL given, the outline removed there) must not
             // replace this one with nothing.
@@ -165,12 +160,15 @@ public final class Replicator {
                 let attached = try store.appValue(Key.address) ?? "another server"
                 throw SyncError("\(connection.address) does not hold this outline (it is shared through \(attached))")
             }
+            // More changes there since: read them first.
+            if diverged == nil && server.seq != seq { continue }
             var why: String?
             if let reason = diverged {
                 why = reason
             } else {
-                // Changes made meanwhile there, or actions here: the two would be of two moments.
-                guard server.seq == seq, let local = try localDigest(outline: id), local.seq == seq else { continue }
+                // Actions waiting here: the next round sends them, and checks.
+                guard let local = try localDigest(outline: id) else { return finished() }
+                guard local.seq == seq else { continue }
                 if local.unnamed > 0 {
                     why = "\(local.unnamed) item\(local.unnamed == 1 ? " is" : "s are") here and not on the server"
                 } else if local.digest != server.digest {
@@ -234,88 +232,51 @@ public final class Replicator {
         var item: ObjectID?
     }
 
-    /// Takes back here what the server refused of `sent` (newest first: each to its values before its entry),
-    /// and removes `sent` from the outbox with their plans, inside the caller's transaction. What the server
-    /// accepted arrives with its changes (this device's own included), so the outline is then the server's
-    /// with the actions still unsent on top: a refused move leaves its item where the server has it, never in
-    /// a cycle with what others moved meanwhile. A refused part that cannot be taken back without making a
-    /// cycle here calls `diverged` (the server's whole outline then replaces this one).
-    func settle(_ sent: [Sent], diverged: (String) -> Void) throws -> [Refusal] {
-        var refusals: [Refusal] = []
-        for s in sent.reversed() {
-            for (op, message) in s.refused.reversed() {
-                let item = try revert(op, of: s.entry, diverged: diverged)
-                refusals.append(Refusal(action: s.entry.name, message: message, item: item))
-            }
-        }
-        if let last = sent.last { try store.removeOutbox(through: last.entry.seq) }
-        for s in sent { try store.setAppValue(Key.fresh(s.entry.seq), nil) }
-        return refusals.reversed()
-    }
+    /// The app values that keep, while actions wait to be sent, the server's state of the items they touch
+    /// (see ``Rebase``).
+    static let shadowPrefix = "sync.base."
 
-    /// Sets back what refused `op` of `entry` changed: the fields a `set` set, the parent and key of a
-    /// `move`. The item, when it is still here.
-    private func revert(_ op: ServerOperation, of entry: OutboxEntry, diverged: (String) -> Void) throws -> ObjectID? {
-        let name: UUID, keys: [String]
-        switch op {
-        case .move(let id, _, _): (name, keys) = (id, ["parent", "order"])
-        case .set(let id, let fields, _): (name, keys) = (id, fields.keys.sorted())
-        // Never refused: inserts and restores go under "Recovered" at worst, and only the top's delete is refused,
-        // which is never sent.
-        case .insert, .restore, .delete: return nil
-        }
-        guard let id = try store.objects(named: [name]).first ?? nil else { return nil }
+    /// In one transaction: the rebase of the outline on `changes` (the server's, numbered `from` up to `to`),
+    /// with `sent` taken in (removed from the outbox) and the actions still pending on top; the position
+    /// set to `to`. Nil, changing nothing, when this outline's position is no longer `from` or `sent` is no
+    /// longer at the head of the outbox (another program here took in the same round). The refusals among
+    /// `sent`, each with its item.
+    func rebase(sent: [Sent], changes: [ServerChange], from: Int64, to: Int64, diverged: @escaping (String) -> Void) throws -> [Refusal]? {
         let context = outline.context
-        guard let item = try context.existingObject(for: id) as? Item, !item.isDeleted, !item.isRoot else { return id }
-        guard let object = entry.objects.first(where: { $0.id == id }), let before = object.before, let after = object.after else { return id }
-        for key in keys {
-            guard let value = before[key] else { continue }
-            // Only what still holds what the entry wrote: a later action's value (unsent, so on top; or sent,
-            // and then arriving with the changes) stays.
-            guard Self.holds(item, key, after[key]) else { continue }
-            switch (key, value) {
-            case ("parent", .integer(let row)):
-                guard let parent = try context.existingObject(for: ObjectID(entity: id.entity, rowID: row)) as? Item, !parent.isDeleted else {
-                    diverged("the place a refused move of “\(item.title)” left is gone here")
-                    continue
+        return try ChangeApplier.unrecorded(context) {
+            try context.transaction { () throws -> [Refusal]? in
+                guard (try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0) == from else { return nil }
+                let last = sent.last?.entry.seq ?? 0
+                let head = try store.outbox(after: 0, limit: max(1, sent.count))
+                if !sent.isEmpty && head.map(\.seq) != sent.map(\.entry.seq) { return nil }
+                let pending = try store.outbox(after: last, limit: Int(Int32.max))
+                var shadows: [UUID: String] = [:]
+                for key in try store.appValueKeys(withPrefix: Self.shadowPrefix) {
+                    guard let name = UUID(uuidString: String(key.dropFirst(Self.shadowPrefix.count))), let value = try store.appValue(key) else {
+                        continue
+                    }
+                    shadows[name] = value
+                    try store.setAppValue(key, nil)
                 }
-                // Bounded: a store damaged into a cycle elsewhere must not hang the round.
-                var at: Item? = parent
-                var steps = 0
-                while let a = at, a !== item, steps <= 1_000_000 {
-                    at = a.parent
-                    steps += 1
+                guard let top = try store.appValue(Key.outline).flatMap(UUID.init(uuidString:)) else {
+                    throw SyncError("this outline is not shared (burrow sync attach URL first)")
                 }
-                if at != nil {
-                    diverged("taking back a refused move of “\(item.title)” would put it inside itself here")
-                    continue
+                var rebase = try Rebase(outline: outline, top: top, diverged: diverged)
+                let kept = try rebase.run(settled: sent.map(\.entry), pending: pending, changes: changes, shadows: shadows)
+                for (name, value) in kept { try store.setAppValue(Self.shadowPrefix + name.uuidString, value) }
+                if last > 0 { try store.removeOutbox(through: last) }
+                for s in sent { try store.setAppValue(Key.fresh(s.entry.seq), nil) }
+                try store.setAppValue(Key.seq, String(to))
+                var refusals: [Refusal] = []
+                for s in sent {
+                    for (op, message) in s.refused {
+                        let item = try op.itemID.flatMap { try store.objects(named: [$0]).first ?? nil }
+                        refusals.append(Refusal(action: s.entry.name, message: message, item: item))
+                    }
                 }
-                if item.parent !== parent { item.setObject(parent, for: "parent") }
-            case ("order", .string(let s)): if item.order != s { item.order = s }
-            case ("title", .string(let s)): if item.title != s { item.title = s }
-            case ("note", .string(let s)): if item.note != s { item.note = s }
-            case ("note", .null): if item.note != nil { item.note = nil }
-            case ("done", .bool(let b)): if item.isDone != b { item.isDone = b }
-            case ("done", .integer(let n)): if item.isDone != (n != 0) { item.isDone = n != 0 }
-            default: continue
+                return refusals
             }
         }
-        return id
-    }
-
-    /// Whether `item`'s `key` is `value` as an outbox entry gives it (the parent as its row ID, done as a
-    /// truth value or a number).
-    private static func holds(_ item: Item, _ key: String, _ value: Value?) -> Bool {
-        let now: Value
-        switch key {
-        case "parent": now = item.parent.map { .integer($0.objectID.rowID) } ?? .null
-        case "order": now = .string(item.order)
-        case "title": now = .string(item.title)
-        case "note": now = item.note.map(Value.string) ?? .null
-        case "done": return value == .bool(item.isDone) || value == .integer(item.isDone ? 1 : 0)
-        default: return false
-        }
-        return value == now
     }
 
     /// One line for a refused action: why, and where its item is now ("Move “X”: it would go inside itself;

@@ -307,9 +307,7 @@ import Testing
             default:
                 try await sync(d)
             }
-            // Counted for now; a failure once rounds rebase (TODO in this same issue).
-            if let repaired { log.append("REPAIRED: \(repaired)") }
-            repaired = nil
+            if let repaired { return fail(repaired) }
             for x in devices {
                 let problems = try x.outline.check()
                 if !problems.isEmpty { return fail("\(x.name): \(problems)") }
@@ -322,7 +320,7 @@ import Testing
             for d in devices {
                 d.link.fault = .none
                 let round = try await d.sync.syncOnce(through: d.link)
-                if let why = round.repaired { tally.repairs.append("\(d.name) while healing: \(why)") }
+                if let why = round.repaired { return fail("\(d.name) had to be repaired while healing: \(why)") }
             }
         }
         let outlineID = try #require(try first.outline.context.store.appValue("sync.outline").flatMap(UUID.init(uuidString:)))

@@ -49,6 +49,7 @@ extension Context {
                 // Named first, so the edit can rename the step once it knows what it did.
                 if let actionName { pendingActionName = actionName }
                 result = try edit()
+                try runWillSave()
                 unit = try prepareSave()
                 if let unit {
                     commit = try write(unit)
@@ -101,6 +102,7 @@ extension Context {
 
     private func saveChanges() throws {
         precondition(!store.isInTransaction, "save() inside Context.transaction: the transaction saves when it ends")
+        try runWillSave()
         guard let unit = try prepareSave() else {
             clearLists()
             return
@@ -119,6 +121,13 @@ extension Context {
             throw unit.diagnose(error, in: self)
         }
         didCommit(commit)
+    }
+
+    /// `willSave`, with the objects the save would write.
+    private func runWillSave() throws {
+        guard let willSave else { return }
+        let objects = inserted.filter { !$0.isDeleted } + updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }
+        if !objects.isEmpty { try willSave(objects, isApplyingHistory) }
     }
 
     /// The unit of work to save, validated; nil when there is nothing to write.

@@ -78,6 +78,16 @@ extension Context {
         } catch let conflict as UndoConflict {
             try skip(entry, undoing: undoing, conflict)
             throw conflict
+        } catch let failure as ValidationFailure {
+            // The program's rules refuse what the step would make now (an item inside itself, after moves
+            // made elsewhere): passed over like a change made elsewhere.
+            let first = failure.errors.first
+            let reason: String
+            if case .refused(let why)? = first?.rule { reason = why } else { reason = "would break a rule (\(failure.userMessage))" }
+            let conflict = UndoConflict(
+                verb: verb, action: entry?.name ?? "", object: first?.object, entity: first?.entity ?? "an object", reason: reason)
+            try skip(entry, undoing: undoing, conflict)
+            throw conflict
         }
         return entry
     }

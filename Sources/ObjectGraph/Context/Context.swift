@@ -30,6 +30,15 @@ public final class Context {
     var isSavingWithoutUndo = false
     /// Objects read in one batch when a fetch result or relationship is touched.
     public var batchSize = 256
+    /// A domain's own rules, run in every saving transaction after the edit and before validation, with
+    /// the objects inserted or changed and whether the save is an undo or redo: it may change values (a
+    /// sort key a sibling took meanwhile) or refuse the save by throwing a ``ValidationFailure`` (an undo
+    /// it refuses is passed over as an ``UndoConflict``).
+    ///
+    /// ```swift
+    /// context.willSave = { objects, replaying in try checkNoCycle(objects) }
+    /// ```
+    public var willSave: ((_ objects: [ManagedObject], _ replaying: Bool) throws -> Void)?
 
     /// The identity map: at most one object per row.
     let registered = IdentityMap()

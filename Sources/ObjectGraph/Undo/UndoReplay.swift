@@ -8,6 +8,9 @@ struct UndoReplay {
     let verb: String
     /// Rows read already in this transaction (a step's fingerprinted rows, checked): not read again.
     var known: [ObjectID: [Value]] = [:]
+    /// Up to this many objects in a step, what it brings back is made objects when the context has
+    /// ``Context/willSave`` rules; a bigger one (undoing the delete of a huge subtree) goes in as rows.
+    static let objectLimit = 10_000
 
     /// Inside the open write transaction: checks the step against what the store holds now and changes
     /// the objects to `target` where the store holds `expected`.
@@ -75,7 +78,9 @@ struct UndoReplay {
                     removeWithoutRules(o)
                 }
             case (let values?, nil):
-                if context.registered[id] == nil {
+                // A program's rules (`willSave`) see objects, not rows: a step of ordinary size brings its
+                // objects back as objects when there are rules.
+                if context.registered[id] == nil && (context.willSave == nil || step.entries.count > Self.objectLimit) {
                     // Not held here: inserted back as a row, no object made (undoing a delete of 100,000 items,
                     // redoing an import); objects held here that it points to reload their members after the save.
                     context.insertRowBack(id, values: values)
