@@ -29,6 +29,7 @@ struct SyncBenchmarks {
         // The outliner and `burrow sync now` use the address attach kept, without its password: this one.
         if let password = try ServerAddress(admin).password { setenv("PGPASSWORD", password, 1) }
         try queuedActions(burrow, admin)
+        try rebasedRound(burrow, admin)
         try liveEdits(burrow, admin)
     }
 
@@ -115,6 +116,56 @@ struct SyncBenchmarks {
         Harness.report(
             "sync: \(queued) queued actions, burrow sync now (vs psql inserts)", ours: Harness.percentile(ours, 0.5),
             baseline: Harness.percentile(floor, 0.5), goal: "<= 1 s")
+        print(String(format: "    burrow sync now peak memory: %.0f MiB (median of %d)", Harness.percentile(memory, 0.5), runs))
+    }
+
+    /// Issue 30's figure: A renamed each of 1,000 items offline while B renamed each of them too and sent
+    /// that; then one `burrow sync now` on A sends its 1,000 actions and rebases on the server's 2,000 changes
+    /// (B's, then its own as the server applied them), all 1,000 items touched by both.
+    private func rebasedRound(_ burrow: String, _ admin: String) throws {
+        var ours: [Double] = [], floor: [Double] = [], memory: [Double] = []
+        for run in 0..<runs {
+            let url = try newDatabase(admin, "rebase\(run)")
+            defer { dropDatabase(admin, url) }
+            let dir = Harness.scratch("sync-rebase")
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let a = dir + "/a.sqlite", b = dir + "/b.sqlite"
+            do {
+                let outline = try Outline(path: a)
+                _ = try outline.perform("Add") { try outline.append(titles: (0..<queued).map { "item \($0)" }, to: try outline.root()) }
+            }
+            try Self.attach(a, url)
+            try Self.attach(b, url)
+            for (path, who) in [(a, "A"), (b, "B")] {
+                let outline = try Outline(path: path)
+                let rows = try outline.subtree(under: try outline.root())
+                for (k, row) in rows.enumerated() { try outline.perform("Rename") { try outline.rename(row.id, to: "\(who) \(k)") } }
+            }
+            guard Harness.runMeasured(burrow, ["sync", "now", "--db", b]) != nil else { throw PseudoTerminal.Failure("burrow sync now on B failed") }
+            guard let round = Harness.runMeasured(burrow, ["sync", "now", "--db", a]) else {
+                throw PseudoTerminal.Failure("burrow sync now on A failed")
+            }
+            // A's renames went up last: the server, and A, have them all.
+            let titles = try Self.blocking {
+                let c = try await ServerConnection.connect(try ServerAddress(url))
+                defer { Task { await c.close() } }
+                let id = try await c.outlines()[0]
+                return try await c.items(outline: id).items.map(\.title)
+            }
+            let local = try Outline(path: a)
+            let here = try local.subtree(under: try local.root()).map(\.title)
+            guard titles.filter({ $0.hasPrefix("A ") }).count == queued, Set(here) == Set(titles.filter { !$0.isEmpty }) else {
+                throw PseudoTerminal.Failure("A and the server differ after the rebase")
+            }
+            ours.append(round.seconds)
+            memory.append(round.peakMiB)
+            try psql(url, "CREATE TABLE floor (id serial PRIMARY KEY, title text)")
+            let inserts = (0..<queued).map { "INSERT INTO floor (title) VALUES ('queued \($0)'); SELECT pg_notify('floor', '\($0)');" }
+            floor.append(try psql(url, "BEGIN; " + inserts.joined(separator: " ") + " COMMIT;"))
+        }
+        Harness.report(
+            "sync: \(queued) pending actions rebased over \(queued) server changes, burrow sync now (vs psql inserts)",
+            ours: Harness.percentile(ours, 0.5), baseline: Harness.percentile(floor, 0.5), goal: "<= 1 s")
         print(String(format: "    burrow sync now peak memory: %.0f MiB (median of %d)", Harness.percentile(memory, 0.5), runs))
     }
 

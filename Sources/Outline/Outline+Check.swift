@@ -14,6 +14,12 @@ extension Outline {
         return survey.problems
     }
 
+    /// The tree's part of ``check()`` alone (one top item, every item reachable, valid keys distinct within
+    /// each level), without the store's own checks: cheap enough to run after every step of a simulation.
+    public func checkTree() throws -> [String] {
+        try Survey(self, store: false).problems
+    }
+
     /// Repairs what can be derived, in one transaction, as one undoable action: stored counts are counted
     /// again, the ID allocator is set above every ID, items not reachable from the top (orphans, cycles)
     /// are moved under a top-level item “Recovered”, and levels with repeated or invalid order keys get
@@ -92,14 +98,14 @@ private struct Survey {
     /// Levels (by parent) with a repeated or an invalid order key.
     var badLevels: [Int64] = []
 
-    init(_ outline: Outline) throws {
+    init(_ outline: Outline, store: Bool = true) throws {
         let context = outline.context
         let entity = Item.Slot.entity
         func title(_ id: Int64) -> String {
             let item = context.object(for: ObjectID(entity: entity.index, rowID: id)) as! Item
             return "#\(id) “" + item.title + "”"
         }
-        for p in try context.store.check() {
+        for p in try store ? context.store.check() : [] {
             if p.kind == .danglingReference, p.object?.entity == entity.index { continue }  // said below, with what hangs on it
             if p.kind == .count, let id = p.object?.rowID {
                 let item = context.object(for: ObjectID(entity: entity.index, rowID: id)) as! Item

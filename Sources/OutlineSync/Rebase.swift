@@ -77,8 +77,17 @@ struct Rebase {
         let touchedRows = Self.itemObjects(entries, entity: entity)
         var recorded: [UUID: ServerItem?] = [:]
         for (name, value) in shadows { recorded[name] = .some(try Self.item(shadow: value, name: name)) }
+        // The parents the entries name are rows too: a shadow names its parent.
+        var parentRows: Set<Int64> = []
+        for entry in entries {
+            for o in entry.objects {
+                for values in [o.before, o.after] { if case .integer(let r)? = values?["parent"] { parentRows.insert(r) } }
+            }
+        }
+        let touched = Set(touchedRows.map(\.rowID))
         try learnNames(
-            rows: touchedRows, names: changes.flatMap(Self.names) + recorded.keys.map { $0 } + recorded.values.compactMap { $0?.parent })
+            rows: touchedRows + parentRows.subtracting(touched).sorted().map { ObjectID(entity: entity, rowID: $0) },
+            names: changes.flatMap(Self.names) + recorded.keys.map { $0 } + recorded.values.compactMap { $0?.parent })
 
         // 1. Base.
         for entry in entries {
@@ -365,10 +374,11 @@ struct Rebase {
     /// The item a shadow holds (nil: not on the server); a shadow that cannot be read is an error.
     static func item(shadow: String, name: UUID) throws -> ServerItem? {
         if shadow == "-" { return nil }
-        guard let o = try? JSONSerialization.jsonObject(with: Data(shadow.utf8)) as? [String: Any], let p = (o["p"] as? String).flatMap(UUID.init),
+        guard let o = try? JSONSerialization.jsonObject(with: Data(shadow.utf8)) as? [String: Any], let text = o["p"] as? String,
             let ord = o["o"] as? String, let title = o["t"] as? String, let done = o["d"] as? Bool
         else { throw SyncError("a pending action's record of the server (\(shadow.prefix(80))) cannot be read") }
-        return ServerItem(id: name, parent: p, ord: ord, title: title, note: o["n"] as? String, done: done)
+        // An empty parent: one with no name here, which only the top can be for the server.
+        return ServerItem(id: name, parent: UUID(uuidString: text), ord: ord, title: title, note: o["n"] as? String, done: done)
     }
 }
 

@@ -44,6 +44,8 @@ public final class Replicator {
         public var sent = 0
         /// Server changes applied here.
         public var received = 0
+        /// Actions still waiting to be sent that were applied again on top of the server's changes.
+        public var rebased = 0
         /// One line for each operation the server refused or put under "Recovered".
         public var notes: [String] = []
         /// Why the server's whole outline replaced this one, which had gone its own way (its digest differed, or
@@ -150,8 +152,9 @@ public final class Replicator {
                     // Another program on this outline took in the same answers meanwhile: the round starts again.
                     continue
                 }
-                refusals += settled
+                refusals += settled.refusals
                 round.received += changes.count
+                round.rebased += changes.isEmpty ? 0 : settled.pending
             }
             // Convergence is checked: the server's digest as of its last change against this outline's. A
             // server without this outline (another server's URL given, the outline removed there) must not
@@ -240,11 +243,13 @@ public final class Replicator {
     /// with `sent` taken in (removed from the outbox) and the actions still pending on top; the position
     /// set to `to`. Nil, changing nothing, when this outline's position is no longer `from` or `sent` is no
     /// longer at the head of the outbox (another program here took in the same round). The refusals among
-    /// `sent`, each with its item.
-    func rebase(sent: [Sent], changes: [ServerChange], from: Int64, to: Int64, diverged: @escaping (String) -> Void) throws -> [Refusal]? {
+    /// `sent`, each with its item, and how many actions still pending it applied again.
+    func rebase(sent: [Sent], changes: [ServerChange], from: Int64, to: Int64, diverged: @escaping (String) -> Void) throws -> (
+        refusals: [Refusal], pending: Int
+    )? {
         let context = outline.context
         return try ChangeApplier.unrecorded(context) {
-            try context.transaction { () throws -> [Refusal]? in
+            try context.transaction { () throws -> (refusals: [Refusal], pending: Int)? in
                 guard (try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0) == from else { return nil }
                 let last = sent.last?.entry.seq ?? 0
                 let head = try store.outbox(after: 0, limit: max(1, sent.count))
@@ -274,7 +279,7 @@ public final class Replicator {
                         refusals.append(Refusal(action: s.entry.name, message: message, item: item))
                     }
                 }
-                return refusals
+                return (refusals, pending.count)
             }
         }
     }

@@ -19,11 +19,12 @@ import Testing
     /// What the generator made happen across the seeds, printed, and checked to be more than a handful.
     final class Tally: CustomStringConvertible {
         var steps = 0, actions = 0, crossings = 0, cyclesRefused = 0, refused = 0, recovered = 0, lostAnswers = 0, cutRounds = 0
-        var crashes = 0, offlineRounds = 0, undos = 0, moves = 0
+        var crashes = 0, offlineRounds = 0, undos = 0, redos = 0, moves = 0, duringRounds = 0, rebased = 0
         /// Rounds that found a device's outline gone its own way and replaced it: each one a failure.
         var repairs: [String] = []
         var description: String {
-            "\(steps) steps, \(actions) actions (\(undos) undos, \(moves) moves), \(crossings) crossing moves, \(cyclesRefused) moves refused as cycles, "
+            "\(steps) steps, \(actions) actions (\(undos) undos, \(redos) redos, \(moves) moves), \(duringRounds) saved during a round, "
+                + "\(rebased) rebased over the server's changes, \(crossings) crossing moves, \(cyclesRefused) moves refused as cycles, "
                 + "\(refused) refusals in all, \(recovered) put under Recovered, \(lostAnswers) answers lost, \(cutRounds) rounds cut, "
                 + "\(crashes) crashes, \(offlineRounds) rounds offline, \(repairs.count) outlines repaired"
         }
@@ -49,6 +50,8 @@ import Testing
         enum Fault { case none, down, answerLost, changesLost }
         let server: ServerModel
         var fault = Fault.none
+        /// Run once, just after the server's changes are read: an action saved while a round is under way.
+        var whileReading: (() throws -> Void)?
         var address: ServerAddress { server.address }
         init(_ server: ServerModel) { self.server = server }
 
@@ -74,6 +77,10 @@ import Testing
             try check()
             let changes = try await server.changes(outline: outline, after: seq, limit: limit)
             if fault == .changesLost && !changes.isEmpty { throw ServerError(.unreachable, "the simulated changes were lost") }
+            if let action = whileReading {
+                whileReading = nil
+                do { try action() } catch { throw ServerError(.failed, "the simulated action failed: \(error)") }
+            }
             return changes
         }
         func items(outline: UUID) async throws(ServerError) -> (items: [ServerItem], seq: Int64) {
@@ -140,8 +147,19 @@ import Testing
         return out
     }
 
-    @Test func manySeedsConverge() async throws {
-        let seeds = TestSeed.seeds(Array(1...UInt64(TestScale.size(ci: 50, big: 300))))
+    /// How many seeds: a thousand in CI (four shares, which run side by side), four thousand at the big
+    /// size; `BURROW_SIM_SEEDS` sets it (the sanitizer's pass runs fewer).
+    static let seedCount = ProcessInfo.processInfo.environment["BURROW_SIM_SEEDS"].flatMap { Int($0) } ?? TestScale.size(ci: 1000, big: 4000)
+
+    /// Steps per seed.
+    static let steps = TestScale.size(ci: 40, big: 120)
+
+    @Test(arguments: 0..<4)
+    func manySeedsConverge(share: Int) async throws {
+        let all = TestSeed.seeds(Array(1...UInt64(Self.seedCount)))
+        // A replayed seed runs in the first share alone.
+        let seeds = all.count == 1 ? (share == 0 ? all : []) : all.enumerated().filter { $0.offset % 4 == share }.map(\.element)
+        guard !seeds.isEmpty else { return }
         let tally = Tally()
         var ran = 0
         for seed in seeds {
@@ -151,13 +169,14 @@ import Testing
                 break
             }
         }
-        print("SyncSimulationTests, \(ran) of \(seeds.count) seeds: \(tally)")
+        print("SyncSimulationTests share \(share), \(ran) of \(seeds.count) seeds: \(tally)")
         // A run in which the dangerous cases hardly happened proves little about them (a replay of one seed
         // is for its schedule, not for the counts).
         guard ran == seeds.count, seeds.count > 1 else { return }
         // At least one move in ten refused as a cycle, or the run says little about cycles.
         #expect(tally.cyclesRefused * 10 >= tally.moves, "\(tally)")
         #expect(tally.lostAnswers > 0 && tally.crashes > 0 && tally.cutRounds > 0, "\(tally)")
+        #expect(tally.rebased > 0 && tally.undos > 0 && tally.redos > 0, "\(tally)")
     }
 
     /// One seed's run; nil when every check held, else the schedule so far and what failed.
@@ -206,6 +225,7 @@ import Testing
                 tally.cyclesRefused += round.notes.filter { $0.contains("inside itself") }.count
                 tally.refused += round.notes.filter { !$0.contains("Recovered") }.count
                 tally.recovered += round.notes.filter { $0.contains("Recovered") }.count
+                tally.rebased += round.rebased
                 if let why = round.repaired {
                     tally.repairs.append("\(d.name): \(why)")
                     repaired = "\(d.name) had to be repaired: \(why)"
@@ -220,38 +240,38 @@ import Testing
             }
         }
 
-        for _ in 0..<TestScale.size(ci: 40, big: 120) {
-            tally.steps += 1
-            let d = devices[rng.below(devices.count)]
+        /// One user action on `d` through `outline` (d's own, or another program's on the same store): what
+        /// `kind` (0–19) says.
+        func localAction(_ d: Device, _ outline: Outline, kind: Int, _ rng: inout SeededRandom) throws {
             let rows = try d.rows()
-            let top = try d.outline.root().objectID
+            let top = try outline.root().objectID
             let pick = { (r: inout SeededRandom) -> OutlineRow? in rows.isEmpty ? nil : rows[r.below(rows.count)].row }
-            switch rng.below(20) {
-            case 0..<3:
+            switch kind {
+            case 0..<5:
                 counter += 1
                 let title = "\(d.name)-\(counter)"
                 let parent = rng.below(3) == 0 ? top : (pick(&rng)?.id ?? top)
-                _ = try d.outline.perform("Add") { try d.outline.append(title, to: parent) }
+                _ = try outline.perform("Add") { try outline.append(title, to: parent) }
                 tally.actions += 1
                 log.append("\(d.name) add \(title)")
-            case 3:
+            case 5, 6:
                 if let r = pick(&rng) {
                     counter += 1
-                    try d.outline.perform("Rename") { try d.outline.rename(r.id, to: "\(r.title)'") }
+                    try outline.perform("Rename") { try outline.rename(r.id, to: "\(r.title)'") }
                     tally.actions += 1
                     log.append("\(d.name) rename \(r.title)")
                 }
-            case 4:
+            case 7:
                 if let r = pick(&rng) {
-                    try d.outline.perform("Done") { try d.outline.setDone(r.id, to: !r.isDone) }
+                    try outline.perform("Done") { try outline.setDone(r.id, to: !r.isDone) }
                     tally.actions += 1
                     log.append("\(d.name) done \(r.title)")
                 }
-            case 5..<7:
+            case 8, 9:
                 if let r = pick(&rng) {
                     let to = rng.below(4) == 0 ? top : (pick(&rng)?.id ?? top)
                     do {
-                        try d.outline.perform("Move") { try d.outline.move(r.id, to: to, at: rng.below(3)) }
+                        try outline.perform("Move") { try outline.move(r.id, to: to, at: rng.below(3)) }
                         tally.actions += 1
                         tally.moves += 1
                         log.append("\(d.name) move \(r.title)")
@@ -259,58 +279,99 @@ import Testing
                         log.append("\(d.name) move \(r.title) refused here: \(error)")
                     }
                 }
-            case 8:
+            case 10, 11:
                 if let r = pick(&rng), rng.below(2) == 0 {
-                    try d.outline.perform("Delete") { try d.outline.delete(r.id) }
+                    try outline.perform("Delete") { try outline.delete(r.id) }
                     tally.actions += 1
                     log.append("\(d.name) delete \(r.title)")
                 }
-            case 9:
+            case 12, 13:
                 // An undo whose item another device changed since is refused, and says so: a user's error here.
                 do {
-                    let undone = try d.outline.context.undo()
+                    let undone = try outline.context.undo()
                     tally.undos += 1
                     log.append("\(d.name) undo \(undone ?? "nothing")")
                 } catch let error as UndoConflict {
                     log.append("\(d.name) undo refused: \(error)")
                 }
-            case 7, 10..<13:
-                // Crossing moves: here X under Y, on another device Y under X, neither knowing of the other.
-                let other = devices[(devices.firstIndex { $0 === d }! + 1 + rng.below(devices.count - 1)) % devices.count]
-                let named = rows.filter { $0.row.parent == top.rowID || rng.below(3) == 0 }
-                guard named.count >= 2 else { break }
-                let x = named[rng.below(named.count)], y = named[rng.below(named.count)]
-                guard x.row.id != y.row.id, let xName = try d.outline.context.store.knownExternalIDs(for: [x.row.id])[0],
-                    let yName = try d.outline.context.store.knownExternalIDs(for: [y.row.id])[0],
-                    let x2 = try other.outline.context.store.objects(named: [xName])[0],
-                    let y2 = try other.outline.context.store.objects(named: [yName])[0]
-                else { break }
-                d.offlineFor = max(d.offlineFor, 1)
+            case 14, 15:
                 do {
-                    try d.outline.perform("Move") { try d.outline.move(x.row.id, to: y.row.id, at: 0) }
-                    try other.outline.perform("Move") { try other.outline.move(y2, to: x2, at: 0) }
-                    tally.crossings += 1
-                    tally.moves += 2
-                    tally.actions += 2
-                    log.append("\(d.name) moves \(x.row.title) under \(y.row.title) offline; \(other.name) moves it back under")
-                } catch {
-                    log.append("crossing \(x.row.title)/\(y.row.title) refused here: \(error)")
+                    let redone = try outline.context.redo()
+                    tally.redos += 1
+                    log.append("\(d.name) redo \(redone ?? "nothing")")
+                } catch let error as UndoConflict {
+                    log.append("\(d.name) redo refused: \(error)")
                 }
-                try await sync(other)
-            case 13:
-                d.offlineFor = 1 + rng.below(4)
-                log.append("\(d.name) offline for \(d.offlineFor) rounds")
-            case 14:
-                try d.crash()
-                tally.crashes += 1
-                log.append("\(d.name) crashes")
             default:
-                try await sync(d)
+                break
             }
-            if let repaired { return fail(repaired) }
-            for x in devices {
-                let problems = try x.outline.check()
-                if !problems.isEmpty { return fail("\(x.name): \(problems)") }
+        }
+
+        for _ in 0..<steps {
+            do {
+                tally.steps += 1
+                let d = devices[rng.below(devices.count)]
+                var crossed: Device?
+                let rows = try d.rows()
+                let top = try d.outline.root().objectID
+                switch rng.below(20) {
+                case 0..<7, 8, 9, 16:
+                    try localAction(d, d.outline, kind: rng.below(16), &rng)
+                case 15:
+                    // An action saved while a round is under way (between reading the server's changes and taking
+                    // them in), by another program on the same outline: it must end on top of them.
+                    var own = SeededRandom(seed: rng.next())
+                    let kind = rng.below(16)
+                    d.link.whileReading = {
+                        let other = Outline(context: Context(store: d.outline.context.store))
+                        try localAction(d, other, kind: kind, &own)
+                        tally.duringRounds += 1
+                    }
+                    try await sync(d)
+                    d.link.whileReading = nil
+                case 7, 10..<13:
+                    // Crossing moves: here X under Y, on another device Y under X, neither knowing of the other.
+                    let other = devices[(devices.firstIndex { $0 === d }! + 1 + rng.below(devices.count - 1)) % devices.count]
+                    let named = rows.filter { $0.row.parent == top.rowID || rng.below(3) == 0 }
+                    guard named.count >= 2 else { break }
+                    let x = named[rng.below(named.count)], y = named[rng.below(named.count)]
+                    guard x.row.id != y.row.id, let xName = try d.outline.context.store.knownExternalIDs(for: [x.row.id])[0],
+                        let yName = try d.outline.context.store.knownExternalIDs(for: [y.row.id])[0],
+                        let x2 = try other.outline.context.store.objects(named: [xName])[0],
+                        let y2 = try other.outline.context.store.objects(named: [yName])[0]
+                    else { break }
+                    d.offlineFor = max(d.offlineFor, 1)
+                    do {
+                        try d.outline.perform("Move") { try d.outline.move(x.row.id, to: y.row.id, at: 0) }
+                        try other.outline.perform("Move") { try other.outline.move(y2, to: x2, at: 0) }
+                        tally.crossings += 1
+                        tally.moves += 2
+                        tally.actions += 2
+                        log.append("\(d.name) moves \(x.row.title) under \(y.row.title) offline; \(other.name) moves it back under")
+                    } catch {
+                        log.append("crossing \(x.row.title)/\(y.row.title) refused here: \(error)")
+                    }
+                    try await sync(other)
+                    crossed = other
+                case 13:
+                    d.offlineFor = 1 + rng.below(4)
+                    log.append("\(d.name) offline for \(d.offlineFor) rounds")
+                case 14:
+                    try d.crash()
+                    tally.crashes += 1
+                    log.append("\(d.name) crashes")
+                default:
+                    try await sync(d)
+                }
+                if let repaired { return fail(repaired) }
+                // The tree's rules, on the devices the step changed; the store's own checks once at the end.
+                for x in devices where x === d || x === crossed {
+                    let problems = try x.outline.checkTree()
+                    if !problems.isEmpty { return fail("\(x.name): \(problems)") }
+                }
+            } catch {
+                // The schedule too, not the error alone: a failing seed must say how it got there.
+                return fail("threw: \(error)")
             }
         }
 
@@ -332,6 +393,10 @@ import Testing
             if got != expected {
                 return fail("\(d.name) differs from the server:\n\(got.joined(separator: "\n"))\n--- server:\n\(expected.joined(separator: "\n"))")
             }
+        }
+        for d in devices {
+            let problems = try d.outline.check()
+            if !problems.isEmpty { return fail("\(d.name): \(problems)") }
         }
         let fresh = try Device("fresh", server)
         _ = try await fresh.sync.attach(fresh.link.address, through: fresh.link)
