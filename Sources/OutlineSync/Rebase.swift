@@ -89,15 +89,13 @@ struct Rebase {
             rows: touchedRows + parentRows.subtracting(touched).sorted().map { ObjectID(entity: entity, rowID: $0) },
             names: changes.flatMap(Self.names) + recorded.keys.map { $0 } + recorded.values.compactMap { $0?.parent })
 
-        // 1. Base.
+        // 1. Base. A shadow first: where the last rebase left an item otherwise than the server has it.
+        for (name, shadow) in recorded.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            server[key(for: name)] = .some(shadow.map { State($0, parent: key(for: $0.parent ?? top)) })
+        }
         for entry in entries {
             for o in try objects(of: entry) where server[.row(o.id.rowID)] == nil {
-                let k = Key.row(o.id.rowID)
-                if let name = nameOfRow[o.id.rowID], let shadow = recorded[name] {
-                    server[k] = .some(shadow.map { State($0, parent: key(for: $0.parent ?? top)) })
-                } else {
-                    server[k] = .some(o.before.map(state(values:)))
-                }
+                server[.row(o.id.rowID)] = .some(o.before.map(state(values:)))
             }
         }
         // 2. Server.
@@ -115,17 +113,33 @@ struct Rebase {
         target = server
         for entry in pending {
             let replaying = entry.name.hasPrefix("Undo ") || entry.name.hasPrefix("Redo ")
-            for o in try objects(of: entry) { try reapply(o, replaying: replaying) }
+            let changes = try objects(of: entry)
+            for o in changes { try reapply(o, replaying: replaying) }
+            try deleteTops(changes)
         }
         try rescueOrphans()
         try uniqueKeys()
-        try write()
-
+        // Shadows: the server's state of every item a pending entry touched (its "before" goes stale as server
+        // changes land under it) and of every item left otherwise than the server has it (under a pending
+        // delete, moved to the top for want of its parent), which no entry would set back.
         var kept: [UUID: String] = [:]
-        for o in Self.itemObjects(pending, entity: entity) {
-            guard let name = nameOfRow[o.rowID], let s = server[.row(o.rowID)] else { continue }
+        func keep(_ k: Key) {
+            let name: UUID?
+            switch k {
+            case .name(let n): name = n
+            case .row(let r): name = nameOfRow[r]
+            }
+            guard let name, let s = server[k] else { return }
             kept[name] = shadowValue(s)
         }
+        for o in Self.itemObjects(pending, entity: entity) { keep(.row(o.rowID)) }
+        for (k, t) in target {
+            // An item the round did not otherwise concern is as the server has it when stored.
+            if server[k] == nil { server[k] = .some(try storedState(k)) }
+            if server[k]! != t { keep(k) }
+        }
+        try write()
+
         return kept
     }
 
@@ -238,7 +252,9 @@ struct Rebase {
             target[k] = .some(state(values: after))
             placed.insert(k)
         case (_?, nil):
-            target[k] = .some(nil)
+            // The server deletes the top of the subtree and what is under it there then: an item the
+            // entry deleted with it that has gone elsewhere since stays (see `deleteTops`).
+            return
         case (let before?, let after?):
             guard var s = try now(k) else { return }  // deleted on the server: it refuses the action
             let b = state(values: before), a = state(values: after)
@@ -255,6 +271,42 @@ struct Rebase {
         case (nil, nil):
             return
         }
+    }
+
+    /// A pending entry's deletes, as the server will make them: each deleted subtree's top (an item the entry
+    /// deleted whose parent it did not delete) and everything under it as the rebase has it now.
+    private mutating func deleteTops(_ changes: [OutboxOperations.Change]) throws {
+        let deleted = changes.filter { $0.before != nil && $0.after == nil }
+        let gone = Set(deleted.map(\.id.rowID))
+        for c in deleted {
+            if case .integer(let p)? = c.before?["parent"], gone.contains(p) { continue }
+            try deleteSubtree(.row(c.id.rowID))
+        }
+    }
+
+    /// `top` and everything under it (as stored, with the rebase's changes) marked gone.
+    private mutating func deleteSubtree(_ top: Key) throws {
+        guard try now(top) != nil else { return }
+        var queue = [top]
+        var seen: Set<Key> = []
+        while let k = queue.popLast() {
+            guard seen.insert(k).inserted else { continue }
+            queue += try children(of: k)
+            target[k] = .some(nil)
+        }
+    }
+
+    /// The items under `p` now: stored children still under it, and those the rebase put there.
+    private mutating func children(of p: Key) throws -> [Key] {
+        var out: [Key] = []
+        if case .row(let r) = p, let parent = try context.existingObject(for: ObjectID(entity: entity, rowID: r)) as? Item, !parent.isDeleted {
+            for child in try outline.children(of: parent) {
+                let k = Key.row(child.objectID.rowID)
+                if try now(k)?.parent == p { out.append(k) }
+            }
+        }
+        for (k, s) in target where s?.parent == p && !out.contains(k) { out.append(k) }
+        return out
     }
 
     /// Whether `k` is `p` or one of its ancestors (moving `k` under `p` would make a cycle). Bounded: a
@@ -321,6 +373,12 @@ struct Rebase {
         var made: [Key: Item] = [:]
         for k in order {
             guard target[k] ?? nil != nil, try storedState(k) == nil else { continue }
+            // An item deleted here comes back under its own row (its name and the entries that name the row
+            // still hold); one this outline never had gets a new row and its name.
+            if case .row(let r) = k, let again = try context.insert(again: ObjectID(entity: entity, rowID: r)) as? Item {
+                made[k] = again
+                continue
+            }
             let item = try context.insert(Item.self, entity: "Item")
             let name: UUID?
             switch k {

@@ -179,10 +179,11 @@ public final class Replicator {
                 }
             }
             if let why {
-                // Repaired whole: the server's outline replaces this one (what differs is not known).
+                // Repaired whole: the server's outline replaces this one; what differed is said first.
                 let (items, at) = try await connection.items(outline: id)
+                let differences = (try? differences(from: items, outline: id)) ?? []
                 guard try ChangeApplier.replace(with: items, seq: at, in: outline, checkpoint: Key.seq) else { continue }
-                round.repaired = why
+                round.repaired = ([why] + differences).joined(separator: "; ")
             }
             return finished()
         }

@@ -88,19 +88,33 @@ struct Sync: ParsableCommand {
             }
             let configured = Sync.configuredURL()
             let lines = try Sync.blocking { () async throws -> [String] in
-                let status = try Replicator(outline: try Sync.open(path)).status()
-                guard let address = status.address else { return ["not shared"] }
+                let sync = Replicator(outline: try Sync.open(path))
+                let status = try sync.status()
+                guard let address = status.address, let id = status.outline else { return ["not shared"] }
                 var online = "online"
+                var digest: String?
                 do {
                     let connection = try await ServerConnection.connect(try ServerAddress(configured ?? address), timeout: .seconds(3))
+                    // In step or not, as the rounds check it: the digests at the same change.
+                    let read: Result<(digest: OutlineDigest, seq: Int64)?, ServerError>
+                    do throws(ServerError) { read = .success(try await connection.digest(outline: id)) } catch { read = .failure(error) }
                     await connection.close()
+                    if let server = try read.get(), let here = try sync.localDigest(outline: id) {
+                        if here.seq != server.seq {
+                            digest = "the server is at change \(server.seq) (burrow sync now catches up)"
+                        } else if here.digest == server.digest && here.unnamed == 0 {
+                            digest = "in step with the server (digest \(here.digest))"
+                        } else {
+                            digest = "not in step with the server (digest \(here.digest), the server's \(server.digest)): burrow sync now repairs it"
+                        }
+                    }
                 } catch {
                     online = "offline (\(error))"
                 }
                 return [
                     "shared through \(address)", online,
                     "\(status.pending) action\(status.pending == 1 ? "" : "s") waiting to be sent", "at change \(status.seq)"
-                ]
+                ] + (digest.map { [$0] } ?? [])
             }
             for line in lines { say(Sanitizer.visible(line)) }
         }

@@ -126,6 +126,49 @@ public final class Context {
         return object
     }
 
+    /// Inserts an object under `id`, an ID whose row is gone (deleted here or elsewhere; the store never
+    /// gives an ID out twice), with its entity's defaults: for a program that takes back its own delete, as
+    /// undo does, so that what still names that ID (a replica's records, the user's place on screen) finds
+    /// the object again. Nil when `id` is stored or inserted already.
+    ///
+    /// ```swift
+    /// let back = try context.insert(again: deletedID)   // then set its values
+    /// ```
+    public func insert(again id: ObjectID) throws(StoreError) -> ManagedObject? {
+        if let held = registered[id], !held.isDeleted { return nil }
+        if try loadRows(entity: model.entities[id.entity], ids: [id.rowID]).first ?? nil != nil { return nil }
+        let entity = model.entities[id.entity]
+        let object = reinsertObject(id, values: entity.defaults)
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Re-creates an object with a known ID with the given values (undo of a deletion, `insert(again:)`).
+    func reinsertObject(_ id: ObjectID, values: [Value]) -> ManagedObject {
+        if let stale = registered[id] {
+            // Still registered (its row was deleted): the same instance comes back.
+            stale.take(row: values)
+            stale.isDeleted = false
+            stale.isInaccessible = false
+            stale.committed = nil
+            stale.relations = [:]
+            stale.isInserted = true
+            if let k = deleted.firstIndex(where: { $0 === stale }) { deleted.remove(at: k) }
+            inserted.append(stale)
+            return stale
+        }
+        let entity = model.entities[id.entity]
+        let object = entity.objectType.init(entity: entity, objectID: id)
+        object.context = self
+        object.values = values
+        object.isFault = false
+        object.isInserted = true
+        registered[id] = object
+        inserted.append(object)
+        statistics.objectsCreated += 1
+        return object
+    }
+
     private func nextRowID() throws(StoreError) -> Int64 {
         if freshIDs.isEmpty {
             // Blocks grow so that bulk inserts reserve rarely, while a context that inserts one object

@@ -164,28 +164,5 @@ struct UndoReplay {
         }
     }
 
-    /// Re-creates an object with a known ID (undo of a deletion), with the given values.
-    private func reinsert(_ id: ObjectID, values: [Value]) -> ManagedObject {
-        if let stale = context.registered[id] {
-            // Still registered (its row was deleted elsewhere): the same instance comes back.
-            stale.take(row: values)
-            stale.isDeleted = false
-            stale.isInaccessible = false
-            stale.committed = nil
-            stale.relations = [:]
-            stale.isInserted = true
-            context.inserted.append(stale)
-            return stale
-        }
-        let entity = context.model.entities[id.entity]
-        let object = entity.objectType.init(entity: entity, objectID: id)
-        object.context = context
-        object.values = values
-        object.isFault = false
-        object.isInserted = true
-        context.registered[id] = object
-        context.inserted.append(object)
-        context.statistics.objectsCreated += 1
-        return object
-    }
+    private func reinsert(_ id: ObjectID, values: [Value]) -> ManagedObject { context.reinsertObject(id, values: values) }
 }
