@@ -102,6 +102,58 @@ struct SyncEndToEndTests {
         #expect(try burrow("ls", db: a).out == "[ ] Seed\n[ ] Renamed in B\n[ ] Written offline\n")
     }
 
+    @Test func aMoveRefusedAsACycleLeavesBothOutlinersShowingTheServersOutline() throws {
+        // Issue 30's script with two outliners: A moves X under Y while its outliner is closed (nothing can
+        // send it); B's outliner, running, takes B's move of Y under X to the server. A's outliner then opens:
+        // its move is refused, and A must show X ▸ Y and Z (not Z alone, X and Y hidden in a cycle) and say so.
+        let cluster = try PostgresCluster()
+        defer { try? cluster.stop() }
+        let password = cluster.adminPassword
+        let url = try cluster.newDatabase()
+        let folder = TemporaryDirectory("burrow-sync-crossing")
+        let a = folder.path("a.sqlite"), b = folder.path("b.sqlite")
+        var environment = ProcessInfo.processInfo.environment
+        environment["PGPASSWORD"] = password
+        let commandEnvironment = environment
+        func burrow(_ arguments: String..., db: String) throws -> (status: Int32, out: String, err: String) {
+            try Binaries.run("burrow", arguments + ["--db", db], environment: commandEnvironment)
+        }
+        #expect(try burrow("add", "X", "Y", "Z", db: a).status == 0)
+        try #require(try burrow("sync", "attach", url, db: a).status == 0)
+        try #require(try burrow("sync", "attach", url, db: b).status == 0)
+
+        let two = try Outliner("B", on: b, password: password)
+        defer { withExtendedLifetime(two) {} }
+        try #require(two.waitForStatus("synced") != nil, "\(two.tmux.screen())")
+        #expect(try burrow("mv", "X", "--to", "Y", db: a).status == 0)
+        #expect(try burrow("mv", "Y", "--to", "X", db: b).status == 0)
+        // B's outliner sends it: the server has Y under X.
+        try #require(two.waitFor { Self.hasParent("X", $0) && $0.last?.contains("synced") == true } != nil, "\(two.tmux.screen())")
+
+        let one = try Outliner("A", on: a, password: password)
+        defer { withExtendedLifetime(one) {} }
+        let told = one.waitFor { $0.joined(separator: "\n").contains("it would go inside itself") }
+        try #require(told != nil, "A's user is told: \(one.tmux.screen())")
+        let shown = one.waitFor { Self.hasParent("X", $0) && $0.contains(Self.row("Z")) && !$0.contains(Self.row("Y")) }
+        #expect(shown != nil, "A shows X ▸ Y and Z: \(one.tmux.screen())")
+        try #require(one.waitForStatus("synced") != nil, "\(one.tmux.screen())")
+
+        try one.tmux.send("q")
+        try two.tmux.send("q")
+        #expect(one.waitFor { $0.contains { $0.contains("exit=0") } } != nil, "\(one.tmux.screen())")
+        #expect(two.waitFor { $0.contains { $0.contains("exit=0") } } != nil, "\(two.tmux.screen())")
+        for db in [a, b] {
+            #expect(try burrow("ls", "--tree", db: db).out == "[ ] X (1)\n  [ ] Y\n[ ] Z\n", "\(db)")
+            #expect(try burrow("check", db: db).status == 0, "\(db)")
+            #expect(try burrow("sync", "status", db: db).out.contains("in step with the server"), "\(db)")
+        }
+    }
+
+    /// Whether `screen` shows `title` with one sub-item, closed ("1 ›" at the right).
+    private static func hasParent(_ title: String, _ screen: [String]) -> Bool {
+        screen.contains { $0.hasPrefix(" [ ] \(title) ") && $0.trimmingCharacters(in: .whitespaces).hasSuffix("1 ›") }
+    }
+
     /// An item's row as the outliner draws it (a leaf: nothing after the title).
     private static func row(_ title: String) -> String { " [ ] " + title }
 
