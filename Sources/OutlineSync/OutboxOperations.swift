@@ -98,7 +98,7 @@ public enum OutboxOperations {
         if !restored.isEmpty { ops.insert(.restore(restored), at: 0) }
 
         // Changed: place, then fields. An undo or redo expects what it undoes.
-        let replaying = entry.name.hasPrefix("Undo ") || entry.name.hasPrefix("Redo ")
+        let replaying = entry.kind != .action
         var sets: [ServerOperation] = []
         for c in changes {
             guard let before = c.before, let after = c.after else { continue }

@@ -112,7 +112,7 @@ struct Rebase {
         // 3. Pending.
         target = server
         for entry in pending {
-            let replaying = entry.name.hasPrefix("Undo ") || entry.name.hasPrefix("Redo ")
+            let replaying = entry.kind != .action
             let changes = try objects(of: entry)
             for o in changes { try reapply(o, replaying: replaying) }
             try deleteTops(changes)

@@ -63,6 +63,8 @@ import Testing
             try Self.summary(t.store) == [
                 "Add milk: -→milk", "Rename milk: milk→oat milk", "Delete b: b→-", "Undo Delete b: -→b", "Redo Delete b: b→-"
             ])
+        // What each entry is, by a field: an action whose name begins "Undo " is still an action.
+        #expect(try t.store.outbox(after: 0).map(\.kind) == [.action, .action, .action, .undo, .redo])
         let first = try #require(try t.store.outbox(after: 0).first)
         let inserted = try #require(first.objects.first { $0.entity == "Task" })
         #expect(inserted.id == milk.objectID && inserted.before == nil)
@@ -148,5 +150,21 @@ import Testing
         }
         try t.store.queue.writeWithoutTransaction { db in try db.execute(sql: "UPDATE og_outbox SET model_hash = 'another'") }
         #expect(throws: StoreError.self) { try t.store.outbox(after: 0) }
+    }
+
+    @Test func anOutboxFromBeforeKindsGetsThemFromItsNames() throws {
+        // An outbox an older Burrow started (no `kind` column), with an undo waiting in it: read as an undo,
+        // and the column added at the next save, the old entries keeping their kinds.
+        let dir = TemporaryDirectory("burrow-outbox")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        try t.store.setOutbox(enabled: true)
+        t.h[0]["title"] = "a1"
+        try t.context.save(actionName: "Rename a")
+        _ = try t.context.undo()
+        try t.store.queue.writeWithoutTransaction { db in try db.execute(sql: "ALTER TABLE og_outbox DROP COLUMN kind") }
+        #expect(try t.store.outbox(after: 0).map(\.kind) == [.action, .undo])
+        t.h[1]["title"] = "Undo b"
+        try t.context.save(actionName: "Undo b")
+        #expect(try t.store.outbox(after: 0).map(\.kind) == [.action, .undo, .action])
     }
 }

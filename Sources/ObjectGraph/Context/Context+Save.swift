@@ -97,7 +97,10 @@ extension Context {
         var step = UndoRecord(unit, rows: pendingRows, deletedRows: pendingDeletes, name: pendingActionName ?? "")
         step.appendFingerprinted(flushed.fingerprints)
         if !isApplyingHistory { try undoHistory.record(step, place: pendingPlace, model: model) }
-        if outbox { _ = try store.backend.appendOutbox(step.encoded(changedOnly: false), name: step.name, modelHash: model.versionHash) }
+        if outbox {
+            let kind: OutboxEntry.Kind = !isApplyingHistory ? .action : isUndoing ? .undo : .redo
+            _ = try store.backend.appendOutbox(step.encoded(changedOnly: false), name: step.name, kind: kind.rawValue, modelHash: model.versionHash)
+        }
     }
 
     private func saveChanges() throws {

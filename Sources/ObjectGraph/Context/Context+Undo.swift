@@ -42,6 +42,7 @@ extension Context {
         }
         var entry: HistoryEntry?
         isApplyingHistory = true
+        isUndoing = undoing
         defer { isApplyingHistory = false }
         do {
             // Read, checked and written in one transaction: nobody can change a row, or take the action,

@@ -26,6 +26,8 @@ public final class Context {
     var pendingPlace: ActionPlace?
     /// True while an undo or redo is being applied: that save is not a new step.
     var isApplyingHistory = false
+    /// While `isApplyingHistory`: an undo (else a redo).
+    var isUndoing = false
     /// True during `saveWithoutUndo()`: set-up work, which neither the history nor the outbox keeps.
     var isSavingWithoutUndo = false
     /// Objects read in one batch when a fetch result or relationship is touched.

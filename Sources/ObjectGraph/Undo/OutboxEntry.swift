@@ -12,8 +12,14 @@ public struct OutboxEntry: Sendable {
         public let after: [String: Value]?
     }
 
+    /// What saved it: an action, or an undo or redo of one (which expects what it undoes).
+    public enum Kind: Int, Sendable {
+        case action = 0, undo = 1, redo = 2
+    }
+
     /// Its number in the outbox: increasing in commit order, never reused.
     public let seq: Int64
+    public let kind: Kind
     /// The action's name ("Add “Milk”"; an undo's is the undone action's).
     public let name: String
     /// In the order the save touched them.
@@ -22,8 +28,9 @@ public struct OutboxEntry: Sendable {
     /// store; one deleted since is gone from it.
     public let insertedByID: [ObjectID]
 
-    init(seq: Int64, record: UndoRecord, model: Model) {
+    init(seq: Int64, kind: Kind, record: UndoRecord, model: Model) {
         self.seq = seq
+        self.kind = kind
         name = record.name
         func named(_ values: [Value]?, _ e: EntityDescription) -> [String: Value]? {
             values.map { v in Dictionary(uniqueKeysWithValues: e.storedSlots.filter { $0 < v.count }.map { (e.properties[$0].name, v[$0]) }) }

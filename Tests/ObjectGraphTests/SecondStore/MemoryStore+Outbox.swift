@@ -9,15 +9,15 @@ extension MemoryStore {
 
     func outboxIsEnabled() throws(StoreError) -> Bool { state.outbox != nil }
 
-    func appendOutbox(_ step: [UInt8], name: String, modelHash: String) throws(StoreError) -> Int64 {
+    func appendOutbox(_ step: [UInt8], name: String, kind: Int, modelHash: String) throws(StoreError) -> Int64 {
         precondition(isInTransaction)
         let seq = state.nextOutbox
         state.nextOutbox += 1
-        state.outbox?.append((seq, name, step, modelHash))
+        state.outbox?.append((seq, name, kind, step, modelHash))
         return seq
     }
 
-    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, step: [UInt8], modelHash: String)] {
+    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, kind: Int, step: [UInt8], modelHash: String)] {
         Array((state.outbox ?? []).filter { $0.seq > seq }.prefix(max(0, limit)))
     }
 
