@@ -7,7 +7,7 @@ import Testing
 
 @testable import OutlineSync
 
-/// A deterministic simulation of sharing: 2–4 devices (real SQLite outlines) and the in-memory server
+/// A deterministic simulation of sharing: 2–5 devices (real SQLite outlines) and the in-memory server
 /// (`ServerModel`), driven by one seeded generator: random actions (adds, renames, done, moves, deletes,
 /// undo), crossing moves (one device moves X under Y while another moves Y under X), devices offline for a
 /// while, answers lost after the server applied them, a round cut after reading changes, and devices
@@ -194,7 +194,7 @@ import Testing
                     bytes[12], bytes[13], bytes[14], bytes[15]
                 ))
         }
-        let devices = try (0..<(2 + rng.below(3))).map { try Device("d\($0)", server) }
+        let devices = try (0..<(2 + rng.below(4))).map { try Device("d\($0)", server) }
         var counter = 0
         let first = devices[0]
         _ = try first.outline.perform("Add") { try first.outline.append(titles: ["a", "b", "c", "d"], to: try first.outline.root().objectID) }
