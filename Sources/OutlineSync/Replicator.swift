@@ -21,7 +21,7 @@ import OutlineServer
 public final class Replicator {
     /// The keys of what it keeps in the store (``Store/appValue(_:)``).
     enum Key {
-        static let address = "sync.address", outline = "sync.outline", client = "sync.client", seq = "sync.seq"
+        static let address = SyncState.Key.address, outline = SyncState.Key.outline, client = SyncState.Key.client, seq = SyncState.Key.seq
         /// The items an outbox entry's first plan named (see `plan`), until the entry is sent.
         static func fresh(_ entry: Int64) -> String { freshPrefix + String(entry) }
         static let freshPrefix = "sync.fresh."
@@ -36,6 +36,8 @@ public final class Replicator {
         public var pending: Int
         /// The last server change applied here.
         public var seq: Int64
+        /// True while an attach was cut short (run it again to finish).
+        public var attaching = false
     }
 
     /// What one round did.
@@ -62,68 +64,118 @@ public final class Replicator {
         Status(
             address: try store.appValue(Key.address), outline: try store.appValue(Key.outline).flatMap(UUID.init(uuidString:)),
             pending: try store.outboxCount(),
-            seq: try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0)
+            seq: try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0, attaching: try store.appValue(SyncState.Key.attaching) != nil)
     }
 
     /// Attaches the outline to the server at `address` (reached through `connection`): a server with no
     /// outline gets this one; an empty outline here gets the server's one. Anything else is refused with a
-    /// message and changes nothing. Returns what it did, as a sentence.
+    /// message and changes nothing. Returns what it did, as a sentence. An attach killed part way (or cut off
+    /// from the server) is run again with the same address and goes on where it stopped.
     public func attach(_ address: ServerAddress, through connection: any SharedOutlineServer) async throws -> String {
-        if let at = try store.appValue(Key.address) {
-            throw SyncError("this outline is already shared through \(at) (burrow sync detach first)")
+        if let state = try SyncState.load(store) {
+            guard let phase = state.attaching else {
+                throw SyncError("this outline is already shared through \(state.address) (burrow sync detach first)")
+            }
+            guard state.address == address.description else {
+                throw SyncError(
+                    "an attach to \(state.address) was cut short: burrow sync attach \(state.address) finishes it, or burrow sync detach forgets it")
+            }
+            try await connection.ensureSchema()
+            return phase == .uploading
+                ? try await upload(state, address, connection, again: true) : try await download(state, address, connection)
         }
         try await connection.ensureSchema()
         let outlines = try await connection.outlines()
         let root = try outline.root()
-        let localItems = try outline.subtree(under: root)
-        let client = UUID()
         if outlines.isEmpty {
-            let id = UUID()
-            try await connection.createOutline(id)
-            try store.name(root.objectID, by: id)
+            let state = SyncState(address: address.description, outline: UUID(), client: UUID(), seq: 0, attaching: .uploading)
             // The outbox first: an action saved while the outline goes up is sent after it, not lost.
             try store.setOutbox(enabled: true)
-            let names = try store.externalIDs(for: localItems.map(\.id))
-            let byRow = Dictionary(uniqueKeysWithValues: zip(localItems.map(\.id.rowID), names))
-            let orders = try outline.context.storedValues(of: localItems.map(\.id), entity: "Item", keys: ["order"])
-            let items = zip(zip(localItems, names), orders).map { pair, order in
-                let (row, name) = pair
-                let ord: String
-                if case .string(let s)? = order?.first { ord = s } else { ord = "" }
-                return ServerItem(
-                    id: name, parent: row.parent == root.objectID.rowID ? id : byRow[row.parent], ord: ord, title: row.title,
-                    note: row.note, done: row.isDone)
+            try ChangeApplier.unrecorded(outline.context) {
+                try outline.context.transaction {
+                    try store.name(root.objectID, by: state.outline)
+                    try state.save(in: outline.context)
+                }
             }
-            var seq: Int64 = 0
-            for (k, batch) in stride(from: 0, to: items.count, by: 1000).map({ Array(items[$0..<min(items.count, $0 + 1000)]) }).enumerated() {
-                let answer = try await connection.apply(
-                    .restore(batch), outline: id, opID: Self.opID(client, entry: 0, index: k), client: client.uuidString)
-                seq = max(seq, answer.seq ?? 0)
-            }
-            try remember(address, id, client, seq: seq)
-            return "Shared \(items.count) item\(items.count == 1 ? "" : "s") to \(address) as a new outline"
+            return try await upload(state, address, connection, again: false)
         }
-        guard localItems.isEmpty else {
+        guard try outline.subtree(under: root, depth: 1).isEmpty else {
             throw SyncError("\(address) holds an outline already and this one is not empty: attach an empty outline to download it")
         }
         guard outlines.count == 1, let id = outlines.first else {
             throw SyncError("\(address) holds \(outlines.count) outlines: Burrow shares one per server")
         }
-        let (items, seq) = try await connection.items(outline: id)
-        try store.name(root.objectID, by: id)
-        let download = ServerChange(seq: seq, opID: UUID(), client: "", body: .upsert(items.filter { $0.parent != nil }))
-        try ChangeApplier.apply([download], to: outline, checkpoint: Key.seq)
+        let state = SyncState(address: address.description, outline: id, client: UUID(), seq: 0, attaching: .downloading)
         try store.setOutbox(enabled: true)
-        try remember(address, id, client, seq: seq)
+        try ChangeApplier.unrecorded(outline.context) {
+            try outline.context.transaction {
+                try store.name(root.objectID, by: id)
+                try state.save(in: outline.context)
+            }
+        }
+        return try await download(state, address, connection)
+    }
+
+    /// Sends this whole outline up as `state`'s outline (made if missing) and marks the attach done. Run
+    /// again after a cut it sends everything again: a restore skips what the server has, and what changed
+    /// here since went into the outbox, which the rounds send.
+    private func upload(_ state: SyncState, _ address: ServerAddress, _ connection: any SharedOutlineServer, again: Bool) async throws -> String {
+        let id = state.outline
+        try await connection.createOutline(id)
+        let root = try outline.root()
+        let localItems = try outline.subtree(under: root)
+        let names = try store.externalIDs(for: localItems.map(\.id))
+        let byRow = Dictionary(uniqueKeysWithValues: zip(localItems.map(\.id.rowID), names))
+        let orders = try outline.context.storedValues(of: localItems.map(\.id), entity: "Item", keys: ["order"])
+        let items = zip(zip(localItems, names), orders).map { pair, order in
+            let (row, name) = pair
+            let ord: String
+            if case .string(let s)? = order?.first { ord = s } else { ord = "" }
+            return ServerItem(
+                id: name, parent: row.parent == root.objectID.rowID ? id : byRow[row.parent], ord: ord, title: row.title, note: row.note,
+                done: row.isDone)
+        }
+        // Operation IDs of this try's own: a try after a cut sends its batches again, which may differ.
+        let attempt = UUID()
+        var seq: Int64 = 0
+        for (k, batch) in stride(from: 0, to: items.count, by: 1000).map({ Array(items[$0..<min(items.count, $0 + 1000)]) }).enumerated() {
+            let answer = try await connection.apply(
+                .restore(batch), outline: id, opID: Self.opID(attempt, entry: 0, index: k), client: state.client.uuidString)
+            seq = max(seq, answer.seq ?? 0)
+        }
+        var done = state
+        done.attaching = nil
+        // Past the upload's own changes; after a cut, from the start: others may have attached and acted
+        // between the tries, and the first round takes in all of it.
+        done.seq = again ? 0 : seq
+        try done.save(in: outline.context)
+        return "Shared \(items.count) item\(items.count == 1 ? "" : "s") to \(address) as a new outline"
+    }
+
+    /// Brings the server's whole outline here (again, after a cut: every item upserted), then marks the
+    /// attach done.
+    private func download(_ state: SyncState, _ address: ServerAddress, _ connection: any SharedOutlineServer) async throws -> String {
+        let (items, seq) = try await connection.items(outline: state.outline)
+        guard !items.isEmpty else { throw SyncError("\(address) does not hold the outline \(state.outline) any more") }
+        let download = ServerChange(seq: seq, opID: UUID(), client: "", body: .upsert(items.filter { $0.parent != nil }))
+        var done = state
+        done.attaching = nil
+        done.seq = seq
+        // Killed between the two, the attach downloads again when run again.
+        try ChangeApplier.apply([download], to: outline)
+        try done.save(in: outline.context)
         return "Downloaded \(items.count - 1) item\(items.count == 2 ? "" : "s") from \(address)"
     }
 
     /// Sends what waits in the outbox, then rebases on the server's changes and checks the digests; again
     /// while the server's outline moved on meanwhile (up to a few times).
     public func syncOnce(through connection: any SharedOutlineServer) async throws -> Round {
-        guard let id = try store.appValue(Key.outline).flatMap(UUID.init(uuidString:)),
-            let client = try store.appValue(Key.client).flatMap(UUID.init(uuidString:))
-        else { throw SyncError("this outline is not shared (burrow sync attach URL first)") }
+        guard let state = try SyncState.load(store) else { throw SyncError("this outline is not shared (burrow sync attach URL first)") }
+        // Half attached, the server may lack what is here: a round's digest check would replace this outline.
+        if state.attaching != nil {
+            throw SyncError("the attach to \(state.address) was cut short: burrow sync attach \(state.address) finishes it")
+        }
+        let (id, client) = (state.outline, state.client)
         var round = Round()
         var refusals: [Refusal] = []
         // The refusals' notes say where each item is once the round is over.
@@ -326,17 +378,10 @@ public final class Replicator {
 
     /// Forgets the server: nothing more is sent or received; the items stay.
     public func detach() throws {
-        // With the entries' plans too (a detach between a plan and its answer leaves some).
-        let fresh = try store.appValueKeys(withPrefix: Key.freshPrefix)
-        for key in [Key.address, Key.outline, Key.client, Key.seq] + fresh { try store.setAppValue(key, nil) }
+        // With the entries' plans and the rebases' records of the server's state too.
+        let others = try store.appValueKeys(withPrefix: Key.freshPrefix) + store.appValueKeys(withPrefix: Self.shadowPrefix)
+        try SyncState.forget(in: outline.context, also: others)
         try store.setOutbox(enabled: false)
-    }
-
-    private func remember(_ address: ServerAddress, _ id: UUID, _ client: UUID, seq: Int64) throws {
-        try store.setAppValue(Key.address, address.description)
-        try store.setAppValue(Key.outline, id.uuidString)
-        try store.setAppValue(Key.client, client.uuidString)
-        try store.setAppValue(Key.seq, String(seq))
     }
 
     /// An operation's ID: the device's first six bytes, the outbox entry's number (six bytes), the

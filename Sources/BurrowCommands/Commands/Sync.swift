@@ -111,6 +111,7 @@ struct Sync: ParsableCommand {
                 } catch {
                     online = "offline (\(error))"
                 }
+                if status.attaching { return ["attaching to \(address): cut short, burrow sync attach \(address) finishes it"] }
                 return [
                     "shared through \(address)", online,
                     "\(status.pending) action\(status.pending == 1 ? "" : "s") waiting to be sent", "at change \(status.seq)"
