@@ -287,26 +287,31 @@ struct Rebase {
     /// `top` and everything under it (as stored, with the rebase's changes) marked gone.
     private mutating func deleteSubtree(_ top: Key) throws {
         guard try now(top) != nil else { return }
+        // What the rebase put under each item, indexed once: a scan of every item it holds for each item of a
+        // big subtree would make deleting one quadratic.
+        var placedUnder: [Key: [Key]] = [:]
+        for (k, s) in target { if let p = s?.parent { placedUnder[p, default: []].append(k) } }
         var queue = [top]
         var seen: Set<Key> = []
         while let k = queue.popLast() {
             guard seen.insert(k).inserted else { continue }
-            queue += try children(of: k)
+            queue += try children(of: k, placedUnder: placedUnder[k] ?? [])
             target[k] = .some(nil)
         }
     }
 
-    /// The items under `p` now: stored children still under it, and those the rebase put there.
-    private mutating func children(of p: Key) throws -> [Key] {
-        var out: [Key] = []
+    /// The items under `p` now: stored children still under it, and `placed` (those the rebase put there)
+    /// that still are.
+    private mutating func children(of p: Key, placedUnder placed: [Key]) throws -> [Key] {
+        var out: Set<Key> = []
         if case .row(let r) = p, let parent = try context.existingObject(for: ObjectID(entity: entity, rowID: r)) as? Item, !parent.isDeleted {
             for child in try outline.children(of: parent) {
                 let k = Key.row(child.objectID.rowID)
-                if try now(k)?.parent == p { out.append(k) }
+                if try now(k)?.parent == p { out.insert(k) }
             }
         }
-        for (k, s) in target where s?.parent == p && !out.contains(k) { out.append(k) }
-        return out
+        for k in placed where try now(k)?.parent == p { out.insert(k) }
+        return Array(out)
     }
 
     /// Whether `k` is `p` or one of its ancestors (moving `k` under `p` would make a cycle). Bounded: a
