@@ -65,6 +65,9 @@ import Testing
             ])
         // What each entry is, by a field: an action whose name begins "Undo " is still an action.
         #expect(try t.store.outbox(after: 0).map(\.kind) == [.action, .action, .action, .undo, .redo])
+        // Which action each did, undid or redid: the undo and redo of "Delete b" name its action.
+        let actions = try t.store.outbox(after: 0).map(\.history)
+        #expect(actions.allSatisfy { $0 != nil } && Set(actions).count == 3 && actions[2] == actions[3] && actions[3] == actions[4], "\(actions)")
         let first = try #require(try t.store.outbox(after: 0).first)
         let inserted = try #require(first.objects.first { $0.entity == "Task" })
         #expect(inserted.id == milk.objectID && inserted.before == nil)
@@ -166,5 +169,37 @@ import Testing
         t.h[1]["title"] = "Undo b"
         try t.context.save(actionName: "Undo b")
         #expect(try t.store.outbox(after: 0).map(\.kind) == [.action, .undo, .action])
+    }
+
+    @Test func anOutboxFromBeforeActionNumbersReadsNoneForItsEntries() throws {
+        // Its entries name no action (a replicator sends them as they are); the next save adds the column.
+        let dir = TemporaryDirectory("burrow-outbox")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        try t.store.setOutbox(enabled: true)
+        t.h[0]["title"] = "a1"
+        try t.context.save(actionName: "Rename a")
+        try t.store.queue.writeWithoutTransaction { db in try db.execute(sql: "ALTER TABLE og_outbox DROP COLUMN history") }
+        #expect(try t.store.outbox(after: 0).map(\.history) == [nil])
+        _ = try t.context.undo()
+        let entries = try t.store.outbox(after: 0)
+        #expect(entries.map(\.kind) == [.action, .undo] && entries[0].history == nil && entries[1].history != nil)
+    }
+
+    @Test func onlyTheFirstSaveOfAGroupNamesItsAction() throws {
+        // A later save of a group joins an action an earlier entry began: an undo of the group is then never
+        // taken for the undo of that one entry alone.
+        let dir = TemporaryDirectory("burrow-outbox")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        try t.store.setOutbox(enabled: true)
+        t.context.undoHistory.beginGroup("Retitle")
+        t.h[0]["title"] = "a1"
+        try t.context.save()
+        t.h[1]["title"] = "b1"
+        try t.context.save()
+        try t.context.undoHistory.endGroup()
+        _ = try t.context.undo()
+        let entries = try t.store.outbox(after: 0)
+        #expect(entries.map(\.kind) == [.action, .action, .undo])
+        #expect(entries[0].history != nil && entries[1].history == nil && entries[2].history == entries[0].history, "\(entries.map(\.history))")
     }
 }

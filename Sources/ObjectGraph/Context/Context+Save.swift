@@ -96,10 +96,13 @@ extension Context {
         try takeRowsReadAside()
         var step = UndoRecord(unit, rows: pendingRows, deletedRows: pendingDeletes, name: pendingActionName ?? "")
         step.appendFingerprinted(flushed.fingerprints)
-        if !isApplyingHistory { try undoHistory.record(step, place: pendingPlace, model: model) }
+        let history = isApplyingHistory ? replayedAction : try undoHistory.record(step, place: pendingPlace, model: model)
         if outbox {
             let kind: OutboxEntry.Kind = !isApplyingHistory ? .action : isUndoing ? .undo : .redo
-            _ = try store.backend.appendOutbox(step.encoded(changedOnly: false), name: step.name, kind: kind.rawValue, modelHash: model.versionHash)
+            _ = try store.backend.appendOutbox(
+                OutboxRow(
+                    seq: 0, name: step.name, kind: kind.rawValue, history: history, step: step.encoded(changedOnly: false),
+                    modelHash: model.versionHash))
         }
     }
 

@@ -43,13 +43,14 @@ extension Context {
         var entry: HistoryEntry?
         isApplyingHistory = true
         isUndoing = undoing
-        defer { isApplyingHistory = false }
+        defer { (isApplyingHistory, replayedAction) = (false, nil) }
         do {
             // Read, checked and written in one transaction: nobody can change a row, or take the action,
             // between the checks and the write.
             try transaction {
                 guard let top = try store.backend.historyTop(undone: !undoing, withStep: true) else { return }
                 entry = top.entry
+                replayedAction = top.entry.sequence
                 // What an outbox records this save as.
                 setActionName((undoing ? "Undo " : "Redo ") + top.entry.name)
                 guard top.modelHash == model.versionHash else {

@@ -28,6 +28,8 @@ public final class Context {
     var isApplyingHistory = false
     /// While `isApplyingHistory`: an undo (else a redo).
     var isUndoing = false
+    /// While `isApplyingHistory`: the history's number of the action undone or redone (for the outbox).
+    var replayedAction: Int64?
     /// True during `saveWithoutUndo()`: set-up work, which neither the history nor the outbox keeps.
     var isSavingWithoutUndo = false
     /// Objects read in one batch when a fetch result or relationship is touched.

@@ -134,11 +134,10 @@ protocol PersistentStore: AnyObject {
     /// True when the store keeps an outbox (any process may have started it). Inside a write transaction,
     /// true for every save that commits in it.
     func outboxIsEnabled() throws(StoreError) -> Bool
-    /// Inside the write transaction: appends a saved step, its action's name, its kind (an action, an undo, a
-    /// redo: `OutboxEntry.Kind`'s raw value) and its model's hash; returns its number.
-    func appendOutbox(_ step: [UInt8], name: String, kind: Int, modelHash: String) throws(StoreError) -> Int64
+    /// Inside the write transaction: appends a saved step (its `seq` ignored); returns its number.
+    func appendOutbox(_ row: OutboxRow) throws(StoreError) -> Int64
     /// The steps numbered after `seq`, oldest first, at most `limit`.
-    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, kind: Int, step: [UInt8], modelHash: String)]
+    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [OutboxRow]
     /// How many steps the outbox holds (0 when the store keeps none).
     func outboxCount() throws(StoreError) -> Int
     /// Forgets the steps numbered up to `seq` (sent): in the write transaction under way, else in its own.

@@ -18,13 +18,14 @@ extension Store {
     /// The entries numbered after `seq`, oldest first, at most `limit`. An entry this model cannot read (a
     /// damaged step, or one recorded by another model version) throws rather than being passed over.
     public func outbox(after seq: Int64, limit: Int = 256) throws(StoreError) -> [OutboxEntry] {
-        try backend.outbox(after: seq, limit: limit).map { (n, name, kind, bytes, hash) throws(StoreError) in
-            guard hash == model.versionHash, let record = UndoRecord.decode(bytes, name: name, widths: model.entities.map(\.defaults.count)),
-                record.fits(model)
+        try backend.outbox(after: seq, limit: limit).map { row throws(StoreError) in
+            guard row.modelHash == model.versionHash,
+                let record = UndoRecord.decode(row.step, name: row.name, widths: model.entities.map(\.defaults.count)), record.fits(model)
             else {
-                throw StoreError(.storage, "the outbox's entry \(n) cannot be read (damaged, or written by another version)", path: path)
+                throw StoreError(.storage, "the outbox's entry \(row.seq) cannot be read (damaged, or written by another version)", path: path)
             }
-            return OutboxEntry(seq: n, kind: OutboxEntry.Kind(rawValue: kind) ?? .action, record: record, model: model)
+            return OutboxEntry(
+                seq: row.seq, kind: OutboxEntry.Kind(rawValue: row.kind) ?? .action, history: row.history, record: record, model: model)
         }
     }
 

@@ -20,6 +20,10 @@ public struct OutboxEntry: Sendable {
     /// Its number in the outbox: increasing in commit order, never reused.
     public let seq: Int64
     public let kind: Kind
+    /// The undo history's action this entry did, or undid or redid (nil when the history kept none: an older
+    /// outbox's entry, an action the history did not keep). An undo's entry and the entries of the action it
+    /// undoes share it, so a replicator can tell an undo of actions it never sent.
+    public let history: Int64?
     /// The action's name ("Add “Milk”"; an undo's is the undone action's).
     public let name: String
     /// In the order the save touched them.
@@ -28,9 +32,10 @@ public struct OutboxEntry: Sendable {
     /// store; one deleted since is gone from it.
     public let insertedByID: [ObjectID]
 
-    init(seq: Int64, kind: Kind, record: UndoRecord, model: Model) {
+    init(seq: Int64, kind: Kind, history: Int64?, record: UndoRecord, model: Model) {
         self.seq = seq
         self.kind = kind
+        self.history = history
         name = record.name
         func named(_ values: [Value]?, _ e: EntityDescription) -> [String: Value]? {
             values.map { v in Dictionary(uniqueKeysWithValues: e.storedSlots.filter { $0 < v.count }.map { (e.properties[$0].name, v[$0]) }) }

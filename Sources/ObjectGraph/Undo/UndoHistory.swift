@@ -88,9 +88,13 @@ public final class UndoHistory {
     }
 
     /// Inside the saving transaction: records a saved unit of work, into the open group or as a new action
-    /// (which cuts redo).
-    func record(_ step: UndoRecord, place: ActionPlace?, model: Model) throws(StoreError) {
+    /// (which cuts redo). Returns the number of the action it began (nil when it joined a group's action
+    /// begun by an earlier save, or kept nothing): an outbox entry names the action it began, so that a
+    /// replicator never takes an undo of a whole group for the undo of its last save alone.
+    @discardableResult
+    func record(_ step: UndoRecord, place: ActionPlace?, model: Model) throws(StoreError) -> Int64? {
         if var group = openGroup {
+            var began: Int64?
             group.step.compose(step)
             if !step.name.isEmpty && group.step.name.isEmpty { group.step.name = step.name }
             var stored = group.step
@@ -107,15 +111,17 @@ public final class UndoHistory {
                 var fresh = group.step
                 fresh.compact()
                 group.sequence = fresh.isEmpty ? nil : try append(fresh, place: place, model: model)
+                began = group.sequence
             } else if !stored.isEmpty {
                 group.sequence = try append(stored, place: place, model: model)
+                began = group.sequence
             }
             openGroup = group
-            return
+            return began
         }
         var step = step
         step.compact()
-        if !step.isEmpty { _ = try append(step, place: place, model: model) }
+        return step.isEmpty ? nil : try append(step, place: place, model: model)
     }
 
     /// A unit of work begins to be saved: what `unitFailed()` undoes is what it records.

@@ -9,15 +9,16 @@ extension MemoryStore {
 
     func outboxIsEnabled() throws(StoreError) -> Bool { state.outbox != nil }
 
-    func appendOutbox(_ step: [UInt8], name: String, kind: Int, modelHash: String) throws(StoreError) -> Int64 {
+    func appendOutbox(_ row: OutboxRow) throws(StoreError) -> Int64 {
         precondition(isInTransaction)
-        let seq = state.nextOutbox
+        var row = row
+        row.seq = state.nextOutbox
         state.nextOutbox += 1
-        state.outbox?.append((seq, name, kind, step, modelHash))
-        return seq
+        state.outbox?.append(row)
+        return row.seq
     }
 
-    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, kind: Int, step: [UInt8], modelHash: String)] {
+    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [OutboxRow] {
         Array((state.outbox ?? []).filter { $0.seq > seq }.prefix(max(0, limit)))
     }
 

@@ -31,7 +31,7 @@ final class MemoryStore: PersistentStore {
         /// The sequence number of the next action.
         var nextAction: Int64 = 1
         /// The outbox, oldest first, when the store keeps one.
-        var outbox: [(seq: Int64, name: String, kind: Int, step: [UInt8], modelHash: String)]?
+        var outbox: [OutboxRow]?
         /// The number of the next outbox step (never reused).
         var nextOutbox: Int64 = 1
         /// External names by row ID, and the other way.

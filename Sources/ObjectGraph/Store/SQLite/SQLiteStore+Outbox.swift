@@ -7,19 +7,26 @@ import GRDBSQLite
 /// first statement checked the schema's version.
 extension SQLiteStore {
     static let outboxTable =
-        "CREATE TABLE IF NOT EXISTS og_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, model_hash TEXT NOT NULL, step BLOB NOT NULL, kind INTEGER NOT NULL DEFAULT 0)"
+        "CREATE TABLE IF NOT EXISTS og_outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, model_hash TEXT NOT NULL, step BLOB NOT NULL, kind INTEGER NOT NULL DEFAULT 0, history INTEGER)"
 
-    /// Whether the outbox has its `kind` column (an outbox started by a program before it has not).
-    private func hasKind(_ db: Database) -> Bool {
-        sqlite3_table_column_metadata(db.sqliteConnection, "main", "og_outbox", "kind", nil, nil, nil, nil, nil) == SQLITE_OK
+    /// Whether the outbox has `column` (`kind` and `history` came later: an outbox started by an older
+    /// program lacks them).
+    private func has(_ db: Database, column: String) -> Bool {
+        sqlite3_table_column_metadata(db.sqliteConnection, "main", "og_outbox", column, nil, nil, nil, nil, nil) == SQLITE_OK
     }
 
-    /// Gives an older outbox its `kind` column, inside the write transaction under way: its entries' kinds from
-    /// their names, the only place a name says what an entry is (an undo's or a redo's began so).
-    private func addKind(_ db: Database) throws {
-        guard !hasKind(db) else { return }
-        try db.execute(sql: "ALTER TABLE og_outbox ADD COLUMN kind INTEGER NOT NULL DEFAULT 0")
-        try db.execute(sql: "UPDATE og_outbox SET kind = CASE WHEN name LIKE 'Undo %' THEN 1 WHEN name LIKE 'Redo %' THEN 2 ELSE 0 END")
+    /// The kind of an entry of an outbox without the column, from its name: the only place a name says what
+    /// an entry is (an undo's or a redo's began so).
+    private static let kindFromName = "CASE WHEN name LIKE 'Undo %' THEN 1 WHEN name LIKE 'Redo %' THEN 2 ELSE 0 END"
+
+    /// Gives an older outbox its later columns, inside the write transaction under way: kinds from names; no
+    /// history (its entries are sent as they are, an undo as the inverse).
+    private func addColumns(_ db: Database) throws {
+        if !has(db, column: "kind") {
+            try db.execute(sql: "ALTER TABLE og_outbox ADD COLUMN kind INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "UPDATE og_outbox SET kind = \(Self.kindFromName)")
+        }
+        if !has(db, column: "history") { try db.execute(sql: "ALTER TABLE og_outbox ADD COLUMN history INTEGER") }
     }
 
     func setOutbox(enabled: Bool) throws(StoreError) {
@@ -47,15 +54,16 @@ extension SQLiteStore {
         return sqlite3_table_column_metadata(db.sqliteConnection, "main", "og_outbox", nil, nil, nil, nil, nil, nil) == SQLITE_OK
     }
 
-    func appendOutbox(_ step: [UInt8], name: String, kind: Int, modelHash: String) throws(StoreError) -> Int64 {
+    func appendOutbox(_ row: OutboxRow) throws(StoreError) -> Int64 {
         guard let db = transaction else { preconditionFailure("the outbox is written inside a write transaction") }
         do {
-            try addKind(db)
-            let insert = try statement(db, "INSERT INTO og_outbox (name, model_hash, step, kind) VALUES (?, ?, ?, ?)")
-            insert.bind(.string(name), at: 1)
-            insert.bind(.string(modelHash), at: 2)
-            insert.bind(bytes: step, at: 3)
-            insert.bind(.integer(Int64(kind)), at: 4)
+            try addColumns(db)
+            let insert = try statement(db, "INSERT INTO og_outbox (name, model_hash, step, kind, history) VALUES (?, ?, ?, ?, ?)")
+            insert.bind(.string(row.name), at: 1)
+            insert.bind(.string(row.modelHash), at: 2)
+            insert.bind(bytes: row.step, at: 3)
+            insert.bind(.integer(Int64(row.kind)), at: 4)
+            insert.bind(row.history.map(Value.integer) ?? .null, at: 5)
             try insert.run(db)
             return db.lastInsertedRowID
         } catch {
@@ -63,22 +71,23 @@ extension SQLiteStore {
         }
     }
 
-    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [(seq: Int64, name: String, kind: Int, step: [UInt8], modelHash: String)] {
+    func outbox(after seq: Int64, limit: Int) throws(StoreError) -> [OutboxRow] {
         do {
             return try read { db in
                 guard try hasOutbox(db) else { return [] }
-                // An older outbox not written to since has no kind column: its kinds are read as `addKind` sets them.
-                let kind = hasKind(db) ? "kind" : "CASE WHEN name LIKE 'Undo %' THEN 1 WHEN name LIKE 'Redo %' THEN 2 ELSE 0 END"
+                // An older outbox not written to since lacks later columns: read as `addColumns` sets them.
+                let kind = has(db, column: "kind") ? "kind" : Self.kindFromName
+                let history = has(db, column: "history") ? "history" : "NULL"
                 return try Row.fetchAll(
-                    db, sql: "SELECT seq, name, step, model_hash, \(kind) FROM og_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+                    db, sql: "SELECT seq, name, step, model_hash, \(kind), \(history) FROM og_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
                     arguments: [seq, max(0, limit)]
                 ).map { row in
                     // Values of the wrong type (another program's) read as nothing: the step then fails to decode.
-                    (
-                        row[0], String.fromDatabaseValue(row[1] as DatabaseValue) ?? "", Int.fromDatabaseValue(row[4] as DatabaseValue) ?? 0,
-                        Data.fromDatabaseValue(row[2] as DatabaseValue).map { [UInt8]($0) } ?? [],
-                        String.fromDatabaseValue(row[3] as DatabaseValue) ?? ""
-                    )
+                    OutboxRow(
+                        seq: row[0], name: String.fromDatabaseValue(row[1] as DatabaseValue) ?? "",
+                        kind: Int.fromDatabaseValue(row[4] as DatabaseValue) ?? 0, history: Int64.fromDatabaseValue(row[5] as DatabaseValue),
+                        step: Data.fromDatabaseValue(row[2] as DatabaseValue).map { [UInt8]($0) } ?? [],
+                        modelHash: String.fromDatabaseValue(row[3] as DatabaseValue) ?? "")
                 }
             }
         } catch {
