@@ -15,6 +15,9 @@ struct SyncBenchmarks {
     let queued: Int
     let runs: Int
     let edits: Int
+    /// The outline the idle outliners hold, and how long they are watched.
+    var idleItems = 100_000
+    var idleSeconds = 30.0
 
     func run(only: Set<String>) throws {
         guard only.contains("sync") else { return }
@@ -31,6 +34,7 @@ struct SyncBenchmarks {
         try queuedActions(burrow, admin)
         try rebasedRound(burrow, admin)
         try liveEdits(burrow, admin)
+        try sharedIdle(burrow, admin)
     }
 
     /// A new database on the server; its URL.
@@ -213,6 +217,38 @@ struct SyncBenchmarks {
                 baseline: Harness.percentile(floor, p), goal: p == 0.99 ? "p99 <= 50 ms" : "")
         }
         print(String(format: "    max %.2f ms over %d actions", (latencies.max() ?? 0) * 1000, edits))
+    }
+
+    /// Issue 30's "an idle shared outliner near 0 CPU": two outliners on copies of one outline of
+    /// `idleItems` items, one shared (its sync's round every 5 s: the server's changes and digest, the local
+    /// digest compared), one not, CPU time over the same `idleSeconds` once both have settled.
+    private func sharedIdle(_ burrow: String, _ admin: String) throws {
+        let url = try newDatabase(admin, "idle")
+        defer { dropDatabase(admin, url) }
+        let dir = Harness.scratch("sync-idle")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let shared = dir + "/shared.sqlite", alone = dir + "/alone.sqlite"
+        for path in [shared, alone] {
+            let outline = try Outline(path: path)
+            let lists = (0..<(idleItems / 100)).map { k in OutlineNode("List \(k)", children: (0..<99).map { OutlineNode("Item \(k).\($0)") }) }
+            _ = try outline.perform("Import") { try outline.add(lists, under: try outline.root().objectID) }
+        }
+        try Self.attach(shared, url)
+        let sharing = try LiveBenchmarks.Outliner(burrow: burrow, dir: dir, name: "shared", watches: true)
+        defer { sharing.pty.stop() }
+        let single = try LiveBenchmarks.Outliner(burrow: burrow, dir: dir, name: "alone", watches: true)
+        defer { single.pty.stop() }
+        guard sharing.wait(timeout: 60, until: { $0.shows("synced") }) != nil else {
+            throw PseudoTerminal.Failure("the shared outliner never synced:\n" + sharing.screen.rows.joined(separator: "\n"))
+        }
+        // Past the first rounds (the add each outliner's set-up made goes up, and is checked).
+        usleep(12_000_000)
+        let before = (sharing.cpuSeconds, single.cpuSeconds)
+        usleep(useconds_t(idleSeconds * 1e6))
+        let after = (sharing.cpuSeconds, single.cpuSeconds)
+        Harness.report(
+            String(format: "sync: idle CPU over %.0f s, %d items (shared vs not)", idleSeconds, idleItems), ours: after.0 - before.0,
+            baseline: after.1 - before.1, goal: "~0 (CPU time, not wall time)")
     }
 
     /// PostgreSQL's own floor for a change reaching another client, `count` times: `burrow.apply` of an

@@ -69,18 +69,19 @@ public enum ChangeApplier {
     }
 
     /// The server's whole outline made the local one: every item upserted (parents first, as
-    /// `ServerConnection.items` gives them), every local item the server lacks deleted, the position set;
-    /// in one transaction, and not while the outbox holds unsent actions (false then). For a store that
+    /// `ServerConnection.items` gives them), every local item the server lacks deleted, and `settle` run
+    /// (which records the position); in one transaction, and not while the outbox holds unsent actions
+    /// (false then). For a store that
     /// went its own way (an item deleted here that the server kept, an item put under the top for want of
     /// its parent).
     @discardableResult
-    public static func replace(with items: [ServerItem], seq: Int64, in outline: Outline, checkpoint: String) throws -> Bool {
+    public static func replace(with items: [ServerItem], in outline: Outline, settle: () throws -> Void) throws -> Bool {
         let context = outline.context
         let store = context.store
         return try unrecorded(context) {
             try context.transaction { () throws -> Bool in
                 guard try store.outbox(after: 0, limit: 1).isEmpty else { return false }
-                try store.setAppValue(checkpoint, String(seq))
+                try settle()
                 let root = try outline.root()
                 for item in items where item.parent != nil { try upsert(item, root: root, outline: outline, store: store, diverged: nil) }
                 let kept = Set(items.map(\.id))

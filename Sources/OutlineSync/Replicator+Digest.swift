@@ -9,10 +9,16 @@ extension Replicator {
     /// server's yet). An item with no name here, or whose parent has none, is reported in `unnamed`: the
     /// server cannot hold it, so the two differ.
     public func localDigest(outline id: UUID) throws -> (digest: OutlineDigest, seq: Int64, unnamed: Int)? {
+        try localDigestAndChange(outline: id).map { ($0.digest, $0.seq, $0.unnamed) }
+    }
+
+    /// ``localDigest(outline:)`` and the store's ``Store/latestChange()`` it was read at (in the same snapshot).
+    func localDigestAndChange(outline id: UUID) throws -> (digest: OutlineDigest, seq: Int64, unnamed: Int, change: Int64)? {
         let context = outline.context
-        return try context.reading { () throws -> (digest: OutlineDigest, seq: Int64, unnamed: Int)? in
+        return try context.reading { () throws -> (digest: OutlineDigest, seq: Int64, unnamed: Int, change: Int64)? in
             guard try store.outboxCount() == 0 else { return nil }
-            let seq = try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0
+            guard let seq = try SyncState.load(store)?.seq else { return nil }
+            let change = try store.latestChange()
             let root = try outline.root()
             let rows = try outline.subtree(under: root)
             let ids = rows.map(\.id)
@@ -32,7 +38,7 @@ extension Replicator {
                 if case .string(let s)? = order?.first { ord = s } else { ord = "" }
                 digest.toggle(ServerItem(id: name, parent: parent, ord: ord, title: row.title, note: row.note, done: row.isDone))
             }
-            return (digest, seq, unnamed)
+            return (digest, seq, unnamed, change)
         }
     }
 

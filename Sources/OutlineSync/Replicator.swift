@@ -19,14 +19,6 @@ import OutlineServer
 /// let round = try await sync.syncOnce(through: connection)
 /// ```
 public final class Replicator {
-    /// The keys of what it keeps in the store (``Store/appValue(_:)``).
-    enum Key {
-        static let address = SyncState.Key.address, outline = SyncState.Key.outline, client = SyncState.Key.client, seq = SyncState.Key.seq
-        /// The items an outbox entry's first plan named (see `plan`), until the entry is sent.
-        static func fresh(_ entry: Int64) -> String { freshPrefix + String(entry) }
-        static let freshPrefix = "sync.fresh."
-    }
-
     /// Where the outline is attached, and how far along.
     public struct Status: Equatable, Sendable {
         /// The server's address, without its password; nil when not attached.
@@ -44,6 +36,8 @@ public final class Replicator {
     public struct Round: Equatable, Sendable {
         /// Operations the server answered.
         public var sent = 0
+        /// Actions undone here before they were sent, and their undos: neither went to the server.
+        public var withdrawn = 0
         /// Server changes applied here.
         public var received = 0
         /// Actions still waiting to be sent that were applied again on top of the server's changes.
@@ -57,14 +51,19 @@ public final class Replicator {
 
     public let outline: Outline
     var store: Store { outline.context.store }
+    /// The last local digest found equal to the server's: at which server change, and at which of the store's
+    /// commits (``Store/latestChange()``). While neither has moved, a round compares that instead of reading
+    /// the whole outline again: an idle shared outliner costs a query every few seconds, not a read of
+    /// every item.
+    private var agreed: (digest: OutlineDigest, seq: Int64, change: Int64)?
 
     public init(outline: Outline) { self.outline = outline }
 
     public func status() throws -> Status {
-        Status(
-            address: try store.appValue(Key.address), outline: try store.appValue(Key.outline).flatMap(UUID.init(uuidString:)),
-            pending: try store.outboxCount(),
-            seq: try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0, attaching: try store.appValue(SyncState.Key.attaching) != nil)
+        let state = try SyncState.load(store)
+        return Status(
+            address: state?.address, outline: state?.outline, pending: try store.outboxCount(), seq: state?.seq ?? 0,
+            attaching: state?.attaching != nil)
     }
 
     /// Attaches the outline to the server at `address` (reached through `connection`): a server with no
@@ -88,7 +87,7 @@ public final class Replicator {
         let outlines = try await connection.outlines()
         let root = try outline.root()
         if outlines.isEmpty {
-            let state = SyncState(address: address.description, outline: UUID(), client: UUID(), seq: 0, attaching: .uploading)
+            var state = SyncState(address: address.description, outline: UUID(), client: UUID(), seq: 0, attaching: .uploading)
             // The outbox first: an action saved while the outline goes up is sent after it, not lost.
             try store.setOutbox(enabled: true)
             try ChangeApplier.unrecorded(outline.context) {
@@ -105,7 +104,7 @@ public final class Replicator {
         guard outlines.count == 1, let id = outlines.first else {
             throw SyncError("\(address) holds \(outlines.count) outlines: Burrow shares one per server")
         }
-        let state = SyncState(address: address.description, outline: id, client: UUID(), seq: 0, attaching: .downloading)
+        var state = SyncState(address: address.description, outline: id, client: UUID(), seq: 0, attaching: .downloading)
         try store.setOutbox(enabled: true)
         try ChangeApplier.unrecorded(outline.context) {
             try outline.context.transaction {
@@ -189,7 +188,7 @@ public final class Replicator {
             // changes, or nothing for what it refused) removes it, in the same transaction: a round cut anywhere
             // sends it again and is answered the same.
             let sent = try await send(id, client, &round)
-            let from = try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0
+            guard let from = try SyncState.load(store)?.seq else { throw SyncError("this outline is not shared any more (detached meanwhile)") }
             var changes: [ServerChange] = []
             var seq = from
             while true {
@@ -212,8 +211,7 @@ public final class Replicator {
             // server without this outline (another server's URL given, the outline removed there) must not
             // replace this one with nothing.
             guard let server = try await connection.digest(outline: id) else {
-                let attached = try store.appValue(Key.address) ?? "another server"
-                throw SyncError("\(connection.address) does not hold this outline (it is shared through \(attached))")
+                throw SyncError("\(connection.address) does not hold this outline (it is shared through \(state.address))")
             }
             // More changes there since: read them first.
             if diverged == nil && server.seq != seq { continue }
@@ -222,19 +220,30 @@ public final class Replicator {
                 why = reason
             } else {
                 // Actions waiting here: the next round sends them, and checks.
-                guard let local = try localDigest(outline: id) else { return finished() }
+                if let known = agreed, known.seq == seq, known.digest == server.digest, try store.latestChange() == known.change,
+                    try store.outboxCount() == 0
+                {
+                    return finished()
+                }
+                guard let local = try localDigestAndChange(outline: id) else { return finished() }
                 guard local.seq == seq else { continue }
+                agreed = nil
                 if local.unnamed > 0 {
                     why = "\(local.unnamed) item\(local.unnamed == 1 ? " is" : "s are") here and not on the server"
                 } else if local.digest != server.digest {
                     why = "its digest at change \(seq) is \(local.digest), the server's \(server.digest)"
+                } else {
+                    agreed = (local.digest, seq, local.change)
                 }
             }
             if let why {
                 // Repaired whole: the server's outline replaces this one; what differed is said first.
                 let (items, at) = try await connection.items(outline: id)
                 let differences = (try? differences(from: items, outline: id)) ?? []
-                guard try ChangeApplier.replace(with: items, seq: at, in: outline, checkpoint: Key.seq) else { continue }
+                let replaced = try ChangeApplier.replace(with: items, in: outline) {
+                    try SyncState.update(in: outline.context) { $0.seq = at }
+                }
+                guard replaced else { continue }
                 round.repaired = ([why] + differences).joined(separator: "; ")
             }
             return finished()
@@ -248,18 +257,23 @@ public final class Replicator {
             var out: [Sent] = []
             var after: Int64 = 0
             while true {
-                let entries = try store.outbox(after: after, limit: Self.batch)
-                guard !entries.isEmpty else { return out }
+                let planned = try plan(after: after)
+                guard !planned.isEmpty else { return out }
                 var ops: [(op: ServerOperation, id: UUID)] = [], owners: [Int] = [], batch: [Sent] = []
-                for (entry, planned) in zip(entries, try plan(entries)) {
-                    if !batch.isEmpty && ops.count + planned.count > Self.batch { break }
-                    for (k, op) in planned.enumerated() {
+                for (entry, operations) in planned {
+                    guard let operations else {
+                        batch.append(Sent(entry: entry, withdrawn: true))
+                        round.withdrawn += 1
+                        continue
+                    }
+                    if !batch.isEmpty && ops.count + operations.count > Self.batch { break }
+                    for (k, op) in operations.enumerated() {
                         ops.append((op, Self.opID(client, entry: entry.seq, index: k)))
                         owners.append(batch.count)
                     }
                     batch.append(Sent(entry: entry))
                 }
-                let answers = try await connection.apply(ops, outline: id, client: client.uuidString)
+                let answers = ops.isEmpty ? [] : try await connection.apply(ops, outline: id, client: client.uuidString)
                 round.sent += answers.count
                 for ((op, answer), k) in zip(zip(ops.map(\.op), answers), owners) {
                     switch answer.status {
@@ -278,6 +292,8 @@ public final class Replicator {
     /// An outbox entry sent in this round, and the operations of it the server refused, with its reasons.
     struct Sent {
         var entry: OutboxEntry
+        /// Never sent: undone here before it went (see `plan`).
+        var withdrawn = false
         var refused: [(op: ServerOperation, message: String)] = []
     }
 
@@ -303,7 +319,8 @@ public final class Replicator {
         let context = outline.context
         return try ChangeApplier.unrecorded(context) {
             try context.transaction { () throws -> (refusals: [Refusal], pending: Int)? in
-                guard (try store.appValue(Key.seq).flatMap { Int64($0) } ?? 0) == from else { return nil }
+                guard var state = try SyncState.load(store) else { throw SyncError("this outline is not shared any more (detached meanwhile)") }
+                guard state.seq == from else { return nil }
                 let last = sent.last?.entry.seq ?? 0
                 let head = try store.outbox(after: 0, limit: max(1, sent.count))
                 if !sent.isEmpty && head.map(\.seq) != sent.map(\.entry.seq) { return nil }
@@ -316,15 +333,14 @@ public final class Replicator {
                     shadows[name] = value
                     try store.setAppValue(key, nil)
                 }
-                guard let top = try store.appValue(Key.outline).flatMap(UUID.init(uuidString:)) else {
-                    throw SyncError("this outline is not shared (burrow sync attach URL first)")
-                }
-                var rebase = try Rebase(outline: outline, top: top, diverged: diverged)
+                var rebase = try Rebase(outline: outline, top: state.outline, diverged: diverged)
                 let kept = try rebase.run(settled: sent.map(\.entry), pending: pending, changes: changes, shadows: shadows)
                 for (name, value) in kept { try store.setAppValue(Self.shadowPrefix + name.uuidString, value) }
                 if last > 0 { try store.removeOutbox(through: last) }
-                for s in sent { try store.setAppValue(Key.fresh(s.entry.seq), nil) }
-                try store.setAppValue(Key.seq, String(to))
+                // Plans of entries no longer in the outbox (taken in by another program's round) go too.
+                state.plans = state.plans.filter { $0.key > last }
+                state.seq = to
+                try state.save(in: context)
                 var refusals: [Refusal] = []
                 for s in sent {
                     for (op, message) in s.refused {
@@ -359,19 +375,54 @@ public final class Replicator {
     /// About how many operations go up in one exchange.
     static let batch = 1000
 
-    /// The operations of each of `entries`, the same on every try: the items an entry's first plan named
-    /// for the first time are kept (with the names, in one transaction for all), so a retry inserts them
-    /// again rather than restoring them, and each operation keeps its index, so its ID.
-    private func plan(_ entries: [OutboxEntry]) throws -> [[ServerOperation]] {
-        try outline.context.transaction {
-            try entries.map { entry in
-                let key = Key.fresh(entry.seq)
-                let recorded = try store.appValue(key)
-                let entity = entry.objects.first?.id.entity ?? entry.insertedByID.first?.entity ?? 0
-                let fresh = Set((recorded ?? "").split(separator: ",").compactMap { Int64($0) }.map { ObjectID(entity: entity, rowID: $0) })
-                let (ops, named) = try OutboxOperations.plan(for: entry, in: outline.context, fresh: fresh)
-                if recorded == nil { try store.setAppValue(key, named.map { String($0.rowID) }.joined(separator: ",")) }
-                return ops
+    /// The outbox's entries after `after` (about `Self.batch` of them), each with its operations, the same on
+    /// every try (nil: withdrawn, never sent). Decided in one transaction with the outbox read, and kept in
+    /// the ``SyncState`` until the rebase that takes the entry in: the items an entry's first plan named for
+    /// the first time, so a retry inserts them again rather than restoring them (each operation keeps its
+    /// index, so its ID); and the withdrawals. An undo withdraws itself and the action it undoes when that
+    /// action's entry is the newest one kept before it and was never planned: neither goes to the server
+    /// (the rebase takes both local effects back, so the item is what the server has). Nested pairs go too
+    /// (two actions, two undos). An action planned before, possibly sent, is never withdrawn: its undo goes
+    /// as the inverse.
+    private func plan(after: Int64) throws -> [(entry: OutboxEntry, operations: [ServerOperation]?)] {
+        let context = outline.context
+        return try ChangeApplier.unrecorded(context) {
+            try context.transaction {
+                let entries = try store.outbox(after: after, limit: Self.batch)
+                guard !entries.isEmpty else { return [] }
+                return try SyncState.update(in: context) { state in
+                    var kept: [OutboxEntry] = []
+                    var withdrawn: Set<Int64> = []
+                    for entry in entries {
+                        switch state.plans[entry.seq] {
+                        case .withdrawn?: continue
+                        case .sent?: kept.append(entry)
+                        case nil:
+                            if entry.kind == .undo, let action = entry.history, let top = kept.last, top.history == action, top.kind != .undo,
+                                state.plans[top.seq] == nil
+                            {
+                                kept.removeLast()
+                                withdrawn.formUnion([top.seq, entry.seq])
+                            } else {
+                                kept.append(entry)
+                            }
+                        }
+                    }
+                    return try entries.map { entry -> (entry: OutboxEntry, operations: [ServerOperation]?) in
+                        if withdrawn.contains(entry.seq) { state.plans[entry.seq] = .withdrawn }
+                        let named: [Int64]
+                        switch state.plans[entry.seq] {
+                        case .withdrawn?: return (entry, nil)
+                        case .sent(let rows)?: named = rows
+                        case nil: named = []
+                        }
+                        let entity = entry.objects.first?.id.entity ?? entry.insertedByID.first?.entity ?? 0
+                        let fresh = Set(named.map { ObjectID(entity: entity, rowID: $0) })
+                        let (ops, first) = try OutboxOperations.plan(for: entry, in: context, fresh: fresh)
+                        if state.plans[entry.seq] == nil { state.plans[entry.seq] = .sent(named: first.map(\.rowID)) }
+                        return (entry, ops)
+                    }
+                }
             }
         }
     }
@@ -379,8 +430,7 @@ public final class Replicator {
     /// Forgets the server: nothing more is sent or received; the items stay.
     public func detach() throws {
         // With the entries' plans and the rebases' records of the server's state too.
-        let others = try store.appValueKeys(withPrefix: Key.freshPrefix) + store.appValueKeys(withPrefix: Self.shadowPrefix)
-        try SyncState.forget(in: outline.context, also: others)
+        try SyncState.forget(in: outline.context, also: try store.appValueKeys(withPrefix: Self.shadowPrefix))
         try store.setOutbox(enabled: false)
     }
 

@@ -52,7 +52,7 @@ import Testing
         // A, back online.
         let round = try await a.sync.syncOnce(through: server)
         let (items, _) = try await server.items(
-            outline: try #require(try a.outline.context.store.appValue("sync.outline").flatMap(UUID.init(uuidString:))))
+            outline: try #require(try a.sync.status().outline))
         #expect(items.count == 4)
 
         #expect(try b.lines() == ["X", "  Y", "Z"])

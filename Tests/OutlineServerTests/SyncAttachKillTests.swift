@@ -38,7 +38,8 @@ import Testing
                     #expect(child.terminationStatus == 0, "try \(attempt) on \(db)")
                     return attempt
                 }
-                if try Store(path: db, model: OutlineModel.model).appValue("sync.attaching") != nil { underWay += 1 }
+                // The sync state (one JSON value) names its phase only while an attach is under way.
+                if try Store(path: db, model: OutlineModel.model).appValue("sync.state")?.contains("\"attaching\"") == true { underWay += 1 }
             }
             Issue.record("attach never finished on \(db)")
             return 0

@@ -19,11 +19,12 @@ import Testing
     /// What the generator made happen across the seeds, printed, and checked to be more than a handful.
     final class Tally: CustomStringConvertible {
         var steps = 0, actions = 0, crossings = 0, cyclesRefused = 0, refused = 0, recovered = 0, lostAnswers = 0, cutRounds = 0
-        var crashes = 0, offlineRounds = 0, undos = 0, redos = 0, moves = 0, duringRounds = 0, rebased = 0
+        var crashes = 0, offlineRounds = 0, undos = 0, redos = 0, moves = 0, duringRounds = 0, rebased = 0, withdrawn = 0
         /// Rounds that found a device's outline gone its own way and replaced it: each one a failure.
         var repairs: [String] = []
         var description: String {
             "\(steps) steps, \(actions) actions (\(undos) undos, \(redos) redos, \(moves) moves), \(duringRounds) saved during a round, "
+                + "\(withdrawn) withdrawn (undone before sent, with their undos), "
                 + "\(rebased) rebased over the server's changes, \(crossings) crossing moves, \(cyclesRefused) moves refused as cycles, "
                 + "\(refused) refusals in all, \(recovered) put under Recovered, \(lostAnswers) answers lost, \(cutRounds) rounds cut, "
                 + "\(crashes) crashes, \(offlineRounds) rounds offline, \(repairs.count) outlines repaired"
@@ -182,7 +183,7 @@ import Testing
         // At least one move in ten refused as a cycle, or the run says little about cycles.
         #expect(tally.cyclesRefused * 10 >= tally.moves, "\(tally)")
         #expect(tally.lostAnswers > 0 && tally.crashes > 0 && tally.cutRounds > 0, "\(tally)")
-        #expect(tally.rebased > 0 && tally.undos > 0 && tally.redos > 0, "\(tally)")
+        #expect(tally.rebased > 0 && tally.undos > 0 && tally.redos > 0 && tally.withdrawn > 0, "\(tally)")
     }
 
     /// One seed's run; nil when every check held, else the schedule so far and what failed.
@@ -232,6 +233,7 @@ import Testing
                 tally.refused += round.notes.filter { !$0.contains("Recovered") }.count
                 tally.recovered += round.notes.filter { $0.contains("Recovered") }.count
                 tally.rebased += round.rebased
+                tally.withdrawn += round.withdrawn
                 if let why = round.repaired {
                     tally.repairs.append("\(d.name): \(why)")
                     repaired = "\(d.name) had to be repaired: \(why)"
@@ -390,7 +392,7 @@ import Testing
                 if let why = round.repaired { return fail("\(d.name) had to be repaired while healing: \(why)") }
             }
         }
-        let outlineID = try #require(try first.outline.context.store.appValue("sync.outline").flatMap(UUID.init(uuidString:)))
+        let outlineID = try #require(try first.sync.status().outline)
         let (items, _) = try await server.items(outline: outlineID)
         let expected = Self.lines(items, top: outlineID)
         for d in devices {

@@ -72,6 +72,9 @@ struct Sync: ParsableCommand {
             }
             for note in round.notes { Console.current.err("burrow: \(Sanitizer.visible(note))\n") }
             say("Sent \(round.sent) change\(round.sent == 1 ? "" : "s"), received \(round.received)")
+            if round.withdrawn > 0 {
+                say("\(round.withdrawn) action\(round.withdrawn == 1 ? " was" : "s were") undone here before being sent: not sent")
+            }
             if let why = round.repaired { say("This outline had gone its own way (\(why)): it is now the server's outline, whole") }
         }
     }

@@ -127,6 +127,14 @@ public final class Store {
         }
     }
 
+    /// The number of the newest commit that changed objects, by any process (0 before the first): equal
+    /// numbers at two moments mean no object changed between them (what a cache of derived values checks).
+    ///
+    /// ```swift
+    /// if try store.latestChange() == cachedAt { return cached }
+    /// ```
+    public func latestChange() throws(StoreError) -> Int64 { try backend.latestChange() }
+
     // MARK: - Changes made elsewhere
 
     /// Looks for commits made by other processes (or other `Store` instances on the same file) and merges
