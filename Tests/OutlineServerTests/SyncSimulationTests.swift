@@ -12,14 +12,15 @@ import Testing
 /// undo), crossing moves (one device moves X under Y while another moves Y under X), devices offline for a
 /// while, answers lost after the server applied them, a round cut after reading changes, and devices
 /// "crashing" (everything in memory dropped, the store reopened). After every step no device's outline has a
-/// cycle, an item out of reach or a key taken twice (`Outline.check`); once everyone is back online and has
+/// cycle, an item out of reach or a key taken twice (`Outline.check`), and what its outliner shows (results
+/// controllers on a connection of their own) is the tree; once everyone is back online and has
 /// synced until nothing moves, every device and a fresh download equal the server. A failing seed replays
 /// alone (`BURROW_TEST_SEED`) and prints its schedule.
 @Suite struct SyncSimulationTests {
     /// What the generator made happen across the seeds, printed, and checked to be more than a handful.
     final class Tally: CustomStringConvertible {
         var steps = 0, actions = 0, crossings = 0, cyclesRefused = 0, refused = 0, recovered = 0, lostAnswers = 0, cutRounds = 0
-        var crashes = 0, offlineRounds = 0, undos = 0, redos = 0, moves = 0, duringRounds = 0, rebased = 0, withdrawn = 0
+        var crashes = 0, offlineRounds = 0, undos = 0, redos = 0, moves = 0, duringRounds = 0, rebased = 0, withdrawn = 0, screenBatches = 0
         /// Rounds that found a device's outline gone its own way and replaced it: each one a failure.
         var repairs: [String] = []
         var description: String {
@@ -27,7 +28,8 @@ import Testing
                 + "\(withdrawn) withdrawn (undone before sent, with their undos), "
                 + "\(rebased) rebased over the server's changes, \(crossings) crossing moves, \(cyclesRefused) moves refused as cycles, "
                 + "\(refused) refusals in all, \(recovered) put under Recovered, \(lostAnswers) answers lost, \(cutRounds) rounds cut, "
-                + "\(crashes) crashes, \(offlineRounds) rounds offline, \(repairs.count) outlines repaired"
+                + "\(crashes) crashes, \(offlineRounds) rounds offline, \(screenBatches) batches checked on screens, "
+                + "\(repairs.count) outlines repaired"
         }
     }
 
@@ -94,11 +96,59 @@ import Testing
         }
     }
 
+    /// What an outliner on the device shows, as the outliner reads it: a connection of its own to the file
+    /// (the sync writes through another), results controllers on the top level and on the list of the first
+    /// item at the top, taking in the sync's commits by polling.
+    final class Screen {
+        let store: Store
+        let context: Context
+        var levels: [ResultsRecorder] = []
+        /// Batches the controllers delivered and were checked against, since the screen opened.
+        var batches = 0
+
+        init(path: String) throws {
+            store = try Store(path: path, model: OutlineModel.model)
+            context = Context(store: store)
+            let outline = Outline(context: context)
+            let top = try outline.root().objectID
+            levels.append(try ResultsRecorder(ResultsController(context: context, request: Outline.level(of: top))))
+            if let first = try context.fetch(Outline.level(of: top)).objectIDs.first {
+                levels.append(try ResultsRecorder(ResultsController(context: context, request: Outline.level(of: first))))
+            }
+        }
+
+        /// What is wrong with what it shows, after taking in the commits made since: each batch applied to the
+        /// list before must give the list after, which must be a fresh fetch; and the top level must be the
+        /// tree's top items, in order.
+        func problems(tree: [OutlineRow]) throws -> [String] {
+            try store.poll()
+            var out: [String] = []
+            for level in levels {
+                // A list whose item was deleted ends (the outliner goes up a level), even if the item comes back.
+                batches += level.take().count
+                if level.controller.isInvalidated { continue }
+                try level.checkAgainstFetch(store)
+                out += level.failures.map { "\(level.controller.request): \($0)" }
+                level.failures = []
+            }
+            // Instead of an ended list, the list of the first item at the top now, as a user would go into it.
+            levels = levels.filter { !$0.controller.isInvalidated }
+            if levels.count < 2, let first = levels[0].controller.objectIDs.first {
+                levels.append(try ResultsRecorder(ResultsController(context: context, request: Outline.level(of: first))))
+            }
+            let shown = levels[0].controller.objectIDs.map(\.rowID)
+            let topItems = tree.filter { $0.depth == 0 }.map(\.id.rowID)
+            if shown != topItems { out.append("the top level shows \(shown), the tree has \(topItems)") }
+            return out
+        }
+    }
+
     final class Device {
         let name: String
         let dir = TemporaryDirectory("burrow-sim")
         var outline: Outline
         var sync: Replicator
+        var screen: Screen
         let link: Link
         var offlineFor = 0
 
@@ -110,12 +160,14 @@ import Testing
             // Made on its own, as `burrow` makes it: made inside the first action, that action's undo would
             // take it away.
             _ = try outline.root()
+            screen = try Screen(path: dir.path("o.sqlite"))
         }
 
-        /// Everything in memory dropped, the store opened again.
+        /// Everything in memory dropped, the store opened again (the outliner's too).
         func crash() throws {
             outline = try Outline(path: dir.path("o.sqlite"))
             sync = Replicator(outline: outline)
+            screen = try Screen(path: dir.path("o.sqlite"))
         }
 
         /// Every item below the top, from a fresh context, with its name.
@@ -183,7 +235,7 @@ import Testing
         // At least one move in ten refused as a cycle, or the run says little about cycles.
         #expect(tally.cyclesRefused * 10 >= tally.moves, "\(tally)")
         #expect(tally.lostAnswers > 0 && tally.crashes > 0 && tally.cutRounds > 0, "\(tally)")
-        #expect(tally.rebased > 0 && tally.undos > 0 && tally.redos > 0 && tally.withdrawn > 0, "\(tally)")
+        #expect(tally.rebased > 0 && tally.undos > 0 && tally.redos > 0 && tally.withdrawn > 0 && tally.screenBatches > 0, "\(tally)")
     }
 
     /// One seed's run; nil when every check held, else the schedule so far and what failed.
@@ -376,6 +428,10 @@ import Testing
                 for x in devices where x === d || x === crossed {
                     let problems = try x.outline.checkTree()
                     if !problems.isEmpty { return fail("\(x.name): \(problems)") }
+                    let before = x.screen.batches
+                    let shown = try x.screen.problems(tree: try x.rows().map(\.row))
+                    tally.screenBatches += x.screen.batches - before
+                    if !shown.isEmpty { return fail("\(x.name)'s screen: \(shown)") }
                 }
             } catch {
                 // The schedule too, not the error alone: a failing seed must say how it got there.
