@@ -52,26 +52,29 @@ let package = Package(
         .target(name: "CursesBackend", dependencies: ["TerminalKit", "CNCursesW", "CTerminalGuard"], swiftSettings: strict),
         // A tiny full-screen program for the terminal layer's end-to-end test in tmux (not a product).
         .executableTarget(name: "TerminalDemo", dependencies: ["TerminalKit", "CursesBackend"], swiftSettings: strict),
-        // The full-screen outliner as a library: levels, quick capture, keymap, undo, live updates, views.
+        // What the outliner can be told, as data: the keymap (commands and their keys), the theme's colours,
+        // the settings. The outliner reads them; the config file writes them; neither knows the other.
+        .target(name: "BurrowSettings", dependencies: ["TerminalKit", "ObjectGraph"], swiftSettings: strict),
+        // The full-screen outliner as a library: levels, quick capture, undo, live updates, views.
         // Draws through TerminalKit only, so it runs on the test backend in tests.
         .target(
             name: "BurrowApp",
-            dependencies: ["Outline", "ObjectGraph", "TerminalKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Outline", "ObjectGraph", "TerminalKit", "BurrowSettings", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The config file ($XDG_CONFIG_HOME/burrow/config.toml): keys, theme, settings, and its problems with
-        // line and column. On the outliner's library for `Keymap` and `Theme`; only this target reads TOML.
+        // line and column, into `BurrowSettings`' values; only this target reads TOML.
         .target(
             name: "BurrowConfig",
-            dependencies: ["BurrowApp", "ObjectGraph", "TerminalKit", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["BurrowSettings", "ObjectGraph", "TerminalKit", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict
         ),
         // The PostgreSQL side of sharing an outline: the server's schema and the function that applies each
         // operation, its change feed, and the connection (postgres-nio). The only code that writes PostgreSQL's SQL.
+        // Knows no target of ours: a server, not the object graph's.
         .target(
             name: "OutlineServer",
             dependencies: [
-                "Outline", "ObjectGraph",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -95,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "BurrowCLI",
             dependencies: [
-                "BurrowCommands", "BurrowApp", "BurrowConfig", "CursesBackend", "TerminalKit", "Outline", "OutlineSync",
+                "BurrowCommands", "BurrowApp", "BurrowSettings", "BurrowConfig", "CursesBackend", "TerminalKit", "Outline", "OutlineSync",
                 .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strict
@@ -115,18 +118,27 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ObjectGraph", "TerminalKit"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "BurrowAppTests", dependencies: ["BurrowApp", "Outline", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict),
+            name: "BurrowAppTests", dependencies: ["BurrowApp", "BurrowSettings", "Outline", "ObjectGraph", "TerminalKit", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit", "TestSupport"], swiftSettings: strict),
         // Real binaries in a real terminal (tmux); depending on the executables makes `swift test` build them.
         .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo", "BurrowCLI", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "TestSupport"], swiftSettings: strict),
-        // Depends on the executable so that its multi-process tests run the real `burrow`.
-        .testTarget(name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "BurrowCLI", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "CCMarkGFM", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
+        // The outline and its store in several real `burrow` processes at once, killed, on a full disk, read
+        // only (hence the executable).
+        .testTarget(
+            name: "OutlineProcessTests",
+            dependencies: ["Outline", "ObjectGraph", "BurrowCLI", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
         .testTarget(
             name: "BurrowCommandsTests", dependencies: ["BurrowCommands", "BurrowConfig", "Outline", "ObjectGraph", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowApp", "ObjectGraph", "TerminalKit", "TestSupport"], swiftSettings: strict
+            name: "BurrowConfigTests", dependencies: ["BurrowConfig", "BurrowSettings", "ObjectGraph", "TerminalKit", "TestSupport"],
+            swiftSettings: strict
         ),
         // Sharing, against a throwaway PostgreSQL cluster the tests start on loopback: the server side, the
         // device side, and `burrow sync` in real processes (hence the executable).
@@ -137,6 +149,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio")
             ],
             swiftSettings: strict),
+        // The package's shape: dependencies one way, read from this manifest and every file's imports.
+        .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         // The live benchmark's screen model, against written-out output and against tmux on the real `burrow`.
         .testTarget(name: "BurrowBenchmarksTests", dependencies: ["BurrowBenchmarks", "BurrowCLI", "TestSupport"], swiftSettings: strict)
     ],
@@ -149,7 +163,7 @@ let package = Package(
 // so in the first pass's build folder the pass compiles only this package's code again: not GRDB, the
 // PostgreSQL client, TLS or crypto (which `swift test --sanitize` would, 7 minutes on 2 cores).
 if let sanitizer = Context.environment["BURROW_SANITIZE"], !sanitizer.isEmpty {
-    let kept: Set<String> = ["ObjectGraphTests", "OutlineTests", "OutlineServerTests"]
+    let kept: Set<String> = ["ObjectGraphTests", "OutlineTests", "OutlineProcessTests", "OutlineServerTests"]
     package.targets.removeAll { ($0.type == .test && !kept.contains($0.name)) || ["TerminalDemo", "BurrowBenchmarks"].contains($0.name) }
     for target in package.targets where target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)"])]

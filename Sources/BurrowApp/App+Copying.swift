@@ -1,3 +1,4 @@
+import BurrowSettings
 import ObjectGraph
 import Outline
 import TerminalKit

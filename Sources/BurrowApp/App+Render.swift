@@ -1,3 +1,4 @@
+import BurrowSettings
 import ObjectGraph
 import Outline
 import TerminalKit
@@ -47,7 +48,7 @@ extension App {
     }
 
     private func renderTooSmall(into frame: inout Frame) {
-        var lines = ["Terminal too small", "(\(Theme.minimumSize.width)×\(Theme.minimumSize.height) needed)"]
+        var lines = ["Terminal too small", "(\(Layout.minimumSize.width)×\(Layout.minimumSize.height) needed)"]
         if let quit = keymap.label(for: .quit) { lines.append("\(quit): quit") }
         let top = max(0, (frame.size.height - lines.count) / 2)
         for (i, line) in lines.enumerated() where top + i < frame.size.height {

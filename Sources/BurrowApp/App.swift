@@ -1,3 +1,4 @@
+import BurrowSettings
 import Foundation
 import Logging
 import ObjectGraph

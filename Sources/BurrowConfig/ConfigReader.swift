@@ -1,4 +1,4 @@
-import BurrowApp
+import BurrowSettings
 import Foundation
 import TOMLKit
 import TerminalKit

@@ -1,4 +1,4 @@
-import BurrowApp
+import BurrowSettings
 import TerminalKit
 
 extension Configuration {

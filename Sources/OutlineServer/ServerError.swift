@@ -1,7 +1,5 @@
-import ObjectGraph
-
 /// A failure talking to, or reading from, a shared outline's server: one line for the user, never the password.
-public struct ServerError: Error, Equatable, Sendable, UserFacingError, CustomStringConvertible {
+public struct ServerError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What kind of failure, to `catch` by.
     public enum Code: Equatable, Sendable {
         /// The URL cannot be read.

@@ -1,3 +1,4 @@
+import BurrowSettings
 import TerminalKit
 import Testing
 

@@ -1,4 +1,4 @@
-import BurrowApp
+import BurrowSettings
 import ObjectGraph
 import TerminalKit
 import TestSupport

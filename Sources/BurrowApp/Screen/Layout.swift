@@ -1,3 +1,4 @@
+import BurrowSettings
 import TerminalKit
 
 /// Where each part of the screen goes at one size, worked out once per frame: render draws into these
@@ -6,6 +7,9 @@ import TerminalKit
 /// For example, at 40×8: breadcrumbs on row 0, the capture line on row 1, the list on rows 2–6, the status
 /// line on row 7.
 struct Layout: Equatable {
+    /// The smallest screen the outliner draws on; below it, it says so and waits.
+    static let minimumSize = Size(width: 24, height: 5)
+
     let size: Size
     let breadcrumbs: Rect
     /// The quick-capture line, which is also the search line.
@@ -33,9 +37,9 @@ struct Layout: Equatable {
         status = footer
     }
 
-    /// Below `Theme.minimumSize` the outline is not drawn (the areas above may then be empty).
+    /// Below `Layout.minimumSize` the outline is not drawn (the areas above may then be empty).
     var isTooSmall: Bool {
-        size.width < Theme.minimumSize.width || size.height < Theme.minimumSize.height
+        size.width < Layout.minimumSize.width || size.height < Layout.minimumSize.height
     }
 
     /// The help overlay covers the capture line and the list.

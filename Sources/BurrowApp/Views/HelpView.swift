@@ -1,3 +1,4 @@
+import BurrowSettings
 import TerminalKit
 
 /// The help overlay: the keymap's sections and bindings, scrollable.

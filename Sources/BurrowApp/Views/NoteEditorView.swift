@@ -1,3 +1,4 @@
+import BurrowSettings
 import TerminalKit
 
 /// The note editor in the detail pane: a rule naming the item (untrusted, drawn sanitised), then the text.

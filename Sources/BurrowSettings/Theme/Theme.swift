@@ -24,11 +24,8 @@ public struct Theme: Equatable, Sendable {
     /// Today's look: attributes only.
     public static let standard = Theme()
 
-    /// The smallest screen the outliner draws on; below it, it says so and waits.
-    static let minimumSize = Size(width: 24, height: 5)
-
     /// What the list applies to the selected row's cells.
-    var selectedRow: (inout Style) -> Void {
+    public var selectedRow: (inout Style) -> Void {
         let selection = self.selection
         return { style in
             style.attributes.formUnion(selection.attributes)
