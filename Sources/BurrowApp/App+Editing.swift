@@ -58,7 +58,7 @@ extension App {
     /// into the open editor (opening the capture line first when browsing).
     func paste(_ text: String) {
         switch mode {
-        case .help, .visual:
+        case .panel, .visual:
             // Nothing to paste into: the range stays as it is.
             break
         case .browse:

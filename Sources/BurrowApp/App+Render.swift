@@ -18,8 +18,8 @@ extension App {
         }
         let crumbs = breadcrumbs.map { Sanitizer.visible($0) }
         renderBreadcrumbs(crumbs, into: &frame.buffer, area: layout.breadcrumbs)
-        if case .help(let offset) = mode {
-            HelpView(keymap: keymap, theme: theme).render(into: &frame.buffer, area: layout.help, offset: offset)
+        if case .panel(let panel) = mode {
+            panel.render(into: &frame.buffer, area: layout.help, theme: theme)
         } else if case .movePicker(let picker) = mode {
             frame.cursor = MovePickerView(picker: picker, theme: theme).render(into: &frame.buffer, area: layout.help)
             if let area = layout.details {
@@ -169,7 +169,7 @@ extension App {
         case .search: right.append("Enter: go · Esc: back")
         case .rename: right.append("Enter: keep · Esc: cancel")
         case .insert: right.append("Enter: add · Esc: cancel")
-        case .help: right.append("Esc: close")
+        case .panel(let panel): right.append(panel.hint)
         case .movePicker: right.append("Enter: move · Esc: cancel")
         case .note: right.append("Esc: save · Ctrl-G: cancel")
         case .visual:

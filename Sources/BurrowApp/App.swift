@@ -217,8 +217,8 @@ public final class App {
                 let label = KeyBinding.label(keys)
                 status = .info("\(label) does nothing here · \(keymap.label(for: .help) ?? "?"): help")
             }
-        case .help(let offset):
-            scrollHelp(from: offset, by: key)
+        case .panel(let panel):
+            panelKey(key, panel)
         case .search:
             searchKey(key)
         case .capture, .rename, .insert:
@@ -229,20 +229,6 @@ public final class App {
             editNoteDraft(key)
         case .visual:
             visualKey(key)
-        }
-    }
-
-    /// The help overlay's keys come from the keymap like every other key; one it does not bind closes it.
-    private func scrollHelp(from offset: Int, by key: TerminalKit.Key) {
-        // The overlay covers the list and the capture line; it scrolls no further than its last line.
-        let last = max(0, HelpView(keymap: keymap).lines.count - layout.help.height)
-        let page = max(1, layout.list.height - 1)
-        switch keymap.helpCommand(for: key) {
-        case .moveDown: mode = .help(offset: min(last, offset + 1))
-        case .moveUp: mode = .help(offset: max(0, offset - 1))
-        case .pageDown: mode = .help(offset: min(last, offset + page))
-        case .pageUp: mode = .help(offset: max(0, offset - page))
-        default: mode = .browse
         }
     }
 
@@ -281,7 +267,7 @@ public final class App {
         case .insert(_, let placement):
             mode = .browse
             insert(text, placement)
-        case .browse, .help, .movePicker, .note, .visual:
+        case .browse, .panel, .movePicker, .note, .visual:
             break
         }
     }
@@ -358,7 +344,7 @@ public final class App {
         case .previousMatch: stepMatch(by: -1)
         case .undo: undo()
         case .redo: redo()
-        case .help: mode = .help(offset: 0)
+        case .help: _ = openPanel(for: command)
         case .details:
             showsDetails.toggle()
             detailsScroll = 0
@@ -503,7 +489,7 @@ public final class App {
         let level = top
         let count = level.count
         switch mode {
-        case .help:
+        case .panel:
             break
         case .insert:
             // The editor row holds the selection on screen; the level keeps its own, and its offset in range.
@@ -527,7 +513,7 @@ public final class App {
             mode = .browse
             draft.area.scrollToCursor(width: area.width, height: area.height)
             mode = .note(draft)
-        case .browse, .help, .visual: break
+        case .browse, .panel, .visual: break
         }
     }
 

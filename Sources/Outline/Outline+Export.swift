@@ -83,7 +83,7 @@ extension Outline {
     /// some note in the store has a keyword line at all.
     private func orgKeywords(below item: Item, includingStart: Bool) throws -> OrgKeywords {
         var keywords = OrgKeywords()
-        guard try context.count(FetchRequest("Item", where: Key("note").contains("#+"))) > 0 else { return keywords }
+        guard try context.count(FetchRequest("Item", where: Property("note").contains("#+"))) > 0 else { return keywords }
         var walk = try SubtreeWalk(context: context, below: item.objectID, keys: ["note"], includingStart: includingStart)
         while let step = try walk.next() {
             if case .enter(_, let values, _, _) = step, case .string(let note) = values[0] { keywords.scan(note: note) }

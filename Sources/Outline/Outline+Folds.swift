@@ -5,8 +5,8 @@ extension Outline {
     /// what it costs is how many are open, not how long the level is.
     /// `excludingDone` leaves out done ones (a level hiding done items shows no rows for them).
     public func expandedChildren(of parent: ObjectID, excludingDone: Bool = false) throws -> [ObjectID] {
-        var predicate = Key("expanded") == true && Key("parent") == parent
-        if excludingDone { predicate = predicate && Key("done") == false }
+        var predicate = Property("expanded") == true && Property("parent") == parent
+        if excludingDone { predicate = predicate && Property("done") == false }
         let request = FetchRequest("Item", where: predicate)
         return try context.fetch(request).objectIDs
     }
@@ -46,7 +46,7 @@ extension Outline {
         var total = 0
         for start in stride(from: 0, to: parents.count, by: 500) {
             let chunk = parents[start..<min(parents.count, start + 500)].map(\.rowID)
-            total += try context.count(FetchRequest("Item", where: Key("parent").oneOf(chunk) && Key("done") == true))
+            total += try context.count(FetchRequest("Item", where: Property("parent").oneOf(chunk) && Property("done") == true))
         }
         return total
     }
@@ -54,14 +54,14 @@ extension Outline {
     /// Every item below `parent` (at any depth) that has sub-items: what "open everything" opens. Read level
     /// by level (one query per depth and per few hundred parents), so a deep outline costs no recursion.
     public func itemsWithChildren(below parent: ObjectID) throws -> [ObjectID] {
-        try walkDown(from: parent, where: Key("childCount") > Int64(0))
+        try walkDown(from: parent, where: Property("childCount") > Int64(0))
     }
 
     /// Every open item below `parent`, at any depth: what "close everything" closes. Open items under
     /// closed ones are included (they would reopen with their parent otherwise). Read from the index of
     /// open items, each then followed up to see whether it is below `parent`: it costs what is open.
     public func expandedItems(below parent: ObjectID) throws -> [ObjectID] {
-        let open = try context.fetch(FetchRequest("Item", where: Key("expanded") == true)).objectIDs
+        let open = try context.fetch(FetchRequest("Item", where: Property("expanded") == true)).objectIDs
         var below: [ObjectID: Bool] = [parent: true]
         func isBelow(_ id: ObjectID) throws -> Bool {
             var chain: [ObjectID] = []
@@ -98,7 +98,7 @@ extension Outline {
             // A few hundred at a time keeps each statement's parameter list small.
             for start in stride(from: 0, to: frontier.count, by: 500) {
                 let chunk = frontier[start..<min(frontier.count, start + 500)].map(\.rowID)
-                let request = FetchRequest("Item", where: Key("parent").oneOf(chunk) && predicate)
+                let request = FetchRequest("Item", where: Property("parent").oneOf(chunk) && predicate)
                 // A damaged store may hold a cycle: each item is followed once.
                 for id in try context.fetch(request).objectIDs where seen.insert(id).inserted { next.append(id) }
             }

@@ -86,7 +86,7 @@ extension Outline {
                 let chunk = Array(parents[start..<min(parents.count, start + 8192)])
                 start += chunk.count
                 let request = FetchRequest(
-                    "Item", where: Key("parent").oneOf(chunk), sortedBy: [SortKey("parent"), SortKey("order")])
+                    "Item", where: Property("parent").oneOf(chunk), sortedBy: [SortKey("parent"), SortKey("order")])
                 for (id, v) in try context.fetchValues(request, keys: keys) {
                     // The only item a walk down can meet again is where it started (one parent each).
                     guard case .integer(let owner) = v[0], id != parent.objectID else { continue }

@@ -66,7 +66,7 @@ public final class Outline {
     }
 
     func findRoot() throws -> Item? {
-        let found = try context.fetch(FetchRequest("Item", where: Key("rootMarker") == Int64(1)))
+        let found = try context.fetch(FetchRequest("Item", where: Property("rootMarker") == Int64(1)))
         return found.first as? Item
     }
 
@@ -220,15 +220,15 @@ public final class Outline {
     /// The item's index among its siblings: siblings with a smaller key, plus equal keys with a smaller ID.
     public func position(of item: Item) throws -> Int {
         guard let parent = item.parent else { return 0 }
-        let level = Key("parent") == parent
-        let smaller = try context.count(FetchRequest("Item", where: level && Key("order") < item.order))
-        let ties = try context.fetch(FetchRequest("Item", where: level && Key("order") == item.order))
+        let level = Property("parent") == parent
+        let smaller = try context.count(FetchRequest("Item", where: level && Property("order") < item.order))
+        let ties = try context.fetch(FetchRequest("Item", where: level && Property("order") == item.order))
         return smaller + ties.rowIDs.filter { $0 < item.objectID.rowID }.count
     }
 
     /// The last key of the level, read from its end through the (parent, order) index.
     func lastKey(in parent: Item) throws -> String? {
-        var r = FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
+        var r = FetchRequest("Item", where: Property("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
         r.limit = 1
         return (try context.fetch(r).first as? Item)?.order
     }
@@ -245,7 +245,7 @@ public final class Outline {
         if index == 0 { return (nil, window.first) }
         if window.isEmpty {
             // Past the end: the item goes last.
-            var last = FetchRequest("Item", where: Key("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
+            var last = FetchRequest("Item", where: Property("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
             last.limit = 2
             let tail = try context.fetch(last).map { $0 as! Item }.filter { $0 !== excluded }
             return (tail.first, nil)
@@ -257,7 +257,7 @@ public final class Outline {
         guard let parent = item.parent else { return nil }
         var r = FetchRequest(
             "Item",
-            where: Key("parent") == parent && Key("order") >= item.order,
+            where: Property("parent") == parent && Property("order") >= item.order,
             sortedBy: [SortKey("order")])
         r.limit = 64
         let found = try context.fetch(r)
@@ -274,7 +274,7 @@ public final class Outline {
         guard let parent = item.parent else { return nil }
         var r = FetchRequest(
             "Item",
-            where: Key("parent") == parent && Key("order") <= item.order,
+            where: Property("parent") == parent && Property("order") <= item.order,
             sortedBy: [SortKey("order", ascending: false)])
         r.limit = 64
         let found = try context.fetch(r)

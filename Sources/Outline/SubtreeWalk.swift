@@ -108,11 +108,11 @@ struct SubtreeWalk {
 
     /// Reads the next batch of `frame`'s sub-items, and which of them may have sub-items of their own.
     private func load(_ frame: inout Frame) throws {
-        var predicate: ObjectPredicate = Key("parent") == frame.parent
+        var predicate: ObjectPredicate = Property("parent") == frame.parent
         // A null order key sorts first: while the last one read is null, the batch starts from the level's
         // start and skips the nulls read.
         if let after = frame.after, !after.isNull { predicate = predicate && .compare("order", .greaterOrEqual, after) }
-        if branchesOnly { predicate = predicate && Key("childCount") > 0 }
+        if branchesOnly { predicate = predicate && Property("childCount") > 0 }
         var request = FetchRequest("Item", where: predicate, sortedBy: [SortKey("order")])
         request.limit = Self.batchSize
         request.offset = frame.ties
@@ -142,11 +142,11 @@ struct SubtreeWalk {
     private func checkLeaves(_ frame: inout Frame) throws {
         let leaves = frame.rows.indices.filter { !frame.mayHaveChildren[$0] }
         guard !leaves.isEmpty else { return }
-        var any = FetchRequest("Item", where: Key("parent").oneOf(leaves.map { frame.rows[$0].id.rowID }))
+        var any = FetchRequest("Item", where: Property("parent").oneOf(leaves.map { frame.rows[$0].id.rowID }))
         any.limit = 1
         guard try !context.fetchValues(any, keys: []).isEmpty else { return }
         for k in leaves {
-            var one = FetchRequest("Item", where: Key("parent") == frame.rows[k].id)
+            var one = FetchRequest("Item", where: Property("parent") == frame.rows[k].id)
             one.limit = 1
             frame.mayHaveChildren[k] = try !context.fetchValues(one, keys: []).isEmpty
         }

@@ -30,7 +30,7 @@ public final class ServerModel: SharedOutlineServer {
         state.withLock { s in
             guard s.outlines[id] == nil else { return }
             s.order.append(id)
-            s.outlines[id] = Outline(top: ServerItem(id: id, parent: nil, ord: "a0", title: ""))
+            s.outlines[id] = StoredOutline(top: ServerItem(id: id, parent: nil, ord: "a0", title: ""))
         }
     }
 
@@ -70,13 +70,13 @@ public final class ServerModel: SharedOutlineServer {
     }
 
     struct State {
-        var outlines: [UUID: Outline] = [:]
+        var outlines: [UUID: StoredOutline] = [:]
         var order: [UUID] = []
         let makeID: @Sendable () -> UUID
     }
 
     /// One outline's items, its feed and the answers given, as `burrow.item`, `burrow.change` and `burrow.op`.
-    struct Outline {
+    struct StoredOutline {
         let top: UUID
         var items: [UUID: ServerItem]
         /// Each parent's children, for the sibling and subtree walks.

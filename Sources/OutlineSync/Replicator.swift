@@ -73,6 +73,8 @@ public final class Replicator {
     public func attach(_ address: ServerAddress, through connection: any SharedOutlineServer) async throws -> String {
         if let state = try SyncState.load(store) {
             guard let phase = state.attaching else {
+                // Run again after it was done (killed just before it said so): nothing more to do.
+                if state.address == address.description { return "This outline is shared through \(address) already" }
                 throw SyncError("this outline is already shared through \(state.address) (burrow sync detach first)")
             }
             guard state.address == address.description else {

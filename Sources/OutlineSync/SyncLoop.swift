@@ -43,6 +43,8 @@ public final class SyncLoop: Sendable {
     private let path: String
     private let url: String?
     private let fallback: Duration
+    /// Where the loop's tasks run: the concurrency pool when nil.
+    private let executor: (any TaskExecutor)?
     private let shared = Mutex(Shared())
     private let bell = WakeSignal()
     private let finished = DispatchSemaphore(value: 0)
@@ -50,11 +52,14 @@ public final class SyncLoop: Sendable {
     private let stopPipe: (read: Int32, write: Int32)
 
     /// The loop for the outline at `path`, with the server's address as attached (the password from
-    /// `PGPASSWORD` or `~/.pgpass`) or `url` instead.
-    public init(path: String, url: String? = nil, fallback: Duration = .seconds(5)) {
+    /// `PGPASSWORD` or `~/.pgpass`) or `url` instead. A program whose other work may hold the concurrency
+    /// pool's few threads for long (a test suite running blocking tests beside it) gives the loop an
+    /// `executor` of its own, so that going offline or a doorbell is not noticed a minute late.
+    public init(path: String, url: String? = nil, fallback: Duration = .seconds(5), executor: (any TaskExecutor)? = nil) {
         self.path = path
         self.url = url
         self.fallback = fallback
+        self.executor = executor
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             // Not inherited by a note editor the outliner starts.
@@ -86,7 +91,7 @@ public final class SyncLoop: Sendable {
 
     /// Starts the loop and its watcher of the store's files.
     public func start() {
-        Task.detached { [self] in
+        Task.detached(executorPreference: executor) { [self] in
             await run()
             shared.withLock { $0.state.ended = true }
             finished.signal()
@@ -156,7 +161,7 @@ public final class SyncLoop: Sendable {
                 continue
             }
             backoff = .milliseconds(500)
-            let listener = Task.detached { [self] in await listen(address, id) }
+            let listener = Task.detached(executorPreference: executor) { [self] in await listen(address, id) }
             do {
                 while !isStopped {
                     try outline.context.store.poll()

@@ -50,12 +50,12 @@ import Testing
         let store = try filled(2000)
         let reader = Context(store: store)
         reader.batchSize = 64
-        let request = FetchRequest("Row", where: Key("n") >= Int64(10), sortedBy: [SortKey("n")])
+        let request = FetchRequest("Row", where: Property("n") >= Int64(10), sortedBy: [SortKey("n")])
         let rows = try reader.fetch(request)
         _ = rows[0]["n"]
         // Another context deletes some rows and inserts rows that sort in the middle of the result.
         let writer = Context(store: store)
-        for r in try writer.fetch(FetchRequest("Row", where: Key("n") < Int64(300) && Key("n") >= Int64(100))) {
+        for r in try writer.fetch(FetchRequest("Row", where: Property("n") < Int64(300) && Property("n") >= Int64(100))) {
             writer.delete(r)
         }
         for i in 0..<50 {
@@ -226,7 +226,7 @@ import Testing
         }
         for n in stride(from: 1, through: 3000, by: 7) {
             let values = (0..<n).map { Int64($0) }
-            #expect(try c.count(FetchRequest("Row", where: Key("n").oneOf(values))) == n)
+            #expect(try c.count(FetchRequest("Row", where: Property("n").oneOf(values))) == n)
         }
         #expect(store.cachedStatements <= Store.statementCacheLimit)
         #expect(store.cachedStatements < 64)

@@ -156,9 +156,9 @@ import Testing
     /// A controller for `shown` in `context`, reading only the properties a list shows when `partial`.
     func controller(_ shown: Shown, _ context: Context, partial: Bool) -> ResultsController {
         guard let list = shown.list else { return ResultsController(context: context, request: TaskModel.lists) }
-        let inList: ObjectPredicate = Key("list") == ObjectID(entity: Self.listEntity, rowID: list)
+        let inList: ObjectPredicate = Property("list") == ObjectID(entity: Self.listEntity, rowID: list)
         var request = FetchRequest(
-            "Task", where: shown.openOnly ? inList && Key("done") == false : inList,
+            "Task", where: shown.openOnly ? inList && Property("done") == false : inList,
             sortedBy: [SortKey("position", ascending: !shown.descending)])
         request.limit = shown.limit
         request.offset = shown.offset

@@ -41,7 +41,7 @@ import Testing
     @Test func prefetchedToOneKeysAreRelationships() throws {
         let (store, p, q) = try family(children: 4) { $0 % 2 == 0 }
         let c2 = Context(store: store)
-        var r = FetchRequest("Node", where: Key("name").beginsWith("k"), sortedBy: [SortKey("name")])
+        var r = FetchRequest("Node", where: Property("name").beginsWith("k"), sortedBy: [SortKey("name")])
         r.propertiesToFetch = ["parent"]
         let kids = Array(try c2.fetch(r))
         #expect(kids.map { $0.object("parent")?.objectID } == [p, q, p, q])
@@ -75,7 +75,7 @@ import Testing
         // A new context: p's children are only in the store; move one without loading them first.
         let c2 = Context(store: store)
         let p2 = c2.object(for: p), q2 = c2.object(for: q)
-        let k0 = try #require(try c2.fetch(FetchRequest("Node", where: Key("name") == "k0")).first)
+        let k0 = try #require(try c2.fetch(FetchRequest("Node", where: Property("name") == "k0")).first)
         k0.setObject(q2, for: "parent")
         #expect(names(p2.objects("children")) == ["k1", "k2"])
         #expect(names(q2.objects("children")) == ["k0"])
@@ -105,7 +105,7 @@ import Testing
         try c.save()
         let other = Context(store: store)
         let f1 = try other.fetch(FetchRequest("Node"))[0]
-        let f2 = try other.fetch(FetchRequest("Node", where: Key("name") == "a"))[0]
+        let f2 = try other.fetch(FetchRequest("Node", where: Property("name") == "a"))[0]
         #expect(f1 === f2)
         #expect(other.object(for: a.objectID) === f1)
         #expect(try other.existingObject(for: a.objectID) === f1)

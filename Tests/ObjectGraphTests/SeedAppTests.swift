@@ -71,7 +71,7 @@ import Testing
         }
 
         func person(username: String) throws -> ManagedObject? {
-            try context.fetch(FetchRequest("Person", where: Key("username") == username)).first
+            try context.fetch(FetchRequest("Person", where: Property("username") == username)).first
         }
 
         func addDVD(_ title: String, bought: Date, to owner: ManagedObject) throws {

@@ -73,7 +73,7 @@ import Testing
         try t.context.save()
         #expect(try h.entries().map(\.name) == ["Paste 2 tasks"])
 
-        let work = try #require(try theirs.fetch(FetchRequest("List", where: Key("name") == "Work")).first)
+        let work = try #require(try theirs.fetch(FetchRequest("List", where: Property("name") == "Work")).first)
         try theirs.addTask("theirs", to: work, at: 50)
         try theirs.save(actionName: "Add “theirs”")
         #expect(try h.entries().map(\.name) == ["Add “theirs”"])
@@ -134,7 +134,7 @@ import Testing
         h.beginGroup("Paste 3 tasks")
         try t.context.addTask("p", to: t.home, at: 60)
         try t.context.save()
-        let work = try #require(try theirs.fetch(FetchRequest("List", where: Key("name") == "Work")).first)
+        let work = try #require(try theirs.fetch(FetchRequest("List", where: Property("name") == "Work")).first)
         try theirs.addTask("theirs", to: work, at: 50)
         try theirs.save(actionName: "Add “theirs”")
         for (title, at) in [("q", 70), ("r", 80)] as [(String, Int64)] {

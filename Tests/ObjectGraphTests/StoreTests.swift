@@ -89,7 +89,7 @@ import Testing
         let changed = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
         #expect(after == before, "\(before.count) → \(after.count) bytes; changed at \(changed.prefix(20))")
         let c = Context(store: try Store(path: dir.path(), model: Self.v1))
-        #expect(try c.count(FetchRequest("Note", where: Key("text") == "same")) == 2)
+        #expect(try c.count(FetchRequest("Note", where: Property("text") == "same")) == 2)
     }
 
     @Test func newerStoreIsRefusedAndUntouched() throws {
@@ -216,7 +216,7 @@ import Testing
         try c.insert("Badge")["code"] = Int64(7)
         #expect(throws: StoreError.self) { try c.save() }
         c.rollback()
-        #expect(try c.fetch(FetchRequest("Badge", where: Key("code") == Int64(7))).count == 1)
+        #expect(try c.fetch(FetchRequest("Badge", where: Property("code") == Int64(7))).count == 1)
         let (sql, plan) = try store.queue.read { db in
             (
                 try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'og_uq_Badge_code'"),
@@ -252,6 +252,6 @@ import Testing
         }
         #expect(sql?.hasSuffix(#"WHERE "code" IS NOT NULL"#) == true)
         #expect(format == 2)
-        #expect(try Context(store: store).fetch(FetchRequest("Badge", where: Key("code") == Int64(1))).count == 1)
+        #expect(try Context(store: store).fetch(FetchRequest("Badge", where: Property("code") == Int64(1))).count == 1)
     }
 }

@@ -139,7 +139,7 @@ import Testing
         #expect(context.undoHistory.undoActionName == "Paste")
 
         // Undoing the paste whose objects were deleted elsewhere: the work is done; it succeeds.
-        for object in try elsewhere.fetch(FetchRequest("Color", where: Key("name") == "Unnamed Color")) {
+        for object in try elsewhere.fetch(FetchRequest("Color", where: Property("name") == "Unnamed Color")) {
             elsewhere.delete(object)
         }
         try elsewhere.save()
@@ -236,7 +236,7 @@ struct TutorialProgram {
         try context.save()
 
         // 5. Fetch
-        let byName = FetchRequest("Color", where: Key("red") > 0.5, sortedBy: [SortKey("name")])
+        let byName = FetchRequest("Color", where: Property("red") > 0.5, sortedBy: [SortKey("name")])
         let colors = try context.fetch(byName)  // IDs in order; objects are made as you touch them
         for color in colors { print(color["name"], color["hex"]) }  // "Orange" "#FF8000", "Unnamed Color" "#FF0000"
         let howMany = try context.count(FetchRequest("Color"))  // 2

@@ -107,7 +107,7 @@ import Testing
         h.beginGroup("Nothing")
         try c.addTask("gone", to: t.home, at: 95)
         try c.save()
-        c.delete(try #require(try c.fetch(FetchRequest("Task", where: Key("title") == "gone")).first))
+        c.delete(try #require(try c.fetch(FetchRequest("Task", where: Property("title") == "gone")).first))
         try c.save()
         #expect(h.undoActionName == "Nothing")
         try h.endGroup()

@@ -253,9 +253,9 @@ import Testing
         #expect(check.status == 0, "\(check.out); \(note)")
         let o = try Outline(readingAt: db)
         let p = try o.item(at: "P")
-        let imported = try o.context.count(FetchRequest("Item", where: Key("parent") == p && Key("title").beginsWith("item ")))
+        let imported = try o.context.count(FetchRequest("Item", where: Property("parent") == p && Property("title").beginsWith("item ")))
         #expect(imported % size == 0 && imported >= completed * size, "\(imported) items for \(completed) completed imports")
-        #expect(try o.context.count(FetchRequest("Item", where: Key("parent") == p && Key("title").beginsWith("beside "))) == adds[0])
+        #expect(try o.context.count(FetchRequest("Item", where: Property("parent") == p && Property("title").beginsWith("beside "))) == adds[0])
         #expect(p.childCount == imported + adds[0])
     }
 }

@@ -124,7 +124,7 @@ import Testing
     /// The item count below `path`, at every depth, read in this process.
     static func count(_ db: String, titlesStartingWith prefix: String) throws -> Int {
         let o = try Outline(readingAt: db)
-        return try o.context.count(FetchRequest("Item", where: Key("title").beginsWith(prefix)))
+        return try o.context.count(FetchRequest("Item", where: Property("title").beginsWith(prefix)))
     }
 
     /// The checks the tests below rely on can fail: each kind of inconsistency, made with SQL in an outline

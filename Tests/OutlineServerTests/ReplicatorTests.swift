@@ -104,7 +104,14 @@ import Testing
         let a = try await Device(url), c = try await Device(url)
         _ = try a.outline.perform("Add") { try a.outline.append("a's", to: try a.top) }
         _ = try await a.sync.attach(try ServerAddress(url), through: a.connection)
-        await #expect(throws: SyncError.self) { try await a.sync.attach(try ServerAddress(url), through: a.connection) }
+        // Again to the same server (as after a kill just before it said it was done): it says so.
+        #expect(
+            try await a.sync.attach(try ServerAddress(url), through: a.connection)
+                == "This outline is shared through \(try ServerAddress(url)) already")
+        // To another server: refused.
+        await #expect(throws: SyncError.self) {
+            try await a.sync.attach(try ServerAddress("postgres://elsewhere.invalid/other"), through: a.connection)
+        }
         _ = try c.outline.perform("Add") { try c.outline.append("c's own", to: try c.top) }
         await #expect(throws: SyncError.self) { try await c.sync.attach(try ServerAddress(url), through: c.connection) }
         #expect(try c.lines() == ["c's own"])

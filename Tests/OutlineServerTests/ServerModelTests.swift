@@ -166,7 +166,7 @@ import Testing
         for (a, b) in pairs {
             let rows = try await real.run("SELECT burrow.key_after(\(a), \(b))", "key")
             let sql = try rows.first?.decode(String.self)
-            #expect(sql == ServerModel.Outline.key(after: a, before: b), "\(a) \(b ?? "nil")")
+            #expect(sql == ServerModel.StoredOutline.key(after: a, before: b), "\(a) \(b ?? "nil")")
         }
     }
 

@@ -35,7 +35,14 @@ import Testing
                 child.signal(SIGKILL)
                 child.waitUntilExit()
                 if child.terminationReason == .exit {
-                    #expect(child.terminationStatus == 0, "try \(attempt) on \(db)")
+                    if child.terminationStatus != 0 {
+                        // Its output was thrown away: what the same command and the status say now.
+                        let again = BurrowProcess.run(["sync", "attach", url, "--db", db])
+                        let status = BurrowProcess.run(["sync", "status", "--db", db])
+                        Issue.record(
+                            "try \(attempt) on \(db) exited \(child.terminationStatus); again: \(again.status) \(again.out) \(again.err); status: \(status.out) \(status.err)"
+                        )
+                    }
                     return attempt
                 }
                 // The sync state (one JSON value) names its phase only while an attach is under way.

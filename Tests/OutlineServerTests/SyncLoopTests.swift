@@ -12,6 +12,10 @@ import Testing
 /// timer; with the server down the loop says offline and counts what waits; after the restart it
 /// reconnects by itself and what waited arrives; detached, the loop ends.
 @Suite(.serialized) struct SyncLoopTests {
+    /// The loops' thread: blocking tests running beside these (processes waited for, kills) can hold the
+    /// concurrency pool's two threads for a minute, and a loop on the pool then notices nothing meanwhile.
+    static let executor = ThreadExecutor(name: "sync loops")
+
     /// Waits on `condition`, checking every 10 ms, up to `limit`; false when it never held.
     static func eventually(_ limit: Duration = .seconds(30), _ condition: () throws -> Bool) async throws -> Bool {
         let clock = ContinuousClock(), end = clock.now + limit
@@ -48,7 +52,8 @@ import Testing
         let dir = TemporaryDirectory("burrow-sync-loop")
         let (url, a, b) = try await Self.pair(cluster, ["one"], dir)
         // A fallback far longer than the waits: what arrives came by the watcher and the doorbell.
-        let loopA = SyncLoop(path: a, url: url, fallback: .seconds(600)), loopB = SyncLoop(path: b, url: url, fallback: .seconds(600))
+        let loopA = SyncLoop(path: a, url: url, fallback: .seconds(600), executor: Self.executor)
+        let loopB = SyncLoop(path: b, url: url, fallback: .seconds(600), executor: Self.executor)
         loopA.start()
         loopB.start()
         defer {
@@ -69,7 +74,7 @@ import Testing
         _ = try editor.perform("Add") { try editor.append("three", to: try editor.root().objectID) }
         try editor.perform("Rename") { try editor.rename(try #require(editor.subtree(under: editor.root()).first?.id), to: "one!") }
         // At once, or after `answerLimit` when the driver lost a query sent as the server went.
-        #expect(try await Self.eventually(.seconds(60)) { !loopA.state.online && loopA.state.pending == 2 })
+        #expect(try await Self.eventually(.seconds(60)) { !loopA.state.online && loopA.state.pending == 2 }, "\(loopA.state)")
         #expect(loopA.state.problem != nil)
         #expect(try Self.titles(b) == ["one", "two"])
 
@@ -95,7 +100,7 @@ import Testing
         await connection.close()
         _ = try editorA.perform("Add") { try editorA.append("into the list", to: try #require(editorA.subtree(under: editorA.root()).first?.id)) }
 
-        let loop = SyncLoop(path: a, url: url, fallback: .seconds(600))
+        let loop = SyncLoop(path: a, url: url, fallback: .seconds(600), executor: Self.executor)
         loop.start()
         defer { loop.stop() }
         var notes: [String] = []

@@ -158,7 +158,7 @@ import Testing
         }
         let fresh = Outline(context: Context(store: o.context.store))
         let x = try #require(
-            try fresh.context.fetch(FetchRequest("Item", where: Key("title") == "X")).first as? Item)
+            try fresh.context.fetch(FetchRequest("Item", where: Property("title") == "X")).first as? Item)
         #expect(try Self.export(fresh, x, .text, title: "X").text == "X\n\tY\n\t\tZ\n")
     }
 }

@@ -23,7 +23,7 @@ import Testing
         #expect(r1 === r2)
         let b = try Outline(path: path)
         #expect(try b.root().objectID == r1.objectID)
-        #expect(try b.context.count(FetchRequest("Item", where: Key("parent").isNil)) == 1)
+        #expect(try b.context.count(FetchRequest("Item", where: Property("parent").isNil)) == 1)
         // A second root is refused by the store itself.
         let rogue = try b.context.insert(Item.self, entity: "Item")
         rogue["rootMarker"] = 1

@@ -59,7 +59,7 @@ import Testing
 
     @Test func leavingAndEnteringThePredicate() throws {
         let (o, root, top, _) = try world()
-        let open = FetchRequest("Item", where: Key("parent") == root && Key("done") == false, sortedBy: [SortKey("order")])
+        let open = FetchRequest("Item", where: Property("parent") == root && Property("done") == false, sortedBy: [SortKey("order")])
         let r = try ResultsRecorder(ResultsController(context: o.context, request: open))
         top[1].isDone = true
         try o.save()

@@ -60,7 +60,7 @@ final class Level {
     /// The request for the rows of `item`'s list.
     func request(for item: ObjectID) -> FetchRequest {
         var r = Outline.level(of: item)
-        if hidesDone { r.predicate = r.predicate && Key("done") == false }
+        if hidesDone { r.predicate = r.predicate && Property("done") == false }
         return r
     }
 

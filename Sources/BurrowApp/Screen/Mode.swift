@@ -12,8 +12,8 @@ enum Mode {
     case insert(TextField, Placement)
     /// The search line is focused (`/`).
     case search(TextField)
-    /// The help overlay, scrolled to `offset`.
-    case help(offset: Int)
+    /// A panel has the middle of the screen and the keys (the help overlay; see `Panel`).
+    case panel(any Panel)
     /// The move picker (`M`): a filter and the items matching it, to move the selection under one.
     case movePicker(MovePicker)
     /// A visual range (`v`) from the row of `anchor` to the selection.
@@ -34,7 +34,7 @@ enum Mode {
             switch self {
             case .capture(let f), .search(let f), .rename(let f, _), .insert(let f, _): return f
             case .movePicker(let picker): return picker.field
-            case .browse, .help, .note, .visual: return nil
+            case .browse, .panel, .note, .visual: return nil
             }
         }
         set {
@@ -45,7 +45,7 @@ enum Mode {
             case .rename(_, let id): self = .rename(f, item: id)
             case .insert(_, let placement): self = .insert(f, placement)
             case .movePicker(let picker): picker.field = f
-            case .browse, .help, .note, .visual: break
+            case .browse, .panel, .note, .visual: break
             }
         }
     }

@@ -1,7 +1,7 @@
 /// What to fetch: an entity, an optional predicate, an order, and a window.
 ///
 /// ```swift
-/// var request = FetchRequest("Color", where: Key("red") > 0.5, sortedBy: [SortKey("name")])
+/// var request = FetchRequest("Color", where: Property("red") > 0.5, sortedBy: [SortKey("name")])
 /// request.limit = 10
 /// ```
 public struct FetchRequest: Sendable, Hashable {

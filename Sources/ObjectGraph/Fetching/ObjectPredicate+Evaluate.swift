@@ -62,7 +62,7 @@ extension ObjectPredicate {
         }
     }
 
-    /// Objects the predicate names through a to-one relationship (`Key("parent") == item`): if one of
+    /// Objects the predicate names through a to-one relationship (`Property("parent") == item`): if one of
     /// them is deleted, a result that depends on it is gone.
     func anchors(in entity: EntityDescription) -> [ObjectID] {
         switch self {

@@ -2,10 +2,10 @@
 /// fetches and evaluated in memory against objects, with the same meaning both ways.
 ///
 /// ```swift
-/// let p = Key("red") > 0.5 && Key("name").contains("Blue")
-/// let q = Key("parent") == groceries
+/// let p = Property("red") > 0.5 && Property("name").contains("Blue")
+/// let q = Property("parent") == groceries
 /// ```
-/// Equality is null-safe (`Key("note") == nil` matches missing notes); ordering comparisons with nil are
+/// Equality is null-safe (`Property("note") == nil` matches missing notes); ordering comparisons with nil are
 /// false, as in SQL. String tests compare bytes; `caseInsensitive` folds ASCII letters only.
 public indirect enum ObjectPredicate: Sendable, Hashable {
     case `true`
@@ -31,25 +31,25 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
 }
 
 /// Names an attribute or to-one relationship in a predicate.
-public struct Key: Sendable {
+public struct Property: Sendable {
     public let name: String
     public init(_ name: String) { self.name = name }
 
-    public static func == <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .equal, v.value) }
-    public static func != <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .notEqual, v.value) }
-    public static func < <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .less, v.value) }
-    public static func <= <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .lessOrEqual, v.value) }
-    public static func > <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .greater, v.value) }
-    public static func >= <T: AttributeValue>(k: Key, v: T) -> ObjectPredicate { .compare(k.name, .greaterOrEqual, v.value) }
+    public static func == <T: AttributeValue>(k: Property, v: T) -> ObjectPredicate { .compare(k.name, .equal, v.value) }
+    public static func != <T: AttributeValue>(k: Property, v: T) -> ObjectPredicate { .compare(k.name, .notEqual, v.value) }
+    public static func < <T: AttributeValue>(k: Property, v: T) -> ObjectPredicate { .compare(k.name, .less, v.value) }
+    public static func <= <T: AttributeValue>(k: Property, v: T) -> ObjectPredicate { .compare(k.name, .lessOrEqual, v.value) }
+    public static func > <T: AttributeValue>(k: Property, v: T) -> ObjectPredicate { .compare(k.name, .greater, v.value) }
+    public static func >= <T: AttributeValue>(k: Property, v: T) -> ObjectPredicate { .compare(k.name, .greaterOrEqual, v.value) }
 
     /// Matches objects whose to-one relationship points to `object` (or to nothing when nil).
-    public static func == (k: Key, object: ManagedObject?) -> ObjectPredicate {
+    public static func == (k: Property, object: ManagedObject?) -> ObjectPredicate {
         .compare(k.name, .equal, object.map { .integer($0.objectID.rowID) } ?? .null)
     }
-    public static func == (k: Key, id: ObjectID?) -> ObjectPredicate {
+    public static func == (k: Property, id: ObjectID?) -> ObjectPredicate {
         .compare(k.name, .equal, id.map { .integer($0.rowID) } ?? .null)
     }
-    public static func != (k: Key, object: ManagedObject?) -> ObjectPredicate {
+    public static func != (k: Property, object: ManagedObject?) -> ObjectPredicate {
         .compare(k.name, .notEqual, object.map { .integer($0.objectID.rowID) } ?? .null)
     }
 

@@ -128,7 +128,7 @@ import Testing
         let lists = try Self.seed(mine)
         if pollFirst { #expect(try two.poll() == 1) }
         let theirs = Context(store: two)
-        let controller = ResultsController(context: theirs, request: Self.tasks(Key("list") == lists[0].objectID, [SortKey("position")]))
+        let controller = ResultsController(context: theirs, request: Self.tasks(Property("list") == lists[0].objectID, [SortKey("position")]))
         let recorder = try SecondStoreRecorder("home on two", controller)
         let milk = try #require(try theirs.existingObject(for: try Self.named(mine, "Milk").objectID))
         #expect(milk["title"] == "Milk")
@@ -222,7 +222,7 @@ import Testing
 
     /// The task titled `title`, read in `c`.
     static func named(_ c: Context, _ title: String) throws -> ManagedObject {
-        try #require(try c.fetch(tasks(Key("title") == title)).first, "no task \(title)")
+        try #require(try c.fetch(tasks(Property("title") == title)).first, "no task \(title)")
     }
 
     /// Every stored row as the store holds it (read without objects), by ID: the whole state to compare.
@@ -237,11 +237,11 @@ import Testing
     static func countsAreRight(_ store: Store) throws -> Bool {
         let c = Context(store: store)
         for l in try c.fetch(FetchRequest("List")) {
-            let n = try c.count(tasks(Key("list") == l.objectID))
+            let n = try c.count(tasks(Property("list") == l.objectID))
             if l["taskCount"] != .integer(Int64(n)) { return false }
         }
         for t in try c.fetch(FetchRequest("Task")) {
-            let n = try c.count(tasks(Key("parent") == t.objectID))
+            let n = try c.count(tasks(Property("parent") == t.objectID))
             if t["subtaskCount"] != .integer(Int64(n)) { return false }
         }
         return try store.check().isEmpty
@@ -260,8 +260,8 @@ import Testing
             #expect(got == expected, "\(kind): \(label)")
             out.append("\(label): \(got) ids \(try c.fetch(r).rowIDs) count \(try c.count(r))")
         }
-        try check("work by position", tasks(Key("list") == work, [SortKey("position")]), ["bills", "Email Bob", "Report"])
-        try check("done, title descending", tasks(Key("done") == true, [SortKey("title", ascending: false)]), ["bank", "Report", "Bread"])
+        try check("work by position", tasks(Property("list") == work, [SortKey("position")]), ["bills", "Email Bob", "Report"])
+        try check("done, title descending", tasks(Property("done") == true, [SortKey("title", ascending: false)]), ["bank", "Report", "Bread"])
         // NULL sorts first ascending and last descending, as in SQLite; ties go by ID in the last key's direction.
         try check("note ascending", tasks(.true, [SortKey("note")]), ["Milk", "Report", "bank", "bills", "Email Bob", "Post office", "Bread"])
         try check(
@@ -270,16 +270,16 @@ import Testing
         try check("window 2+3", tasks(limit: 3, offset: 2), ["Milk", "Post office", "Report"])
         try check("window past the end", tasks(limit: 3, offset: 10), [])
         try check("offset only", tasks(offset: 5), ["bank", "bills"])
-        try check("contains b, any case", tasks(Key("title").contains("B", caseInsensitive: true)), ["Bread", "Email Bob", "bank", "bills"])
-        try check("begins with B", tasks(Key("title").beginsWith("B")), ["Bread"])
-        try check("ends with k", tasks(Key("title").endsWith("k")), ["Milk", "bank"])
-        try check("position ≥ 1.5 and not done", tasks(Key("position") >= 1.5 && !(Key("done") == true)), ["Email Bob"])
-        try check("one of", tasks(Key("title").oneOf(["Milk", "bank", "nope"])), ["Milk", "bank"])
-        try check("no note", tasks(Key("note").isNil), ["Milk", "Report"])
-        try check("some note", tasks(!Key("note").isNil), ["Bread", "Email Bob", "Post office", "bank", "bills"])
-        try check("note < m", tasks(Key("note") < "m"), ["bank", "bills"])
-        try check("done or errands", tasks(Key("done") == true || Key("list") == errands), ["Bread", "Post office", "Report", "bank"])
-        try check("not home", tasks(!(Key("list") == home)), ["Email Bob", "Post office", "Report", "bank", "bills"])
+        try check("contains b, any case", tasks(Property("title").contains("B", caseInsensitive: true)), ["Bread", "Email Bob", "bank", "bills"])
+        try check("begins with B", tasks(Property("title").beginsWith("B")), ["Bread"])
+        try check("ends with k", tasks(Property("title").endsWith("k")), ["Milk", "bank"])
+        try check("position ≥ 1.5 and not done", tasks(Property("position") >= 1.5 && !(Property("done") == true)), ["Email Bob"])
+        try check("one of", tasks(Property("title").oneOf(["Milk", "bank", "nope"])), ["Milk", "bank"])
+        try check("no note", tasks(Property("note").isNil), ["Milk", "Report"])
+        try check("some note", tasks(!Property("note").isNil), ["Bread", "Email Bob", "Post office", "bank", "bills"])
+        try check("note < m", tasks(Property("note") < "m"), ["bank", "bills"])
+        try check("done or errands", tasks(Property("done") == true || Property("list") == errands), ["Bread", "Post office", "Report", "bank"])
+        try check("not home", tasks(!(Property("list") == home)), ["Email Bob", "Post office", "Report", "bank", "bills"])
         try check(
             "done then position descending", tasks(.true, [SortKey("done"), SortKey("position", ascending: false)]),
             ["Email Bob", "Post office", "Milk", "bills", "Report", "bank", "Bread"])
@@ -294,7 +294,7 @@ import Testing
         out.append("values: \(values.map { "\($0.id) \($0.values)" })")
 
         // Named properties read with the IDs (partial faults), then the rest of a row on demand.
-        var prefetching = tasks(Key("list") == home, [SortKey("position")])
+        var prefetching = tasks(Property("list") == home, [SortKey("position")])
         prefetching.propertiesToFetch = ["title"]
         let partial = try c.fetch(prefetching)
         #expect(partial.map { $0["title"] as String } == ["Milk", "Bread"])
@@ -307,7 +307,7 @@ import Testing
         #expect(byCount.map { $0["taskCount"] as Value } == [3, 2, 2])
         out.append("lists by count: \(byCount.map { "\($0["title"]) \($0["taskCount"])" })")
         #expect(try c.count(FetchRequest("Task")) == 7)
-        var limited = tasks(Key("done") == false)
+        var limited = tasks(Property("done") == false)
         limited.limit = 2
         #expect(try c.count(limited) == 2)
 
@@ -338,21 +338,21 @@ import Testing
             #expect(got == expected, "\(kind): \(label)")
             out.append("\(label): \(got) count \(try p.count(r))")
         }
-        let homeTasks = tasks(Key("list") == home, [SortKey("position")])
+        let homeTasks = tasks(Property("list") == home, [SortKey("position")])
         try check("home with pending", homeTasks, ["Apples", "Zucchini bread"])
         var stored = homeTasks
         stored.includesPendingChanges = false
         // The stored rows, made into this context's objects: they show its unsaved values.
         try check("home as stored", stored, ["Milk", "Zucchini bread"])
-        try check("done with pending", tasks(Key("done") == true), ["Report", "Zucchini bread", "bank", "bills"])
-        var doneStored = tasks(Key("done") == true)
+        try check("done with pending", tasks(Property("done") == true), ["Report", "Zucchini bread", "bank", "bills"])
+        var doneStored = tasks(Property("done") == true)
         doneStored.includesPendingChanges = false
         try check("done as stored", doneStored, ["Zucchini bread", "Report", "bank"])
         try check("window with pending", tasks(limit: 3, offset: 1), ["Email Bob", "Post office", "Report"])
         try check(
             "descending window with pending", tasks(.true, [SortKey("position", ascending: false)], limit: 2, offset: 2),
             ["Zucchini bread", "Email Bob"])
-        var prefetching = tasks(Key("title").contains("a"))
+        var prefetching = tasks(Property("title").contains("a"))
         prefetching.propertiesToFetch = ["title"]
         try check("prefetch with pending", prefetching, ["Email Bob", "Zucchini bread", "bank"])
         #expect(try p.count(FetchRequest("Task")) == 7)
@@ -558,7 +558,7 @@ import Testing
         // Objects read back after the round trips hold what the store holds.
         #expect(lists[1].isDeleted || lists[1].context == nil || lists[1].isInaccessible)
         let fresh = Context(store: store)
-        #expect(try titles(fresh, tasks(Key("list") == lists[0].objectID, [SortKey("position")])) == ["bills", "Oat milk", "Bread"])
+        #expect(try titles(fresh, tasks(Property("list") == lists[0].objectID, [SortKey("position")])) == ["bills", "Oat milk", "Bread"])
         out += states.flatMap { $0 }
         return out
     }
@@ -601,7 +601,7 @@ import Testing
         out.append("\(e)")
         #expect(!c.hasChanges)
         #expect(!c.undoHistory.canUndo)
-        #expect(try titles(c, tasks(Key("list") == lists[2].objectID, [SortKey("position")])) == ["bills", "Post office", "bank"])
+        #expect(try titles(c, tasks(Property("list") == lists[2].objectID, [SortKey("position")])) == ["bills", "Post office", "bank"])
         #expect(try countsAreRight(store))
         out += try dump(store)
         return out
@@ -614,7 +614,7 @@ import Testing
         let lists = try seed(one)
         #expect(try pair.two.poll() == 1)
         let home = lists[0]
-        let controller = ResultsController(context: two, request: tasks(Key("list") == home.objectID, [SortKey("position")]))
+        let controller = ResultsController(context: two, request: tasks(Property("list") == home.objectID, [SortKey("position")]))
         let recorder = try SecondStoreRecorder("home on two", controller)
         var out: [String] = []
 
@@ -697,13 +697,13 @@ import Testing
         let a = Context(store: store), b = Context(store: store)
         let lists = try Self.seed(a)
         let home = lists[0]
-        var window = tasks(Key("title").contains("1") || Key("note").isNil, [SortKey("note"), SortKey("title")])
+        var window = tasks(Property("title").contains("1") || Property("note").isNil, [SortKey("note"), SortKey("title")])
         window.limit = 4
         window.offset = 1
-        var prefetching = tasks(Key("list") == home.objectID, [SortKey("position")])
+        var prefetching = tasks(Property("list") == home.objectID, [SortKey("position")])
         prefetching.propertiesToFetch = ["title", "done"]
         let recorders = [
-            try SecondStoreRecorder("home", ResultsController(context: a, request: tasks(Key("list") == home.objectID, [SortKey("position")]))),
+            try SecondStoreRecorder("home", ResultsController(context: a, request: tasks(Property("list") == home.objectID, [SortKey("position")]))),
             try SecondStoreRecorder("home named", ResultsController(context: a, request: prefetching)),
             try SecondStoreRecorder(
                 "by done", ResultsController(context: a, request: tasks(.true, [SortKey("position", ascending: false)]), sectionKey: "done")),
@@ -712,7 +712,7 @@ import Testing
                 "lists",
                 ResultsController(context: a, request: FetchRequest("List", sortedBy: [SortKey("taskCount", ascending: false), SortKey("title")]))),
             try SecondStoreRecorder(
-                "on b", ResultsController(context: b, request: tasks(Key("done") == false, [SortKey("list"), SortKey("position")])))
+                "on b", ResultsController(context: b, request: tasks(Property("done") == false, [SortKey("list"), SortKey("position")])))
         ]
         func pick<T>(_ xs: [T]) -> T? { xs.isEmpty ? nil : xs[Int(rng.next() % UInt64(xs.count))] }
         func position() -> Double { Double(rng.next() % 40) / 4 }  // ties on purpose

@@ -33,8 +33,8 @@ enum TaskModel {
 
     /// The tasks of `list` in order.
     static func tasks(of list: ManagedObject, openOnly: Bool = false) -> FetchRequest {
-        let inList: ObjectPredicate = Key("list") == list
-        return FetchRequest("Task", where: openOnly ? inList && Key("done") == false : inList, sortedBy: [SortKey("position")])
+        let inList: ObjectPredicate = Property("list") == list
+        return FetchRequest("Task", where: openOnly ? inList && Property("done") == false : inList, sortedBy: [SortKey("position")])
     }
 
     /// Every list, by name.

@@ -1,13 +1,33 @@
 import BurrowSettings
 import TerminalKit
 
-/// The help overlay: the keymap's sections and bindings, scrollable.
-struct HelpView {
+/// The help overlay (`?`): the keymap's sections and bindings, scrolled by the keymap's help section (j/k,
+/// page keys by default); any other key closes it.
+final class HelpPanel: Panel {
     let keymap: Keymap
-    var theme = Theme.standard
+    /// How far it is scrolled.
+    private(set) var offset = 0
+
+    init(keymap: Keymap) { self.keymap = keymap }
+
+    func handle(_ key: Key, area: Rect) -> Bool {
+        // It scrolls no further than its last line; a page leaves one line of the last in sight.
+        let last = max(0, lines(theme: .standard).count - area.height)
+        let page = max(1, area.height - 2)
+        switch keymap.helpCommand(for: key) {
+        case .moveDown: offset = min(last, offset + 1)
+        case .moveUp: offset = max(0, offset - 1)
+        case .pageDown: offset = min(last, offset + page)
+        case .pageUp: offset = max(0, offset - page)
+        default: return false
+        }
+        return true
+    }
+
+    var hint: String { "Esc: close" }
 
     /// The overlay's lines: (text, style).
-    var lines: [(String, Style)] {
+    func lines(theme: Theme) -> [(String, Style)] {
         var out: [(String, Style)] = [(title, theme.helpTitle)]
         let keyColumn = 24
         for section in keymap.sections {
@@ -27,9 +47,9 @@ struct HelpView {
         return scroll.isEmpty ? "Keys — any key closes" : "Keys — \(scroll.joined(separator: "/")) scroll, any other key closes"
     }
 
-    func render(into buffer: inout Buffer, area: Rect, offset: Int) {
+    func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
         buffer.fill(area)
-        let all = lines
+        let all = lines(theme: theme)
         let start = min(offset, max(0, all.count - area.height))
         for (i, line) in all.dropFirst(start).prefix(area.height).enumerated() {
             buffer.write(DisplayWidth.truncate(line.0, to: area.width - 1), at: Position(x: area.x + 1, y: area.y + i), style: line.1)
