@@ -11,46 +11,22 @@ import Testing
 /// then A syncs. The server refuses A's move (it would put X inside itself); A must end as the server is
 /// (X ▸ Y, Z), with nothing hidden in a cycle, and A's user told what happened to the move.
 @Suite struct CrossingMoveTests {
-    final class Device {
-        let dir = TemporaryDirectory("burrow-crossing")
-        let outline: Outline
-        let sync: Replicator
-
-        init() throws {
-            outline = try Outline(path: dir.path("o.sqlite"))
-            sync = Replicator(outline: outline)
-        }
-
-        /// The outline as indented titles, from a fresh context.
-        func lines() throws -> [String] {
-            let fresh = Outline(context: Context(store: outline.context.store))
-            return try fresh.subtree(under: try fresh.root()).map { String(repeating: "  ", count: $0.depth) + $0.title }
-        }
-
-        func item(_ title: String) throws -> ObjectID {
-            let fresh = Outline(context: Context(store: outline.context.store))
-            return try #require(try fresh.subtree(under: try fresh.root()).first { $0.title == title }).id
-        }
-
-        var top: ObjectID { get throws { try outline.root().objectID } }
-    }
-
     @Test func aMoveRefusedForACycleLeavesTheItemWhereTheServerHasIt() async throws {
         let address = try ServerAddress("postgres://model.invalid/crossing")
         let server = ServerModel(address: address)
-        let a = try Device(), b = try Device()
+        let a = try SharingDevice(server), b = try SharingDevice(server)
         _ = try a.outline.perform("Add") { try a.outline.add(["X", "Y", "Z"].map { OutlineNode($0) }, under: try a.top) }
-        _ = try await a.sync.attach(address, through: server)
-        _ = try await b.sync.attach(address, through: server)
+        _ = try await a.sync.attach(address, through: a.link)
+        _ = try await b.sync.attach(address, through: b.link)
         #expect(try b.lines() == ["X", "Y", "Z"])
 
         // A, offline: X under Y (it waits in A's outbox).
         try a.outline.perform("Move") { try a.outline.move(try a.item("X"), to: try a.item("Y"), at: 0) }
         // B: Y under X, sent.
         try b.outline.perform("Move") { try b.outline.move(try b.item("Y"), to: try b.item("X"), at: 0) }
-        _ = try await b.sync.syncOnce(through: server)
+        _ = try await b.sync.syncOnce(through: b.link)
         // A, back online.
-        let round = try await a.sync.syncOnce(through: server)
+        let round = try await a.sync.syncOnce(through: a.link)
         let (items, _) = try await server.items(
             outline: try #require(try a.sync.status().outline))
         #expect(items.count == 4)

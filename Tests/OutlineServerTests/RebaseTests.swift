@@ -12,7 +12,7 @@ import Testing
 /// local cascade took an item the server kept, an action saved while a round is under way, an undo that
 /// would put an item inside itself after others' moves, an undo that restores a key an arriving item took.
 @Suite struct RebaseTests {
-    typealias Device = CrossingMoveTests.Device
+    typealias Device = SharingDevice
 
     /// The server, with an action run here just after the server's changes are read (as a user's action
     /// saved while a round is under way lands).
@@ -43,7 +43,7 @@ import Testing
     static func pair(_ titles: [String]) async throws -> (ServerModel, Device, Device) {
         let address = try ServerAddress("postgres://model.invalid/rebase")
         let server = ServerModel(address: address)
-        let a = try Device(), b = try Device()
+        let a = try Device(server), b = try Device(server)
         _ = try a.outline.perform("Add") { try a.outline.add(titles.map { OutlineNode($0) }, under: try a.top) }
         _ = try await a.sync.attach(address, through: server)
         _ = try await b.sync.attach(address, through: server)

@@ -11,47 +11,10 @@ import Testing
 /// with its undo (neither is sent, and what others did to the item since stands); an undone action that went
 /// is undone there by its inverse; both through the rebase, so the outline ends as the server has it.
 @Suite struct UndoWhileSharedTests {
-    final class Device {
-        let dir = TemporaryDirectory("burrow-undo-shared")
-        let outline: Outline
-        let sync: Replicator
-        let link: SyncSimulationTests.Link
-
-        init(_ server: ServerModel) throws {
-            outline = try Outline(path: dir.path("o.sqlite"))
-            sync = Replicator(outline: outline)
-            link = SyncSimulationTests.Link(server)
-            _ = try outline.root()
-        }
-
-        func lines() throws -> [String] {
-            let fresh = Outline(context: Context(store: outline.context.store))
-            return try fresh.subtree(under: try fresh.root()).map { String(repeating: "  ", count: $0.depth) + $0.title }
-        }
-
-        func item(_ title: String) throws -> ObjectID {
-            let fresh = Outline(context: Context(store: outline.context.store))
-            return try #require(try fresh.subtree(under: try fresh.root()).first { $0.title == title }).id
-        }
-
-        func rename(_ title: String, to new: String) throws {
-            let id = try item(title)
-            _ = try outline.perform("Rename") { try outline.rename(id, to: new) }
-        }
-
-        var top: ObjectID { get throws { try outline.root().objectID } }
-
-        func round() async throws -> Replicator.Round {
-            let round = try await sync.syncOnce(through: link)
-            #expect(round.repaired == nil)
-            return round
-        }
-    }
-
     /// Two devices sharing X, Y, Z through a fresh in-memory server.
-    static func pair() async throws -> (ServerModel, Device, Device) {
+    static func pair() async throws -> (ServerModel, SharingDevice, SharingDevice) {
         let server = ServerModel(address: try ServerAddress("postgres://model.invalid/undo"))
-        let a = try Device(server), b = try Device(server)
+        let a = try SharingDevice(server), b = try SharingDevice(server)
         _ = try a.outline.perform("Add") { try a.outline.add(["X", "Y", "Z"].map { OutlineNode($0) }, under: try a.top) }
         _ = try await a.sync.attach(server.address, through: a.link)
         _ = try await b.sync.attach(server.address, through: b.link)
@@ -59,7 +22,7 @@ import Testing
     }
 
     /// The server's outline as titles.
-    static func serverLines(_ server: ServerModel, _ a: Device) async throws -> [String] {
+    static func serverLines(_ server: ServerModel, _ a: SharingDevice) async throws -> [String] {
         let id = try #require(try a.sync.status().outline)
         let (items, _) = try await server.items(outline: id)
         return SyncSimulationTests.lines(items, top: id).map { line in
