@@ -23,6 +23,28 @@ import Testing
         return store
     }
 
+    /// An object read after its row was deleted elsewhere is never handed out as existing, and is its row
+    /// again once the row is back (restored by an undo elsewhere). Found by the sharing simulation: a
+    /// refused redo made such an object, and a later save wrote to the missing row.
+    @Test func anObjectReadAfterItsRowWentIsNotExistingUntilTheRowIsBack() throws {
+        let store = try filled(2)
+        let a = Context(store: store), b = Context(store: store)
+        let id = try #require(try a.fetch(FetchRequest("Row", sortedBy: [SortKey("n")])).first).objectID
+        let theirs = try #require(try b.existingObject(for: id))
+        b.delete(theirs)
+        try b.save()
+        let mine = a.object(for: id)
+        a.rowCache[id] = nil
+        mine.turnIntoFault()
+        _ = mine["label"]
+        #expect(mine.isInaccessible)
+        #expect(try a.existingObject(for: id) == nil)
+        #expect(try b.undo() != nil)
+        let back = try #require(try a.existingObject(for: id))
+        #expect(back === mine && !back.isInaccessible)
+        #expect(back["label"] == .string("row 0"))
+    }
+
     @Test func fetchCreatesObjectsOnlyForWhatIsTouched() throws {
         let store = try filled(10_000)
         let c = Context(store: store)

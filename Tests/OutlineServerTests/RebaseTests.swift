@@ -164,4 +164,31 @@ import Testing
         let fresh = Outline(context: Context(store: outline.context.store))
         #expect(try fresh.subtree(under: try fresh.root()).map(\.title) == ["W", "X"])
     }
+
+    @Test func anItemDeletedHereAndRestoredElsewhereComesBackUnderPendingActions() async throws {
+        // A's redo of a move under C, deleted here by B's delete, is refused; B's undo brings C back on the
+        // server. The refused redo had read C's missing row into A's context, and the round that brings C
+        // back took that object as C and wrote to the missing row ("Item #… was deleted elsewhere") on every
+        // round after (simulation seed 2037).
+        let (_, a, b) = try await Self.pair(["B", "C"])
+        try b.outline.perform("Move") { try b.outline.move(try b.item("C"), to: try b.item("B"), at: 0) }
+        _ = try await b.round()
+        try a.outline.perform("Move") { try a.outline.move(try a.item("B"), to: try a.item("C"), at: 0) }
+        _ = try await a.round()
+        #expect(try a.lines() == ["B", "  C"])
+        try b.outline.perform("Delete") { try b.outline.delete(try b.item("C")) }
+        _ = try await b.round()
+        _ = try await a.round()
+        #expect(try a.lines() == ["B"])
+        _ = try b.outline.context.undo()
+        _ = try await b.round()
+        #expect(try b.lines() == ["B", "  C"])
+        #expect(try a.outline.context.undo() == "Move")
+        a.link.fault = .changesLost
+        await #expect(throws: ServerError.self) { _ = try await a.sync.syncOnce(through: a.link) }
+        a.link.fault = .none
+        #expect(throws: UndoConflict.self) { try a.outline.context.redo() }
+        _ = try await a.round()
+        #expect(try a.lines() == ["B", "  C"])
+    }
 }

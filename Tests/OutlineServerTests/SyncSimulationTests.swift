@@ -409,7 +409,7 @@ import Testing
                         tally.actions += 2
                         log.append("\(d.name) moves \(x.row.title) under \(y.row.title) offline; \(other.name) moves it back under")
                     } catch {
-                        log.append("crossing \(x.row.title)/\(y.row.title) refused here: \(error)")
+                        log.append("crossing \(x.row.title)/\(y.row.title) (\(d.name), \(other.name)) refused here: \(error)")
                     }
                     try await sync(other)
                     crossed = other

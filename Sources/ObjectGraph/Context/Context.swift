@@ -194,10 +194,15 @@ public final class Context {
     /// The object with `id` with its row loaded, or nil when no such row exists (or it is deleted here).
     public func existingObject(for id: ObjectID) throws(StoreError) -> ManagedObject? {
         if pendingDeletedRows.contains(id.rowID), !pendingDeletedRowIDs(of: model.entities[id.entity]).isEmpty { return nil }
-        if let o = registered[id], !o.isFault { return o.isDeleted ? nil : o }
+        if let o = registered[id], !o.isFault, !o.isInaccessible || o.hasChanges { return o.isDeleted ? nil : o }
         guard let values = try loadRows(entity: model.entities[id.entity], ids: [id.rowID]).first ?? nil else { return nil }
         let o = object(for: id)
-        if o.isFault { o.take(row: values) }
+        // An object whose row was gone when it was read (a fault fired after a delete elsewhere) is asked
+        // again: never handed out as existing while its row is missing, and its row may be back (restored).
+        if o.isFault || o.isInaccessible {
+            o.take(row: values)
+            o.isInaccessible = false
+        }
         return o.isDeleted ? nil : o
     }
 
