@@ -25,17 +25,18 @@ extension App {
     /// the filter.
     func pick(_ key: TerminalKit.Key, in picker: MovePicker) {
         let page = ListView.pageSize(height: MovePickerView.listArea(in: layout.help).height)
-        switch key {
-        case .enter: moveToChosen(picker)
-        case .escape:
+        let command = keymap.command(for: key, in: .picker)
+        switch command {
+        case .confirm: moveToChosen(picker)
+        case .cancel:
             mode = .browse
             status = nil
-        case .up, .ctrl("p"): picker.move(by: -1)
-        case .down, .ctrl("n"): picker.move(by: 1)
+        case .moveUp: picker.move(by: -1)
+        case .moveDown: picker.move(by: 1)
         case .pageUp: picker.move(by: -page)
         case .pageDown: picker.move(by: page)
         default:
-            if picker.field.handle(key) == .edited { picker.refilter() }
+            if fieldKey(key, command, in: .picker) == .edited { picker.refilter() }
         }
     }
 

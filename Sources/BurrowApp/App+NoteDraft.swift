@@ -1,3 +1,4 @@
+import BurrowSettings
 import ObjectGraph
 import Outline
 import TerminalKit
@@ -37,14 +38,22 @@ extension App {
     /// A key while the note is being edited: Esc saves, Ctrl-G drops the edit, the rest edit the text.
     func editNoteDraft(_ key: TerminalKit.Key) {
         guard case .note(var draft) = mode else { return }
-        switch key {
-        case .escape: closeNoteDraft(saving: true)
-        case .ctrl("g"): closeNoteDraft(saving: false)
+        let command = keymap.command(for: key, in: .note)
+        switch command {
+        case .saveNote: closeNoteDraft(saving: true)
+        case .discardNote: closeNoteDraft(saving: false)
         default:
             // The mode lets go of the draft while it changes: otherwise the edit would copy the whole text.
             mode = .browse
-            if draft.area.handle(key) == .ignored {
-                status = .info("\(key.label) does nothing in a note · Esc: save · Ctrl-G: cancel")
+            var outcome = TextArea.Outcome.ignored
+            if let edit = command?.textEdit(in: .note) {
+                outcome = draft.area.apply(edit)
+            } else if command == nil, let c = key.text {
+                draft.area.insert(String(c))
+                outcome = .edited
+            }
+            if outcome == .ignored {
+                status = .info("\(key.label) does nothing in a note · " + hints([(.saveNote, "save"), (.discardNote, "cancel")], in: .note))
             }
             mode = .note(draft)
         }
@@ -80,9 +89,12 @@ extension App {
         draft.checkedGeneration = outline.context.generation
         let stored = try? outline.note(of: draft.item)
         if stored == nil {
-            status = .error("\(quoted(draft.title)) was deleted elsewhere: Esc keeps your text in a new item, Ctrl-G drops it")
+            status = .error(
+                "\(quoted(draft.title)) was deleted elsewhere: \(noteKey(.saveNote)) keeps your text in a new item, \(noteKey(.discardNote)) drops it"
+            )
         } else if stored != draft.original {
-            status = .error("The note was changed elsewhere: Esc keeps both (yours in a new item below), Ctrl-G keeps theirs")
+            status = .error(
+                "The note was changed elsewhere: \(noteKey(.saveNote)) keeps both (yours in a new item below), \(noteKey(.discardNote)) keeps theirs")
         }
         mode = .note(draft)
     }
@@ -94,4 +106,7 @@ extension App {
         let (rule, text) = area.splitTop(1)
         return (rule, text)
     }
+
+    /// The key that runs `command` in the note editor, for messages ("no key" when it is bound to none).
+    private func noteKey(_ command: Command) -> String { keymap.label(for: command, in: .note) ?? "no key" }
 }

@@ -165,16 +165,17 @@ extension App {
             if hidesDone { right.append("\(hiddenCount) done hidden") }
             if register != nil { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
             right.append("\(keymap.label(for: .help) ?? "?"): help")
-        case .capture: right.append("Enter: add · Esc: done")
-        case .search: right.append("Enter: go · Esc: back")
-        case .rename: right.append("Enter: keep · Esc: cancel")
-        case .insert: right.append("Enter: add · Esc: cancel")
+        case .capture: right.append(hints([(.confirm, "add"), (.cancel, "done")], in: .editor))
+        case .search: right.append(hints([(.confirm, "go"), (.cancel, "back")], in: .search))
+        case .rename: right.append(hints([(.confirm, "keep"), (.cancel, "cancel")], in: .editor))
+        case .insert: right.append(hints([(.confirm, "add"), (.cancel, "cancel")], in: .editor))
         case .panel(let panel): right.append(panel.hint)
-        case .movePicker: right.append("Enter: move · Esc: cancel")
-        case .note: right.append("Esc: save · Ctrl-G: cancel")
+        case .movePicker: right.append(hints([(.confirm, "move"), (.cancel, "cancel")], in: .picker))
+        case .note: right.append(hints([(.saveNote, "save"), (.discardNote, "cancel")], in: .note))
         case .visual:
             let n = visualRows?.count ?? 0
-            right.append("\(n) row\(n == 1 ? "" : "s") · Esc: leave")
+            right.append(
+                ["\(n) row\(n == 1 ? "" : "s")", hints([(.leaveRange, "leave")], in: .visual)].filter { !$0.isEmpty }.joined(separator: " · "))
         }
         // Whatever the mode: the rows on screen stayed put while these arrived out of sight. Not while search
         // results cover the level: the count would seem to be about the hits.

@@ -18,19 +18,20 @@ extension App {
     func searchKey(_ key: TerminalKit.Key) {
         guard let panel = searchPanel else { return }
         let page = ListView.pageSize(height: layout.list.height)
+        let command = keymap.command(for: key, in: .search)
         do {
-            switch key {
-            case .enter: goToChosenHit()
-            case .escape:
+            switch command {
+            case .confirm: goToChosenHit()
+            case .cancel:
                 mode = .browse
                 searchPanel = nil
                 status = nil
-            case .up, .ctrl("p"): try panel.move(by: -1, in: outline)
-            case .down, .ctrl("n"): try panel.move(by: 1, in: outline)
+            case .moveUp: try panel.move(by: -1, in: outline)
+            case .moveDown: try panel.move(by: 1, in: outline)
             case .pageUp: try panel.move(by: -page, in: outline)
             case .pageDown: try panel.move(by: page, in: outline)
             default:
-                if mode.field?.handle(key) == .edited { refreshSearch() }
+                if fieldKey(key, command, in: .search) == .edited { refreshSearch() }
             }
         } catch {
             fail("Cannot search", error)

@@ -27,14 +27,15 @@ extension App {
 
     /// A key while a range is open: moving keys extend it, the range commands act on it.
     func visualKey(_ key: TerminalKit.Key) {
-        guard let command = keymap.command(for: key) else {
-            status = .info("\(key.label) does nothing in a range · Esc: leave it")
+        let leave = keymap.label(for: .leaveRange, in: .visual).map { " · \($0): leave it" } ?? ""
+        guard let command = keymap.command(for: key, in: .visual) else {
+            status = .info("\(key.label) does nothing in a range\(leave)")
             return
         }
         switch command {
         case .moveDown, .moveUp, .first, .last, .pageDown, .pageUp, .halfPageDown, .halfPageUp:
             run(command)
-        case .back, .visualRange:
+        case .leaveRange, .back, .visualRange:
             // Esc is `back` in the default keys: here it leaves the range, as in vim.
             mode = .browse
             status = nil
@@ -55,7 +56,7 @@ extension App {
             run(command)
             if case .visual = mode { mode = .browse }
         default:
-            status = .info("\(key.label) does nothing in a range · d Space J K > < M y m act on it · Esc: leave it")
+            status = .info("\(key.label) does nothing in a range · d Space J K > < M y m act on it\(leave)")
         }
     }
 

@@ -232,18 +232,33 @@ public final class App {
         }
     }
 
-    /// A key in any of the editors: Enter does what the editor is for, Esc leaves it, the rest edit its text
-    /// (in the capture line ↑ and ↓ move the selection, so one can capture beside a chosen item).
+    /// A key in capture, rename or insert, through the keymap's editor and text keys: confirm does what the
+    /// editor is for, cancel leaves it, the rest edit its text (in the capture line the moving keys move the
+    /// selection, so one can capture beside a chosen item).
     private func edit(_ key: TerminalKit.Key) {
-        if case .capture = mode, key == .up || key == .down {
-            top.move(by: key == .up ? -1 : 1)
-            return
+        let command = keymap.command(for: key, in: .editor)
+        switch command {
+        case .confirm: confirm()
+        case .cancel: mode = .browse
+        case .moveUp, .moveDown:
+            if case .capture = mode { top.move(by: command == .moveUp ? -1 : 1) }
+        default: _ = fieldKey(key, command, in: .editor)
         }
-        switch key {
-        case .enter: confirm()
-        case .escape: mode = .browse
-        default: _ = mode.field?.handle(key)
-        }
+    }
+
+    /// A key for the open text field that the editor's own keys did not take: a text command edits the
+    /// field, a key bound to nothing types itself.
+    func fieldKey(_ key: TerminalKit.Key, _ command: Command?, in context: KeyContext) -> TextField.Outcome {
+        if let edit = command?.textEdit(in: context) { return mode.field?.apply(edit) ?? .ignored }
+        guard command == nil, let c = key.text else { return .ignored }
+        mode.field?.insert(String(c))
+        return .edited
+    }
+
+    /// "Enter: add · Esc: done", from the keys `context` binds to each command now (a command bound to no key
+    /// is left out).
+    func hints(_ items: [(Command, String)], in context: KeyContext) -> String {
+        items.compactMap { command, what in keymap.label(for: command, in: context).map { "\($0): \(what)" } }.joined(separator: " · ")
     }
 
     /// Enter in an editor.
@@ -259,7 +274,7 @@ public final class App {
         case .rename(_, let id):
             // As capture refuses an empty title, so does rename: the editor stays open.
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                status = .error("A title cannot be empty · Esc: keep the old one")
+                status = .error("A title cannot be empty · \(keymap.label(for: .cancel, in: .editor) ?? "Esc"): keep the old one")
                 return
             }
             mode = .browse
@@ -374,6 +389,11 @@ public final class App {
             mode = .visual(anchor: id)
         case .quit: isRunning = false
         case .editNoteInPlace: openNoteDraft()
+        case .confirm, .cancel, .saveNote, .discardNote, .newLine, .noteStart, .noteEnd, .leaveRange, .cursorLeft, .cursorRight, .wordLeft,
+            .wordRight, .rowStart, .rowEnd, .lineStart, .lineEnd, .deleteBackward, .deleteForward, .deleteWordBackward, .deleteToLineStart,
+            .deleteToLineEnd:
+            // Keys of the editors and the range (their own sections of the keymap), never of the list.
+            break
         }
     }
 

@@ -189,21 +189,44 @@ struct ConfigReader {
             return
         }
         var entries: [KeyEntry] = []
-        for name in table.keys {
-            guard let value = table[name] else { continue }
-            let entryPath = path + [.key(name)]
-            guard let command = Command(rawValue: name) else {
-                problem("unknown command “\(Sanitizer.visible(name))” (burrow config default lists them)", at: map.keyPosition(of: entryPath))
-                continue
-            }
-            if let entry = readKeyList(value, for: command, at: entryPath) { entries.append(entry) }
-        }
+        readKeyTable(table, context: .browse, at: path, into: &entries)
         entries.sort { $0.position < $1.position }
         config.keymap = resolveConflicts(entries)
     }
 
+    /// One context's table: `[keys]` (which also holds the other contexts' tables, `[keys.search-line]`…) or
+    /// one of those.
+    private mutating func readKeyTable(_ table: TOMLTable, context: KeyContext, at path: [SourceMap.Step], into entries: inout [KeyEntry]) {
+        let allowed = Keymap.commands(in: context)
+        for name in table.keys {
+            guard let value = table[name] else { continue }
+            let entryPath = path + [.key(name)]
+            if context == .browse, let inner = KeyContext(rawValue: name), inner != .browse {
+                guard let innerTable = value.table else {
+                    problem("\(inner.table) must be a table: a [\(inner.table)] line, then command = \"key\" lines", at: map.position(of: entryPath))
+                    continue
+                }
+                readKeyTable(innerTable, context: inner, at: entryPath, into: &entries)
+                continue
+            }
+            guard let command = Command(rawValue: name) else {
+                let table = context == .browse ? "" : " in [\(context.table)]"
+                problem("unknown command “\(Sanitizer.visible(name))”\(table) (burrow config default lists them)", at: map.keyPosition(of: entryPath))
+                continue
+            }
+            guard allowed.contains(command) else {
+                let homes = KeyContext.allCases.filter { Keymap.commands(in: $0).contains(command) }.map { "[\($0.table)]" }
+                problem("\(name) has no key in [\(context.table)]: it goes in \(homes.joined(separator: " or "))", at: map.keyPosition(of: entryPath))
+                continue
+            }
+            if let entry = readKeyList(value, for: command, in: context, at: entryPath) { entries.append(entry) }
+        }
+    }
+
     /// One command's keys: a string or a list of strings, each one key in notation. Nil when any is wrong.
-    private mutating func readKeyList(_ value: any TOMLValueConvertible, for command: Command, at path: [SourceMap.Step]) -> KeyEntry? {
+    private mutating func readKeyList(
+        _ value: any TOMLValueConvertible, for command: Command, in context: KeyContext, at path: [SourceMap.Step]
+    ) -> KeyEntry? {
         var strings: [(String, [SourceMap.Step])] = []
         if let s = value.string {
             strings = [(s, path)]
@@ -229,9 +252,14 @@ struct ConfigReader {
                 problem("<C-c> always quits; it cannot run \(command.rawValue)", at: at)
                 return nil
             }
+            // Only the list waits for a second key; an editor would type the first.
+            if key.count > 1 && context != .browse {
+                problem("“\(Sanitizer.visible(s))” is several keys: in [\(context.table)] each binding is one key", at: at)
+                return nil
+            }
             if !keys.contains(where: { $0.key == key }) { keys.append((key, at)) }
         }
-        return KeyEntry(command: command, keys: keys, position: map.keyPosition(of: path))
+        return KeyEntry(context: context, command: command, keys: keys, position: map.keyPosition(of: path))
     }
 
     /// One key in notation, or a sequence of keys pressed one after the other (`zo`, `<C-x>o`); spaces
@@ -262,50 +290,70 @@ struct ConfigReader {
         return keys
     }
 
-    /// The keymap with the entries that bind no key twice. A key bound to two commands is a problem at the later
-    /// binding (the default keys of commands the file leaves alone count as earliest), and that entry is
-    /// dropped, its command keeping its default keys; that may free or take keys again, so this repeats until
-    /// nothing is bound twice.
+    /// The keymap with the entries that bind no key twice where one is read: in one context, or in an editor
+    /// and the text keys it also reads (a range's own keys come before the list's by design). A key bound to
+    /// two commands is a problem at the later binding (the default keys of commands the file leaves alone
+    /// count as earliest), and that entry is dropped, its command keeping its default keys; that may free or
+    /// take keys again, so this repeats until nothing is bound twice.
     private mutating func resolveConflicts(_ entries: [KeyEntry]) -> Keymap {
         var active = entries
         while true {
-            let keymap = Keymap.default.rebinding(Dictionary(uniqueKeysWithValues: active.map { ($0.command, $0.keys.map(\.key)) }))
-            var owners: [[Key]: [(command: Command, position: SourcePosition?)]] = [:]
-            for binding in keymap.bindings {
-                let entry = active.first { $0.command == binding.command }
-                for key in binding.sequences where owners[key]?.contains(where: { $0.command == binding.command }) != true {
-                    owners[key, default: []].append((binding.command, entry?.keys.first { $0.key == key }?.position))
-                }
-            }
-            // A key that starts a sequence (z of zo) would wait for the next key and never run its own
-            // command: it clashes with every sequence it starts.
-            for (sequence, list) in owners where sequence.count > 1 {
-                for n in 1..<sequence.count {
-                    if let short = owners[Array(sequence.prefix(n))] {
-                        for owner in short where !list.contains(where: { $0.command == owner.command }) {
-                            owners[sequence, default: []].append(owner)
-                        }
-                    }
-                }
-            }
-            var dropped: Set<Command> = []
-            for (key, list) in owners.sorted(by: { KeyBinding.label($0.key) < KeyBinding.label($1.key) }) where list.count > 1 {
-                let sorted = list.sorted { ($0.position ?? .init(line: 0, column: 0)) < ($1.position ?? .init(line: 0, column: 0)) }
-                let first = sorted[0]
-                for later in sorted.dropFirst() {
-                    guard let at = later.position, !dropped.contains(later.command) else { continue }
-                    let earlier =
-                        first.position.map { "to \(first.command.rawValue) on line \($0.line)" }
-                        ?? "to \(first.command.rawValue) by default (rebind \(first.command.rawValue) too to free it)"
-                    let what = key.count == 1 ? "is bound twice" : "clashes with a key that starts it or that it starts"
-                    problem(
-                        "“\(key.map(\.description).joined())” \(what): already \(earlier); \(later.command.rawValue) keeps its default keys", at: at)
-                    dropped.insert(later.command)
+            var overrides: [KeyContext: [Command: [[Key]]]] = [:]
+            for e in active { overrides[e.context, default: [:]][e.command] = e.keys.map(\.key) }
+            let keymap = Keymap.default.rebinding(overrides)
+            var dropped: Set<String> = []
+            for group in KeyContext.allCases.map({ $0 == .visual ? [$0] : $0.chain }) {
+                for problem in clashes(in: keymap, group: group, active: active) where !dropped.contains(problem.entry) {
+                    self.problem(problem.message, at: problem.position)
+                    dropped.insert(problem.entry)
                 }
             }
             if dropped.isEmpty { return keymap }
-            active.removeAll { dropped.contains($0.command) }
+            active.removeAll { dropped.contains($0.id) }
         }
+    }
+
+    /// Keys bound twice among the contexts of `group`: for each later binding, the entry to drop and why.
+    private func clashes(in keymap: Keymap, group: [KeyContext], active: [KeyEntry]) -> [(entry: String, message: String, position: SourcePosition)] {
+        typealias Owner = (context: KeyContext, command: Command, position: SourcePosition?)
+        var owners: [[Key]: [Owner]] = [:]
+        for context in group {
+            for binding in keymap.bindings(in: context) {
+                let entry = active.first { $0.context == context && $0.command == binding.command }
+                for key in binding.sequences where owners[key]?.contains(where: { $0.context == context && $0.command == binding.command }) != true {
+                    owners[key, default: []].append((context, binding.command, entry?.keys.first { $0.key == key }?.position))
+                }
+            }
+        }
+        // A key that starts a sequence (z of zo) would wait for the next key and never run its own
+        // command: it clashes with every sequence it starts.
+        for (sequence, list) in owners where sequence.count > 1 {
+            for n in 1..<sequence.count {
+                if let short = owners[Array(sequence.prefix(n))] {
+                    for owner in short where !list.contains(where: { $0.command == owner.command && $0.context == owner.context }) {
+                        owners[sequence, default: []].append(owner)
+                    }
+                }
+            }
+        }
+        func name(_ o: Owner) -> String { o.context == .browse ? o.command.rawValue : "\(o.context.table).\(o.command.rawValue)" }
+        var out: [(entry: String, message: String, position: SourcePosition)] = []
+        var dropped: Set<String> = []
+        for (key, list) in owners.sorted(by: { KeyBinding.label($0.key) < KeyBinding.label($1.key) }) where list.count > 1 {
+            let sorted = list.sorted { ($0.position ?? .init(line: 0, column: 0)) < ($1.position ?? .init(line: 0, column: 0)) }
+            let first = sorted[0]
+            for later in sorted.dropFirst() {
+                let id = KeyEntry.id(later.context, later.command)
+                guard let at = later.position, !dropped.contains(id) else { continue }
+                let earlier =
+                    first.position.map { "to \(name(first)) on line \($0.line)" }
+                    ?? "to \(name(first)) by default (rebind \(name(first)) too to free it)"
+                let what = key.count == 1 ? "is bound twice" : "clashes with a key that starts it or that it starts"
+                out.append((id, "“\(key.map(\.description).joined())” \(what): already \(earlier); \(name(later)) keeps its default keys", at))
+                dropped.insert(id)
+            }
+        }
+        return out
     }
 
     // MARK: [colors]
@@ -393,10 +441,15 @@ struct ConfigReader {
     }
 }
 
-/// One `[keys]` line that reads well: the command, its keys and where each is written.
+/// One `[keys]` line that reads well: the context, the command, its keys and where each is written.
 private struct KeyEntry {
+    let context: KeyContext
     let command: Command
     /// Each binding: one key or a sequence (`zo`).
     let keys: [(key: [Key], position: SourcePosition)]
     let position: SourcePosition
+
+    /// The entry's identity: one per command in each context.
+    var id: String { Self.id(context, command) }
+    static func id(_ context: KeyContext, _ command: Command) -> String { "\(context.rawValue).\(command.rawValue)" }
 }

@@ -32,11 +32,18 @@ extension Configuration {
             # Keys: command = "key", or a list ["key", "key"]. A line replaces that command's keys (an empty list
             # unbinds it) and keeps its help text. A key can run one command only. Keys are written as in
             # docs/KEYMAP.md: j, J, <C-r> (Ctrl-R), <A-x> (Alt-X), <S-Up>, <Enter>, <Esc>, <Tab>, <BS>, <Del>,
-            # <Space>, <F2>, <lt> for <. Ctrl-C always quits.
+            # <Space>, <F2>, <lt> for <. Ctrl-C always quits. [keys] is the list's; each editor and panel has its
+            # own table after it, where a key can be bound again (an editor's keys are one key each).
             [keys]
 
             """
+        // The list's sections come first (they are `[keys]` itself), then each other context's, together.
+        var context = KeyContext.browse
         for section in Keymap.default.sections {
+            if section.context != context {
+                context = section.context
+                out += "\n[\(context.table)]\n"
+            }
             out += "# \(section.title)\n"
             for b in section.bindings {
                 let keys = b.sequences.map { tomlString($0.map(\.description).joined()) }

@@ -409,20 +409,20 @@ struct CommandTests {
                                                               Esc: close
             """)
         // Past the end: the last page stays.
-        try h.press("<PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn> <PgDn>")
+        try h.press(Array(repeating: "<PgDn>", count: 30).joined(separator: " "))
         h.expect(
             """
             Burrow
-               [                     Scroll the details up
-               A                     Edit the note here (Esc saves)
+               Ctrl-K                Delete to the end of the line
 
-             History
-               u Ctrl-Z              Undo
-               Ctrl-R Ctrl-Y         Redo
+             In a visual range (v)
+               Esc v                 Leave the range (the list's moving…
 
-             Other
-               ? F1                  Show or hide this help
-               q Ctrl-C              Quit (everything is already saved)
+             In the help overlay
+               j ↓                   Scroll down
+               k ↑                   Scroll up
+               PgDn Space            Scroll a page down
+               PgUp                  Scroll a page up
                                                               Esc: close
             """)
         try h.press("<Esc>")

@@ -74,6 +74,52 @@ import Testing
             """)
     }
 
+    /// Every editor reads its keys from its own section of the keymap: rebound there, a key does the editor's
+    /// command, the old key types itself (or does nothing), and the status line's hints say the new keys.
+    @Test func theEditorsKeysAreRebound() throws {
+        let keymap = Keymap.default
+            .rebinding([.confirm: [[Self.key("<C-j>")]], .cancel: [[Self.key("<C-x>")]]], in: .editor)
+            .rebinding([.cursorLeft: [[Self.key("<C-o>")]], .deleteToLineStart: []], in: .text)
+            .rebinding([.confirm: [[Self.key("<Tab>")]]], in: .search)
+            .rebinding([.saveNote: [[Self.key("<C-s>")]], .newLine: [[Self.key("<C-j>")], [.enter]]], in: .note)
+            .rebinding([.leaveRange: [[Self.key("<C-x>")]]], in: .visual)
+        let h = try AppHarness(width: 40, height: 16, outline: try Self.outline(["Milk", "Eggs"]), keymap: keymap)
+        try h.press("a")
+        #expect(h.backend.lines[15].hasSuffix("Ctrl-J: add · Ctrl-X: done"))
+        // Enter is no key of the editor now; Ctrl-O moves left, Ctrl-U no longer deletes.
+        try h.press("Bred <C-o> a <Enter> <C-u> <C-j>")
+        #expect(h.app.statusText == "Added “Bread”")
+        #expect(try h.app.outline.subtree(under: try h.app.outline.root()).map(\.title) == ["Milk", "Eggs", "Bread"])
+        try h.press("<Esc> <C-x>")
+        #expect(h.backend.lines[1] == "+ Add to Burrow…", "Ctrl-X leaves; Esc did nothing")
+        // The search line: Tab goes to the hit, Enter does not.
+        try h.press("/ Eggs <Enter>")
+        guard case .search = h.app.mode else { Issue.record("Enter left the search line"); return }
+        try h.press("<Tab>")
+        #expect(h.app.top.selectedRow?.title == "Eggs")
+        // The note editor: Enter and Ctrl-J both start a line, Ctrl-S saves, Esc does nothing.
+        try h.press("A one <C-j> two <Enter> three <Esc>")
+        #expect(h.app.statusText == "Esc does nothing in a note · Ctrl-S: save · Ctrl-G: cancel")
+        try h.press("<C-s>")
+        #expect(try h.app.outline.note(of: try #require(h.app.top.selectedRow?.id)) == "one\ntwo\nthree")
+        // A range: Ctrl-X leaves it, and the hint says so.
+        try h.press("v")
+        #expect(h.backend.lines[15].hasSuffix("1 row · Ctrl-X: leave"))
+        try h.press("<C-x>")
+        guard case .browse = h.app.mode else { Issue.record("Ctrl-X did not leave the range"); return }
+    }
+
+    /// `?` lists every editor's keys as they are bound now, under each editor's own heading.
+    @Test func helpListsTheEditorsKeysAsBound() throws {
+        let keymap = Keymap.default.rebinding([.confirm: [[Self.key("<C-j>")]]], in: .picker)
+        let h = try AppHarness(width: 60, height: 200, keymap: keymap)
+        try h.press("?")
+        let lines = h.backend.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        let picker = try #require(lines.firstIndex(of: "In the move picker (M)"))
+        #expect(lines[picker + 1].hasPrefix("Ctrl-J") && lines[picker + 1].contains("Move the selection to the end"))
+        for title in Keymap.default.sections.map(\.title) { #expect(lines.contains(title), "\(title)") }
+    }
+
     /// Colours from the theme reach the cells: the selected row in the selection's colours (without reverse
     /// once a background is given), done titles in theirs, the rest as before.
     @Test func theThemesColoursAreDrawn() throws {

@@ -20,42 +20,64 @@ struct KeymapTests {
     }
 
     @Test func everyCommandHasAKeyAndNoKeyIsBoundTwice() {
-        let bound = Set(Keymap.default.bindings.map(\.command))
+        let bound = Set(Keymap.default.sections.flatMap(\.bindings).map(\.command))
         #expect(bound == Set(Command.allCases))
-        var seen: [[TerminalKit.Key]: Command] = [:]
-        for b in Keymap.default.bindings {
-            for sequence in b.sequences {
-                #expect(seen[sequence] == nil, "\(sequence) is bound to \(seen[sequence].map { "\($0)" } ?? "") and \(b.command)")
-                seen[sequence] = b.command
+        // Where a key is read: each context with the others it reads (a range's own keys shadow the list's by design).
+        for group in KeyContext.allCases.map({ $0 == .visual ? [$0] : $0.chain }) {
+            var seen: [[TerminalKit.Key]: Command] = [:]
+            for b in group.flatMap({ Keymap.default.bindings(in: $0) }) {
+                for sequence in b.sequences {
+                    #expect(seen[sequence] == nil, "\(group): \(sequence) is bound to \(seen[sequence].map { "\($0)" } ?? "") and \(b.command)")
+                    seen[sequence] = b.command
+                }
+            }
+            // A key that starts a sequence (z of zo) is no command of its own: it could never run.
+            for sequence in seen.keys where sequence.count > 1 {
+                #expect(group == [.browse], "only the list waits for a second key")
+                for n in 1..<sequence.count { #expect(seen[Array(sequence.prefix(n))] == nil, "\(sequence) is shadowed") }
             }
         }
-        // A key that starts a sequence (z of zo) is no command of its own: it could never run.
-        for sequence in seen.keys where sequence.count > 1 {
-            for n in 1..<sequence.count { #expect(seen[Array(sequence.prefix(n))] == nil, "\(sequence) is shadowed") }
+        // No editor binds a key that types: it could not be typed.
+        for context in [KeyContext.editor, .search, .picker, .note, .text] {
+            for b in Keymap.default.bindings(in: context) {
+                #expect(b.keys.allSatisfy { $0.text == nil }, "\(context): \(b.labels) types")
+            }
+        }
+    }
+
+    /// The editors' default text keys are the usual terminal keys, as TerminalKit's widgets know them.
+    @Test func theTextKeysAreTheUsualOnes() {
+        for (edit, keys) in TextEdit.standardKeys {
+            for key in keys {
+                let context: KeyContext = [.up, .down, .pageUp, .pageDown, .textStart, .textEnd, .newLine].contains(edit) ? .note : .text
+                let command = Keymap.default.command(for: key, in: context == .text ? .editor : .note)
+                #expect(command?.textEdit(in: .note) == edit, "\(key) does \(String(describing: command)) in the editors, not \(edit)")
+            }
         }
     }
 
     @Test func theHelpOverlayHasItsOwnKeysBoundOnce() throws {
-        let help = Keymap.default.help.bindings
+        let help = Keymap.default.bindings(in: .help)
         #expect(Set(help.map(\.command)) == [.moveDown, .moveUp, .pageDown, .pageUp])
         var seen: Set<TerminalKit.Key> = []
         for key in help.flatMap(\.keys) { #expect(seen.insert(key).inserted, "\(key) is bound twice in help") }
-        #expect(Keymap.default.helpCommand(for: .character(" ")) == .pageDown)
+        #expect(Keymap.default.command(for: .character(" "), in: .help) == .pageDown)
         #expect(Keymap.default.command(for: .character(" ")) == .toggleDone)
-        #expect(Keymap.default.helpCommand(for: .character("q")) == nil)
+        #expect(Keymap.default.command(for: .character("q"), in: .help) == nil)
     }
 
     /// The overlay's keys are data like every other key: another keymap's help keys scroll it, its title says
     /// them, and the default's keys then close it.
     @Test func helpKeysComeFromTheKeymap() throws {
         let keymap = Keymap(
-            sections: Keymap.default.sections,
-            help: Keymap.Section(
-                "In the help overlay",
-                [
-                    KeyBinding("<C-n>", .moveDown, "Scroll down"),
-                    KeyBinding("<C-p>", .moveUp, "Scroll up")
-                ]))
+            sections: Keymap.default.sections.filter { $0.context != .help } + [
+                Keymap.Section(
+                    "In the help overlay", .help,
+                    [
+                        KeyBinding("<C-n>", .moveDown, "Scroll down"),
+                        KeyBinding("<C-p>", .moveUp, "Scroll up")
+                    ])
+            ])
         let h = try AppHarness(width: 40, height: 8, keymap: keymap)
         try h.press("?")
         h.expect(

@@ -23,8 +23,7 @@ import Testing
 
     /// The keymap as comparable values: each binding's section, command, keys and help.
     static func bindings(_ keymap: Keymap) -> [String] {
-        keymap.sections.flatMap { s in s.bindings.map { "\(s.title) \($0.command) \($0.keys) \($0.help)" } }
-            + keymap.help.bindings.map { "help \($0.command) \($0.keys) \($0.help)" }
+        keymap.sections.flatMap { s in s.bindings.map { "\(s.context) \(s.title) \($0.command) \($0.keys) \($0.help)" } }
     }
 
     @Test func aGoodFileSetsEverything() {
@@ -67,7 +66,7 @@ import Testing
         #expect(delete?.keys == [Self.key("j")] && delete?.help == "Delete the item and its sub-items")
         #expect(keymap.sections.map(\.title) == Keymap.default.sections.map(\.title))
         // The help overlay's own keys stay.
-        #expect(keymap.helpCommand(for: Self.key("j")) == .moveDown)
+        #expect(keymap.command(for: Self.key("j"), in: .help) == .moveDown)
 
         var theme = Theme.standard
         theme.done = Style(foreground: .palette(8), attributes: .dim)
@@ -195,6 +194,58 @@ import Testing
         let twice = Self.parse("[keys]\nundo = [\"u\", \"u\", \"<C-z>\"]\n")
         #expect(twice.problems == [])
         #expect(twice.keymap.bindings.first { $0.command == .undo }?.keys == [Self.key("u"), Self.key("<C-z>")])
+    }
+
+    /// Each editor's table rebinds its keys; a command in the wrong table, a key bound twice where it is read
+    /// (an editor's keys and the text keys), and a sequence in an editor say so at their lines.
+    @Test func theEditorsTablesRebindTheirKeys() {
+        let config = Self.parse(
+            """
+            [keys]
+            delete = "x"
+            [keys.search-line]
+            confirm = "<Tab>"
+            moveDown = ["<Down>", "<C-j>"]
+            [keys.text]
+            cursorLeft = "<C-o>"
+            [keys.note-editor]
+            saveNote = "<C-s>"
+            """)
+        #expect(config.problems == [])
+        #expect(config.keymap.command(for: Self.key("<Tab>"), in: .search) == .confirm)
+        #expect(config.keymap.command(for: Self.key("<Enter>"), in: .search) == nil)
+        #expect(config.keymap.command(for: Self.key("<C-j>"), in: .search) == .moveDown)
+        #expect(config.keymap.command(for: Self.key("<C-o>"), in: .editor) == .cursorLeft)
+        #expect(config.keymap.command(for: Self.key("<C-o>"), in: .note) == .cursorLeft)
+        #expect(config.keymap.command(for: Self.key("<Left>"), in: .picker) == nil)
+        #expect(config.keymap.command(for: Self.key("<C-s>"), in: .note) == .saveNote)
+        #expect(config.keymap.command(for: Self.key("<Tab>")) == .indent, "the list keeps its keys")
+
+        let wrong = Self.parse(
+            """
+            [keys]
+            confirm = "<C-j>"
+            [keys.editors]
+            moveDown = "<C-f>"
+            cancel = "zz"
+            [keys.help-overlay]
+            quit = "Q"
+            [keys.note-editor]
+            bogus = "x"
+            """)
+        #expect(
+            wrong.problems.map(\.description) == [
+                "2:1: confirm has no key in [keys]: it goes in [keys.editors] or [keys.search-line] or [keys.move-picker]",
+                "4:12: “<C-f>” is bound twice: already to keys.text.cursorRight by default (rebind keys.text.cursorRight too to free it); keys.editors.moveDown keeps its default keys",
+                "5:10: “zz” is several keys: in [keys.editors] each binding is one key",
+                "7:1: quit has no key in [keys.help-overlay]: it goes in [keys]",
+                "9:1: unknown command “bogus” in [keys.note-editor] (burrow config default lists them)"
+            ])
+        #expect(Self.bindings(wrong.keymap) == Self.bindings(.default))
+        // The same key in two editors is fine: one is read at a time.
+        let apart = Self.parse("[keys.search-line]\nconfirm = \"<C-j>\"\n[keys.move-picker]\nconfirm = \"<C-j>\"\n")
+        #expect(apart.problems == [])
+        #expect(apart.keymap.command(for: Self.key("<C-j>"), in: .picker) == .confirm)
     }
 
     /// Only what is wrong keeps its default: the good lines of a file with problems still count.

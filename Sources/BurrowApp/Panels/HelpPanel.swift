@@ -14,7 +14,7 @@ final class HelpPanel: Panel {
         // It scrolls no further than its last line; a page leaves one line of the last in sight.
         let last = max(0, lines(theme: .standard).count - area.height)
         let page = max(1, area.height - 2)
-        switch keymap.helpCommand(for: key) {
+        switch keymap.command(for: key, in: .help) {
         case .moveDown: offset = min(last, offset + 1)
         case .moveUp: offset = max(0, offset - 1)
         case .pageDown: offset = min(last, offset + page)
@@ -43,7 +43,7 @@ final class HelpPanel: Panel {
 
     /// "Keys — j/k scroll, any other key closes", from the overlay's own keys.
     var title: String {
-        let scroll = [keymap.helpLabel(for: .moveDown), keymap.helpLabel(for: .moveUp)].compactMap { $0 }
+        let scroll = [keymap.label(for: .moveDown, in: .help), keymap.label(for: .moveUp, in: .help)].compactMap { $0 }
         return scroll.isEmpty ? "Keys — any key closes" : "Keys — \(scroll.joined(separator: "/")) scroll, any other key closes"
     }
 

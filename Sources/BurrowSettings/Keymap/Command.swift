@@ -1,4 +1,5 @@
-/// Everything a key can ask the outliner to do.
+/// Everything a key can ask the outliner to do. A command's name is how the config file rebinds it, in the
+/// table of the context it belongs to (``KeyContext``).
 public enum Command: String, CaseIterable, Sendable {
     case moveDown, moveUp, first, last, pageDown, pageUp, halfPageDown, halfPageUp
     case drillIn, back, backToTop
@@ -11,4 +12,13 @@ public enum Command: String, CaseIterable, Sendable {
     case movePicker, copy, pasteAbove
     case editNoteInPlace
     case visualRange
+    /// In editors and pickers: do what the editor is for (add, rename, go to the hit, move), or leave it.
+    case confirm, cancel
+    /// In the note editor: leave it saving the note, or leaving it as it was; a line break; its ends.
+    case saveNote, discardNote, newLine, noteStart, noteEnd
+    /// In a visual range: back to browsing.
+    case leaveRange
+    /// Editing text, in every editor.
+    case cursorLeft, cursorRight, wordLeft, wordRight, rowStart, rowEnd, lineStart, lineEnd
+    case deleteBackward, deleteForward, deleteWordBackward, deleteToLineStart, deleteToLineEnd
 }

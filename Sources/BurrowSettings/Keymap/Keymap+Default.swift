@@ -79,14 +79,84 @@ extension Keymap {
                 [
                     KeyBinding("? <F1>", .help, "Show or hide this help"),
                     KeyBinding("q <C-c>", .quit, "Quit (everything is already saved)")
+                ]),
+            Section(
+                "In quick capture, rename and insert",
+                .editor,
+                [
+                    KeyBinding("<Enter>", .confirm, "Add the item (capture stays open for the next), keep the new title, insert"),
+                    KeyBinding("<Esc>", .cancel, "Leave the editor (a rename keeps the old title)"),
+                    KeyBinding("<Up>", .moveUp, "In quick capture: select the item above"),
+                    KeyBinding("<Down>", .moveDown, "In quick capture: select the item below")
+                ]),
+            Section(
+                "In the search line (/)",
+                .search,
+                [
+                    KeyBinding("<Enter>", .confirm, "Go to the chosen hit, in its level"),
+                    KeyBinding("<Esc>", .cancel, "Leave the search, back where you were"),
+                    KeyBinding("<Down> <C-n>", .moveDown, "Choose the next hit"),
+                    KeyBinding("<Up> <C-p>", .moveUp, "Choose the hit above"),
+                    KeyBinding("<PgDn>", .pageDown, "A page of hits down"),
+                    KeyBinding("<PgUp>", .pageUp, "A page of hits up")
+                ]),
+            Section(
+                "In the move picker (M)",
+                .picker,
+                [
+                    KeyBinding("<Enter>", .confirm, "Move the selection to the end of the chosen item's sub-items"),
+                    KeyBinding("<Esc>", .cancel, "Leave without moving"),
+                    KeyBinding("<Down> <C-n>", .moveDown, "Choose the next item"),
+                    KeyBinding("<Up> <C-p>", .moveUp, "Choose the item above"),
+                    KeyBinding("<PgDn>", .pageDown, "A page down"),
+                    KeyBinding("<PgUp>", .pageUp, "A page up")
+                ]),
+            Section(
+                "In the note editor (A)",
+                .note,
+                [
+                    KeyBinding("<Esc>", .saveNote, "Save the note (one undoable action) and leave"),
+                    KeyBinding("<C-g>", .discardNote, "Leave the note as it was"),
+                    KeyBinding("<Enter>", .newLine, "A new line"),
+                    KeyBinding("<Up> <C-p>", .moveUp, "Up a row on screen"),
+                    KeyBinding("<Down> <C-n>", .moveDown, "Down a row on screen"),
+                    KeyBinding("<PgUp>", .pageUp, "Up a screenful"),
+                    KeyBinding("<PgDn>", .pageDown, "Down a screenful"),
+                    KeyBinding("<C-Home>", .noteStart, "To the start of the note"),
+                    KeyBinding("<C-End>", .noteEnd, "To the end of the note")
+                ]),
+            Section(
+                "Editing text (in every editor)",
+                .text,
+                [
+                    KeyBinding("<Left> <C-b>", .cursorLeft, "A character left"),
+                    KeyBinding("<Right> <C-f>", .cursorRight, "A character right"),
+                    KeyBinding("<C-Left> <A-b>", .wordLeft, "A word left"),
+                    KeyBinding("<C-Right> <A-f>", .wordRight, "A word right"),
+                    KeyBinding("<Home>", .rowStart, "To the start of the row"),
+                    KeyBinding("<End>", .rowEnd, "To the end of the row"),
+                    KeyBinding("<C-a>", .lineStart, "To the start of the line"),
+                    KeyBinding("<C-e>", .lineEnd, "To the end of the line"),
+                    KeyBinding("<BS> <C-h>", .deleteBackward, "Delete the character before the cursor"),
+                    KeyBinding("<Del> <C-d>", .deleteForward, "Delete the character under the cursor"),
+                    KeyBinding("<C-w> <A-BS>", .deleteWordBackward, "Delete the word before the cursor"),
+                    KeyBinding("<C-u>", .deleteToLineStart, "Delete to the start of the line"),
+                    KeyBinding("<C-k>", .deleteToLineEnd, "Delete to the end of the line")
+                ]),
+            Section(
+                "In a visual range (v)",
+                .visual,
+                [
+                    KeyBinding("<Esc> v", .leaveRange, "Leave the range (the list's moving keys extend it; d Space J K > < M y m act on all of it)")
+                ]),
+            Section(
+                "In the help overlay",
+                .help,
+                [
+                    KeyBinding("j <Down>", .moveDown, "Scroll down"),
+                    KeyBinding("k <Up>", .moveUp, "Scroll up"),
+                    KeyBinding("<PgDn> <Space>", .pageDown, "Scroll a page down"),
+                    KeyBinding("<PgUp>", .pageUp, "Scroll a page up")
                 ])
-        ],
-        help: Section(
-            "In the help overlay",
-            [
-                KeyBinding("j <Down>", .moveDown, "Scroll down"),
-                KeyBinding("k <Up>", .moveUp, "Scroll up"),
-                KeyBinding("<PgDn> <Space>", .pageDown, "Scroll a page down"),
-                KeyBinding("<PgUp>", .pageUp, "Scroll a page up")
-            ]))
+        ])
 }

@@ -4,29 +4,25 @@ extension Keymap {
         var out = """
             # Keys
 
-            Generated from `Keymap.default` (`Sources/BurrowApp/Keymap/Keymap+Default.swift`) by
+            Generated from `Keymap.default` (`Sources/BurrowSettings/Keymap/Keymap+Default.swift`) by
             `docs/regenerate.sh`; the help overlay (`?`) shows the same table. Every change is saved at once, so
             quitting never asks anything.
 
-            In the quick-capture line and while renaming or inserting, keys edit the text: ←/→, Home/End,
-            Ctrl-A/Ctrl-E, Backspace/Delete, Ctrl-W (word), Ctrl-U (to the start), Ctrl-K (to the end); Enter
-            confirms and Esc leaves. Pasting several lines into the capture line adds one item per line; when
-            they are indented or a list (`- [ ] …`), the items keep that nesting and their boxes. In the move picker
-            (`M`), letters filter the items, ↑/↓ (or Ctrl-P/Ctrl-N, PgUp/PgDn) choose, Enter moves and Esc cancels.
-
-            In the note editor (`A`) the same keys edit the text, and ↑/↓ move by rows on screen, Home/End go to
-            a row's ends, PgUp/PgDn by a screenful, Ctrl-Home/Ctrl-End to the note's ends; Enter starts a new
-            line, Esc saves the note (one undoable action) and Ctrl-G leaves it as it was.
+            Each editor and panel has its own keys, listed after the list's below; a key an editor does not bind
+            types itself, and the text keys work in every editor. Each table can be rebound in the config file
+            (`[keys]` for the list, `[keys.search-line]` and so on for the others; see CONFIG.md). Pasting several
+            lines into the capture line adds one item per line; when they are indented or a list (`- [ ] …`), the
+            items keep that nesting and their boxes. In the move picker (`M`) letters filter the items.
 
             """
         for section in sections { out += Self.table(section) }
-        out += Self.table(help)
         out += "\nAny other key closes the help overlay.\n"
         return out
     }
 
     private static func table(_ section: Section) -> String {
-        var out = "\n## \(section.title)\n\n| Keys | Command |\n| --- | --- |\n"
+        let table = "Rebound in `[\(section.context.table)]`."
+        var out = "\n## \(section.title)\n\n\(table)\n\n| Keys | Command |\n| --- | --- |\n"
         for b in section.bindings {
             let keys = b.labels.map { "`\($0.replacingOccurrences(of: "|", with: "\\|"))`" }.joined(separator: " ")
             out += "| \(keys) | \(b.help) |\n"

@@ -1,17 +1,28 @@
 import TerminalKit
 
 extension Keymap {
-    /// This keymap with the keys of some commands replaced (from a config file): each binding of an overridden
-    /// command keeps its section, place and help text and gets the new keys (none unbinds it). The help
-    /// overlay's own keys stay as they are.
+    /// This keymap with the keys of some commands of `context` replaced (from a config file): each binding of
+    /// an overridden command keeps its section, place and help text and gets the new keys (none unbinds it).
     ///
     /// For example: `Keymap.default.rebinding([.delete: [[.character("x")]]])`.
-    public func rebinding(_ overrides: [Command: [[Key]]]) -> Keymap {
-        guard !overrides.isEmpty else { return self }
+    public func rebinding(_ overrides: [Command: [[Key]]], in context: KeyContext = .browse) -> Keymap {
+        rebinding([context: overrides])
+    }
+
+    /// This keymap with keys replaced in several contexts at once.
+    public func rebinding(_ overrides: [KeyContext: [Command: [[Key]]]]) -> Keymap {
+        guard overrides.values.contains(where: { !$0.isEmpty }) else { return self }
         let rebound = sections.map { section in
-            Section(section.title, section.bindings.map { b in overrides[b.command].map { b.rebound(to: $0) } ?? b })
+            let mine = overrides[section.context] ?? [:]
+            let bindings: [KeyBinding] = section.bindings.map { b in mine[b.command].map { b.rebound(to: $0) } ?? b }
+            return Section(section.title, section.context, bindings)
         }
-        return Keymap(sections: rebound, help: help)
+        return Keymap(sections: rebound)
+    }
+
+    /// The commands a context's table may rebind: those it binds by default.
+    public static func commands(in context: KeyContext) -> Set<Command> {
+        Set(Keymap.default.bindings(in: context).map(\.command))
     }
 }
 

@@ -133,44 +133,42 @@ public struct TextArea: Sendable {
             insert(String(c))
             return .edited
         }
+        return TextEdit.standard(for: key).map { apply($0) } ?? .ignored
+    }
+
+    /// Applies one editing action (what a key bound to it in an app's keymap does).
+    public mutating func apply(_ edit: TextEdit) -> Outcome {
         let keepsGoal: Bool
-        switch (key.code, key.modifiers) {
-        case (.up, []), (.down, []), (.pageUp, []), (.pageDown, []), (.character("p"), .control), (.character("n"), .control):
-            keepsGoal = true
+        switch edit {
+        case .up, .down, .pageUp, .pageDown: keepsGoal = true
         default: keepsGoal = false
         }
         defer { if !keepsGoal { goalColumn = nil } }
-        switch (key.code, key.modifiers) {
-        case (.enter, []):
+        switch edit {
+        case .newLine:
             insert("\n")
             return .edited
-        case (.backspace, []), (.character("h"), .control):
-            return deleteBackward() ? .edited : .moved
-        case (.delete, []), (.character("d"), .control):
-            return deleteForward() ? .edited : .moved
-        case (.left, []), (.character("b"), .control): moveLeft()
-        case (.right, []), (.character("f"), .control): moveRight()
-        case (.up, []), (.character("p"), .control): moveVertically(by: -1)
-        case (.down, []), (.character("n"), .control): moveVertically(by: 1)
-        case (.pageUp, []): moveVertically(by: -max(1, viewHeight - 1))
-        case (.pageDown, []): moveVertically(by: max(1, viewHeight - 1))
-        case (.home, []): moveToRowEdge(end: false)
-        case (.end, []): moveToRowEdge(end: true)
-        case (.character("a"), .control): cursor.index = 0
-        case (.character("e"), .control): cursor.index = lines[cursor.line].count
-        case (.home, .control): cursor = Location(line: 0, index: 0)
-        case (.end, .control): cursor = Location(line: lines.count - 1, index: lines[lines.count - 1].count)
-        case (.left, .control), (.character("b"), .alt): cursor.index = wordStart(before: cursor.index)
-        case (.right, .control), (.character("f"), .alt): cursor.index = wordEnd(after: cursor.index)
-        case (.character("w"), .control), (.backspace, .alt):
-            return removeInLine(wordStart(before: cursor.index)..<cursor.index) ? .edited : .moved
-        case (.character("u"), .control):
-            return removeInLine(0..<cursor.index) ? .edited : .moved
-        case (.character("k"), .control):
+        case .deleteBackward: return deleteBackward() ? .edited : .moved
+        case .deleteForward: return deleteForward() ? .edited : .moved
+        case .left: moveLeft()
+        case .right: moveRight()
+        case .up: moveVertically(by: -1)
+        case .down: moveVertically(by: 1)
+        case .pageUp: moveVertically(by: -max(1, viewHeight - 1))
+        case .pageDown: moveVertically(by: max(1, viewHeight - 1))
+        case .rowStart: moveToRowEdge(end: false)
+        case .rowEnd: moveToRowEdge(end: true)
+        case .lineStart: cursor.index = 0
+        case .lineEnd: cursor.index = lines[cursor.line].count
+        case .textStart: cursor = Location(line: 0, index: 0)
+        case .textEnd: cursor = Location(line: lines.count - 1, index: lines[lines.count - 1].count)
+        case .wordLeft: cursor.index = wordStart(before: cursor.index)
+        case .wordRight: cursor.index = wordEnd(after: cursor.index)
+        case .deleteWordBackward: return removeInLine(wordStart(before: cursor.index)..<cursor.index) ? .edited : .moved
+        case .deleteToLineStart: return removeInLine(0..<cursor.index) ? .edited : .moved
+        case .deleteToLineEnd:
             if cursor.index == lines[cursor.line].count { return deleteForward() ? .edited : .moved }
             return removeInLine(cursor.index..<lines[cursor.line].count) ? .edited : .moved
-        default:
-            return .ignored
         }
         return .moved
     }

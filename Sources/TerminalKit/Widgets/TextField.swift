@@ -1,6 +1,7 @@
 /// A single-line text field: the text, a cursor, and horizontal scrolling when the text is wider than the field.
 ///
-/// Keys: printable characters insert; Backspace and Delete; ←/→, Home/End, Ctrl-A/Ctrl-E; Alt-B/Alt-F and
+/// Printable characters insert; ``apply(_:)`` does a ``TextEdit`` (an app's keymap chooses the keys), and
+/// ``handle(_:)`` the usual keys: Backspace and Delete; ←/→, Home/End, Ctrl-A/Ctrl-E; Alt-B/Alt-F and
 /// Ctrl-←/→ by word; Ctrl-W deletes the word before the cursor, Ctrl-U everything before it, Ctrl-K everything
 /// after it. Enter, Esc and the rest are left to the caller.
 ///
@@ -68,47 +69,51 @@ public struct TextField: Sendable {
         cursor = index
     }
 
-    /// Applies an editing key.
+    /// Applies an editing key: typing inserts, and the usual keys (``TextEdit/standard(for:)``) edit.
     public mutating func handle(_ key: Key) -> Outcome {
         if let c = key.text {
             insert(String(c))
             return .edited
         }
-        let word: Key.Modifiers = [.control]
-        switch (key.code, key.modifiers) {
-        case (.backspace, []), (.character("h"), .control):
+        return TextEdit.standard(for: key).map { apply($0) } ?? .ignored
+    }
+
+    /// Applies one editing action; those that need several lines (up, a new line) are `.ignored`.
+    public mutating func apply(_ edit: TextEdit) -> Outcome {
+        switch edit {
+        case .deleteBackward:
             guard cursor > 0 else { return .moved }
             cursor -= 1
             characters.remove(at: cursor)
             regroup()
             return .edited
-        case (.delete, []), (.character("d"), .control):
+        case .deleteForward:
             guard cursor < characters.count else { return .moved }
             characters.remove(at: cursor)
             regroup()
             return .edited
-        case (.left, []), (.character("b"), .control): cursor = max(0, cursor - 1)
-        case (.right, []), (.character("f"), .control): cursor = min(characters.count, cursor + 1)
-        case (.home, []), (.character("a"), .control): cursor = 0
-        case (.end, []), (.character("e"), .control): cursor = characters.count
-        case (.left, word), (.character("b"), .alt): cursor = wordStart(before: cursor)
-        case (.right, word), (.character("f"), .alt): cursor = wordEnd(after: cursor)
-        case (.character("w"), .control), (.backspace, .alt):
+        case .left: cursor = max(0, cursor - 1)
+        case .right: cursor = min(characters.count, cursor + 1)
+        case .rowStart, .lineStart, .textStart: cursor = 0
+        case .rowEnd, .lineEnd, .textEnd: cursor = characters.count
+        case .wordLeft: cursor = wordStart(before: cursor)
+        case .wordRight: cursor = wordEnd(after: cursor)
+        case .deleteWordBackward:
             let start = wordStart(before: cursor)
             guard start < cursor else { return .moved }
             characters.removeSubrange(start..<cursor)
             cursor = start
             return .edited
-        case (.character("u"), .control):
+        case .deleteToLineStart:
             guard cursor > 0 else { return .moved }
             characters.removeSubrange(0..<cursor)
             cursor = 0
             return .edited
-        case (.character("k"), .control):
+        case .deleteToLineEnd:
             guard cursor < characters.count else { return .moved }
             characters.removeSubrange(cursor...)
             return .edited
-        default:
+        case .up, .down, .pageUp, .pageDown, .newLine:
             return .ignored
         }
         return .moved
