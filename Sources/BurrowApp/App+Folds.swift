@@ -76,30 +76,15 @@ extension App {
 
     // MARK: Hiding done items
 
-    /// `H`: hides or shows done items in every level, and stores the choice with the outline.
-    func toggleHideDone() {
-        let hides = !hidesDone
-        do {
-            try outline.setHidesDone(hides)
-        } catch {
-            fail("Cannot \(hides ? "hide" : "show") done items", error)
-            return
-        }
-        applyHidesDone(hides)
-        status = .info(hides ? "Done items hidden · \(keymap.label(for: .hideDone) ?? "H"): show them" : "Done items shown")
-    }
-
-    /// Rebuilds every level of the stack with done items hidden or shown, each keeping its selected item
-    /// (or its row, when that item is now hidden) and its scroll.
-    func applyHidesDone(_ hides: Bool) {
-        guard hides != hidesDone else { return }
-        hidesDone = hides
-        hiddenGeneration = -1
+    /// Rebuilds every level of the stack with done items hidden or shown as the done filter says, each keeping
+    /// its selected item (or its row, when that item is now hidden) and its scroll.
+    func rebuildLevels() {
         var rebuilt: [Level] = []
         for (i, old) in stack.enumerated() {
-            let parent = (try? outline.row(old.parentID)) ?? ItemRow(id: old.parentID, title: old.lastKnownTitle, isDone: false, childCount: 0)
+            let parent: ItemRow
             do {
-                let level = try Level(parent: parent, outline: outline, hidesDone: hides)
+                parent = try outline.row(old.parentID) ?? ItemRow(id: old.parentID, title: old.lastKnownTitle, isDone: false, childCount: 0)
+                let level = try Level(parent: parent, outline: outline, hidesDone: hidesDone)
                 level.lastKnownTitle = old.lastKnownTitle
                 // The open lists of a level just made are read as it settles: the way to the selected item now.
                 if let id = old.selectedID, let row = level.flatIndex(of: id) ?? level.reveal(id) {
@@ -116,18 +101,5 @@ extension App {
             }
         }
         stack = rebuilt
-    }
-
-    /// How many done items the level leaves out, counted when the outline or the level changed (not per frame).
-    func settleHiddenCount() {
-        guard hidesDone else {
-            hiddenCount = 0
-            return
-        }
-        let generation = outline.context.generation
-        guard generation != hiddenGeneration || hiddenLevel != top.parentID else { return }
-        hiddenGeneration = generation
-        hiddenLevel = top.parentID
-        hiddenCount = (try? outline.doneCount(under: top.openLists)) ?? 0
     }
 }

@@ -12,7 +12,7 @@ extension App {
             return
         }
         guard Layout(size: screenSize, details: true).details != nil else {
-            status = .info("No room to edit the note here: make the terminal taller, or press E for your editor")
+            status = .info("No room to edit the note here: make the terminal taller, or press \(keymap.label(for: .editNote) ?? "E") for your editor")
             return
         }
         let note: String
@@ -26,7 +26,7 @@ extension App {
             fail("Cannot read the note of \(quoted(row.title))", error)
             return
         }
-        showsDetails = true
+        detailsPane.show()
         mode = .note(
             NoteDraft(
                 area: TextArea(text: note), item: row.id, title: row.title, original: note, parent: top.parentID,

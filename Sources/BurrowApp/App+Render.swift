@@ -7,7 +7,7 @@ extension App {
     /// Draws the whole screen at the frame's size: breadcrumbs, the quick-capture line, the level (or help),
     /// the status line. It changes nothing: the scroll it shows was settled when the state last changed.
     public func render(into frame: inout Frame) {
-        render(Layout(size: frame.size, details: showsDetails), into: &frame)
+        render(Layout(size: frame.size, details: detailsPane.isShown), into: &frame)
     }
 
     /// Draws the screen laid out as `layout`: a function of the state and the layout alone.
@@ -23,7 +23,7 @@ extension App {
         } else if case .movePicker(let picker) = mode {
             frame.cursor = MovePickerView(picker: picker, theme: theme).render(into: &frame.buffer, area: layout.help)
             if let area = layout.details {
-                DetailView(details: details, timeZone: timeZone, theme: theme).render(into: &frame.buffer, area: area, offset: detailsScroll)
+                detailsPane.render(into: &frame.buffer, area: area, theme: theme, timeZone: timeZone)
             }
         } else if case .note(let draft) = mode {
             // Drawn from a copy: its scroll was settled for this layout already.
@@ -41,7 +41,7 @@ extension App {
                 frame.cursor = cursor
             }
             if let area = layout.details {
-                DetailView(details: details, timeZone: timeZone, theme: theme).render(into: &frame.buffer, area: area, offset: detailsScroll)
+                detailsPane.render(into: &frame.buffer, area: area, theme: theme, timeZone: timeZone)
             }
         }
         renderStatus(into: &frame.buffer, layout: layout)
@@ -162,7 +162,7 @@ extension App {
                 right.append("\(selected + 1)/\(level.knownCount.map(String.init) ?? "\(count)+")")
             }
             if !pendingKeys.isEmpty { right.append(KeyBinding.label(pendingKeys) + "…") }
-            if hidesDone { right.append("\(hiddenCount) done hidden") }
+            if doneFilter.hidesDone { right.append("\(doneFilter.hiddenCount) done hidden") }
             if register != nil { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
             right.append("\(keymap.label(for: .help) ?? "?"): help")
         case .capture: right.append(hints([(.confirm, "add"), (.cancel, "done")], in: .editor))

@@ -47,25 +47,16 @@ public final class App {
     /// The screen's size as last resized to, which clicks and page keys are read against. The run loop sends
     /// the terminal's size before the first frame; until then, the size most terminals open at.
     var screenSize = Size(width: 80, height: 24)
-    /// The detail pane (`I`): shown or not, what it shows (read when the selection or the outline changed,
-    /// never while drawing), and how far its text is scrolled.
-    var showsDetails = false
-    var details: ItemDetails?
-    var detailsScroll = 0
-    /// The context's generation when `details` were read: any save or change taken in moves it on.
-    var detailsGeneration = -1
+    /// The detail pane (`I`, `]`, `[`).
+    let detailsPane = DetailsPane()
+    /// Hiding done items (`H`).
+    let doneFilter = DoneFilter()
     /// The time zone the pane's times are shown in.
     public var timeZone = TimeZone.current
     /// The note `E` asked to edit, waiting for the run loop to lend the terminal (`editPendingNote`).
     var pendingNoteEdit: ItemRow?
     /// Keys pressed so far of a binding of several keys (`z` of `zo`).
     var pendingKeys: [TerminalKit.Key] = []
-    /// Done items are left out of every level (`H`; stored with the outline).
-    var hidesDone = false
-    /// How many done items the level on top leaves out, and when that was counted.
-    var hiddenCount = 0
-    var hiddenGeneration = -1
-    var hiddenLevel: ObjectID?
     /// The variables the note editor is chosen from (`$VISUAL`, `$EDITOR`, `$PATH`).
     public var environment = ProcessInfo.processInfo.environment
     public private(set) var isRunning = true
@@ -100,8 +91,13 @@ public final class App {
     /// Applies what the stored outline and the configuration say before the first frame: whether done items
     /// are hidden (as stored, else `settings.hideDoneByDefault`). The run loop calls it once; tests call it too.
     public func start() {
-        let stored = try? outline.hidesDone()
-        applyHidesDone(stored.flatMap { $0 } ?? settings.hideDoneByDefault)
+        var stored: Bool?
+        do {
+            stored = try outline.hidesDone()
+        } catch {
+            fail("Cannot read whether done items are hidden", error)
+        }
+        doneFilter.apply(stored ?? settings.hideDoneByDefault, in: self)
         settle()
     }
 
@@ -115,7 +111,10 @@ public final class App {
     }
 
     /// Where everything is on the screen as last resized to.
-    var layout: Layout { Layout(size: screenSize, details: showsDetails) }
+    var layout: Layout { Layout(size: screenSize, details: detailsPane.isShown) }
+
+    /// Done items are left out of every level (`H`; stored with the outline).
+    var hidesDone: Bool { doneFilter.hidesDone }
 
     /// The status line's message, for tests and logs.
     public var statusText: String? { status?.text }
@@ -308,6 +307,10 @@ public final class App {
     // MARK: Commands
 
     func run(_ command: Command) {
+        if let component = components.first(where: { $0.commands.contains(command) }) {
+            component.run(command, in: self)
+            return
+        }
         let level = top
         let height = layout.list.height
         switch command {
@@ -360,27 +363,15 @@ public final class App {
         case .undo: undo()
         case .redo: redo()
         case .help: _ = openPanel(for: command)
-        case .details:
-            showsDetails.toggle()
-            detailsScroll = 0
-            detailsGeneration = -1
-            if showsDetails && layout.details == nil {
-                status = .info("No room for the details here: make the terminal taller")
-            }
         case .editNote:
             guard let row = level.selectedRow else {
                 status = .info("No item to edit the note of")
                 return
             }
             pendingNoteEdit = row
-        case .scrollDetailsDown, .scrollDetailsUp:
-            guard showsDetails, layout.details != nil else {
-                status = .info("The details are hidden · I: show them")
-                return
-            }
-            detailsScroll = max(0, detailsScroll + (command == .scrollDetailsDown ? 1 : -1))
         case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
-        case .hideDone: toggleHideDone()
+        case .details, .scrollDetailsDown, .scrollDetailsUp, .hideDone:
+            break  // run by their components (above)
         case .visualRange:
             guard let id = level.selectedID else {
                 status = .info("No item here to start a range on")
@@ -438,8 +429,7 @@ public final class App {
         // Scrolled first, so the open lists read are those of the rows that will be drawn.
         if !layout.isTooSmall { scroll(to: layout) }
         settleFolds()
-        settleDetails()
-        settleHiddenCount()
+        for component in components { component.settle(in: self) }
         settleNoteDraft()
         settleSearch()
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
@@ -472,35 +462,6 @@ public final class App {
         } catch {
             fail("Cannot read an open list", error)
             return false
-        }
-    }
-
-    /// Reads the selected item's details for the pane when they may have changed (another item selected, or
-    /// anything saved or taken in since): counting what is below an item reads its whole subtree, so not on
-    /// every frame or idle poll. The scroll stays in the text.
-    private func settleDetails() {
-        guard showsDetails else {
-            details = nil
-            return
-        }
-        let id = top.selectedRow?.id
-        let generation = outline.context.generation
-        if generation != detailsGeneration || details?.row.id != id {
-            detailsGeneration = generation
-            if details?.row.id != id { detailsScroll = 0 }
-            do {
-                details = try id.flatMap { try outline.details(of: $0) }
-            } catch {
-                details = nil
-                fail("Cannot read the details", error)
-            }
-        }
-        // The last line of the text stays in view however far `]` went, and whatever the height now. (Not
-        // while the pane holds the note editor: wrapping the whole note on every key would cost its length.)
-        if case .note = mode { return }
-        if let area = layout.details, let details {
-            detailsScroll = min(
-                detailsScroll, max(0, DetailView(details: details, timeZone: timeZone).lines(width: area.width).count - (area.height - 1)))
         }
     }
 

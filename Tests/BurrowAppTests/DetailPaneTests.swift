@@ -105,7 +105,7 @@ import Testing
             """)
         // Past the end it stops, and back at the top it stops too.
         try h.press("] ] ] ]")
-        #expect(h.app.detailsScroll == 2)
+        #expect(h.app.detailsPane.scroll == 2)
         try h.press("[ [ [ [ [ [")
         h.expect(
             """
@@ -125,7 +125,7 @@ import Testing
         // All of it fits on a taller screen: nothing to scroll.
         h.resize(30, 16)
         try h.press("]")
-        #expect(h.app.detailsScroll == 0)
+        #expect(h.app.detailsPane.scroll == 0)
         #expect(h.backend.text.contains("market by the station"))
     }
 
@@ -141,9 +141,9 @@ import Testing
         }
         h.app.poll()
         h.draw()
-        #expect(h.app.details?.path == ["Burrow", "Food"])
-        #expect(h.app.details?.below == 6 && h.app.details?.row.childCount == 3)
-        #expect(h.app.details?.note == "New note")
+        #expect(h.app.detailsPane.details?.path == ["Burrow", "Food"])
+        #expect(h.app.detailsPane.details?.below == 6 && h.app.detailsPane.details?.row.childCount == 3)
+        #expect(h.app.detailsPane.details?.note == "New note")
     }
 
     @Test func noRoomSaysSoAndKeepsTheList() throws {

@@ -243,7 +243,7 @@ import Testing
         try h.press("A")
         #expect(h.app.statusText == "No room to edit the note here: make the terminal taller, or press E for your editor")
         if case .note = h.app.mode { Issue.record("the editor opened") }
-        #expect(!h.app.showsDetails)
+        #expect(!h.app.detailsPane.isShown)
         let empty = try harness(note: nil)
         try empty.press("j d j d A")
         #expect(empty.app.statusText == "No item to write a note for")
