@@ -82,7 +82,9 @@ extension App {
                 status = .info(titles.count == 1 ? "Added \(quoted(titles[0]))" : "Added \(titles.count) items")
             }
             mode.field?.setText("")
-        case .search, .rename, .insert:
+        case .search(let search):
+            search.paste(text, in: self)
+        case .rename, .insert:
             mode.field?.insert(text)
         case .movePicker(let picker):
             picker.field.insert(text)

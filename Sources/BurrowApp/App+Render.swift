@@ -34,9 +34,8 @@ extension App {
                 draft.area, into: &frame.buffer, rule: editor.rule, text: editor.text)
         } else {
             frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
-            if case .search(let field) = mode, let panel = searchPanel, panel.results != nil {
-                SearchResultsView(panel: panel, query: field.text.trimmingCharacters(in: .whitespaces), theme: theme)
-                    .render(into: &frame.buffer, area: layout.list)
+            if case .search(let search) = mode, search.showsResults {
+                search.render(into: &frame.buffer, area: layout.list, theme: theme)
             } else if let cursor = renderLevel(into: &frame.buffer, area: layout.list) {
                 frame.cursor = cursor
             }
@@ -70,8 +69,9 @@ extension App {
         case .capture(var field):
             buffer.write("›", at: area.origin, style: theme.prompt)
             return field.render(into: &buffer, area: fieldArea, focused: true)
-        case .search(var field):
+        case .search(let search):
             buffer.write("/", at: area.origin, style: theme.prompt)
+            var field = search.field
             return field.render(into: &buffer, area: fieldArea, focused: true, placeholder: "")
         default:
             buffer.write("+", at: area.origin, style: theme.placeholder)
@@ -180,7 +180,7 @@ extension App {
         // Whatever the mode: the rows on screen stayed put while these arrived out of sight. Not while search
         // results cover the level: the count would seem to be about the hits.
         if let sharing = sharing?.label { right.insert(sharing, at: 0) }
-        if top.newAbove.count > 0, searchPanel?.results == nil { right.insert("\(top.newAbove.count) new above", at: 0) }
+        if top.newAbove.count > 0, !search.showsResults { right.insert("\(top.newAbove.count) new above", at: 0) }
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
         let style = status?.isError == true ? theme.error : theme.status
         StatusBar(left: message, right: right.joined(separator: " · "), style: style, rightStyle: theme.status)

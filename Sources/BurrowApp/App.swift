@@ -38,12 +38,8 @@ public final class App {
         get { settings.allowsClipboard }
         set { settings.allowsClipboard = newValue }
     }
-    /// The last search: its text, its matches in outline order (found as `n` reaches them), and the one shown.
-    var searchQuery: String?
-    var searchResults: SearchResults?
-    var searchIndex = 0
-    /// The results of the search line while it is open (`/`).
-    var searchPanel: SearchPanel?
+    /// Searching: the search line (`/`) and the last search (`n`, `N`).
+    let search = Search()
     /// The screen's size as last resized to, which clicks and page keys are read against. The run loop sends
     /// the terminal's size before the first frame; until then, the size most terminals open at.
     var screenSize = Size(width: 80, height: 24)
@@ -218,8 +214,8 @@ public final class App {
             }
         case .panel(let panel):
             panelKey(key, panel)
-        case .search:
-            searchKey(key)
+        case .search(let search):
+            search.handle(key, in: self)
         case .capture, .rename, .insert:
             edit(key)
         case .movePicker(let picker):
@@ -357,9 +353,6 @@ public final class App {
         case .pasteAbove: paste(below: false)
         case .copy: copySelected()
         case .movePicker: openMovePicker()
-        case .search: openSearch()
-        case .nextMatch: stepMatch(by: 1)
-        case .previousMatch: stepMatch(by: -1)
         case .undo: undo()
         case .redo: redo()
         case .help: _ = openPanel(for: command)
@@ -370,7 +363,7 @@ public final class App {
             }
             pendingNoteEdit = row
         case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
-        case .details, .scrollDetailsDown, .scrollDetailsUp, .hideDone:
+        case .details, .scrollDetailsDown, .scrollDetailsUp, .hideDone, .search, .nextMatch, .previousMatch:
             break  // run by their components (above)
         case .visualRange:
             guard let id = level.selectedID else {
@@ -431,7 +424,6 @@ public final class App {
         settleFolds()
         for component in components { component.settle(in: self) }
         settleNoteDraft()
-        settleSearch()
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
         guard !layout.isTooSmall else { return }
         scroll(to: layout)
@@ -477,8 +469,8 @@ public final class App {
             level.list.offset = min(level.list.offset, max(0, count - 1))
         case .movePicker(let picker):
             ListView(count: picker.shown.count).scroll(&picker.list, height: MovePickerView.listArea(in: layout.help).height)
-        case .search where searchPanel?.results != nil:
-            if let panel = searchPanel { ListView(count: panel.hits.count).scroll(&panel.list, height: layout.list.height) }
+        case .search(let search) where search.showsResults:
+            search.scroll(height: layout.list.height)
         default:
             guard count > 0 else { break }
             var state = level.list

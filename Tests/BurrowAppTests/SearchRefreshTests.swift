@@ -11,7 +11,7 @@ import Testing
 struct SearchRefreshTests {
     /// The title of the chosen hit in the open panel.
     private func chosen(_ h: AppHarness) -> String? {
-        guard let panel = h.app.searchPanel, let i = panel.list.selected, i < panel.hits.count else { return nil }
+        guard let panel = h.app.search.panel, let i = panel.list.selected, i < panel.hits.count else { return nil }
         return panel.hits[i].title
     }
 
@@ -104,7 +104,7 @@ struct SearchRefreshTests {
 
             Nothing contains … Enter: go · Esc: back
             """)
-        #expect(h.app.searchPanel?.list.selected == nil)
+        #expect(h.app.search.panel?.list.selected == nil)
         // Their undo brings one back, chosen as the only hit.
         _ = try theirs.context.undo()
         h.tick()
@@ -153,20 +153,20 @@ struct SearchRefreshTests {
         let (h, theirs) = try AppHarness.withSecondContext(["Milk", "Eggs"])
         try h.press("/")
         h.type("milk")
-        let first = try #require(h.app.searchPanel?.results)
+        let first = try #require(h.app.search.panel?.results)
         h.tick()
         h.tick()
-        #expect(h.app.searchPanel?.results === first)
+        #expect(h.app.search.panel?.results === first)
         try theirs.perform("Add") { _ = try theirs.append("Milk again", to: try theirs.root().objectID) }
         h.tick()
-        let second = try #require(h.app.searchPanel?.results)
+        let second = try #require(h.app.search.panel?.results)
         #expect(second !== first)
         #expect(second.count == 2)
         h.tick()
-        #expect(h.app.searchPanel?.results === second)
+        #expect(h.app.search.panel?.results === second)
         // Typing searches as before; Esc after a refresh still leaves the outline as it was.
         try h.press("<Esc>")
-        #expect(h.app.searchPanel == nil)
+        #expect(h.app.search.panel == nil)
         #expect(h.app.breadcrumbs == ["Burrow"])
     }
 

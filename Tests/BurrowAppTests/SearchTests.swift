@@ -109,6 +109,17 @@ struct SearchTests {
         #expect(h.app.statusText == "3 matches")
     }
 
+    /// Pasted text searches as typed text does (it did not: the results stayed those of the text before).
+    @Test func pastedTextSearchesToo() throws {
+        let h = try harness()
+        try h.press("/")
+        h.send(.paste("eggs"))
+        #expect(h.app.statusText == "1 match")
+        #expect(h.app.search.panel?.hits.map(\.title) == ["Eggs"])
+        try h.press("<Enter>")
+        #expect(h.app.breadcrumbs == ["Burrow", "Groceries", "Dairy"])
+    }
+
     @Test func escLeavesEverythingAsItWas() throws {
         let h = try harness()
         try h.press("j l")

@@ -10,8 +10,8 @@ enum Mode {
     case rename(TextField, item: ObjectID)
     /// A new item is being typed in a row below or above an item (or in an empty level).
     case insert(TextField, Placement)
-    /// The search line is focused (`/`).
-    case search(TextField)
+    /// The search line is focused (`/`); the component holds its text and results.
+    case search(Search)
     /// A panel has the middle of the screen and the keys (the help overlay; see `Panel`).
     case panel(any Panel)
     /// The move picker (`M`): a filter and the items matching it, to move the selection under one.
@@ -32,7 +32,8 @@ enum Mode {
     var field: TextField? {
         get {
             switch self {
-            case .capture(let f), .search(let f), .rename(let f, _), .insert(let f, _): return f
+            case .capture(let f), .rename(let f, _), .insert(let f, _): return f
+            case .search(let search): return search.field
             case .movePicker(let picker): return picker.field
             case .browse, .panel, .note, .visual: return nil
             }
@@ -41,7 +42,7 @@ enum Mode {
             guard let f = newValue else { return }
             switch self {
             case .capture: self = .capture(f)
-            case .search: self = .search(f)
+            case .search(let search): search.field = f
             case .rename(_, let id): self = .rename(f, item: id)
             case .insert(_, let placement): self = .insert(f, placement)
             case .movePicker(let picker): picker.field = f

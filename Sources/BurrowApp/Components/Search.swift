@@ -1,0 +1,196 @@
+import BurrowSettings
+import ObjectGraph
+import Outline
+import TerminalKit
+
+/// Searching (`/`, `n`, `N`): the search line while it is open (its text, and its results following the text
+/// as it is typed: each hit with its path, the matched text highlighted, the exact count on the status line),
+/// and the last search, which `n`/`N` step through in outline order. Its keys are the keymap's search-line
+/// section and the text keys; ↑/↓ choose, Enter shows the chosen hit in its level, Esc leaves the outline as
+/// it was.
+final class Search: Component {
+    /// The text of the open search line.
+    var field = TextField()
+    /// The results while the line is open (nil while closed).
+    private(set) var panel: SearchPanel?
+    /// The last search gone to: its text, its matches in outline order (found as `n` reaches them), and the
+    /// one shown.
+    private(set) var last: (query: String, results: SearchResults)?
+    private(set) var index = 0
+
+    let commands: Set<Command> = [.search, .nextMatch, .previousMatch]
+
+    /// True while the open line has results to show (drawn over the level).
+    var showsResults: Bool { panel?.results != nil }
+
+    func run(_ command: Command, in app: App) {
+        switch command {
+        case .search: open(in: app)
+        case .nextMatch: step(by: 1, in: app)
+        case .previousMatch: step(by: -1, in: app)
+        default: break
+        }
+    }
+
+    /// Opens the search line with the last search's text, and its results.
+    private func open(in app: App) {
+        field = TextField(text: last?.query ?? "")
+        panel = SearchPanel()
+        app.mode = .search(self)
+        refresh(in: app)
+    }
+
+    /// A key while the search line is open.
+    func handle(_ key: Key, in app: App) {
+        guard let panel else { return }
+        let page = ListView.pageSize(height: app.layout.list.height)
+        let command = app.keymap.command(for: key, in: .search)
+        do {
+            switch command {
+            case .confirm: goToChosenHit(in: app)
+            case .cancel: close(in: app)
+            case .moveUp: try panel.move(by: -1, in: app.outline)
+            case .moveDown: try panel.move(by: 1, in: app.outline)
+            case .pageUp: try panel.move(by: -page, in: app.outline)
+            case .pageDown: try panel.move(by: page, in: app.outline)
+            default:
+                if app.fieldKey(key, command, in: .search) == .edited { refresh(in: app) }
+            }
+        } catch {
+            app.fail("Cannot search", error)
+        }
+    }
+
+    /// Pasted text goes into the line, and the results follow it.
+    func paste(_ text: String, in app: App) {
+        field.insert(text)
+        refresh(in: app)
+    }
+
+    private func close(in app: App) {
+        app.mode = .browse
+        panel = nil
+        app.status = nil
+    }
+
+    /// Searches the text typed so far: a screenful of hits in outline order and the count.
+    private func refresh(in app: App) {
+        guard let panel else { return }
+        let query = field.text.trimmingCharacters(in: .whitespaces)
+        do {
+            try panel.search(query, in: app.outline, rows: max(1, app.layout.list.height))
+        } catch {
+            app.fail("Cannot search", error)
+            return
+        }
+        panel.generation = app.outline.context.generation
+        showCount(in: app)
+    }
+
+    /// The open results list after another process committed: the same text searched again once per change
+    /// taken in (never per frame), the chosen hit kept by ID, the count updated.
+    func settle(in app: App) {
+        guard case .search = app.mode, let panel, panel.results != nil else { return }
+        let generation = app.outline.context.generation
+        guard panel.generation != generation else { return }
+        panel.generation = generation
+        do {
+            try panel.refresh(in: app.outline, rows: max(1, app.layout.list.height))
+        } catch {
+            app.fail("Cannot search", error)
+            return
+        }
+        showCount(in: app)
+    }
+
+    /// Scrolls the results list as drawing it `height` rows high would.
+    func scroll(height: Int) {
+        if let panel { ListView(count: panel.hits.count).scroll(&panel.list, height: height) }
+    }
+
+    /// Draws the results over the level.
+    func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
+        guard let panel, panel.results != nil else { return }
+        SearchResultsView(panel: panel, query: field.text.trimmingCharacters(in: .whitespaces), theme: theme).render(into: &buffer, area: area)
+    }
+
+    /// The status line under the results: how many hits the text has.
+    private func showCount(in app: App) {
+        guard let results = panel?.results else {
+            app.status = nil
+            return
+        }
+        let query = results.query
+        app.status = .info(
+            results.count == 0 ? "Nothing contains \(app.quoted(query))" : "\(results.count) match\(results.count == 1 ? "" : "es")")
+    }
+
+    /// Enter: the chosen hit (the first by default) in its level; `n`/`N` go on from it.
+    private func goToChosenHit(in app: App) {
+        let open = panel
+        app.mode = .browse
+        panel = nil
+        guard let open, let results = open.results else { return }
+        last = (results.query, results)
+        guard let chosen = open.list.selected, chosen < open.hits.count else {
+            app.status = .info("Nothing contains \(app.quoted(results.query))")
+            return
+        }
+        let hit = open.hits[chosen]
+        let exists: Bool
+        do {
+            exists = try app.outline.row(hit.id) != nil
+        } catch {
+            app.fail("Cannot show the match", error)
+            return
+        }
+        guard exists else {
+            index = results.ordered.firstIndex(of: hit.id) ?? 0
+            app.status = .info("\(app.quoted(hit.title)) was deleted meanwhile · \(app.keymap.label(for: .nextMatch) ?? "n"): next match")
+            return
+        }
+        show(results.ordered.firstIndex(of: hit.id) ?? 0, in: app)
+    }
+
+    /// Goes to the next (or previous) match of the last search, wrapping around; matches deleted since are
+    /// skipped. Further hits are found as the steps reach them.
+    private func step(by delta: Int, in app: App) {
+        guard let (query, results) = last else {
+            app.status = .info("No search yet: \(app.keymap.label(for: .search) ?? "/") searches")
+            return
+        }
+        guard results.count > 0 else {
+            app.status = .info("Nothing contains \(app.quoted(query))")
+            return
+        }
+        do {
+            var i = index
+            for _ in 0..<results.count {
+                i += delta
+                if i >= results.ordered.count, !results.isComplete { try results.load(upTo: i + 1) }
+                if i >= results.ordered.count { i = 0 }
+                if i < 0 {
+                    try results.loadAll()
+                    i = results.ordered.count - 1
+                }
+                guard i >= 0, i < results.ordered.count else { break }
+                if try app.outline.row(results.ordered[i]) != nil {
+                    show(i, in: app)
+                    return
+                }
+            }
+        } catch {
+            app.fail("Cannot search", error)
+            return
+        }
+        app.status = .info("The matches of \(app.quoted(query)) are gone")
+    }
+
+    private func show(_ i: Int, in app: App) {
+        guard let results = last?.results, i < results.ordered.count else { return }
+        index = i
+        app.reveal(results.ordered[i])
+        let keys = [app.keymap.label(for: .nextMatch), app.keymap.label(for: .previousMatch)].compactMap { $0 }.joined(separator: "/")
+        app.status = .info("\(app.quoted(results.query)): match \(i + 1) of \(results.count) · \(keys): next/previous")
+    }
+}
