@@ -58,7 +58,9 @@ extension App {
     /// into the open editor (opening the capture line first when browsing).
     func paste(_ text: String) {
         switch mode {
-        case .panel, .visual:
+        case .panel(let panel):
+            panel.paste(text, in: self)
+        case .visual:
             // Nothing to paste into: the range stays as it is.
             break
         case .browse:
@@ -82,15 +84,8 @@ extension App {
                 status = .info(titles.count == 1 ? "Added \(quoted(titles[0]))" : "Added \(titles.count) items")
             }
             mode.field?.setText("")
-        case .search(let search):
-            search.paste(text, in: self)
         case .rename, .insert:
             mode.field?.insert(text)
-        case .movePicker(let picker):
-            picker.field.insert(text)
-            picker.refilter()
-        case .note:
-            pasteIntoNoteDraft(text)
         }
     }
 

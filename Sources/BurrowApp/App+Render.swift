@@ -19,29 +19,11 @@ extension App {
         let crumbs = breadcrumbs.map { Sanitizer.visible($0) }
         renderBreadcrumbs(crumbs, into: &frame.buffer, area: layout.breadcrumbs)
         if case .panel(let panel) = mode {
-            panel.render(into: &frame.buffer, area: layout.help, theme: theme)
-        } else if case .movePicker(let picker) = mode {
-            frame.cursor = MovePickerView(picker: picker, theme: theme).render(into: &frame.buffer, area: layout.help)
-            if let area = layout.details {
-                detailsPane.render(into: &frame.buffer, area: area, theme: theme, timeZone: timeZone)
-            }
-        } else if case .note(let draft) = mode {
-            // Drawn from a copy: its scroll was settled for this layout already.
-            let editor = noteEditorArea(layout)
-            _ = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
-            if layout.details != nil { _ = renderLevel(into: &frame.buffer, area: layout.list) }
-            frame.cursor = NoteEditorView(title: draft.title, theme: theme).render(
-                draft.area, into: &frame.buffer, rule: editor.rule, text: editor.text)
+            panel.render(into: &frame, layout: layout, in: self)
         } else {
             frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
-            if case .search(let search) = mode, search.showsResults {
-                search.render(into: &frame.buffer, area: layout.list, theme: theme)
-            } else if let cursor = renderLevel(into: &frame.buffer, area: layout.list) {
-                frame.cursor = cursor
-            }
-            if let area = layout.details {
-                detailsPane.render(into: &frame.buffer, area: area, theme: theme, timeZone: timeZone)
-            }
+            if let cursor = renderLevel(into: &frame.buffer, area: layout.list) { frame.cursor = cursor }
+            if let area = layout.details { detailsPane.render(into: &frame.buffer, area: area, theme: theme, timeZone: timeZone) }
         }
         renderStatus(into: &frame.buffer, layout: layout)
     }
@@ -63,16 +45,12 @@ extension App {
     }
 
     /// Fields are drawn from copies: their scroll was settled for this layout already.
-    private func renderCapture(into buffer: inout Buffer, layout: Layout, levelTitle: String) -> Position? {
+    func renderCapture(into buffer: inout Buffer, layout: Layout, levelTitle: String) -> Position? {
         let area = layout.capture, fieldArea = layout.captureField
         switch mode {
         case .capture(var field):
             buffer.write("›", at: area.origin, style: theme.prompt)
             return field.render(into: &buffer, area: fieldArea, focused: true)
-        case .search(let search):
-            buffer.write("/", at: area.origin, style: theme.prompt)
-            var field = search.field
-            return field.render(into: &buffer, area: fieldArea, focused: true, placeholder: "")
         default:
             buffer.write("+", at: area.origin, style: theme.placeholder)
             let hint = "Add to \(levelTitle)…"
@@ -83,7 +61,7 @@ extension App {
 
     /// The level's rows (with an editor row while inserting), or the empty-level hint; returns the cursor
     /// when an editor is open. Only the rows shown are read, each as values.
-    private func renderLevel(into buffer: inout Buffer, area: Rect) -> Position? {
+    func renderLevel(into buffer: inout Buffer, area: Rect) -> Position? {
         let level = top
         let count = level.count
         var editorRow: Int? = nil
@@ -166,12 +144,9 @@ extension App {
             if register != nil { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
             right.append("\(keymap.label(for: .help) ?? "?"): help")
         case .capture: right.append(hints([(.confirm, "add"), (.cancel, "done")], in: .editor))
-        case .search: right.append(hints([(.confirm, "go"), (.cancel, "back")], in: .search))
         case .rename: right.append(hints([(.confirm, "keep"), (.cancel, "cancel")], in: .editor))
         case .insert: right.append(hints([(.confirm, "add"), (.cancel, "cancel")], in: .editor))
-        case .panel(let panel): right.append(panel.hint)
-        case .movePicker: right.append(hints([(.confirm, "move"), (.cancel, "cancel")], in: .picker))
-        case .note: right.append(hints([(.saveNote, "save"), (.discardNote, "cancel")], in: .note))
+        case .panel(let panel): right.append(panel.hint(in: self))
         case .visual:
             let n = visualRows?.count ?? 0
             right.append(

@@ -143,7 +143,7 @@ public final class App {
             }
         }
         // Leaving (Ctrl-C, q while too small, a signal) keeps a note being edited, as every change is kept.
-        if !isRunning { closeNoteDraft(saving: true) }
+        if !isRunning { leavePanel() }
         settle()
     }
 
@@ -173,7 +173,7 @@ public final class App {
 
     /// Stops the run loop (as `q` does).
     public func quit() {
-        closeNoteDraft(saving: true)
+        leavePanel()
         isRunning = false
     }
 
@@ -214,14 +214,8 @@ public final class App {
             }
         case .panel(let panel):
             panelKey(key, panel)
-        case .search(let search):
-            search.handle(key, in: self)
         case .capture, .rename, .insert:
             edit(key)
-        case .movePicker(let picker):
-            pick(key, in: picker)
-        case .note:
-            editNoteDraft(key)
         case .visual:
             visualKey(key)
         }
@@ -241,12 +235,20 @@ public final class App {
         }
     }
 
-    /// A key for the open text field that the editor's own keys did not take: a text command edits the
-    /// field, a key bound to nothing types itself.
+    /// A key for the open editor's text field that the editor's own keys did not take.
     func fieldKey(_ key: TerminalKit.Key, _ command: Command?, in context: KeyContext) -> TextField.Outcome {
-        if let edit = command?.textEdit(in: context) { return mode.field?.apply(edit) ?? .ignored }
+        guard var field = mode.field else { return .ignored }
+        let outcome = App.edit(&field, key, command, in: context)
+        mode.field = field
+        return outcome
+    }
+
+    /// A key for a text field that its editor's own keys did not take: a text command (in `context`) edits
+    /// the field, a key bound to nothing types itself.
+    static func edit(_ field: inout TextField, _ key: TerminalKit.Key, _ command: Command?, in context: KeyContext) -> TextField.Outcome {
+        if let edit = command?.textEdit(in: context) { return field.apply(edit) }
         guard command == nil, let c = key.text else { return .ignored }
-        mode.field?.insert(String(c))
+        field.insert(String(c))
         return .edited
     }
 
@@ -264,8 +266,6 @@ public final class App {
             // The capture line stays open for the next item.
             addFromCapture(text)
             mode.field?.setText("")
-        case .search:
-            break
         case .rename(_, let id):
             // As capture refuses an empty title, so does rename: the editor stays open.
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -277,7 +277,7 @@ public final class App {
         case .insert(_, let placement):
             mode = .browse
             insert(text, placement)
-        case .browse, .panel, .movePicker, .note, .visual:
+        case .browse, .panel, .visual:
             break
         }
     }
@@ -307,6 +307,7 @@ public final class App {
             component.run(command, in: self)
             return
         }
+        if openPanel(for: command) { return }
         let level = top
         let height = layout.list.height
         switch command {
@@ -352,10 +353,8 @@ public final class App {
         case .paste: paste(below: true)
         case .pasteAbove: paste(below: false)
         case .copy: copySelected()
-        case .movePicker: openMovePicker()
         case .undo: undo()
         case .redo: redo()
-        case .help: _ = openPanel(for: command)
         case .editNote:
             guard let row = level.selectedRow else {
                 status = .info("No item to edit the note of")
@@ -363,8 +362,9 @@ public final class App {
             }
             pendingNoteEdit = row
         case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
-        case .details, .scrollDetailsDown, .scrollDetailsUp, .hideDone, .search, .nextMatch, .previousMatch:
-            break  // run by their components (above)
+        case .details, .scrollDetailsDown, .scrollDetailsUp, .hideDone, .search, .nextMatch, .previousMatch, .help, .movePicker,
+            .editNoteInPlace:
+            break  // run by their components, or opening their panels (above)
         case .visualRange:
             guard let id = level.selectedID else {
                 status = .info("No item here to start a range on")
@@ -372,7 +372,6 @@ public final class App {
             }
             mode = .visual(anchor: id)
         case .quit: isRunning = false
-        case .editNoteInPlace: openNoteDraft()
         case .confirm, .cancel, .saveNote, .discardNote, .newLine, .noteStart, .noteEnd, .leaveRange, .cursorLeft, .cursorRight, .wordLeft,
             .wordRight, .rowStart, .rowEnd, .lineStart, .lineEnd, .deleteBackward, .deleteForward, .deleteWordBackward, .deleteToLineStart,
             .deleteToLineEnd:
@@ -423,7 +422,6 @@ public final class App {
         if !layout.isTooSmall { scroll(to: layout) }
         settleFolds()
         for component in components { component.settle(in: self) }
-        settleNoteDraft()
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
         guard !layout.isTooSmall else { return }
         scroll(to: layout)
@@ -457,20 +455,16 @@ public final class App {
         }
     }
 
-    /// Scrolls the top level and the open editor as drawing them at `layout` would.
+    /// Scrolls the top level and the open editor or panel as drawing them at `layout` would.
     private func scroll(to layout: Layout) {
         let level = top
         let count = level.count
         switch mode {
-        case .panel:
+        case .panel(let panel) where !panel.showsLevel:
             break
         case .insert:
             // The editor row holds the selection on screen; the level keeps its own, and its offset in range.
             level.list.offset = min(level.list.offset, max(0, count - 1))
-        case .movePicker(let picker):
-            ListView(count: picker.shown.count).scroll(&picker.list, height: MovePickerView.listArea(in: layout.help).height)
-        case .search(let search) where search.showsResults:
-            search.scroll(height: layout.list.height)
         default:
             guard count > 0 else { break }
             var state = level.list
@@ -478,15 +472,10 @@ public final class App {
             level.list.offset = state.offset
         }
         switch mode {
-        case .capture, .search: mode.field?.scrollToCursor(width: layout.captureField.width)
+        case .capture: mode.field?.scrollToCursor(width: layout.captureField.width)
         case .rename, .insert: mode.field?.scrollToCursor(width: Layout.rowField(layout.list.row(0)).width)
-        case .movePicker: mode.field?.scrollToCursor(width: MovePickerView.fieldArea(in: layout.help).width)
-        case .note(var draft):
-            let area = noteEditorArea(layout).text
-            mode = .browse
-            draft.area.scrollToCursor(width: area.width, height: area.height)
-            mode = .note(draft)
-        case .browse, .panel, .visual: break
+        case .panel(let panel): panel.settle(layout, in: self)
+        case .browse, .visual: break
         }
     }
 

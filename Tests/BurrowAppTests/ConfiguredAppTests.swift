@@ -94,7 +94,7 @@ import Testing
         #expect(h.backend.lines[1] == "+ Add to Burrow…", "Ctrl-X leaves; Esc did nothing")
         // The search line: Tab goes to the hit, Enter does not.
         try h.press("/ Eggs <Enter>")
-        guard case .search = h.app.mode else { Issue.record("Enter left the search line"); return }
+        guard h.app.mode.panel(Search.self) != nil else { Issue.record("Enter left the search line"); return }
         try h.press("<Tab>")
         #expect(h.app.top.selectedRow?.title == "Eggs")
         // The note editor: Enter and Ctrl-J both start a line, Ctrl-S saves, Esc does nothing.

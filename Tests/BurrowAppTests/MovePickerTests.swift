@@ -164,7 +164,7 @@ import Testing
         #expect(h.backend.cell(x: 2, y: 2).style.attributes == [.dim, .reverse], "dim, and chosen")
         try h.press("<Enter>")
         #expect(h.app.statusText == "“Milk” is being moved, or is inside what is: choose another")
-        guard case .movePicker = h.app.mode else {
+        guard h.app.mode.panel(MovePicker.self) != nil else {
             Issue.record("the picker stays open")
             return
         }
@@ -292,7 +292,7 @@ import Testing
         try o.save()
         let h = try AppHarness(width: 40, height: 8, outline: o)
         try h.press("M")
-        guard case .movePicker(let picker) = h.app.mode else {
+        guard let picker = h.app.mode.panel(MovePicker.self) else {
             Issue.record("the picker is open")
             return
         }

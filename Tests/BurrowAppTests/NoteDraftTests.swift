@@ -242,7 +242,7 @@ import Testing
         let h = try harness(note: "n", width: 40, height: 9)
         try h.press("A")
         #expect(h.app.statusText == "No room to edit the note here: make the terminal taller, or press E for your editor")
-        if case .note = h.app.mode { Issue.record("the editor opened") }
+        if h.app.mode.panel(NoteDraft.self) != nil { Issue.record("the editor opened") }
         #expect(!h.app.detailsPane.isShown)
         let empty = try harness(note: nil)
         try empty.press("j d j d A")
@@ -317,7 +317,7 @@ import Testing
         let h = try AppHarness(width: 40, height: 12, outline: o)
         try h.press("A")
         for _ in 0..<10 { try h.press("x <Enter> <BS> <Up> <Up> y <Down> <PgUp> <C-End>") }
-        guard case .note(let draft) = h.app.mode else {
+        guard let draft = h.app.mode.panel(NoteDraft.self) else {
             Issue.record("the note is not being edited")
             return
         }

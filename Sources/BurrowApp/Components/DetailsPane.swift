@@ -59,7 +59,7 @@ final class DetailsPane: Component {
         }
         // The last line of the text stays in view however far `]` went, and whatever the height now. (Not
         // while the pane holds the note editor: wrapping the whole note on every key would cost its length.)
-        if case .note = app.mode { return }
+        if app.mode.panel(NoteDraft.self) != nil { return }
         if let area = app.layout.details, let details {
             scroll = min(scroll, max(0, DetailView(details: details, timeZone: app.timeZone).lines(width: area.width).count - (area.height - 1)))
         }

@@ -1,8 +1,8 @@
 import BurrowSettings
 import TerminalKit
 
-/// The help overlay (`?`): the keymap's sections and bindings, scrolled by the keymap's help section (j/k,
-/// page keys by default); any other key closes it.
+/// The help overlay (`?`): the keymap's sections and bindings, scrolled by the keymap's help-overlay section
+/// (j/k, page keys by default); any other key closes it.
 final class HelpPanel: Panel {
     let keymap: Keymap
     /// How far it is scrolled.
@@ -10,7 +10,8 @@ final class HelpPanel: Panel {
 
     init(keymap: Keymap) { self.keymap = keymap }
 
-    func handle(_ key: Key, area: Rect) -> Bool {
+    func handle(_ key: Key, in app: App) -> Bool {
+        let area = app.layout.help
         // It scrolls no further than its last line; a page leaves one line of the last in sight.
         let last = max(0, lines(theme: .standard).count - area.height)
         let page = max(1, area.height - 2)
@@ -24,7 +25,7 @@ final class HelpPanel: Panel {
         return true
     }
 
-    var hint: String { "Esc: close" }
+    func hint(in app: App) -> String { "Esc: close" }
 
     /// The overlay's lines: (text, style).
     func lines(theme: Theme) -> [(String, Style)] {
@@ -47,12 +48,14 @@ final class HelpPanel: Panel {
         return scroll.isEmpty ? "Keys — any key closes" : "Keys — \(scroll.joined(separator: "/")) scroll, any other key closes"
     }
 
-    func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
-        buffer.fill(area)
-        let all = lines(theme: theme)
+    func render(into frame: inout Frame, layout: Layout, in app: App) {
+        let area = layout.help
+        frame.buffer.fill(area)
+        let all = lines(theme: app.theme)
         let start = min(offset, max(0, all.count - area.height))
         for (i, line) in all.dropFirst(start).prefix(area.height).enumerated() {
-            buffer.write(DisplayWidth.truncate(line.0, to: area.width - 1), at: Position(x: area.x + 1, y: area.y + i), style: line.1)
+            frame.buffer.write(
+                DisplayWidth.truncate(line.0, to: area.width - 1), at: Position(x: area.x + 1, y: area.y + i), style: line.1)
         }
     }
 }

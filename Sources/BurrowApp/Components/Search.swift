@@ -8,7 +8,7 @@ import TerminalKit
 /// and the last search, which `n`/`N` step through in outline order. Its keys are the keymap's search-line
 /// section and the text keys; ↑/↓ choose, Enter shows the chosen hit in its level, Esc leaves the outline as
 /// it was.
-final class Search: Component {
+final class Search: Component, Panel {
     /// The text of the open search line.
     var field = TextField()
     /// The results while the line is open (nil while closed).
@@ -23,6 +23,8 @@ final class Search: Component {
     /// True while the open line has results to show (drawn over the level).
     var showsResults: Bool { panel?.results != nil }
 
+    var showsLevel: Bool { !showsResults }
+
     func run(_ command: Command, in app: App) {
         switch command {
         case .search: open(in: app)
@@ -36,41 +38,41 @@ final class Search: Component {
     private func open(in app: App) {
         field = TextField(text: last?.query ?? "")
         panel = SearchPanel()
-        app.mode = .search(self)
+        app.mode = .panel(self)
         refresh(in: app)
     }
 
-    /// A key while the search line is open.
-    func handle(_ key: Key, in app: App) {
-        guard let panel else { return }
+    /// A key while the search line is open; false when it closed.
+    func handle(_ key: Key, in app: App) -> Bool {
+        guard let panel else { return false }
         let page = ListView.pageSize(height: app.layout.list.height)
         let command = app.keymap.command(for: key, in: .search)
         do {
             switch command {
-            case .confirm: goToChosenHit(in: app)
-            case .cancel: close(in: app)
+            case .confirm:
+                goToChosenHit(in: app)
+                return false
+            case .cancel:
+                self.panel = nil
+                app.status = nil
+                return false
             case .moveUp: try panel.move(by: -1, in: app.outline)
             case .moveDown: try panel.move(by: 1, in: app.outline)
             case .pageUp: try panel.move(by: -page, in: app.outline)
             case .pageDown: try panel.move(by: page, in: app.outline)
             default:
-                if app.fieldKey(key, command, in: .search) == .edited { refresh(in: app) }
+                if App.edit(&field, key, command, in: .search) == .edited { refresh(in: app) }
             }
         } catch {
             app.fail("Cannot search", error)
         }
+        return true
     }
 
     /// Pasted text goes into the line, and the results follow it.
     func paste(_ text: String, in app: App) {
         field.insert(text)
         refresh(in: app)
-    }
-
-    private func close(in app: App) {
-        app.mode = .browse
-        panel = nil
-        app.status = nil
     }
 
     /// Searches the text typed so far: a screenful of hits in outline order and the count.
@@ -90,7 +92,7 @@ final class Search: Component {
     /// The open results list after another process committed: the same text searched again once per change
     /// taken in (never per frame), the chosen hit kept by ID, the count updated.
     func settle(in app: App) {
-        guard case .search = app.mode, let panel, panel.results != nil else { return }
+        guard let panel, panel.results != nil else { return }
         let generation = app.outline.context.generation
         guard panel.generation != generation else { return }
         panel.generation = generation
@@ -103,16 +105,27 @@ final class Search: Component {
         showCount(in: app)
     }
 
-    /// Scrolls the results list as drawing it `height` rows high would.
-    func scroll(height: Int) {
-        if let panel { ListView(count: panel.hits.count).scroll(&panel.list, height: height) }
+    /// Scrolls the results list and the line as drawing them at `layout` would.
+    func settle(_ layout: Layout, in app: App) {
+        if let panel, panel.results != nil { ListView(count: panel.hits.count).scroll(&panel.list, height: layout.list.height) }
+        field.scrollToCursor(width: layout.captureField.width)
     }
 
-    /// Draws the results over the level.
-    func render(into buffer: inout Buffer, area: Rect, theme: Theme) {
-        guard let panel, panel.results != nil else { return }
-        SearchResultsView(panel: panel, query: field.text.trimmingCharacters(in: .whitespaces), theme: theme).render(into: &buffer, area: area)
+    /// The line in the capture line's place; the results over the level (the level while there are none).
+    func render(into frame: inout Frame, layout: Layout, in app: App) {
+        frame.buffer.write("/", at: layout.capture.origin, style: app.theme.prompt)
+        var copy = field
+        frame.cursor = copy.render(into: &frame.buffer, area: layout.captureField, focused: true, placeholder: "")
+        if let panel, panel.results != nil {
+            SearchResultsView(panel: panel, query: field.text.trimmingCharacters(in: .whitespaces), theme: app.theme)
+                .render(into: &frame.buffer, area: layout.list)
+        } else if let cursor = app.renderLevel(into: &frame.buffer, area: layout.list) {
+            frame.cursor = cursor
+        }
+        if let area = layout.details { app.detailsPane.render(into: &frame.buffer, area: area, theme: app.theme, timeZone: app.timeZone) }
     }
+
+    func hint(in app: App) -> String { app.hints([(.confirm, "go"), (.cancel, "back")], in: .search) }
 
     /// The status line under the results: how many hits the text has.
     private func showCount(in app: App) {

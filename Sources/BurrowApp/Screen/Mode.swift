@@ -10,16 +10,10 @@ enum Mode {
     case rename(TextField, item: ObjectID)
     /// A new item is being typed in a row below or above an item (or in an empty level).
     case insert(TextField, Placement)
-    /// The search line is focused (`/`); the component holds its text and results.
-    case search(Search)
-    /// A panel has the middle of the screen and the keys (the help overlay; see `Panel`).
+    /// A panel has the keys (the help overlay, the search line, the move picker, the note editor; see `Panel`).
     case panel(any Panel)
-    /// The move picker (`M`): a filter and the items matching it, to move the selection under one.
-    case movePicker(MovePicker)
     /// A visual range (`v`) from the row of `anchor` to the selection.
     case visual(anchor: ObjectID)
-    /// The selected item's note is being edited in the detail pane (`A`).
-    case note(NoteDraft)
 
     enum Placement: Equatable {
         case below(ObjectID)
@@ -27,27 +21,29 @@ enum Mode {
         case end
     }
 
-    /// The text being edited, whichever editor is open: keys and pastes edit it the same way in all four, and
-    /// setting it keeps the editor and what it is for. Nil while browsing or reading help.
+    /// The text being edited in capture, rename or insert: keys and pastes edit it the same way in all three,
+    /// and setting it keeps the editor and what it is for. Nil otherwise (a panel keeps its own text).
     var field: TextField? {
         get {
             switch self {
             case .capture(let f), .rename(let f, _), .insert(let f, _): return f
-            case .search(let search): return search.field
-            case .movePicker(let picker): return picker.field
-            case .browse, .panel, .note, .visual: return nil
+            case .browse, .panel, .visual: return nil
             }
         }
         set {
             guard let f = newValue else { return }
             switch self {
             case .capture: self = .capture(f)
-            case .search(let search): search.field = f
             case .rename(_, let id): self = .rename(f, item: id)
             case .insert(_, let placement): self = .insert(f, placement)
-            case .movePicker(let picker): picker.field = f
-            case .browse, .panel, .note, .visual: break
+            case .browse, .panel, .visual: break
             }
         }
+    }
+
+    /// The open panel, when it is a `P`: `mode.panel(MovePicker.self)`.
+    func panel<P: Panel>(_ type: P.Type) -> P? {
+        if case .panel(let panel) = self { return panel as? P }
+        return nil
     }
 }
