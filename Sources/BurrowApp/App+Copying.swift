@@ -90,7 +90,7 @@ extension App {
             return
         }
         // Before a unit of work: when everything in the register went, nothing is recorded.
-        let present = register.items.filter { (try? outline.row($0.id)) != nil }
+        let present = register.items.filter { storedRow($0.id) != nil }
         guard let first = present.first else {
             self.register = nil
             status = .error("Nothing to paste: \(ItemGone(id: register.items[0].id, title: register.items[0].title))")
@@ -158,7 +158,7 @@ extension App {
         if done {
             register = nil
             status = .info("Moved \(describe(moved)) to \(quoted(parent.title))\(missingNote(result.missing, of: items))")
-        } else if items.allSatisfy({ (try? outline.row($0.id)) == nil }) {
+        } else if items.allSatisfy({ storedRow($0.id) == nil }) {
             register = nil
         }
     }

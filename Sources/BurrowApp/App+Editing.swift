@@ -101,6 +101,7 @@ extension App {
             return ["- ", "* ", "+ "].contains { s.hasPrefix($0) } || s.prefix { $0.isNumber }.count > 0 && s.drop { $0.isNumber }.hasPrefix(". ")
         }
         guard indented || listed else { return nil }
+        // Text that does not read as an outline is no outline: each line becomes an item (nothing is lost).
         guard var nodes = try? (listed ? MarkdownOutline.read(text) : IndentedText.read(text)), !nodes.isEmpty else { return nil }
         if !prefix.isEmpty { nodes[0].title = prefix + nodes[0].title }
         return nodes
@@ -147,7 +148,7 @@ extension App {
 
     func rename(_ id: ObjectID, to text: String) {
         let title = text.trimmingCharacters(in: .whitespaces)
-        let old = (try? outline.row(id))?.title ?? ""
+        let old = storedRow(id)?.title ?? ""
         guard title != old else { return }
         if perform(
             "Rename \(quoted(old)) to \(quoted(title))", naming: [(id, old)],
@@ -248,7 +249,7 @@ extension App {
             })
         {
             if inPlace {
-                _ = try? outline.setExpanded([above.id], true)
+                openAfterMove(above)
                 settle()
                 top.select(id: row.id)
             } else {
@@ -265,7 +266,7 @@ extension App {
         guard let row = top.selectedRow else { return }
         if let (node, _) = top.selectedPlace, node !== top.root {
             // Inside an open item: out after it, still in view.
-            let owner: Named = (node.itemID, (try? outline.row(node.itemID))?.title ?? "")
+            let owner: Named = (node.itemID, storedRow(node.itemID)?.title ?? "")
             if perform(
                 "Outdent \(quoted(row.title))", naming: [(row.id, row.title), owner],
                 {

@@ -32,7 +32,7 @@ extension App {
                 setFolds("open \(quoted(row.title))", open: true) { [row.id] }
             } else if row.isExpanded {
                 setFolds("close \(quoted(row.title))", open: false) { [row.id] }
-            } else if level.selectedDepth > 0, let parent = try? outline.parentID(of: row.id) {
+            } else if level.selectedDepth > 0, let parent = storedParent(of: row.id) {
                 // On a sub-item: close the list it is in, and select the item it belongs to.
                 if setFolds("close the list", open: false, { [parent] }) {
                     settle()
@@ -68,7 +68,7 @@ extension App {
     private func outermost(of id: ObjectID?) -> ObjectID? {
         guard let id else { return nil }
         var current = id
-        while let parent = try? outline.parentID(of: current), parent != top.parentID {
+        while let parent = storedParent(of: current), parent != top.parentID {
             current = parent
         }
         return current

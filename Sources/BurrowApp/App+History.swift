@@ -76,24 +76,30 @@ extension App {
     /// container is gone, the level holding the item.
     func go(to place: ActionPlace) {
         let root = stack[0].parentID
-        if let container = place.container, container == root || (try? outline.row(container)) != nil {
+        if let container = place.container, container == root || storedRow(container) != nil {
             if container == root {
                 while stack.count > 1 { stack.removeLast() }
                 do { try top.resume() } catch { fail("Cannot refresh the level", error) }
             } else if container != top.parentID || top.isGone {
                 reveal(container)
-                guard top.selectedID == container, let row = try? outline.row(container) else { return }
+                guard top.selectedID == container, let row = storedRow(container) else { return }
                 open(row)
             }
             if let focus = place.focus { top.select(id: focus) }
-        } else if let focus = place.focus, (try? outline.row(focus)) != nil {
+        } else if let focus = place.focus, storedRow(focus) != nil {
             reveal(focus)
         }
     }
 
     /// "Burrow › Groceries": the path of titles down to an item.
     func location(of id: ObjectID) -> String {
-        let titles = (try? outline.titles(downTo: id)) ?? []
+        let titles: [String]
+        do {
+            titles = try outline.titles(downTo: id)
+        } catch {
+            logger.error("cannot read the path of an action's place: \(error)")
+            return "an item that cannot be read"
+        }
         return titles.isEmpty ? "a deleted item" : titles.joined(separator: " › ")
     }
 }

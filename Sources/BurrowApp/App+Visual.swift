@@ -121,7 +121,7 @@ extension App {
     /// The range as a run of siblings in one list: the list and the rows of the first and last; nil (with a
     /// message) when the outermost items are not next to each other under one item.
     private func siblingRun(_ items: [Named]) -> (node: FoldNode, first: Int, last: Int)? {
-        guard let first = items.first, let parent = try? outline.parentID(of: first.id), let node = top.node(of: parent),
+        guard let first = items.first, let parent = storedParent(of: first.id), let node = top.node(of: parent),
             let list = node.controller
         else {
             status = .info("The range is not in one list")
@@ -174,7 +174,7 @@ extension App {
             })
         {
             mode = .browse
-            _ = try? outline.setExpanded([above.id], true)
+            openAfterMove(above)
             settle()
             top.select(id: items[0].id)
             status = .info("Moved \(what) into \(quoted(above.title))")
@@ -184,8 +184,8 @@ extension App {
     /// `<`: the range goes out of the item it is under, right after it; from the level's own rows, out of the
     /// level (which then shows the level above).
     private func outdentRange() {
-        guard let items = rangeItems(), let parent = try? outline.parentID(of: items[0].id) else { return }
-        guard items.allSatisfy({ (try? outline.parentID(of: $0.id)) == parent }) else {
+        guard let items = rangeItems(), let parent = storedParent(of: items[0].id) else { return }
+        guard items.allSatisfy({ storedParent(of: $0.id) == parent }) else {
             status = .info("The range is not in one list")
             return
         }
@@ -194,7 +194,7 @@ extension App {
             status = .info("Already at the top level: nothing to outdent to")
             return
         }
-        let owner: Named = (parent, (try? outline.row(parent))?.title ?? "")
+        let owner: Named = (parent, storedRow(parent)?.title ?? "")
         let what = count(items, subItems: 0)
         if perform(
             "Outdent \(what)", naming: items + [owner],

@@ -118,13 +118,9 @@ public final class App {
     /// Rows of the level on screen known now (open lists not read yet are not counted).
     public var knownRows: Int { top.count }
 
-    /// Titles from the top of the outline down to the current level.
-    public var breadcrumbs: [String] { stack.map(title(of:)) }
-
-    /// The title of the item whose sub-items `level` shows, as stored now (as last seen once it is gone).
-    func title(of level: Level) -> String {
-        (try? outline.row(level.parentID))?.title ?? level.lastKnownTitle
-    }
+    /// Titles from the top of the outline down to the current level, as stored when the app last settled (as
+    /// last seen, for a level whose item is gone).
+    public var breadcrumbs: [String] { stack.map(\.lastKnownTitle) }
 
     // MARK: Events
 
@@ -404,7 +400,7 @@ public final class App {
         } catch {
             fail("Cannot refresh the level", error)
         }
-        if !top.isGone, (try? outline.row(old.parentID)) != nil { top.select(id: old.parentID) }
+        if !top.isGone, storedRow(old.parentID) != nil { top.select(id: old.parentID) }
     }
 
     // MARK: Settling
@@ -415,9 +411,12 @@ public final class App {
     func settle() {
         settleStack()
         for level in stack {
-            if let row = try? outline.row(level.parentID) { level.lastKnownTitle = row.title }
+            if let row = storedRow(level.parentID) { level.lastKnownTitle = row.title }
         }
         top.takeFinishedRead()
+        for level in stack {
+            if let failure = level.takeReadFailure() { fail("Cannot read the level", failure) }
+        }
         // Scrolled first, so the open lists read are those of the rows that will be drawn.
         if !layout.isTooSmall { scroll(to: layout) }
         settleFolds()

@@ -11,6 +11,12 @@ extension Outline {
         return try context.fetch(request).objectIDs
     }
 
+    /// True when the item `id` is folded open; false when it is closed or gone.
+    public func isExpanded(_ id: ObjectID) throws -> Bool {
+        guard let item = try context.existingObject(for: id) as? Item, !item.isInaccessible else { return false }
+        return item.isExpanded
+    }
+
     /// Folds the items `ids` open or closed, in one write transaction of its own; items gone meanwhile are
     /// skipped. No undo step is made (`expanded` is view state). Returns how many changed.
     ///

@@ -128,7 +128,7 @@ final class NoteDraft: Panel {
 
     /// The capture line and the level as they are; the editor in the pane.
     func render(into frame: inout Frame, layout: Layout, in app: App) {
-        _ = app.renderCapture(into: &frame.buffer, layout: layout, levelTitle: Sanitizer.visible(app.title(of: app.top)))
+        _ = app.renderCapture(into: &frame.buffer, layout: layout, levelTitle: Sanitizer.visible(app.top.lastKnownTitle))
         if layout.details != nil { _ = app.renderLevel(into: &frame.buffer, area: layout.list) }
         let editor = Self.areas(layout)
         // Drawn from a copy: its scroll was settled for this layout already.

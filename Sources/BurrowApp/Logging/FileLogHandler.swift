@@ -33,6 +33,7 @@ public struct FileLogHandler: LogHandler {
         }
 
         func write(_ line: String) {
+            // A log line that cannot be written has nowhere else to go (the terminal belongs to the screen).
             handle.withLock { h in try? h.write(contentsOf: Data(line.utf8)) }
         }
     }

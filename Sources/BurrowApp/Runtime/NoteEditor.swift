@@ -35,13 +35,17 @@ struct NoteEditor {
         } catch {
             throw Failure(description: "cannot write the note for the editor to \(dir.path): \(error.localizedDescription)")
         }
+        // A temporary file left behind (already gone, say) harms nothing: absent is fine.
         defer { try? FileManager.default.removeItem(at: file) }
         let status = try NoteEditor.run(["/bin/sh", "-c", command + " \"$1\"", "sh", file.path], environment: environment)
         guard status == 0 else {
             throw Failure(description: "the editor (\(command)) failed with status \(status)")
         }
-        guard let data = try? Data(contentsOf: file) else {
-            throw Failure(description: "the editor (\(command)) left no file to read")
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw Failure(description: "the editor (\(command)) left no file to read (\(error.localizedDescription))")
         }
         guard var edited = String(validating: data, as: UTF8.self) else {
             throw Failure(description: "the edited note is not UTF-8 text")

@@ -118,13 +118,13 @@ extension Level {
         var stale: [FoldNode] = []
         for (id, mask) in item.updated {
             if let n = nodes[id] {
-                if mask.contains(expanded), (try? outline.context.existingObject(for: id) as? Item)??.isExpanded != true {
+                if mask.contains(expanded), reading({ try outline.isExpanded(id) }) != true {
                     gone.append(n)
                     continue
                 }
                 if mask.contains(counted), !n.isLive, n.isKnown || n.hasLayout { stale.append(n) }
             }
-            if !mask.isDisjoint(with: shows), let parent = try? outline.parentID(of: id), let p = parent == root.itemID ? nil : nodes[parent],
+            if !mask.isDisjoint(with: shows), let parent = reading({ try outline.parentID(of: id) }) ?? nil, let p = parent == root.itemID ? nil : nodes[parent],
                 !p.isLive, p.isKnown || p.hasLayout
             {
                 stale.append(p)
@@ -138,7 +138,7 @@ extension Level {
                 // Under another level nothing is live: read when the level is back on top and settles.
                 n.setUnknown()
                 recountAncestors(of: n)
-            } else if (try? makeLive(n, recountingAbove: false)) != nil {
+            } else if reading({ try makeLive(n, recountingAbove: false) }) != nil {
                 reread.append(n)
             }
         }
@@ -205,11 +205,7 @@ extension Level {
         var flat = row
         while true {
             if !node.isLive && !node.hasLayout {
-                do {
-                    try makeLive(node, recountingAbove: false)
-                } catch {
-                    return
-                }
+                guard reading({ try makeLive(node, recountingAbove: false) }) != nil else { return }
                 madeLive.append(node)
             }
             guard let (child, offset) = node.child(containing: flat) else { break }
@@ -217,11 +213,7 @@ extension Level {
             flat = offset
         }
         if !node.isLive {
-            do {
-                try makeLive(node, recountingAbove: false)
-            } catch {
-                return
-            }
+            guard reading({ try makeLive(node, recountingAbove: false) }) != nil else { return }
             madeLive.append(node)
         }
     }

@@ -30,6 +30,9 @@ final class Level {
     var newAbove = NewAbove()
     /// The context observer that closes open lists whose item was closed or deleted (`takeFoldChanges`).
     private var observer: Int?
+    /// The first read of the store that failed while the level answered a question or took in a change (it
+    /// then answered as if the item were not shown); the app tells it when it next settles (`takeReadFailure`).
+    private var readFailure: (any Error)?
 
     init(parent: ItemRow, outline: Outline, hidesDone: Bool = false) throws {
         parentID = parent.id
@@ -44,6 +47,23 @@ final class Level {
 
     deinit {
         if let observer { outline.context.removeObserver(observer) }
+    }
+
+    /// Runs a read of the store for an answer that has no way to fail: a failure is kept for the app to tell,
+    /// and reads as nil.
+    func reading<T>(_ read: () throws -> T) -> T? {
+        do {
+            return try read()
+        } catch {
+            if readFailure == nil { readFailure = error }
+            return nil
+        }
+    }
+
+    /// The read failure kept since the last call, if any.
+    func takeReadFailure() -> (any Error)? {
+        defer { readFailure = nil }
+        return readFailure
     }
 
     /// The results controller of the level's own rows.
@@ -119,7 +139,7 @@ final class Level {
 
     /// The flattened row of `id`, if it is shown (its parent's list is live here and the row is reached).
     func flatIndex(of id: ObjectID) -> Int? {
-        guard let parent = try? outline.parentID(of: id), let node = node(of: parent), let c = node.controller,
+        guard let parent = reading({ try outline.parentID(of: id) }) ?? nil, let node = node(of: parent), let c = node.controller,
             let start = node.start
         else { return nil }
         // A scan of the list's IDs known so far (never waiting for a background read).
@@ -163,17 +183,17 @@ final class Level {
     /// Reads the lists on the way down to `id` that are not live (a level just made, or lists scrolled past),
     /// so it can be found; its row, if it is shown here at all.
     func reveal(_ id: ObjectID) -> Int? {
-        guard let chain = try? outline.ancestors(of: id).map(\.id) + [id] else { return nil }
+        guard let chain = reading({ try outline.ancestors(of: id).map(\.id) + [id] }) else { return nil }
         var node = root
         var madeLive: [FoldNode] = []
         defer { recount(above: madeLive) }
         // The ancestors below the level's item, each open in the one above.
-        guard let start = chain.firstIndex(where: { (try? outline.parentID(of: $0)) == parentID }) else { return nil }
+        guard let start = chain.firstIndex(where: { id in reading({ try outline.parentID(of: id) }) == parentID }) else { return nil }
         for ancestor in chain[start..<(chain.count - 1)] {
             guard let next = node.children[ancestor] else { return nil }
             node = next
             if !node.isLive {
-                guard (try? makeLive(node, recountingAbove: false)) != nil else { return nil }
+                guard reading({ try makeLive(node, recountingAbove: false) }) != nil else { return nil }
                 madeLive.append(node)
             }
         }
@@ -182,7 +202,7 @@ final class Level {
         // Lists above it that were never read (or changed while the level was under another) end the known
         // rows before it: read them, in order, until it is reached.
         while flatIndex(of: id) == nil, let unknown = firstUnknown, !unknown.isLive {
-            guard (try? makeLive(unknown)) != nil else { return nil }
+            guard reading({ try makeLive(unknown) }) != nil else { return nil }
         }
         return flatIndex(of: id)
     }
