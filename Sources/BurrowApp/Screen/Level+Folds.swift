@@ -124,7 +124,8 @@ extension Level {
                 }
                 if mask.contains(counted), !n.isLive, n.isKnown || n.hasLayout { stale.append(n) }
             }
-            if !mask.isDisjoint(with: shows), let parent = reading({ try outline.parentID(of: id) }) ?? nil, let p = parent == root.itemID ? nil : nodes[parent],
+            if !mask.isDisjoint(with: shows), let parent = reading({ try outline.parentID(of: id) }) ?? nil,
+                let p = parent == root.itemID ? nil : nodes[parent],
                 !p.isLive, p.isKnown || p.hasLayout
             {
                 stale.append(p)
