@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import TestSupport
 import Testing
 
 @testable import ObjectGraph
@@ -43,6 +45,35 @@ import Testing
         let back = try #require(try a.existingObject(for: id))
         #expect(back === mine && !back.isInaccessible)
         #expect(back["label"] == .string("row 0"))
+    }
+
+    /// A read that fails where the API cannot throw (a relationship's members, a fault) is not taken for
+    /// "none" or "deleted" by the next save: it fails with the error, writing nothing, and the one after works.
+    @Test func aReadThatFailedWhereNothingCouldThrowFailsTheNextSave() throws {
+        let dir = TemporaryDirectory("og-read-failure")
+        let path = dir.path("s.sqlite")
+        let store = try Store(path: path, model: TaskModel.model)
+        let c = Context(store: store)
+        let list = try c.insert("List")
+        list["name"] = .string("L")
+        let task = try c.insert("Task")
+        task.setObject(list, for: "list")
+        try c.save()
+        let fresh = Context(store: store)
+        let l = try #require(try fresh.existingObject(for: list.objectID))
+        // Another connection takes the tasks' table away: reading the list's tasks fails.
+        let other = try DatabaseQueue(path: path)
+        try other.write { try $0.execute(sql: "ALTER TABLE \"Task\" RENAME TO \"TaskAside\"") }
+        #expect(l.objectIDs("tasks").isEmpty)
+        l["name"] = .string("changed")
+        #expect(performing: { try fresh.save() }, throws: { ($0 as? StoreError)?.message.contains("a read failed before it") == true })
+        try other.write { try $0.execute(sql: "ALTER TABLE \"TaskAside\" RENAME TO \"Task\"") }
+        #expect(try Context(store: store).existingObject(for: list.objectID)?["name"] == .string("L"), "nothing was saved")
+        #expect(fresh.takeReadFailure() == nil, "told once")
+        let again = try #require(try fresh.existingObject(for: list.objectID))
+        again["name"] = .string("changed")
+        try fresh.save()
+        #expect(try Context(store: store).existingObject(for: list.objectID)?["name"] == .string("changed"))
     }
 
     @Test func fetchCreatesObjectsOnlyForWhatIsTouched() throws {

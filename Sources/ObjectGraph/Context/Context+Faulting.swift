@@ -11,7 +11,11 @@ extension Context {
         var values = rowCache.removeValue(forKey: id)
         if values == nil {
             statistics.faultsFired += 1
-            values = (try? loadRows(entity: object.entity, ids: [id.rowID]))?.first ?? nil
+            do {
+                values = try loadRows(entity: object.entity, ids: [id.rowID]).first ?? nil
+            } catch {
+                noteReadFailure(error)
+            }
         }
         fill(object, values)
     }
@@ -95,10 +99,14 @@ extension Context {
         let r = object.entity.properties[slot].relationship!
         let dest = model.entities[r.destination]
         statistics.relationReads += 1
-        // A failed read leaves the relationship empty for this unit of work; the store error is rare (I/O)
-        // and surfaces at the next save.
-        guard let found = try? store.backend.rows(of: dest, keySlot: r.inverseSlot, equalTo: object.objectID.rowID, withRows: prefetch)
-        else { return [] }
+        let found: [(Int64, [Value]?)]
+        do {
+            found = try store.backend.rows(of: dest, keySlot: r.inverseSlot, equalTo: object.objectID.rowID, withRows: prefetch)
+        } catch {
+            // Empty for now: the next save fails with the error rather than write what was built on it.
+            noteReadFailure(error)
+            return []
+        }
         var ids = Set<Int64>()
         for (rowID, row) in found {
             ids.insert(rowID)
@@ -107,5 +115,24 @@ extension Context {
         }
         statistics.rowsLoaded += prefetch ? ids.count : 0
         return ids
+    }
+
+    /// Keeps the first read failure of the unit of work (see `readFailure`).
+    func noteReadFailure(_ error: StoreError) {
+        if readFailure == nil { readFailure = error }
+    }
+
+    /// The read that failed since the last save where the API could not throw, if any (and forgets it): an app
+    /// can tell its user at once instead of at the next save.
+    public func takeReadFailure() -> StoreError? {
+        defer { readFailure = nil }
+        return readFailure
+    }
+
+    /// Fails a save after a read that failed where the API could not throw (see `readFailure`).
+    func checkReads() throws(StoreError) {
+        guard var failure = takeReadFailure() else { return }
+        failure.message = "nothing was saved: a read failed before it (\(failure.message))"
+        throw failure
     }
 }

@@ -49,6 +49,7 @@ extension Context {
                 // Named first, so the edit can rename the step once it knows what it did.
                 if let actionName { pendingActionName = actionName }
                 result = try edit()
+                try checkReads()
                 try runWillSave()
                 unit = try prepareSave()
                 if let unit {
@@ -108,6 +109,12 @@ extension Context {
 
     private func saveChanges() throws {
         precondition(!store.isInTransaction, "save() inside Context.transaction: the transaction saves when it ends")
+        do {
+            try checkReads()
+        } catch {
+            discardChanges()
+            throw error
+        }
         try runWillSave()
         guard let unit = try prepareSave() else {
             clearLists()

@@ -22,6 +22,10 @@ public final class Context {
     public let undoHistory: UndoHistory
     /// The name the next save records for undo.
     var pendingActionName: String?
+    /// A read that failed where the API cannot throw (a fault fired, a relationship's members loaded): the
+    /// object read as gone, the relationship as empty. The next save or transaction fails with it, writing
+    /// nothing, since the unit of work may have been built on what that read could not see.
+    var readFailure: StoreError?
     /// Where the next save's action happened, recorded with it.
     var pendingPlace: ActionPlace?
     /// True while an undo or redo is being applied: that save is not a new step.
