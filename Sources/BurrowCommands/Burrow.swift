@@ -71,11 +71,40 @@ public enum BurrowMain {
             if let root = command as? Burrow, let outliner {
                 return try outliner(try root.database.path())
             }
-            try command.run()
+            if let command = command as? any AsyncParsableCommand {
+                try wait(for: command)
+            } else {
+                try command.run()
+            }
             return 0
         } catch {
             return report(error)
         }
+    }
+
+    /// Runs a command that talks to a server (the sync's, which are async: the server's driver is) to its end:
+    /// the one place the synchronous entry waits on the concurrency pool. The task inherits the caller's
+    /// task-local values (the console the command writes to).
+    private static func wait(for command: any AsyncParsableCommand) throws {
+        // @unchecked: the task has the command to itself while this thread waits for it.
+        final class Run: @unchecked Sendable {
+            var command: any AsyncParsableCommand
+            var result: Result<Void, any Error>?
+            init(_ command: any AsyncParsableCommand) { self.command = command }
+        }
+        let run = Run(command)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await run.command.run()
+                run.result = .success(())
+            } catch {
+                run.result = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        try run.result!.get()
     }
 
     /// Says why `error` ended the command, where it belongs; the exit status.

@@ -83,6 +83,18 @@ final class Shell: @unchecked Sendable {
         #expect(sh.run("ls", "--json", "Work").1.contains("\"title\": \"a/b slash\""))
     }
 
+    /// The sync's commands run async (they talk to a server) and write to the console of whoever runs them,
+    /// as every other command does.
+    @Test func theSyncCommandsWriteWhereTheOthersDo() {
+        let sh = Shell()
+        #expect(sh.run("add", "A").0 == 0)
+        #expect(sh.run("sync", "status") == (0, "not shared\n", ""))
+        let (code, out, err) = sh.run("sync", "now")
+        #expect(code == 1 && out.isEmpty)
+        #expect(err == "burrow: this outline is not shared (burrow sync attach URL first)\n")
+        #expect(sh.run("sync", "attach", "mysql://nowhere").2.hasPrefix("burrow: "))
+    }
+
     @Test func editsAndTheirMessages() {
         let sh = Shell()
         sh.run("add", "Groceries", "Errands")

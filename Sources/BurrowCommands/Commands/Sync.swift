@@ -1,12 +1,10 @@
 import ArgumentParser
 import BurrowConfig
-import Dispatch
 import Foundation
 import ObjectGraph
 import Outline
 import OutlineServer
 import OutlineSync
-import Synchronization
 import TerminalKit
 
 /// `burrow sync attach URL | now | status | detach`
@@ -21,54 +19,47 @@ struct Sync: ParsableCommand {
             """,
         subcommands: [Attach.self, Now.self, Status.self, Detach.self])
 
-    struct Attach: ParsableCommand {
+    struct Attach: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Share this outline through the server at URL.")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "postgres://user@host:port/database") var url: String
 
-        func run() throws {
+        func run() async throws {
             let path = try database.path()
-            let url = self.url
-            let said = try Sync.blocking { () async throws -> String in
-                let address = try ServerAddress(url)
-                let connection = try await ServerConnection.connect(address)
-                let outline = try Sync.open(path)
-                do {
-                    let said = try await Replicator(outline: outline).attach(address, through: connection)
-                    await connection.close()
-                    return said
-                } catch {
-                    await connection.close()
-                    throw error
-                }
+            let address = try ServerAddress(url)
+            let connection = try await ServerConnection.connect(address)
+            let said: String
+            do {
+                said = try await Replicator(outline: try Sync.open(path)).attach(address, through: connection)
+                await connection.close()
+            } catch {
+                await connection.close()
+                throw error
             }
             say(Sanitizer.visible(said))
         }
     }
 
-    struct Now: ParsableCommand {
+    struct Now: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Send what waits and receive what others did, once.")
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The server's URL, when its password is only there (it is never kept in the outline).") var url: String?
 
-        func run() throws {
+        func run() async throws {
             let path = try database.path(creatingFolder: false)
             let url = self.url ?? Sync.configuredURL()
-            let round = try Sync.blocking { () async throws -> Replicator.Round in
-                let outline = try Sync.open(path)
-                let sync = Replicator(outline: outline)
-                guard let stored = try sync.status().address else {
-                    throw UserError("this outline is not shared (burrow sync attach URL first)")
-                }
-                let connection = try await ServerConnection.connect(try ServerAddress(url ?? stored))
-                do {
-                    let round = try await sync.syncOnce(through: connection)
-                    await connection.close()
-                    return round
-                } catch {
-                    await connection.close()
-                    throw error
-                }
+            let sync = Replicator(outline: try Sync.open(path))
+            guard let stored = try sync.status().address else {
+                throw UserError("this outline is not shared (burrow sync attach URL first)")
+            }
+            let connection = try await ServerConnection.connect(try ServerAddress(url ?? stored))
+            let round: Replicator.Round
+            do {
+                round = try await sync.syncOnce(through: connection)
+                await connection.close()
+            } catch {
+                await connection.close()
+                throw error
             }
             for note in round.notes { Console.current.err("burrow: \(Sanitizer.visible(note))\n") }
             say("Sent \(round.sent) change\(round.sent == 1 ? "" : "s"), received \(round.received)")
@@ -79,48 +70,50 @@ struct Sync: ParsableCommand {
         }
     }
 
-    struct Status: ParsableCommand {
+    struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Where the outline is shared and what waits to be sent.")
         @OptionGroup var database: DatabaseOptions
 
-        func run() throws {
+        func run() async throws {
             let path = try database.path(creatingFolder: false)
             guard FileManager.default.fileExists(atPath: path) else {
                 say("not shared (no outline at \(Sanitizer.visible(path)))")
                 return
             }
+            for line in try await lines(path) { say(Sanitizer.visible(line)) }
+        }
+
+        /// What `status` says, line by line.
+        private func lines(_ path: String) async throws -> [String] {
             let configured = Sync.configuredURL()
-            let lines = try Sync.blocking { () async throws -> [String] in
-                let sync = Replicator(outline: try Sync.open(path))
-                let status = try sync.status()
-                guard let address = status.address, let id = status.outline else { return ["not shared"] }
-                var online = "online"
-                var digest: String?
-                do {
-                    let connection = try await ServerConnection.connect(try ServerAddress(configured ?? address), timeout: .seconds(3))
-                    // In step or not, as the rounds check it: the digests at the same change.
-                    let read: Result<(digest: OutlineDigest, seq: Int64)?, ServerError>
-                    do throws(ServerError) { read = .success(try await connection.digest(outline: id)) } catch { read = .failure(error) }
-                    await connection.close()
-                    if let server = try read.get(), let here = try sync.localDigest(outline: id) {
-                        if here.seq != server.seq {
-                            digest = "the server is at change \(server.seq) (burrow sync now catches up)"
-                        } else if here.digest == server.digest && here.unnamed == 0 {
-                            digest = "in step with the server (digest \(here.digest))"
-                        } else {
-                            digest = "not in step with the server (digest \(here.digest), the server's \(server.digest)): burrow sync now repairs it"
-                        }
+            let sync = Replicator(outline: try Sync.open(path))
+            let status = try sync.status()
+            guard let address = status.address, let id = status.outline else { return ["not shared"] }
+            var online = "online"
+            var digest: String?
+            do {
+                let connection = try await ServerConnection.connect(try ServerAddress(configured ?? address), timeout: .seconds(3))
+                // In step or not, as the rounds check it: the digests at the same change.
+                let read: Result<(digest: OutlineDigest, seq: Int64)?, ServerError>
+                do throws(ServerError) { read = .success(try await connection.digest(outline: id)) } catch { read = .failure(error) }
+                await connection.close()
+                if let server = try read.get(), let here = try sync.localDigest(outline: id) {
+                    if here.seq != server.seq {
+                        digest = "the server is at change \(server.seq) (burrow sync now catches up)"
+                    } else if here.digest == server.digest && here.unnamed == 0 {
+                        digest = "in step with the server (digest \(here.digest))"
+                    } else {
+                        digest = "not in step with the server (digest \(here.digest), the server's \(server.digest)): burrow sync now repairs it"
                     }
-                } catch {
-                    online = "offline (\(error))"
                 }
-                if status.attaching { return ["attaching to \(address): cut short, burrow sync attach \(address) finishes it"] }
-                return [
-                    "shared through \(address)", online,
-                    "\(status.pending) action\(status.pending == 1 ? "" : "s") waiting to be sent", "at change \(status.seq)"
-                ] + (digest.map { [$0] } ?? [])
+            } catch {
+                online = "offline (\(error))"
             }
-            for line in lines { say(Sanitizer.visible(line)) }
+            if status.attaching { return ["attaching to \(address): cut short, burrow sync attach \(address) finishes it"] }
+            return [
+                "shared through \(address)", online,
+                "\(status.pending) action\(status.pending == 1 ? "" : "s") waiting to be sent", "at change \(status.seq)"
+            ] + (digest.map { [$0] } ?? [])
         }
     }
 
@@ -150,20 +143,5 @@ struct Sync: ParsableCommand {
         _ = try outline.root()
         outline.context.undoHistory.origin = DatabaseOptions.origin
         return outline
-    }
-
-    /// Runs `body` on the concurrency pool and waits for it: commands are synchronous, the server's
-    /// driver is not. Errors come back as they were thrown.
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let result = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            let r: Result<T, any Error>
-            do { r = .success(try await body()) } catch { r = .failure(error) }
-            result.withLock { $0 = r }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
     }
 }
