@@ -7,14 +7,14 @@ extension App {
     /// status line through `busyDisplay` (the rest of the screen waits for the change to be committed).
     func whileBusy<T>(_ label: String, _ work: () throws -> T) rethrows -> T {
         guard let display = busyDisplay else { return try work() }
-        let store = outline.context.store
+        let outline = self.outline
         let clock = ContinuousClock()
         let start = clock.now
         var shown = start
         var ticks = 0
         let delay = busyDelay, every = busyInterval
-        let before = store.heartbeat
-        store.heartbeat = { [weak self] in
+        let before = outline.heartbeat
+        outline.heartbeat = { [weak self] in
             guard let self else { return }
             let now = clock.now
             guard now - start >= delay, ticks == 0 || now - shown >= every else { return }
@@ -23,7 +23,7 @@ extension App {
             let spinner = App.spinner[ticks % App.spinner.count]
             display(self.busyText(label, spinner: spinner, elapsed: now - start))
         }
-        defer { store.heartbeat = before }
+        defer { outline.heartbeat = before }
         return try work()
     }
 

@@ -133,7 +133,7 @@ extension App {
             result = try outline.copy(items.map(\.id), to: placement)
             moved = items.filter { result.sources.contains($0.id) }
             guard !result.items.isEmpty else { throw ItemGone(id: items[0].id, title: items[0].title) }
-            outline.context.setActionName("Paste a copy of \(describe(moved, subItems: result.subItems))")
+            outline.setActionName("Paste a copy of \(describe(moved, subItems: result.subItems))")
             return result.items.first
         }
         if done {
@@ -152,7 +152,7 @@ extension App {
             result = try outline.move(items.map(\.id), to: placement)
             moved = items.filter { result.sources.contains($0.id) }
             guard !result.items.isEmpty else { throw ItemGone(id: items[0].id, title: items[0].title) }
-            outline.context.setActionName("Move \(describe(moved)) to \(quoted(parent.title))")
+            outline.setActionName("Move \(describe(moved)) to \(quoted(parent.title))")
             return result.items.first
         }
         if done {

@@ -25,7 +25,7 @@ extension App {
                     selected = try edit()
                     level.expectedID = selected
                     // Recorded with the action, so undoing it from any process comes back here.
-                    outline.context.setActionPlace(ActionPlace(container: level.parentID, focus: selected))
+                    outline.setActionPlace(ActionPlace(container: level.parentID, focus: selected))
                 }
             }
             // The edit may not have touched this level's rows (the item already selected, a rename): select it.
@@ -169,7 +169,7 @@ extension App {
             {
                 // Named by what the store holds now: another process may have added sub-items.
                 what = try outline.deletionDescription(of: row.id)
-                outline.context.setActionName("Delete \(what)")
+                outline.setActionName("Delete \(what)")
                 try outline.delete(row.id)
                 return row.id
             })
@@ -187,7 +187,7 @@ extension App {
             {
                 let (copy, count) = try outline.duplicate(row.id)
                 subItems = count
-                if count > 0 { outline.context.setActionName("Duplicate \(quoted(row.title)) and \(count) sub-item\(count == 1 ? "" : "s")") }
+                if count > 0 { outline.setActionName("Duplicate \(quoted(row.title)) and \(count) sub-item\(count == 1 ? "" : "s")") }
                 return copy
             })
         {

@@ -16,8 +16,7 @@ extension App {
     }
 
     private func step(undoing: Bool) {
-        let context = outline.context
-        let history = context.undoHistory
+        let history = outline.undoHistory
         let verb = undoing ? "Undid" : "Redid"
         let level = top
         // Levels the step deleted are popped with a message that says the step did it.
@@ -38,7 +37,7 @@ extension App {
         defer { level.expectedID = nil }
         do {
             let label = "\(undoing ? "Undoing" : "Redoing") \(upcoming.name)"
-            guard let entry = try whileBusy(label, { try undoing ? context.undoAction() : context.redoAction() }) else {
+            guard let entry = try whileBusy(label, { try undoing ? outline.undoAction() : outline.redoAction() }) else {
                 status = .info(undoing ? "Nothing to undo" : "Nothing to redo")
                 return
             }

@@ -87,11 +87,14 @@ extension App {
                 // Counted in the transaction: another process may have added sub-items.
                 var below = 0
                 for item in items {
-                    guard let i = try outline.context.existingObject(for: item.id) as? Item else { throw ItemGone(id: item.id, title: item.title) }
-                    below += try outline.descendantCount(of: i)
+                    do {
+                        below += try outline.descendantCount(of: item.id)
+                    } catch is ItemGone {
+                        throw ItemGone(id: item.id, title: item.title)
+                    }
                 }
                 what = count(items, subItems: below)
-                outline.context.setActionName("Delete \(what)")
+                outline.setActionName("Delete \(what)")
                 for item in items { try outline.delete(item.id) }
                 return nil
             })

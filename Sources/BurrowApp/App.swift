@@ -78,8 +78,8 @@ public final class App {
         self.theme = theme
         self.settings = settings
         self.logger = logger
-        outline.context.undoHistory.origin = App.origin
-        outline.context.undoHistory.limits = settings.historyLimits
+        outline.undoHistory.origin = App.origin
+        outline.undoHistory.limits = settings.historyLimits
         try push(try outline.rootRow())
         // The stored choice, once the configuration's default is known (`start()`), decides.
     }
@@ -149,7 +149,7 @@ public final class App {
     public func poll() -> Bool {
         var found = false
         do {
-            found = try outline.context.store.poll() > 0
+            found = try outline.poll() > 0
         } catch {
             logger.error("poll failed: \(error)")
             status = .error("Cannot read changes made elsewhere: \(error)")

@@ -92,8 +92,8 @@ public struct DatabaseOptions: ParsableArguments {
         do {
             let outline = try Outline(path: try path())
             if creatingRoot { _ = try outline.root() }
-            outline.context.undoHistory.origin = DatabaseOptions.origin
-            outline.context.undoHistory.limits = historyLimits
+            outline.undoHistory.origin = DatabaseOptions.origin
+            outline.undoHistory.limits = historyLimits
             return outline
         } catch let e as StoreError {
             throw UserError(e.description)

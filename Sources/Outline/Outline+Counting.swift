@@ -8,6 +8,12 @@ extension Outline {
         try context.countDescendants(of: item, through: "children")
     }
 
+    /// How many items are below the item `id`, at every depth, as saved; throws `ItemGone` when it is gone.
+    public func descendantCount(of id: ObjectID) throws -> Int {
+        guard let item = try context.existingObject(for: id) as? Item, !item.isInaccessible else { throw ItemGone(id: id) }
+        return try descendantCount(of: item)
+    }
+
     /// “Title” for messages: quoted, control characters left for the caller to make visible.
     public func quotedTitle(_ item: Item) -> String {
         item.isRoot ? "the top level" : "“" + item.title + "”"

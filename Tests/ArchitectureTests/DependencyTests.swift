@@ -111,4 +111,21 @@ import Testing
         }
         #expect(checked > 100, "only \(checked) imports of our modules found")
     }
+
+    /// The outliner reaches the outline through `Outline`'s API (`Outline+Session` holds what a screen needs
+    /// of the unit of work), never through its context.
+    @Test func theOutlinerNeverReachesAroundTheOutline() throws {
+        let folder = Self.root.appendingPathComponent("Sources/BurrowApp")
+        let files = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+        var read = 0
+        for case let file as URL in files where file.pathExtension == "swift" {
+            read += 1
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                #expect(!code.contains(".context"), "\(file.lastPathComponent):\(n + 1) uses a context: \(line)")
+            }
+        }
+        #expect(read > 30)
+    }
 }

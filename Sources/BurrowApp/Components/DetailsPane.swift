@@ -46,7 +46,7 @@ final class DetailsPane: Component {
             return
         }
         let id = app.top.selectedRow?.id
-        let now = app.outline.context.generation
+        let now = app.outline.generation
         if now != generation || details?.row.id != id {
             generation = now
             if details?.row.id != id { scroll = 0 }

@@ -39,7 +39,7 @@ final class DoneFilter: Component {
             hiddenCount = 0
             return
         }
-        let now = (app.outline.context.generation, Optional(app.top.parentID))
+        let now = (app.outline.generation, Optional(app.top.parentID))
         guard now != countedAt else { return }
         countedAt = now
         do {

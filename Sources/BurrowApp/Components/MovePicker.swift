@@ -141,7 +141,7 @@ final class MovePicker: Panel {
             result = try app.outline.move(items.map(\.id), to: .last(under: target.id))
             moved = items.filter { result.sources.contains($0.id) }
             guard !result.items.isEmpty else { throw ItemGone(id: items[0].id, title: items[0].title) }
-            app.outline.context.setActionName("Move \(app.describe(moved)) to \(destination)")
+            app.outline.setActionName("Move \(app.describe(moved)) to \(destination)")
             return result.items.first
         }
         if done { app.status = .info("Moved \(app.describe(moved)) to \(destination)\(app.missingNote(result.missing, of: items))") }

@@ -56,7 +56,7 @@ final class NoteDraft: Panel {
         app.status = nil
         return NoteDraft(
             area: TextArea(text: note), item: row.id, title: row.title, original: note, parent: app.top.parentID,
-            checkedGeneration: app.outline.context.generation)
+            checkedGeneration: app.outline.generation)
     }
 
     func handle(_ key: Key, in app: App) -> Bool {
@@ -105,8 +105,8 @@ final class NoteDraft: Panel {
     /// the user then knows where saving will put their text. Looked at only when the context's generation
     /// moved on. Then scrolls the text as drawing it at `layout` would.
     func settle(_ layout: Layout, in app: App) {
-        if checkedGeneration != app.outline.context.generation {
-            checkedGeneration = app.outline.context.generation
+        if checkedGeneration != app.outline.generation {
+            checkedGeneration = app.outline.generation
             do {
                 let stored = try app.outline.note(of: item)
                 if stored == nil {

@@ -85,7 +85,7 @@ final class Search: Component, Panel {
             app.fail("Cannot search", error)
             return
         }
-        panel.generation = app.outline.context.generation
+        panel.generation = app.outline.generation
         showCount(in: app)
     }
 
@@ -93,7 +93,7 @@ final class Search: Component, Panel {
     /// taken in (never per frame), the chosen hit kept by ID, the count updated.
     func settle(in app: App) {
         guard let panel, panel.results != nil else { return }
-        let generation = app.outline.context.generation
+        let generation = app.outline.generation
         guard panel.generation != generation else { return }
         panel.generation = generation
         do {

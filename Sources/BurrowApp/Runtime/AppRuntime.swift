@@ -21,7 +21,7 @@ public enum AppRuntime {
         app.start()
         app.busyDisplay = { [weak app] text in terminal.update { app?.renderBusy(text, into: &$0) } }
         defer { app.busyDisplay = nil }
-        let watcher = watchesStore ? app.outline.context.store.makeWatcher() : nil
+        let watcher = watchesStore ? app.outline.makeWatcher() : nil
         // Looks left after a wake that found no commit (see below).
         var rechecks = 0
         // Drawing changes nothing in the app, so it learns the size as it learns every later one: as an event.

@@ -7,7 +7,7 @@ extension Level {
     /// Gives `node` a results controller (its rows as stored now) and finds its open sub-items; the lists
     /// above are recounted unless the caller recounts once for many (`recount(above:)`).
     func makeLive(_ node: FoldNode, recountingAbove: Bool = true) throws {
-        let c = ResultsController(context: outline.context, request: request(for: node.itemID))
+        let c = outline.controller(for: request(for: node.itemID))
         c.onChange = { [unowned self, unowned node] batch in self.take(batch, in: node) }
         try c.performFetch()
         node.controller = c
@@ -323,7 +323,7 @@ extension Level {
             pending.append(contentsOf: n.children.values)
         }
         var own: [ObjectIdentifier: Int] = [:]
-        for n in order { own[ObjectIdentifier(n)] = try outline.context.count(request(for: n.itemID)) }
+        for n in order { own[ObjectIdentifier(n)] = try outline.count(request(for: n.itemID)) }
         // Children before parents.
         for n in order.reversed() {
             let mine = own[ObjectIdentifier(n)]!

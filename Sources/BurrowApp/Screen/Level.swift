@@ -42,11 +42,11 @@ final class Level {
         root = FoldNode(itemID: parent.id, depth: 0, parent: nil)
         try makeLive(root)
         if count > 0 { select(0) }
-        observer = outline.context.observeChanges(includingMerged: true) { [weak self] changes in self?.takeFoldChanges(changes) }
+        observer = outline.observeChanges { [weak self] changes in self?.takeFoldChanges(changes) }
     }
 
     deinit {
-        if let observer { outline.context.removeObserver(observer) }
+        if let observer { outline.removeObserver(observer) }
     }
 
     /// Runs a read of the store for an answer that has no way to fail: a failure is kept for the app to tell,

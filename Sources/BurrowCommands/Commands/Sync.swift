@@ -141,7 +141,7 @@ struct Sync: ParsableCommand {
     static func open(_ path: String) throws -> Outline {
         let outline = try Outline(path: path)
         _ = try outline.root()
-        outline.context.undoHistory.origin = DatabaseOptions.origin
+        outline.undoHistory.origin = DatabaseOptions.origin
         return outline
     }
 }
