@@ -4,9 +4,12 @@ import ObjectGraph
 /// One entry of the outline: a title, an optional note, a done flag, its place among its siblings and
 /// its sub-items.
 public final class Item: ManagedObject {
+    /// The entity's name in the model (`OutlineModel`), for requests and inserts: `FetchRequest(Item.entityName)`.
+    public static let entityName = "Item"
+
     /// Slots resolved once, so the accessors the UI calls per row skip the name lookup.
     enum Slot {
-        static let entity = OutlineModel.model.entity("Item")!
+        static let entity = OutlineModel.model.entity(Item.entityName)!
         static let title = entity.slot("title")!
         static let note = entity.slot("note")!
         static let done = entity.slot("done")!

@@ -109,16 +109,16 @@ private struct Survey {
             if p.kind == .danglingReference, p.object?.entity == entity.index { continue }  // said below, with what hangs on it
             if p.kind == .count, let id = p.object?.rowID {
                 let item = context.object(for: ObjectID(entity: entity.index, rowID: id)) as! Item
-                let actual = try context.count(FetchRequest("Item", where: Property("parent") == item))
+                let actual = try context.count(FetchRequest(Item.entityName, where: Property("parent") == item))
                 problems.append("\(title(id)) stores \(item.childCount) sub-item\(item.childCount == 1 ? "" : "s") but has \(actual)")
                 continue
             }
             problems.append(p.message)
         }
 
-        roots = try context.fetch(FetchRequest("Item", where: Property("rootMarker") == Int64(1))).rowIDs
+        roots = try context.fetch(FetchRequest(Item.entityName, where: Property("rootMarker") == Int64(1))).rowIDs
         if roots.isEmpty { problems.append("there is no top item") }
-        let rows = try context.fetchValues(FetchRequest("Item", sortedBy: [SortKey("parent"), SortKey("order")]), keys: ["parent", "order"])
+        let rows = try context.fetchValues(FetchRequest(Item.entityName, sortedBy: [SortKey("parent"), SortKey("order")]), keys: ["parent", "order"])
         var parentOf: [Int64: Int64] = [:]
         parentOf.reserveCapacity(rows.count)
         var previous: (parent: Value, order: Value, id: Int64)?

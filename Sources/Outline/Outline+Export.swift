@@ -41,7 +41,7 @@ extension Outline {
     /// the top (one count of the table; an item a damaged store cannot reach from the top counts too), else
     /// the item and those below it, counted by following the parent keys.
     public func exportCount(of item: Item) throws -> Int {
-        if item.isRoot { return max(0, try context.count(FetchRequest("Item")) - 1) }
+        if item.isRoot { return max(0, try context.count(FetchRequest(Item.entityName)) - 1) }
         return try descendantCount(of: item) + 1
     }
 
@@ -83,7 +83,7 @@ extension Outline {
     /// some note in the store has a keyword line at all.
     private func orgKeywords(below item: Item, includingStart: Bool) throws -> OrgKeywords {
         var keywords = OrgKeywords()
-        guard try context.count(FetchRequest("Item", where: Property("note").contains("#+"))) > 0 else { return keywords }
+        guard try context.count(FetchRequest(Item.entityName, where: Property("note").contains("#+"))) > 0 else { return keywords }
         var walk = try SubtreeWalk(context: context, below: item.objectID, keys: ["note"], includingStart: includingStart)
         while let step = try walk.next() {
             if case .enter(_, let values, _, _) = step, case .string(let note) = values[0] { keywords.scan(note: note) }

@@ -7,7 +7,7 @@ extension Outline {
     public func expandedChildren(of parent: ObjectID, excludingDone: Bool = false) throws -> [ObjectID] {
         var predicate = Property("expanded") == true && Property("parent") == parent
         if excludingDone { predicate = predicate && Property("done") == false }
-        let request = FetchRequest("Item", where: predicate)
+        let request = FetchRequest(Item.entityName, where: predicate)
         return try context.fetch(request).objectIDs
     }
 
@@ -52,7 +52,7 @@ extension Outline {
         var total = 0
         for start in stride(from: 0, to: parents.count, by: 500) {
             let chunk = parents[start..<min(parents.count, start + 500)].map(\.rowID)
-            total += try context.count(FetchRequest("Item", where: Property("parent").oneOf(chunk) && Property("done") == true))
+            total += try context.count(FetchRequest(Item.entityName, where: Property("parent").oneOf(chunk) && Property("done") == true))
         }
         return total
     }
@@ -67,7 +67,7 @@ extension Outline {
     /// closed ones are included (they would reopen with their parent otherwise). Read from the index of
     /// open items, each then followed up to see whether it is below `parent`: it costs what is open.
     public func expandedItems(below parent: ObjectID) throws -> [ObjectID] {
-        let open = try context.fetch(FetchRequest("Item", where: Property("expanded") == true)).objectIDs
+        let open = try context.fetch(FetchRequest(Item.entityName, where: Property("expanded") == true)).objectIDs
         var below: [ObjectID: Bool] = [parent: true]
         func isBelow(_ id: ObjectID) throws -> Bool {
             var chain: [ObjectID] = []
@@ -104,7 +104,7 @@ extension Outline {
             // A few hundred at a time keeps each statement's parameter list small.
             for start in stride(from: 0, to: frontier.count, by: 500) {
                 let chunk = frontier[start..<min(frontier.count, start + 500)].map(\.rowID)
-                let request = FetchRequest("Item", where: Property("parent").oneOf(chunk) && predicate)
+                let request = FetchRequest(Item.entityName, where: Property("parent").oneOf(chunk) && predicate)
                 // A damaged store may hold a cycle: each item is followed once.
                 for id in try context.fetch(request).objectIDs where seen.insert(id).inserted { next.append(id) }
             }

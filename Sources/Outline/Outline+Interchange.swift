@@ -129,7 +129,7 @@ extension Outline {
 
     func lastKeyInStore(_ parent: Item) throws -> String? {
         if parent.isInserted { return nil }
-        var r = FetchRequest("Item", where: Property("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
+        var r = FetchRequest(Item.entityName, where: Property("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
         r.limit = 1
         return (try context.fetch(r).first as? Item)?.order
     }

@@ -27,7 +27,7 @@ extension Outline {
         for segment in Outline.segments(path) {
             // Through the (parent, title) index: a level of a million items is not read to find one. In ID
             // order: sorted by order key, SQLite would walk the level by the (parent, order) index instead.
-            var named = FetchRequest("Item", where: Property("parent") == current.objectID && Property("title") == segment)
+            var named = FetchRequest(Item.entityName, where: Property("parent") == current.objectID && Property("title") == segment)
             named.limit = 13
             let matches = try Outline.items(context.fetch(named))
             let here = walked.isEmpty ? "the top level" : "“\(walked.joined(separator: "/"))”"

@@ -3,7 +3,7 @@ import ObjectGraph
 extension Outline {
     /// The request for the sub-items of the item `parent` in sibling order (see `level(of:)`).
     public static func level(of parent: ObjectID) -> FetchRequest {
-        FetchRequest("Item", where: Property("parent") == parent, sortedBy: [SortKey("order")])
+        FetchRequest(Item.entityName, where: Property("parent") == parent, sortedBy: [SortKey("order")])
     }
 
     /// The top item as values (created and saved on first use, as `root()`).

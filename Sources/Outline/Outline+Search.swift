@@ -38,7 +38,7 @@ extension Outline {
         var frontier = Array(wanted.subtracting(known))
         while !frontier.isEmpty {
             let values = try context.storedValues(
-                of: frontier.map { ObjectID(entity: entity, rowID: $0) }, entity: "Item", keys: ["parent", "order"])
+                of: frontier.map { ObjectID(entity: entity, rowID: $0) }, entity: Item.entityName, keys: ["parent", "order"])
             var next: [Int64] = []
             for (id, row) in zip(frontier, values) {
                 guard let row, case .integer(let parent) = row[0] else { continue }

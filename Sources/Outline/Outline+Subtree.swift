@@ -86,7 +86,7 @@ extension Outline {
                 let chunk = Array(parents[start..<min(parents.count, start + 8192)])
                 start += chunk.count
                 let request = FetchRequest(
-                    "Item", where: Property("parent").oneOf(chunk), sortedBy: [SortKey("parent"), SortKey("order")])
+                    Item.entityName, where: Property("parent").oneOf(chunk), sortedBy: [SortKey("parent"), SortKey("order")])
                 for (id, v) in try context.fetchValues(request, keys: keys) {
                     // The only item a walk down can meet again is where it started (one parent each).
                     guard case .integer(let owner) = v[0], id != parent.objectID else { continue }
@@ -119,7 +119,7 @@ extension Outline {
     /// level-by-level reading leaves them.
     private func levelsOfEverything(under root: Item, progress: ((Int) -> Void)?) throws -> [[OutlineRow]] {
         let all = try context.fetchValues(
-            FetchRequest("Item", sortedBy: [SortKey("parent"), SortKey("order")]), keys: ["parent", "title", "note", "done"])
+            FetchRequest(Item.entityName, sortedBy: [SortKey("parent"), SortKey("order")]), keys: ["parent", "title", "note", "done"])
         // Each parent's run of children in the sorted rows.
         var runs: [Int64: Range<Int>] = [:]
         var k = 0

@@ -5,7 +5,7 @@ extension Outline {
     /// `TitleIndex`). Items a damaged store leaves unreachable are left out, as everywhere else.
     public func titleIndex() throws -> TitleIndex {
         let root = try self.root()
-        let all = try context.fetchValues(FetchRequest("Item", sortedBy: [SortKey("parent"), SortKey("order")]), keys: ["parent", "title"])
+        let all = try context.fetchValues(FetchRequest(Item.entityName, sortedBy: [SortKey("parent"), SortKey("order")]), keys: ["parent", "title"])
         // Each parent's run of children in the sorted rows.
         var runs: [Int64: Range<Int>] = [:]
         var k = 0

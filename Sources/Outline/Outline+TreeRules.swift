@@ -23,7 +23,7 @@ extension Outline {
             if at != nil {
                 errors.append(
                     ValidationError(
-                        object: item.objectID, entity: "Item", property: "parent", rule: .refused("it would go inside itself"),
+                        object: item.objectID, entity: Item.entityName, property: "parent", rule: .refused("it would go inside itself"),
                         value: .string(item.title)))
             }
         }

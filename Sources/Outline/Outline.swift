@@ -44,7 +44,7 @@ public final class Outline {
             return found
         }
         if context.store.isReadOnly { throw PathError(message: "the outline has no top item yet") }
-        let r = try context.insert(Item.self, entity: "Item")
+        let r = try context.insert(Item.self, entity: Item.entityName)
         r.title = "Burrow"
         r["rootMarker"] = 1
         if context.store.isInTransaction {
@@ -66,7 +66,7 @@ public final class Outline {
     }
 
     func findRoot() throws -> Item? {
-        let found = try context.fetch(FetchRequest("Item", where: Property("rootMarker") == Int64(1)))
+        let found = try context.fetch(FetchRequest(Item.entityName, where: Property("rootMarker") == Int64(1)))
         return found.first as? Item
     }
 
@@ -221,14 +221,14 @@ public final class Outline {
     public func position(of item: Item) throws -> Int {
         guard let parent = item.parent else { return 0 }
         let level = Property("parent") == parent
-        let smaller = try context.count(FetchRequest("Item", where: level && Property("order") < item.order))
-        let ties = try context.fetch(FetchRequest("Item", where: level && Property("order") == item.order))
+        let smaller = try context.count(FetchRequest(Item.entityName, where: level && Property("order") < item.order))
+        let ties = try context.fetch(FetchRequest(Item.entityName, where: level && Property("order") == item.order))
         return smaller + ties.rowIDs.filter { $0 < item.objectID.rowID }.count
     }
 
     /// The last key of the level, read from its end through the (parent, order) index.
     func lastKey(in parent: Item) throws -> String? {
-        var r = FetchRequest("Item", where: Property("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
+        var r = FetchRequest(Item.entityName, where: Property("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
         r.limit = 1
         return (try context.fetch(r).first as? Item)?.order
     }
@@ -245,7 +245,7 @@ public final class Outline {
         if index == 0 { return (nil, window.first) }
         if window.isEmpty {
             // Past the end: the item goes last.
-            var last = FetchRequest("Item", where: Property("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
+            var last = FetchRequest(Item.entityName, where: Property("parent") == parent, sortedBy: [SortKey("order", ascending: false)])
             last.limit = 2
             let tail = try context.fetch(last).map { $0 as! Item }.filter { $0 !== excluded }
             return (tail.first, nil)
@@ -256,7 +256,7 @@ public final class Outline {
     func sibling(after item: Item) throws -> Item? {
         guard let parent = item.parent else { return nil }
         var r = FetchRequest(
-            "Item",
+            Item.entityName,
             where: Property("parent") == parent && Property("order") >= item.order,
             sortedBy: [SortKey("order")])
         r.limit = 64
@@ -273,7 +273,7 @@ public final class Outline {
     func sibling(before item: Item) throws -> Item? {
         guard let parent = item.parent else { return nil }
         var r = FetchRequest(
-            "Item",
+            Item.entityName,
             where: Property("parent") == parent && Property("order") <= item.order,
             sortedBy: [SortKey("order", ascending: false)])
         r.limit = 64

@@ -24,7 +24,7 @@ public enum OutlineModel {
     /// measures the index's cost against (the same tables and indexes otherwise). Only `model` opens stores.
     public static func declared(searchIndex: Bool) throws -> Model {
         try Model(version: 5) {
-            Entity("Item", type: Item.self) {
+            Entity(Item.entityName, type: Item.self) {
                 Attribute("title", .string, default: "")
                 Attribute("note", .string, optional: true)
                 Attribute("done", .bool, default: false)
@@ -38,8 +38,8 @@ public enum OutlineModel {
                 Attribute.viewState("expanded", .bool, optional: true)
                 // On the top item only: the outline's "hide done items" setting (`H`), NULL when never set.
                 Attribute.viewState("hidesDone", .bool, optional: true)
-                Relationship.toOne("parent", "Item", inverse: "children")
-                Relationship.toMany("children", "Item", inverse: "parent", deleteRule: .cascade)
+                Relationship.toOne("parent", Item.entityName, inverse: "children")
+                Relationship.toMany("children", Item.entityName, inverse: "parent", deleteRule: .cascade)
                 CompoundIndex("parent", "order")
                 // The open items of a level are found without reading the level.
                 CompoundIndex("expanded", "parent", sparse: true)

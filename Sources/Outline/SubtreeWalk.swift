@@ -61,7 +61,7 @@ struct SubtreeWalk {
         if includingStart {
             // A frame of its own holding just the start: leaving it is the end, as for the sub-items' frame.
             var top = Frame(parent: start)
-            if let values = try context.storedValues(of: [start], entity: "Item", keys: self.keys).first ?? nil {
+            if let values = try context.storedValues(of: [start], entity: Item.entityName, keys: self.keys).first ?? nil {
                 top.rows = [(start, values)]
                 top.mayHaveChildren = [true]
             }
@@ -113,7 +113,7 @@ struct SubtreeWalk {
         // start and skips the nulls read.
         if let after = frame.after, !after.isNull { predicate = predicate && .compare("order", .greaterOrEqual, after) }
         if branchesOnly { predicate = predicate && Property("childCount") > 0 }
-        var request = FetchRequest("Item", where: predicate, sortedBy: [SortKey("order")])
+        var request = FetchRequest(Item.entityName, where: predicate, sortedBy: [SortKey("order")])
         request.limit = Self.batchSize
         request.offset = frame.ties
         let rows = try context.fetchValues(request, keys: keys)
@@ -142,11 +142,11 @@ struct SubtreeWalk {
     private func checkLeaves(_ frame: inout Frame) throws {
         let leaves = frame.rows.indices.filter { !frame.mayHaveChildren[$0] }
         guard !leaves.isEmpty else { return }
-        var any = FetchRequest("Item", where: Property("parent").oneOf(leaves.map { frame.rows[$0].id.rowID }))
+        var any = FetchRequest(Item.entityName, where: Property("parent").oneOf(leaves.map { frame.rows[$0].id.rowID }))
         any.limit = 1
         guard try !context.fetchValues(any, keys: []).isEmpty else { return }
         for k in leaves {
-            var one = FetchRequest("Item", where: Property("parent") == frame.rows[k].id)
+            var one = FetchRequest(Item.entityName, where: Property("parent") == frame.rows[k].id)
             one.limit = 1
             frame.mayHaveChildren[k] = try !context.fetchValues(one, keys: []).isEmpty
         }

@@ -113,7 +113,7 @@ public enum ChangeApplier {
             // The server's top item: the outline, named at attach; nothing of it is kept here.
             return
         } else {
-            item = try context.insert(Item.self, entity: "Item")
+            item = try context.insert(Item.self, entity: Item.entityName)
             // A name whose row is gone here (deleted, and the server still has or restored the item) moves
             // to the new row; `name` refuses only a name another item here still has, which cannot be.
             guard try store.name(item.objectID, by: server.id) else {

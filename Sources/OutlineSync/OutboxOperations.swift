@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Outline
 import OutlineServer
 
 /// What one saved action means to the server: the intents an outbox entry stands for, items named by
@@ -40,12 +41,12 @@ public enum OutboxOperations {
         operations: [ServerOperation], named: [ObjectID]
     ) {
         let store = context.store
-        var changes = entry.objects.filter { $0.entity == "Item" }.map { Change(id: $0.id, before: $0.before, after: $0.after) }
+        var changes = entry.objects.filter { $0.entity == Item.entityName }.map { Change(id: $0.id, before: $0.before, after: $0.after) }
         if let entity = changes.first?.id.entity ?? entry.insertedByID.first?.entity, !entry.insertedByID.isEmpty {
             // Rows inserted without their values (a big import): read as stored now; one deleted since
             // sends nothing (its delete, in a later entry, finds no name and sends nothing either).
             let ids = entry.insertedByID.filter { $0.entity == entity }
-            let rows = try context.storedValues(of: ids, entity: "Item", keys: keys)
+            let rows = try context.storedValues(of: ids, entity: Item.entityName, keys: keys)
             for (id, row) in zip(ids, rows) {
                 guard let row else { continue }
                 changes.append(Change(id: id, before: nil, after: Dictionary(uniqueKeysWithValues: zip(keys, row))))

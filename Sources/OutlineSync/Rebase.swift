@@ -162,7 +162,7 @@ struct Rebase {
         let bare = entry.insertedByID.filter { $0.entity == entity }
         if !bare.isEmpty {
             let keys = OutboxOperations.keys
-            for (id, row) in zip(bare, try context.storedValues(of: bare, entity: "Item", keys: keys)) {
+            for (id, row) in zip(bare, try context.storedValues(of: bare, entity: Item.entityName, keys: keys)) {
                 out.append(OutboxOperations.Change(id: id, before: nil, after: row.map { Dictionary(uniqueKeysWithValues: zip(keys, $0)) }))
             }
         }
@@ -384,7 +384,7 @@ struct Rebase {
                 made[k] = again
                 continue
             }
-            let item = try context.insert(Item.self, entity: "Item")
+            let item = try context.insert(Item.self, entity: Item.entityName)
             let name: UUID?
             switch k {
             case .name(let n): name = n

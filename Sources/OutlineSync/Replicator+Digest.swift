@@ -23,7 +23,7 @@ extension Replicator {
             let rows = try outline.subtree(under: root)
             let ids = rows.map(\.id)
             let names = try store.knownExternalIDs(for: ids)
-            let orders = try context.storedValues(of: ids, entity: "Item", keys: ["order"])
+            let orders = try context.storedValues(of: ids, entity: Item.entityName, keys: ["order"])
             var byRow: [Int64: UUID] = [root.objectID.rowID: id]
             byRow.reserveCapacity(rows.count + 1)
             for (row, name) in zip(rows, names) { byRow[row.id.rowID] = name }
@@ -48,7 +48,7 @@ extension Replicator {
         let root = try outline.root()
         let rows = try outline.subtree(under: root)
         let names = try store.knownExternalIDs(for: rows.map(\.id))
-        let orders = try outline.context.storedValues(of: rows.map(\.id), entity: "Item", keys: ["order"])
+        let orders = try outline.context.storedValues(of: rows.map(\.id), entity: Item.entityName, keys: ["order"])
         var byRow: [Int64: UUID] = [root.objectID.rowID: id]
         for (row, name) in zip(rows, names) { byRow[row.id.rowID] = name }
         var here: [UUID: ServerItem] = [:]

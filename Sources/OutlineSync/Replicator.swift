@@ -127,7 +127,7 @@ public final class Replicator {
         let localItems = try outline.subtree(under: root)
         let names = try store.externalIDs(for: localItems.map(\.id))
         let byRow = Dictionary(uniqueKeysWithValues: zip(localItems.map(\.id.rowID), names))
-        let orders = try outline.context.storedValues(of: localItems.map(\.id), entity: "Item", keys: ["order"])
+        let orders = try outline.context.storedValues(of: localItems.map(\.id), entity: Item.entityName, keys: ["order"])
         let items = zip(zip(localItems, names), orders).map { pair, order in
             let (row, name) = pair
             let ord: String

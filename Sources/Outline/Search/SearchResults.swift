@@ -39,7 +39,7 @@ public final class SearchResults {
         self.query = query
         let root = try outline.root().objectID
         entity = root.entity
-        var ids = try outline.context.fullTextRowIDs(query, entity: "Item")
+        var ids = try outline.context.fullTextRowIDs(query, entity: Item.entityName)
         if let k = SearchResults.position(of: root.rowID, in: ids) { ids.remove(at: k) }
         hits = ids
         count = ids.count
