@@ -44,14 +44,12 @@ struct ObservationBenchmarks {
             for _ in 0..<edits {
                 times.append(
                     try Harness.time {
-                        try outline.insert("new at the top", into: root, at: 0)
-                        try outline.save()
+                        _ = try outline.perform { try outline.insert("new at the top", into: root.objectID, at: 0) }
                     })
                 times.append(
                     try Harness.time {
-                        let item = level.object(at: level.count / 2) as! Item
-                        try outline.move(item, before: level.object(at: 0) as! Item)
-                        try outline.save()
+                        let item = level.objectID(at: level.count / 2)
+                        try outline.perform { try outline.move(item, before: level.objectID(at: 0)) }
                     })
             }
             precondition(delivered == 2 * edits, "every edit must deliver one batch")
@@ -102,11 +100,12 @@ struct ObservationBenchmarks {
         let path = storage.emptyStore(dir, "undo")
         let outline = try Outline(path: path)
         let root = try outline.root()
-        let top = try outline.append("big", to: root)
-        for branch in try outline.append(titles: (0..<subtree.branches).map { "branch \($0)" }, to: top) {
-            try outline.append(titles: (0..<subtree.leaves).map { "leaf \($0)" }, to: branch)
+        try outline.perform {
+            let top = try outline.append("big", to: root.objectID)
+            for branch in try outline.append(titles: (0..<subtree.branches).map { "branch \($0)" }, to: top) {
+                try outline.append(titles: (0..<subtree.leaves).map { "leaf \($0)" }, to: branch)
+            }
         }
-        try outline.save()
         let count = 1 + subtree.branches * (1 + subtree.leaves)
         // The rows as stored, for the raw baseline to re-insert.
         let sql = RawSQLite(path: path)
@@ -120,8 +119,7 @@ struct ObservationBenchmarks {
         precondition(saved.count == count)
         var ours: [Double] = [], raw: [Double] = []
         for _ in 0..<3 {
-            try outline.delete(try outline.child(of: root, at: 0)!)
-            try outline.save(actionName: "Delete “big”")
+            try outline.perform("Delete “big”") { try outline.delete(try outline.child(of: root, at: 0)!.objectID) }
             ours.append(try Harness.time { try outline.context.undo() })
             // Raw: delete the same rows, then time putting them back.
             sql.exec("BEGIN IMMEDIATE; DELETE FROM Item WHERE id != 1; UPDATE Item SET childCount = 0 WHERE id = 1; COMMIT")
@@ -191,9 +189,7 @@ struct ObservationBenchmarks {
         let root = try outline.root()
         for _ in 0..<count {
             usleep(37_000)
-            let item = try outline.insert("pending", into: root, at: 0)
-            item.title = String(Date().timeIntervalSince1970)
-            try outline.save()
+            try outline.perform { try outline.insert(String(Date().timeIntervalSince1970), into: root.objectID, at: 0) }
         }
     }
 }

@@ -62,9 +62,8 @@ struct StorageBenchmarks {
 
     @inline(never)
     func insertOurs(_ outline: Outline, _ names: [String]) throws {
-        let root = try outline.root()
-        try outline.append(titles: names, to: root)
-        try outline.save()
+        let root = try outline.root().objectID
+        try outline.perform { try outline.append(titles: names, to: root) }
     }
 
     /// The raw side writes the search index's rows too (issue 16), as ours does in the same transaction:
@@ -108,8 +107,7 @@ struct StorageBenchmarks {
         let path = emptyStore(dir, "level")
         do {
             let outline = try Outline(path: path)
-            try outline.append(titles: titles(n), to: try outline.root())
-            try outline.save()
+            try outline.perform { try outline.append(titles: titles(n), to: try outline.root().objectID) }
         }
         let store = try Store(path: path, model: OutlineModel.model)
         // Each run's context is released after its clock stops (the identity map is a cache that outlives a
@@ -187,20 +185,17 @@ struct StorageBenchmarks {
         for _ in 0..<edits {
             topIns.append(
                 try Harness.time {
-                    try outline.insert("new at the top", into: root, at: 0)
-                    try outline.save()
+                    _ = try outline.perform { try outline.insert("new at the top", into: root.objectID, at: 0) }
                 })
             firstDel.append(
                 try Harness.time {
-                    try outline.delete(try outline.child(of: root, at: 0)!)
-                    try outline.save()
+                    try outline.perform { try outline.delete(try outline.child(of: root, at: 0)!.objectID) }
                 })
             let id = ObjectID(entity: 0, rowID: Int64.random(in: 2...Int64(n), using: &rng))
-            guard let item = try outline.context.existingObject(for: id) as? Item else { continue }
+            guard try outline.row(id) != nil else { continue }
             moves.append(
                 try Harness.time {
-                    try outline.move(item, before: try outline.child(of: root, at: 0)!)
-                    try outline.save()
+                    try outline.perform { try outline.move(id, before: try outline.child(of: root, at: 0)!.objectID) }
                 })
         }
 

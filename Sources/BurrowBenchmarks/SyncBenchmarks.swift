@@ -136,7 +136,7 @@ struct SyncBenchmarks {
             let a = dir + "/a.sqlite", b = dir + "/b.sqlite"
             do {
                 let outline = try Outline(path: a)
-                _ = try outline.perform("Add") { try outline.append(titles: (0..<queued).map { "item \($0)" }, to: try outline.root()) }
+                _ = try outline.perform("Add") { try outline.append(titles: (0..<queued).map { "item \($0)" }, to: try outline.root().objectID) }
             }
             try Self.attach(a, url)
             try Self.attach(b, url)

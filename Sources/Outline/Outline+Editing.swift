@@ -37,6 +37,12 @@ extension Outline {
         try append(titles: titles, to: try resolve(parent)).map(\.objectID)
     }
 
+    /// Inserts an item at `index` among the sub-items of `parent` (past the end: last); returns its ID.
+    @discardableResult
+    public func insert(_ title: String, into parent: ObjectID, at index: Int) throws -> ObjectID {
+        try insert(title, into: try resolve(parent), at: index).objectID
+    }
+
     /// Inserts an item right after `sibling`, in its level; returns its ID.
     @discardableResult
     public func insert(_ title: String, after sibling: ObjectID) throws -> ObjectID {

@@ -93,27 +93,27 @@ public final class Outline {
 
     /// Adds an item at the end of `parent`'s sub-items.
     @discardableResult
-    public func append(_ title: String, to parent: Item) throws -> Item {
+    func append(_ title: String, to parent: Item) throws -> Item {
         try make(title, in: parent, key: OrderKey.between(try lastKey(in: parent), nil))
     }
 
     /// Adds items at the end of `parent`'s sub-items, in order.
     @discardableResult
-    public func append(titles: [String], to parent: Item) throws -> [Item] {
+    func append(titles: [String], to parent: Item) throws -> [Item] {
         let keys = OrderKey.keys(after: try lastKey(in: parent), count: titles.count)
         return try zip(titles, keys).map { try make($0, in: parent, key: $1) }
     }
 
     /// Inserts an item so that it becomes `parent`'s sub-item number `index` (clamped to the level).
     @discardableResult
-    public func insert(_ title: String, into parent: Item, at index: Int) throws -> Item {
+    func insert(_ title: String, into parent: Item, at index: Int) throws -> Item {
         let (before, after) = try neighbours(in: parent, at: max(0, index), excluding: nil)
         return try make(title, in: parent, key: OrderKey.between(before?.order, after?.order))
     }
 
     /// Inserts an item right after `sibling`, in the same level.
     @discardableResult
-    public func insert(_ title: String, after sibling: Item) throws -> Item {
+    func insert(_ title: String, after sibling: Item) throws -> Item {
         let parent = try parentOf(sibling)
         let next = try self.sibling(after: sibling)
         return try make(title, in: parent, key: try key(between: sibling, and: next))
@@ -121,7 +121,7 @@ public final class Outline {
 
     /// Inserts an item right before `sibling`, in the same level.
     @discardableResult
-    public func insert(_ title: String, before sibling: Item) throws -> Item {
+    func insert(_ title: String, before sibling: Item) throws -> Item {
         let parent = try parentOf(sibling)
         let previous = try self.sibling(before: sibling)
         return try make(title, in: parent, key: try key(between: previous, and: sibling))
@@ -144,14 +144,14 @@ public final class Outline {
     ///
     /// Within the same level the index counts positions without the item; finding the item's current
     /// position costs a count of the siblings before it, so prefer ``move(_:after:)`` in big levels.
-    public func move(_ item: Item, to parent: Item, at index: Int) throws {
+    func move(_ item: Item, to parent: Item, at index: Int) throws {
         try checkMove(item, into: parent)
         let (before, after) = try neighbours(in: parent, at: max(0, index), excluding: item)
         try place(item, in: parent, key: OrderKey.between(before?.order, after?.order))
     }
 
     /// Moves `item` right after `sibling` (into `sibling`'s level).
-    public func move(_ item: Item, after sibling: Item) throws {
+    func move(_ item: Item, after sibling: Item) throws {
         guard item !== sibling else { return }
         let parent = try parentOf(sibling)
         try checkMove(item, into: parent)
@@ -161,7 +161,7 @@ public final class Outline {
     }
 
     /// Moves `item` right before `sibling` (into `sibling`'s level).
-    public func move(_ item: Item, before sibling: Item) throws {
+    func move(_ item: Item, before sibling: Item) throws {
         guard item !== sibling else { return }
         let parent = try parentOf(sibling)
         try checkMove(item, into: parent)
@@ -187,7 +187,7 @@ public final class Outline {
     // MARK: - Deleting
 
     /// Deletes `item` and all its sub-items; the parent's count follows (see ``Item``).
-    public func delete(_ item: Item) throws {
+    func delete(_ item: Item) throws {
         guard !item.isRoot else { throw OutlineError.cannotDeleteRoot }
         context.deleteTree(item)
     }

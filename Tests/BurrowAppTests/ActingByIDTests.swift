@@ -1,11 +1,11 @@
 import Foundation
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// An edit key acts on the item the selection is on, by ID, however rows moved under it since the last frame
 /// (another window's batch, or another process's commit that only the action's own transaction takes in), and

@@ -1,7 +1,8 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import Testing
+
+@testable import Outline
 
 /// A long action (thousands of items deleted or brought back) shows that it runs on the status line while
 /// it runs, through the store's heartbeat, and leaves the rest of the screen as it was until it is done.

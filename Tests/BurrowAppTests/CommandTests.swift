@@ -1,9 +1,9 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// Every command on the test backend, compared as whole screens.
 struct CommandTests {

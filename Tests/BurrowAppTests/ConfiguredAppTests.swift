@@ -1,11 +1,11 @@
 import BurrowSettings
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// The outliner with what a config file gives it: other keys, a theme with colours, a problem to show at start.
 @Suite struct ConfiguredAppTests {

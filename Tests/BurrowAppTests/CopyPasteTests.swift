@@ -1,11 +1,11 @@
 import Foundation
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// `y` copies the selection with its sub-items (and puts it on the system clipboard with OSC 52), `p` / `P`
 /// paste below / above the selected item: a copy after `y`, a move after `m`; each paste one undoable action.

@@ -1,11 +1,11 @@
 import Foundation
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// `I` shows the selected item's details under the list: path, what is below, times, the note wrapped;
 /// `]`/`[` scroll it; it follows the selection and changes made elsewhere.

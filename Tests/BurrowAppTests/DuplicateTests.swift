@@ -1,10 +1,10 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// `Y` copies the selected item with everything below it right after it, as one undoable action, and
 /// selects the copy; the original is untouched.

@@ -1,10 +1,10 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// Random fold, move and jump keys on a deep outline large enough that most open lists are off screen (not
 /// live, or not read yet), with another context changing items, folds and done marks in between: after every

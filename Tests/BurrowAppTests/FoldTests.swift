@@ -1,10 +1,10 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// Folds: `zo` `zc` `za` `zR` `zM` `+` `-` show an item's sub-items indented beneath it inside the level,
 /// stored on the item (so they persist and other processes see them), live as every level is, and outside

@@ -1,9 +1,9 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// The screen's layout is worked out once per frame from the size; drawing and clicks use the same one, and
 /// drawing a frame changes nothing the app keeps.

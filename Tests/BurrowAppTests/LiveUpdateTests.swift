@@ -1,11 +1,11 @@
 import Foundation
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// Changes saved by a second context on the same store (as another window or process would) reach the levels
 /// as batches; the selection stays on its item whether the level is on top or paused.

@@ -1,10 +1,10 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// `M`: typing filters every item by title, best first with its path; ↑/↓ choose; Enter moves the selection
 /// to the end of the chosen item's sub-items as one undoable action; a destination inside what moves is

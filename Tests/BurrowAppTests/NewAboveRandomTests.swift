@@ -1,10 +1,10 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// Random keys on an outline with open lists, while another context inserts (mostly near the top), deletes,
 /// moves and folds: every item counted as new above is above the first row shown, as the store's tree

@@ -1,11 +1,11 @@
 import Foundation
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// Items another process adds above the first row shown stay out of sight: the selection and the rows on
 /// screen stay put, and the status line says how many arrived ("3 new above") until the user scrolls up to them.

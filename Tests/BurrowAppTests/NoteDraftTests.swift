@@ -1,11 +1,11 @@
 import BurrowSettings
 import Foundation
 import ObjectGraph
-import Outline
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 @testable import TerminalKit
 
 /// `A` edits the selected item's note in place, in the detail pane: Enter adds a line, Esc saves (one

@@ -1,11 +1,11 @@
 import Foundation
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// `E` edits the selected item's note in `$VISUAL`/`$EDITOR` (real processes: shell scripts standing in
 /// for an editor), lending the terminal: a change is one undoable action; a failing or missing editor, or no

@@ -1,10 +1,10 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// A row whose item has a note shows `¶` after its title; the mark stays when the title is cut, and it
 /// follows the note as another process adds or removes it.

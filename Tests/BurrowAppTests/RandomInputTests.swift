@@ -1,11 +1,11 @@
 import BurrowSettings
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// Thousands of random key presses, pastes, clicks and resizes, with another context changing the outline
 /// in between: the outliner must never crash, and after every event its state must hold together.

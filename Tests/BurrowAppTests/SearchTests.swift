@@ -1,10 +1,10 @@
 import BurrowSettings
 import ObjectGraph
-import Outline
 import TerminalKit
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// `/` searches titles and notes as it is typed: the hits in outline order with their paths and the
 /// matched text highlighted, the exact count; Enter shows the chosen hit in its level, Esc leaves

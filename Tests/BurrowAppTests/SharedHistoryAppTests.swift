@@ -1,11 +1,11 @@
 import Foundation
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
 @testable import ObjectGraph
+@testable import Outline
 
 /// `u` and Ctrl-R in the outliner on the history it shares with every other program (issue 16): another
 /// program's action is undone where it happened and the status line says who made it; hostile names and

@@ -1,10 +1,10 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// Pasting indented text or a list into the capture line keeps its structure (issue 15): one item per line,
 /// nesting from the indentation, `[ ]`/`[x]` read as the Markdown importer reads them, one undoable action.

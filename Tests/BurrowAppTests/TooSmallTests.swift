@@ -1,9 +1,9 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// While the terminal is too small to draw the outline, nothing the user cannot see may change it: keys,
 /// pastes and clicks do nothing (an open editor keeps its text), and only quitting, resizing and signals act.

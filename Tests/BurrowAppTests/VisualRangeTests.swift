@@ -1,10 +1,10 @@
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// `v` opens a visual range; j/k extend it; `d`, Space, `J`/`K`, `>`/`<`, `M`, `y`, `m` act on all of it as
 /// one undoable action; Esc leaves it.

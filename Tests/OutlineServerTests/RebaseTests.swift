@@ -1,10 +1,10 @@
 import Foundation
 import ObjectGraph
-import Outline
 import OutlineServer
 import TestSupport
 import Testing
 
+@testable import Outline
 @testable import OutlineSync
 
 /// A round makes the outline the server's state with the actions still pending on top. Each case here was

@@ -1,8 +1,9 @@
 import Foundation
 import ObjectGraph
-import Outline
 import TestSupport
 import Testing
+
+@testable import Outline
 
 /// `burrow sync attach` killed at any point and run again: an upload of 3,000 items and a download of them,
 /// each SIGKILLed after a random pause until one try finishes. However many tries it took, the outline ends

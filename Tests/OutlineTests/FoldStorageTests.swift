@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
 import ObjectGraph
-import Outline
 import TestSupport
 import Testing
 
 @testable import ObjectGraph
+@testable import Outline
 
 /// Fold state (model version 4): `expanded` on items and `hidesDone` on the top item are view state, stored
 /// and shared but outside undo; an older store is migrated by a writer and read as it is by a reader; only

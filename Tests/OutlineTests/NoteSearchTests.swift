@@ -1,7 +1,8 @@
 import ObjectGraph
-import Outline
 import TestSupport
 import Testing
+
+@testable import Outline
 
 /// Search reads notes as well as titles (issue 15), in outline order, and a note never makes an item appear
 /// twice.

@@ -1,8 +1,9 @@
 import Foundation
 import ObjectGraph
-import Outline
 import TestSupport
 import Testing
+
+@testable import Outline
 
 /// When items were created and last changed (model version 3): set by inserts and imports, moved on by
 /// changes of title, note and done, restored exactly by undo, and absent for items of an older store,

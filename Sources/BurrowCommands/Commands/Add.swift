@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ObjectGraph
 import Outline
+import TerminalKit
 
 /// `burrow add TEXT… [--under PATH] [--top]`
 struct Add: ParsableCommand {
@@ -43,11 +44,11 @@ struct Add: ParsableCommand {
         try database.write { o in
             let (parent, added) = try o.perform(titles.count == 1 ? "Add “\(titles[0])”" : "Add \(titles.count) items") {
                 let parent = try o.item(at: under ?? "")
-                o.context.setActionPlace(ActionPlace(container: parent.objectID))
-                if top { return (parent, try titles.enumerated().map { try o.insert($1, into: parent, at: $0) }) }
-                return (parent, try o.append(titles: titles, to: parent))
+                o.setActionPlace(ActionPlace(container: parent.objectID))
+                if top { return (parent, try titles.enumerated().map { try o.insert($1, into: parent.objectID, at: $0) }) }
+                return (parent, try o.append(titles: titles, to: parent.objectID))
             }
-            for item in added { say("Added \(o.quoted(item)) #\(item.objectID.rowID) under \(o.quoted(parent))") }
+            for (title, id) in zip(titles, added) { say("Added \(Sanitizer.visible("“\(title)”")) #\(id.rowID) under \(o.quoted(parent))") }
         }
     }
 }

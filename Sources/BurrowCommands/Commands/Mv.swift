@@ -29,8 +29,8 @@ struct Mv: ParsableCommand {
                 // Where undo puts it back: its level now.
                 o.recordPlace(of: item)
                 // Past the end means last: the level is read inside the transaction, not counted before it.
-                try o.move(item, to: parent, at: (position.map { $0 - 1 }) ?? Int.max)
-                o.context.setActionName("Move \(o.quoted(item))")
+                try o.move(item.objectID, to: parent.objectID, at: (position.map { $0 - 1 }) ?? Int.max)
+                o.setActionName("Move \(o.quoted(item))")
                 return (item, parent)
             }
             say("Moved \(o.quoted(item)) under \(o.quoted(parent)) at position \(try o.position(of: item) + 1)")

@@ -18,8 +18,8 @@ struct Rm: ParsableCommand {
                 let item = try o.item(at: path)
                 let what = try o.deletionDescription(of: item)
                 o.recordPlace(of: item)
-                try o.delete(item)
-                o.context.setActionName("Delete \(what)")
+                try o.delete(item.objectID)
+                o.setActionName("Delete \(what)")
                 return what
             }
             say("Deleted \(Sanitizer.visible(what))")

@@ -1,11 +1,11 @@
 import BurrowSettings
 import ObjectGraph
-import Outline
 import TerminalKit
 import TestSupport
 import Testing
 
 @testable import BurrowApp
+@testable import Outline
 
 /// The outliner on the test backend: press keys one at a time (a frame is drawn after each, as the run loop
 /// does) and compare whole screens.
