@@ -24,8 +24,13 @@ import Foundation
 ///   step that would refer to something deleted elsewhere.
 ///
 /// `SQLiteStore` (under `Store/SQLite/`) is the one store type today; ``Store`` is the public face that
-/// contexts share and that delivers change sets between them.
-protocol PersistentStore: AnyObject {
+/// contexts share and that delivers change sets between them. The requirements come in small protocols, one
+/// per concern (reading, writing, the change log, the undo history, the outbox, external names, a program's
+/// values, upkeep); the reads a store need not optimise have defaults built on the others.
+typealias PersistentStore = StoreReader & StoreWriter & ChangeLogStorage & HistoryStorage & OutboxStorage & NameStorage & AppValueStorage & StoreUpkeep
+
+/// Transactions and units of work.
+protocol StoreWriter: AnyObject {
     /// True while ``writeTransaction(_:)`` runs.
     var isInTransaction: Bool { get }
     /// True inside a write transaction or a snapshot: commits elsewhere cannot appear until it ends.
@@ -42,8 +47,28 @@ protocol PersistentStore: AnyObject {
     /// reservation rolls back with it).
     func reserveIDs(_ count: Int) throws(StoreError) -> Range<Int64>
 
-    // MARK: Reading
+    /// Writes one unit of work in the open write transaction; its change set is logged by ``finishLog()``
+    /// (or by the history row of its undo step), at the latest when the transaction commits. See ``StoreWrite``.
+    func write(_ unit: StoreWrite) throws(StoreError) -> StoreWriteResult
+    /// Inside the write transaction, after the unit's undo step is recorded: logs the change set
+    /// ``write(_:)`` left to log, unless the step's history row took it; returns the entry's sequence
+    /// number (0 when the unit logged nothing).
+    func finishLog() throws(StoreError) -> Int64
 
+    /// Called now and then while a long write runs (a UI redraws a busy message from it).
+    var heartbeat: (() -> Void)? { get set }
+
+    /// Makes the stored file complete on its own (best effort, never waits for readers).
+    func checkpoint()
+}
+
+extension StoreWriter {
+    func checkpoint() {}
+}
+
+/// Reading rows. The reads after the first five have defaults built on those (a store with a faster way
+/// implements them).
+protocol StoreReader: AnyObject {
     /// The IDs `request` matches, sorted and windowed as it says. With `rows`, the columns of its layout
     /// are read into it in the same pass.
     func fetchIDs(_ request: FetchRequest, of entity: EntityDescription, prefetching rows: PrefetchedRows?) throws(StoreError) -> [Int64]
@@ -58,13 +83,21 @@ protocol PersistentStore: AnyObject {
     /// Rows by ID in the order of `ids`, with the slots of `layout` (the others hold their defaults);
     /// nil for an ID with no row.
     func rows(of entity: EntityDescription, ids: [Int64], layout: RowLayout) throws(StoreError) -> [[Value]?]
+    /// The rows of `entity` whose to-one key in `keySlot` holds `owner`: their IDs, with whole rows when
+    /// `withRows`.
+    func rows(of entity: EntityDescription, keySlot: Int, equalTo owner: Int64, withRows: Bool) throws(StoreError) -> [(id: Int64, row: [Value]?)]
+
+    /// IDs of the rows of `entity` whose full-text-indexed attributes contain `folded` (already folded by
+    /// ``TextFolding``; the indexed text is folded the same way), ascending, among `ids` when given, at
+    /// most `limit`. The index is kept by ``StoreWriter/write(_:)`` in the same transaction as the rows.
+    func fullTextMatches(_ folded: String, of entity: EntityDescription, among ids: [Int64]?, limit: Int?) throws(StoreError) -> [Int64]
+    /// How many rows ``fullTextMatches(_:of:among:limit:)`` finds without `ids` or `limit`.
+    func fullTextCount(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Int
+
     /// The rows at positions `from ..< from + count` of a fetch result, read in order, for as long as they
     /// are the IDs the result expects; nil when this store cannot read in order from there (then the
     /// caller reads by ID). A store without ordered reads returns nil.
     func rowsInOrder(_ result: FetchStorage, from: Int, count: Int) throws(StoreError) -> [[Value]?]?
-    /// The rows of `entity` whose to-one key in `keySlot` holds `owner`: their IDs, with whole rows when
-    /// `withRows`.
-    func rows(of entity: EntityDescription, keySlot: Int, equalTo owner: Int64, withRows: Bool) throws(StoreError) -> [(id: Int64, row: [Value]?)]
     /// The IDs reachable from `root` by following `keySlot` (a to-one key of `entity` to itself) backwards
     /// at every depth, `root` excluded, each once (a cycle ends the walk).
     func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64]
@@ -80,19 +113,43 @@ protocol PersistentStore: AnyObject {
     /// The IDs of `request` read on another thread and connection, first rows first; nil when this store
     /// cannot (the caller then fetches them in place).
     func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan?
+}
 
-    // MARK: Writing
+extension StoreReader {
+    func rowsInOrder(_ result: FetchStorage, from: Int, count: Int) throws(StoreError) -> [[Value]?]? { nil }
+    func rowsAside(of entity: EntityDescription, ids: [Int64]) -> PendingRows? { nil }
+    func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan? { nil }
 
-    /// Writes one unit of work in the open write transaction; its change set is logged by ``finishLog()``
-    /// (or by the history row of its undo step), at the latest when the transaction commits. See ``StoreWrite``.
-    func write(_ unit: StoreWrite) throws(StoreError) -> StoreWriteResult
-    /// Inside the write transaction, after the unit's undo step is recorded: logs the change set
-    /// ``write(_:)`` left to log, unless the step's history row took it; returns the entry's sequence
-    /// number (0 when the unit logged nothing).
-    func finishLog() throws(StoreError) -> Int64
+    /// Level by level through ``rows(of:keySlot:equalTo:withRows:)``.
+    func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64] {
+        var seen: Set<Int64> = [root]
+        var out: [Int64] = []
+        var level = [root]
+        while !level.isEmpty {
+            var next: [Int64] = []
+            for owner in level {
+                for (id, _) in try rows(of: entity, keySlot: keySlot, equalTo: owner, withRows: false) where seen.insert(id).inserted {
+                    next.append(id)
+                }
+            }
+            out += next
+            level = next
+        }
+        return out
+    }
 
-    // MARK: Changes made elsewhere
+    func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])] {
+        let ids = try descendants(of: root, entity: entity, keySlot: keySlot)
+        return zip(ids, try rows(of: entity, ids: ids, layout: entity.wholeRow)).compactMap { id, row in row.map { (id, $0) } }
+    }
 
+    func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
+        try descendants(of: root, entity: entity, keySlot: keySlot).count
+    }
+}
+
+/// The change log: how a connection finds what others committed.
+protocol ChangeLogStorage: AnyObject {
     /// True when another connection may have committed since the last call (cheap; false positives are
     /// allowed, false negatives are not).
     func mayHaveChangedElsewhere() throws(StoreError) -> Bool
@@ -102,9 +159,10 @@ protocol PersistentStore: AnyObject {
     /// number up to the newest is given to exactly one entry, so a number missing from the entries is one
     /// that was pruned (a reader behind it must re-read everything).
     func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], newest: Int64)
+}
 
-    // MARK: Undo history
-
+/// The shared undo history's rows.
+protocol HistoryStorage: AnyObject {
     /// Inside the write transaction: records an action (its entry's sequence number is ignored), after
     /// dropping every action after the newest done one (a new action cuts redo) and, once past `limits`, the
     /// oldest (the new one always kept); returns its sequence number.
@@ -126,9 +184,10 @@ protocol PersistentStore: AnyObject {
     func historyEntries(limit: Int) throws(StoreError) -> [HistoryEntry]
     /// How many actions can be undone and redone, and the bytes their steps take.
     func historyTotals() throws(StoreError) -> (undo: Int, redo: Int, bytes: Int)
+}
 
-    // MARK: Outbox
-
+/// The outbox: saved steps waiting to be sent elsewhere (a replica's).
+protocol OutboxStorage: AnyObject {
     /// Starts keeping the outbox (an empty one), or stops and forgets it; in its own write transaction.
     func setOutbox(enabled: Bool) throws(StoreError)
     /// True when the store keeps an outbox (any process may have started it). Inside a write transaction,
@@ -142,9 +201,10 @@ protocol PersistentStore: AnyObject {
     func outboxCount() throws(StoreError) -> Int
     /// Forgets the steps numbered up to `seq` (sent): in the write transaction under way, else in its own.
     func removeOutbox(through seq: Int64) throws(StoreError)
+}
 
-    // MARK: External names
-
+/// Names of objects outside the store (UUIDs a replica shares).
+protocol NameStorage: AnyObject {
     /// The UUIDs naming `ids` outside the store (nil where none). With `assign`, those without one get a new
     /// random one, written in the open write transaction or in one of their own.
     func externalIDs(_ ids: [ObjectID], assign: Bool) throws(StoreError) -> [UUID?]
@@ -153,34 +213,25 @@ protocol PersistentStore: AnyObject {
     /// Names `id` by `uuid`, in the open write transaction or one of its own; false (nothing written) when
     /// `id` has another name or `uuid` names another object still stored (a name whose object is gone moves).
     func name(_ id: ObjectID, _ uuid: UUID) throws(StoreError) -> Bool
+}
 
-    // MARK: A program's own values
-
+/// A program's own values, kept beside its objects.
+protocol AppValueStorage: AnyObject {
     /// The value a program keeps under `key` beside its objects (nil for none).
     func appValue(_ key: String) throws(StoreError) -> String?
     /// Keeps `value` under `key` (nil removes it), in the open write transaction or one of its own.
     func setAppValue(_ key: String, _ value: String?) throws(StoreError)
     /// The keys that begin with `prefix`, in order.
     func appValueKeys(withPrefix prefix: String) throws(StoreError) -> [String]
+}
 
-    // MARK: Upkeep
-
-    /// Makes the stored file complete on its own (best effort, never waits for readers).
-    func checkpoint()
+/// Checking and repairing what is stored.
+protocol StoreUpkeep: AnyObject {
     /// Problems found in the stored data; empty when it is sound. Changes nothing.
     func check() throws(StoreError) -> [StoreProblem]
     /// Repairs what is derived from the rows (maintained counts, the ID allocator, missing required values
     /// with defaults); returns what it changed, as sentences.
     func repairDerived() throws(StoreError) -> [String]
-
-    // MARK: Full-text search
-
-    /// IDs of the rows of `entity` whose full-text-indexed attributes contain `folded` (already folded by
-    /// ``TextFolding``; the indexed text is folded the same way), ascending, among `ids` when given, at
-    /// most `limit`. The index is kept by ``write(_:)`` in the same transaction as the rows.
-    func fullTextMatches(_ folded: String, of entity: EntityDescription, among ids: [Int64]?, limit: Int?) throws(StoreError) -> [Int64]
-    /// How many rows ``fullTextMatches(_:of:among:limit:)`` finds without `ids` or `limit`.
-    func fullTextCount(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Int
 }
 
 /// One unit of work as a store writes it: rows to insert (in runs of one entity, values in slot order),

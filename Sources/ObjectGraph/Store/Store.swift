@@ -17,7 +17,7 @@ public final class Store {
     /// Called now and then (every few thousand objects) while a unit of work deletes, restores or writes
     /// many objects, so that a program can show it is busy; it must not touch the store.
     public var heartbeat: (() -> Void)? {
-        didSet { (backend as? SQLiteStore)?.heartbeat = heartbeat }
+        didSet { backend.heartbeat = heartbeat }
     }
     /// Contexts that want the change sets other contexts of this store commit.
     var contexts: [WeakContext] = []

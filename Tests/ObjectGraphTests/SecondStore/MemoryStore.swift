@@ -258,9 +258,6 @@ final class MemoryStore: PersistentStore {
         return ids.map { id in table[id].map { decode($0, entity, layout) } }
     }
 
-    /// No ordered reads: the caller reads batches by ID.
-    func rowsInOrder(_ result: FetchStorage, from: Int, count: Int) throws(StoreError) -> [[Value]?]? { nil }
-
     func rows(of entity: EntityDescription, keySlot: Int, equalTo owner: Int64, withRows: Bool) throws(StoreError)
         -> [(id: Int64, row: [Value]?)]
     {
@@ -270,40 +267,8 @@ final class MemoryStore: PersistentStore {
             .map { ($0.key, withRows ? decode($0.value, entity, entity.wholeRow) : nil) }
     }
 
-    func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64] {
-        var children: [Int64: [Int64]] = [:]
-        for (id, row) in state.tables[entity.index] {
-            if case .integer(let parent) = row[keySlot] { children[parent, default: []].append(id) }
-        }
-        // Breadth first, each row once: a cycle (back to the root too) ends the walk.
-        var seen: Set<Int64> = [root]
-        var out: [Int64] = []
-        var next = 0
-        var level = [root]
-        while next < level.count {
-            for child in (children[level[next]] ?? []).sorted() where seen.insert(child).inserted {
-                out.append(child)
-                level.append(child)
-            }
-            next += 1
-        }
-        return out
-    }
-
-    func rowsAside(of entity: EntityDescription, ids: [Int64]) -> PendingRows? { nil }
-
-    func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])] {
-        let ids = try descendants(of: root, entity: entity, keySlot: keySlot)
-        let rows = try rows(of: entity, ids: ids, layout: entity.wholeRow)
-        return zip(ids, rows).compactMap { id, row in row.map { (id, $0) } }
-    }
-
-    func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
-        try descendants(of: root, entity: entity, keySlot: keySlot).count
-    }
-
-    /// No second connection or thread: results are fetched in place.
-    func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan? { nil }
+    // Ordered reads, reads aside and background scans are optimisations it leaves out, and walks down a
+    // tree take the protocol's defaults (level by level through the rows above).
 
     // MARK: - Writing
 
@@ -450,7 +415,7 @@ final class MemoryStore: PersistentStore {
     // MARK: - Upkeep
 
     /// Nothing to do: the tables are the whole store.
-    func checkpoint() {}
+    var heartbeat: (() -> Void)?
 
     func check() throws(StoreError) -> [StoreProblem] {
         var out: [StoreProblem] = []
