@@ -27,7 +27,8 @@ import Foundation
 /// contexts share and that delivers change sets between them. The requirements come in small protocols, one
 /// per concern (reading, writing, the change log, the undo history, the outbox, external names, a program's
 /// values, upkeep); the reads a store need not optimise have defaults built on the others.
-typealias PersistentStore = StoreReader & StoreWriter & ChangeLogStorage & HistoryStorage & OutboxStorage & NameStorage & AppValueStorage & StoreUpkeep
+typealias PersistentStore = StoreReader & StoreWriter & ChangeLogStorage & HistoryStorage & OutboxStorage & NameStorage & AppValueStorage
+    & StoreUpkeep
 
 /// Transactions and units of work.
 protocol StoreWriter: AnyObject {
