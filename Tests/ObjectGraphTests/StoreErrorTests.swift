@@ -98,7 +98,7 @@ import Testing
         } catch let e as StoreError {
             #expect(e.code == .uniqueConstraint && e.entity == "Folder" && e.property == "name", "\(e)")
             #expect(e.message == "cannot save: another Folder already has this name")
-            #expect(e.sql != nil && e.sqliteCode != nil, "the engine's statement and code are kept")
+            #expect(e.engine?.statement != nil && e.engine?.code != nil, "the engine's statement and code are kept")
         }
         // The context keeps its changes; fixing the value saves.
         b["name"] = .string("Archive")

@@ -1,6 +1,6 @@
 /// A failure of the store, with what was being done and where: a code to catch by, a sentence a user can
-/// read, the entity, property and object involved, and the storage engine's own code, message and
-/// statement when it reported the failure (like GRDB's `DatabaseError`).
+/// read, the entity, property and object involved, and the storage engine's own report when it reported the
+/// failure (``EngineReport``: for SQLite, like GRDB's `DatabaseError`).
 ///
 /// ```swift
 /// do { try context.save() } catch StoreError.uniqueConstraint { … }
@@ -48,13 +48,26 @@ public struct StoreError: UserFacingError, Equatable, Sendable {
     public var property: String?
     /// The object the failure is about, when one could be found.
     public var object: ObjectID?
-    public var sqliteCode: Int32?
-    public var sqliteMessage: String?
-    public var sql: String?
+    /// What the storage engine itself reported, when it reported the failure (for logs and bug reports).
+    public var engine: EngineReport?
+
+    /// A storage engine's own report of a failure: for the SQLite store, SQLite's extended result code, its
+    /// message and the statement that failed.
+    public struct EngineReport: Equatable, Sendable {
+        public var code: Int32
+        public var message: String?
+        public var statement: String?
+
+        public init(code: Int32, message: String? = nil, statement: String? = nil) {
+            self.code = code
+            self.message = message
+            self.statement = statement
+        }
+    }
 
     public init(
         _ code: Code, _ message: String, path: String? = nil, entity: String? = nil, property: String? = nil,
-        object: ObjectID? = nil, sqliteCode: Int32? = nil, sqliteMessage: String? = nil, sql: String? = nil
+        object: ObjectID? = nil, engine: EngineReport? = nil
     ) {
         self.code = code
         self.message = message
@@ -62,9 +75,7 @@ public struct StoreError: UserFacingError, Equatable, Sendable {
         self.entity = entity
         self.property = property
         self.object = object
-        self.sqliteCode = sqliteCode
-        self.sqliteMessage = sqliteMessage
-        self.sql = sql
+        self.engine = engine
     }
 
     public var description: String {

@@ -87,9 +87,9 @@ extension SQLiteStore {
                 let code = sqlite3_extended_errcode(db)
                 let message = String(cString: sqlite3_errmsg(db))
                 if code == SQLITE_NOTADB {
-                    throw StoreError(.notADatabase, "this file is not a store (\(message))", sqliteCode: code, sqliteMessage: message)
+                    throw StoreError(.notADatabase, "this file is not a store (\(message))", engine: .init(code: code, message: message))
                 }
-                throw StoreError(.cannotOpen, "cannot read the store: \(message)", sqliteCode: code, sqliteMessage: message, sql: sql)
+                throw StoreError(.cannotOpen, "cannot read the store: \(message)", engine: .init(code: code, message: message, statement: sql))
             }
             var rows: [[String?]] = []
             while true {
@@ -97,7 +97,7 @@ extension SQLiteStore {
                 if rc == SQLITE_DONE { break }
                 guard rc == SQLITE_ROW else {
                     let message = String(cString: sqlite3_errmsg(db))
-                    throw StoreError(.cannotOpen, "cannot read the store: \(message)", sqliteCode: rc, sqliteMessage: message, sql: sql)
+                    throw StoreError(.cannotOpen, "cannot read the store: \(message)", engine: .init(code: rc, message: message, statement: sql))
                 }
                 rows.append(
                     (0..<sqlite3_column_count(stmt)).map { i in

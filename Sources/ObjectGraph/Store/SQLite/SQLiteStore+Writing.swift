@@ -36,7 +36,7 @@ extension SQLiteStore {
     /// unique constraint failed on ("UNIQUE constraint failed: Entity.column").
     static func saveError(_ error: any Error, path: String?) -> StoreError {
         var e = StoreError.wrap(error, "cannot save", path: path)
-        if e.code == .uniqueConstraint, let msg = e.sqliteMessage, let r = msg.range(of: "failed: ") {
+        if e.code == .uniqueConstraint, let msg = e.engine?.message, let r = msg.range(of: "failed: ") {
             let parts = msg[r.upperBound...].split(separator: ",")[0].split(separator: ".")
             if parts.count == 2 {
                 e.entity = String(parts[0]).trimmingCharacters(in: .whitespaces)

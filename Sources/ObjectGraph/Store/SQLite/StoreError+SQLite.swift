@@ -28,7 +28,7 @@ extension StoreError {
             }
             return StoreError(
                 code, "\(what): \(message)", path: path,
-                sqliteCode: db.extendedResultCode.rawValue, sqliteMessage: db.message, sql: db.sql)
+                engine: EngineReport(code: db.extendedResultCode.rawValue, message: db.message, statement: db.sql))
         }
         return StoreError(.storage, "\(what): \(error)", path: path)
     }
