@@ -141,7 +141,7 @@ extension App {
             }
             if !pendingKeys.isEmpty { right.append(KeyBinding.label(pendingKeys) + "…") }
             if doneFilter.hidesDone { right.append("\(doneFilter.hiddenCount) done hidden") }
-            if register != nil { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
+            if clipboard.register != nil { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
             right.append("\(keymap.label(for: .help) ?? "?"): help")
         case .capture: right.append(hints([(.confirm, "add"), (.cancel, "done")], in: .editor))
         case .rename: right.append(hints([(.confirm, "keep"), (.cancel, "cancel")], in: .editor))

@@ -28,10 +28,8 @@ public final class App {
     var stack: [Level] = []
     var mode: Mode = .browse
     var status: StatusMessage?
-    /// What `y` copied or `m` cut, waiting for `p` or `P`.
-    var register: Register?
-    /// Text `y` copied, waiting for the run loop to hand it to the terminal (`deliverClipboard`).
-    var pendingClipboard: String?
+    /// Copying and moving through the register (`y`, `m`, `p`, `P`).
+    let clipboard = Clipboard()
     /// Copying (`y`) also puts the text on the system clipboard through the terminal (OSC 52) unless the
     /// settings turn it off (a terminal may ask each time, or show the sequence as text).
     public var allowsClipboard: Bool {
@@ -345,10 +343,6 @@ public final class App {
         case .moveItemDown: moveSelected(by: 1)
         case .indent: indentSelected()
         case .outdent: outdentSelected()
-        case .cut: cutSelected()
-        case .paste: paste(below: true)
-        case .pasteAbove: paste(below: false)
-        case .copy: copySelected()
         case .undo: undo()
         case .redo: redo()
         case .editNote:
@@ -359,7 +353,7 @@ public final class App {
             pendingNoteEdit = row
         case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
         case .details, .scrollDetailsDown, .scrollDetailsUp, .hideDone, .search, .nextMatch, .previousMatch, .help, .movePicker,
-            .editNoteInPlace:
+            .editNoteInPlace, .copy, .cut, .paste, .pasteAbove:
             break  // run by their components, or opening their panels (above)
         case .visualRange:
             guard let id = level.selectedID else {

@@ -123,7 +123,7 @@ import Testing
         let work = try h.outline.item(at: "Work").objectID
         let eggs = try h.outline.item(at: "Groceries/Eggs").objectID
         // As a visual range would leave it: Eggs is inside Groceries, so it goes with it, not again.
-        h.app.register = Register(kind: .copy, items: [(work, "Work"), (groceries, "Groceries")])
+        h.app.clipboard.register = Register(kind: .copy, items: [(work, "Work"), (groceries, "Groceries")])
         try other.perform("Delete “Work”") { try other.delete(work) }
         h.tick()
         try h.press("p")
@@ -131,7 +131,7 @@ import Testing
         #expect(try tree(h.outline) == start.dropLast() + ["Groceries ¶", "  Milk", "    Oat", "  Eggs *"])
         // Cut several, with one inside another: only the outermost moves, below the selection.
         try h.press("g")
-        h.app.register = Register(kind: .cut, items: [(eggs, "Eggs"), (groceries, "Groceries")])
+        h.app.clipboard.register = Register(kind: .cut, items: [(eggs, "Eggs"), (groceries, "Groceries")])
         try h.press("j p")
         #expect(h.app.statusText == "Moved “Groceries” to “Burrow”")
         #expect(try tree(h.outline) == ["Groceries ¶", "  Milk", "    Oat", "  Eggs *", "Groceries ¶", "  Milk", "    Oat", "  Eggs *"])

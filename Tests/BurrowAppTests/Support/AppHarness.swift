@@ -83,7 +83,7 @@ final class AppHarness {
         let app = self.app
         var out = "mode \(app.mode) · status \(String(describing: app.status)) · size \(app.screenSize)"
         out +=
-            " · register \(String(describing: app.register)) clipboard \(String(describing: app.pendingClipboard)) · search \(String(describing: app.search.last?.query)) \(app.search.last.map { "\($0.results.ordered) of \($0.results.count)" } ?? "none") \(app.search.index) panel \(app.search.panel.map { "\($0.hits.map(\.id)) \($0.list)" } ?? "none")"
+            " · register \(String(describing: app.clipboard.register)) · search \(String(describing: app.search.last?.query)) \(app.search.last.map { "\($0.results.ordered) of \($0.results.count)" } ?? "none") \(app.search.index) panel \(app.search.panel.map { "\($0.hits.map(\.id)) \($0.list)" } ?? "none")"
         let history = app.outline.context.undoHistory
         out += " · undo \(history.undoCount) redo \(history.redoCount)"
         for level in app.stack {
