@@ -38,7 +38,14 @@ enum Outliner {
             // live benchmark's baseline).
             let watches = ProcessInfo.processInfo.environment["BURROW_NO_WATCH"] != "1"
             // A shared outline is kept in step with its server while the outliner runs.
-            let sync = (try? Replicator(outline: outline).status().address) != nil ? SyncLoop(path: path, url: config.syncURL) : nil
+            let shared: Bool
+            do {
+                shared = try Replicator(outline: outline).status().address != nil
+            } catch {
+                shared = false
+                app.showProblem("Cannot read whether this outline is shared (\(error)): it is not kept in step with its server")
+            }
+            let sync = shared ? SyncLoop(path: path, url: config.syncURL) : nil
             sync?.start()
             app.sharing = sync
             signal = AppRuntime.run(app, terminal: Terminal(backend: curses), input: curses, watchesStore: watches)

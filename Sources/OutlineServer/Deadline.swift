@@ -37,6 +37,7 @@ enum Deadline {
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
             waiter.set(c)
             let timer = Task {
+                // A sleep cancelled (the work finished first) throws and ends the timer.
                 guard (try? await Task.sleep(for: limit)) != nil else { return }
                 if waiter.finish(.failure(error())) { await expired() }
             }

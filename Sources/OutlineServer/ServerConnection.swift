@@ -76,6 +76,7 @@ public final class ServerConnection: Sendable {
     }
 
     public func close() async {
+        // A connection that fails to close has nothing left to do.
         try? await connection.close()
     }
 

@@ -44,6 +44,7 @@ public enum ServerOperation: Equatable, Sendable {
         case .delete(let id):
             o = ["op": "delete", "id": id.uuidString.lowercased()]
         }
+        // Strings, numbers and booleans only: it cannot fail to serialise.
         let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

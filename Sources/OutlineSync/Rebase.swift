@@ -91,7 +91,7 @@ struct Rebase {
 
         // 1. Base. A shadow first: where the last rebase left an item otherwise than the server has it.
         for (name, shadow) in recorded.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-            server[key(for: name)] = .some(shadow.map { State($0, parent: key(for: $0.parent ?? top)) })
+            server[try key(for: name)] = .some(try shadow.map { State($0, parent: try key(for: $0.parent ?? top)) })
         }
         for entry in entries {
             for o in try objects(of: entry) where server[.row(o.id.rowID)] == nil {
@@ -103,10 +103,10 @@ struct Rebase {
             switch change.body {
             case .upsert(let items):
                 for item in items where item.parent != nil && item.id != top {
-                    server[key(for: item.id)] = .some(State(item, parent: key(for: item.parent!)))
+                    server[try key(for: item.id)] = .some(State(item, parent: try key(for: item.parent!)))
                 }
             case .delete(let ids):
-                for id in ids where id != top { server[key(for: id)] = .some(nil) }
+                for id in ids where id != top { server[try key(for: id)] = .some(nil) }
             }
         }
         // 3. Pending.
@@ -194,10 +194,10 @@ struct Rebase {
         }
     }
 
-    private mutating func key(for name: UUID) -> Key {
+    private mutating func key(for name: UUID) throws -> Key {
         if let k = keyOfName[name] { return k }
         // Not met in the round's names: looked up alone.
-        let k: Key = ((try? store.objects(named: [name]).first) ?? nil).map { .row($0.rowID) } ?? .name(name)
+        let k: Key = (try store.objects(named: [name]).first ?? nil).map { .row($0.rowID) } ?? .name(name)
         keyOfName[name] = k
         if case .row(let r) = k { nameOfRow[r] = name }
         return k
@@ -430,6 +430,7 @@ struct Rebase {
         }
         var o: [String: Any] = ["p": parent, "o": s.ord, "t": s.title, "d": s.done]
         if let note = s.note { o["n"] = note }
+        // Strings, numbers and booleans only: it cannot fail to serialise.
         let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }

@@ -241,6 +241,7 @@ public final class Replicator {
             if let why {
                 // Repaired whole: the server's outline replaces this one; what differed is said first.
                 let (items, at) = try await connection.items(outline: id)
+                // Only for the message: what differed, when it can be read (the repair does not depend on it).
                 let differences = (try? differences(from: items, outline: id)) ?? []
                 let replaced = try ChangeApplier.replace(with: items, in: outline) {
                     try SyncState.update(in: outline.context) { $0.seq = at }
@@ -359,6 +360,7 @@ public final class Replicator {
     /// “X” stays in Projects/Y").
     private func describe(_ r: Refusal) -> String {
         let context = Context(store: store)
+        // Only for the message: an item gone or unreadable is named without its place.
         guard let id = r.item, let item = try? context.existingObject(for: id) as? Item, !item.isDeleted else {
             return "\(r.action): \(r.message)"
         }

@@ -138,6 +138,7 @@ public final class SyncLoop: Sendable {
         let sync = Replicator(outline: outline)
         var backoff: Duration = .milliseconds(500)
         while !isStopped {
+            // Only for the status line and the log: a count that cannot be read is shown as none waiting.
             let pending = (try? outline.context.store.outboxCount()) ?? 0
             publish { $0.pending = pending }
             let status: Replicator.Status
@@ -191,6 +192,7 @@ public final class SyncLoop: Sendable {
     /// Rings the bell at each of the server's notifications for outline `id`, on a connection of its own,
     /// until cancelled or the connection fails (the rounds' timer then still brings the changes).
     private func listen(_ address: ServerAddress, _ id: UUID) async {
+        // Listening only wakes rounds early: without it the rounds' timer brings the changes.
         guard let connection = try? await ServerConnection.connect(address, timeout: .seconds(3)) else { return }
         await withTaskCancellationHandler {
             // Listening from now on: one round more catches what arrived before.

@@ -62,6 +62,7 @@ struct History: ParsableCommand {
             var place: [String] = []
             if let c = e.place.container {
                 place.append("\"container\": \(c.rowID)")
+                // The path is for reading only: an item gone (or unreadable) has none.
                 if let titles = try? o.titles(downTo: c), !titles.isEmpty {
                     place.append("\"location\": [" + titles.map(JSONOutline.quote).joined(separator: ", ") + "]")
                 }

@@ -50,6 +50,7 @@ struct Undo: ParsableCommand {
     /// "outliner, 2 min ago, in Burrow › Groceries".
     static func describe(_ entry: HistoryEntry, in o: Outline) -> String {
         var parts = [entry.origin.isEmpty ? "another program" : Sanitizer.visible(entry.origin), entry.age()]
+        // The place is for reading only: an item gone (or unreadable) has none.
         if let container = entry.place.container, let titles = try? o.titles(downTo: container), !titles.isEmpty {
             parts.append("in " + Sanitizer.visible(titles.joined(separator: " › ")))
         }
