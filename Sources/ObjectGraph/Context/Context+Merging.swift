@@ -3,8 +3,13 @@ extension Context {
     func notifyControllers(_ changes: ChangeSet, local: Bool) {
         controllers.removeAll { $0.controller == nil }
         for c in controllers {
-            // A controller that cannot read the store keeps its last result; the next change retries.
-            try? c.controller?.process(changes, local: local)
+            // A controller that cannot read the store keeps its last result (the next change retries), and the
+            // failure is kept for the next save, which fails with it rather than act on what was not seen.
+            do {
+                try c.controller?.process(changes, local: local)
+            } catch {
+                noteReadFailure(error)
+            }
         }
     }
 
@@ -46,6 +51,12 @@ extension Context {
         refreshAll()
         for o in registered.values where !o.hasChanges { o.relations = [:] }
         controllers.removeAll { $0.controller == nil }
-        for c in controllers { try? c.controller?.reloadAll() }
+        for c in controllers {
+            do {
+                try c.controller?.reloadAll()
+            } catch {
+                noteReadFailure(error)
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ extension ResultsController {
     public func loadIfReady() -> Bool {
         guard let scan = pendingScan else { return true }
         guard scan.isFinished else { return false }
-        try? completeLoading()
+        loadRest()
         return true
     }
 

@@ -75,6 +75,16 @@ public final class ResultsController {
     }
 
     /// Waits for a background read of the IDs to finish, if one is running.
+    /// ``completeLoading()`` for the accessors that cannot throw: a failed read leaves the IDs known so far
+    /// and is kept on the context, so the next save fails with it rather than act on a short result.
+    func loadRest() {
+        do {
+            try completeLoading()
+        } catch {
+            context.noteReadFailure(error)
+        }
+    }
+
     func completeLoading() throws(StoreError) {
         guard let scan = pendingScan else { return }
         pendingScan = nil
@@ -92,7 +102,7 @@ public final class ResultsController {
 
     /// Rows in all sections (waits for a background read to finish; see ``loadedCount``).
     public var count: Int {
-        try? completeLoading()
+        loadRest()
         return storage.rowIDs.count
     }
     public var numberOfSections: Int { sectionKey == nil ? 1 : sections.count }
@@ -102,26 +112,26 @@ public final class ResultsController {
 
     /// The IDs in order (all sections, flattened).
     public var objectIDs: [ObjectID] {
-        try? completeLoading()
+        loadRest()
         return storage.rowIDs.map { ObjectID(entity: entity.index, rowID: $0) }
     }
 
     public func objectID(at row: Int) -> ObjectID {
-        if row >= storage.rowIDs.count { try? completeLoading() }
+        if row >= storage.rowIDs.count { loadRest() }
         return ObjectID(entity: entity.index, rowID: storage.rowIDs[row])
     }
     public func objectID(at index: ResultIndex) -> ObjectID { objectID(at: flat(index)) }
 
     /// The object at `row` of the flattened result; rows are read in batches around it.
     public func object(at row: Int) -> ManagedObject {
-        if row >= storage.rowIDs.count { try? completeLoading() }
+        if row >= storage.rowIDs.count { loadRest() }
         return context.materialize(storage, row)
     }
     public func object(at index: ResultIndex) -> ManagedObject { object(at: flat(index)) }
 
     /// Where `id` is in the result, if it is (a scan of the IDs).
     public func index(of id: ObjectID) -> ResultIndex? {
-        try? completeLoading()
+        loadRest()
         guard id.entity == entity.index, let i = storage.rowIDs.firstIndex(of: id.rowID) else { return nil }
         return path(i, in: sections)
     }
