@@ -57,6 +57,7 @@ public struct DatabaseOptions: ParsableArguments {
     /// is none, it says so rather than making one.
     public func writeExisting<T>(_ body: (Outline) throws -> T) throws -> T {
         let path = try self.path(creatingFolder: false)
+        // Not a link (or none there): absent.
         let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
         guard FileManager.default.fileExists(atPath: path) || link else { throw UserError("there is no outline at \(path)") }
         return try write(body)

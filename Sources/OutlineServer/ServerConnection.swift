@@ -103,6 +103,7 @@ public final class ServerConnection: Sendable {
         let (connection, address) = (self.connection, self.address)
         guard !connection.isClosed else { throw ServerError(.unreachable, "lost the connection to \(address)") }
         return try await Deadline.run(
+            // Closing is how a late answer is cut off; a close that fails has nothing left to do.
             limit, expired: { try? await connection.close() },
             error: { ServerError(.unreachable, "\(address) did not answer within \(limit)") },
             { try await body(connection) })
@@ -132,12 +133,14 @@ public final class ServerConnection: Sendable {
         let rows = try await run(
             "SELECT CASE WHEN to_regclass('burrow.meta') IS NULL THEN NULL ELSE 1 END, to_regnamespace('burrow') IS NOT NULL", "read the schema")
         guard let row = rows.first else { return 0 }
+        // A row that does not decode reads as no schema: the ensure step then says what it finds.
         let (hasMeta, hasSchema) = (try? row.decode((Int?, Bool).self)) ?? (nil, false)
         if hasMeta == nil {
             if hasSchema { throw ServerError(.schemaMismatch, "\(address) has a schema “burrow” that is not Burrow's") }
             return 0
         }
         let version = try await run("SELECT value FROM burrow.meta WHERE key = 'schema_version'", "read the schema version")
+        // What the server sent that Burrow cannot read is the server's failure, said so below.
         guard let text = try? version.first?.decode(String.self), let v = Int(text) else {
             throw ServerError(.schemaMismatch, "\(address) has a schema “burrow” with no version Burrow can read")
         }
@@ -183,6 +186,7 @@ public final class ServerConnection: Sendable {
             "SELECT (SELECT count(*) FROM burrow.item WHERE outline = \(outline)), last_seq FROM burrow.outline WHERE id = \(outline)",
             "count the items")
         guard let row = rows.first else { return nil }
+        // What the server sent that Burrow cannot read is the server's failure, said so below.
         guard let counted = try? row.decode((Int, Int64).self) else {
             throw ServerError(.failed, "\(address) counted the items in a way Burrow cannot read")
         }
@@ -194,6 +198,7 @@ public final class ServerConnection: Sendable {
     public func digest(outline: UUID) async throws(ServerError) -> (digest: OutlineDigest, seq: Int64)? {
         let rows = try await run("SELECT digest, last_seq FROM burrow.outline WHERE id = \(outline)", "read the outline's digest")
         guard let row = rows.first else { return nil }
+        // What the server sent that Burrow cannot read is the server's failure, said so below.
         guard let (digest, seq) = try? row.decode((Int64, Int64).self) else {
             throw ServerError(.failed, "\(address) gave a digest Burrow cannot read")
         }
@@ -204,6 +209,7 @@ public final class ServerConnection: Sendable {
     public func outlines() async throws(ServerError) -> [UUID] {
         let rows = try await run("SELECT id FROM burrow.outline ORDER BY created, id", "list the outlines")
         return try rows.map { (row: PostgresRow) throws(ServerError) -> UUID in
+            // What the server sent that Burrow cannot read is the server's failure, said so below.
             guard let id = try? row.decode(UUID.self) else { throw ServerError(.failed, "\(address) listed an outline Burrow cannot read") }
             return id
         }
@@ -218,6 +224,7 @@ public final class ServerConnection: Sendable {
     public func apply(_ op: ServerOperation, outline: UUID, opID: UUID, client: String) async throws(ServerError) -> ServerAnswer {
         let json = op.json
         let rows = try await run("SELECT burrow.apply(\(outline), \(opID), \(client), \(json)::jsonb)::text", "send a change")
+        // What the server sent that Burrow cannot read is the server's failure, said so below.
         guard let text = try? rows.first?.decode(String.self),
             let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
             let status = (o["status"] as? String).flatMap(ServerAnswer.Status.init(rawValue:))
@@ -233,6 +240,7 @@ public final class ServerConnection: Sendable {
         try await ensureSchema()
         let json = "[" + ops.map { "{\"id\":\"\($0.id.uuidString)\",\"op\":\($0.op.json)}" }.joined(separator: ",") + "]"
         let rows = try await run("SELECT burrow.apply_all(\(outline), \(client), \(json)::jsonb)::text", "send changes")
+        // What the server sent that Burrow cannot read is the server's failure, said so below.
         guard let text = try? rows.first?.decode(String.self),
             let list = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any], list.count == ops.count
         else { throw ServerError(.failed, "\(address) answered changes with something Burrow cannot read") }
@@ -263,6 +271,7 @@ public final class ServerConnection: Sendable {
             "read changes")
         var out: [ServerChange] = []
         for row in rows {
+            // What the server sent that Burrow cannot read is the server's failure, said so below.
             guard let (seq, opID, client, body) = try? row.decode((Int64, UUID, String, String).self),
                 let o = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
             else { throw ServerError(.failed, "\(address) holds a change Burrow cannot read") }

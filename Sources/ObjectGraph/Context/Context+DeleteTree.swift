@@ -19,6 +19,7 @@ extension Context {
             return
         }
         if deleteTreeReadingAside(object, tree: tree) { return }
+        // A walk that fails falls back to deleting object by object (the delete rules read what they need).
         guard let rows = try? store.backend.descendantRows(of: object.objectID.rowID, entity: object.entity, keySlot: tree.inverseSlot)
         else {
             delete(object)
@@ -53,6 +54,7 @@ extension Context {
     /// (nothing done) when the store cannot read aside.
     private func deleteTreeReadingAside(_ object: ManagedObject, tree: (slot: Int, inverseSlot: Int)) -> Bool {
         let e = object.entity, root = object.objectID
+        // Any failure here means "cannot read aside": the caller takes the other way.
         guard store.isInTransaction, let below = try? store.backend.descendants(of: root.rowID, entity: e, keySlot: tree.inverseSlot)
         else { return false }
         var rowIDs: [Int64] = [], held: [ManagedObject] = []

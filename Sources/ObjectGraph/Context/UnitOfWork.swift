@@ -74,6 +74,7 @@ struct UnitOfWork {
             for o in live + changed where !o.isFault {
                 for slot in o.entity.storedSlots {
                     guard let r = o.entity.properties[slot].relationship, case .integer(let t) = o.values[slot],
+                        // Only to name the object at fault in the save's error: a read that fails names none.
                         let found = try? context.loadRows(entity: model.entities[r.destination], ids: [t]), found.first! == nil
                     else { continue }
                     e.entity = o.entity.name

@@ -10,6 +10,8 @@ extension FetchStorage {
         statistics.batchLoads += 1
         // The ordered read's buffer becomes the batch as it is; rows it did not match are read by ID.
         var rows: [[Value]?] = []
+        // A failed read here leaves its rows to the next way (by ID, then one at a time as faults, whose
+        // failure the context keeps): an optimisation never decides what is shown.
         if !backward, let ordered = try? store.rowsInOrder(self, from: index, count: range.count) {
             rows = ordered
             statistics.rowsLoaded += ordered.count
@@ -19,6 +21,7 @@ extension FetchStorage {
         if matched < range.count {
             rows.append(contentsOf: repeatElement(nil, count: range.count - matched))
             let rest = Array(rowIDs[(range.lowerBound + matched)..<range.upperBound])
+            // As above: rows not read in the batch are read as faults.
             if let loaded = try? store.rows(of: entity, ids: rest, layout: layout) {
                 for (j, row) in loaded.enumerated() where row != nil {
                     rows[matched + j] = row

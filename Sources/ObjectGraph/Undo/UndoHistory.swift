@@ -50,13 +50,19 @@ public final class UndoHistory {
     /// origin "outliner": this tells one's own actions from the other's).
     public func wasRecordedHere(_ entry: HistoryEntry) -> Bool { recordedHere.contains(entry.sequence) }
 
+    // The conveniences below read "none" when the history cannot be read (for a menu's state); `nextUndo()`,
+    // `nextRedo()` and `totals()` throw.
+    /// True when there is an action to undo.
     public var canUndo: Bool { ((try? nextUndo()) ?? nil) != nil }
+    /// True when there is an action to redo.
     public var canRedo: Bool { ((try? nextRedo()) ?? nil) != nil }
     /// The name of the action `undo()` would undo.
     public var undoActionName: String? { ((try? nextUndo()) ?? nil)?.name }
     /// The name of the action `redo()` would redo.
     public var redoActionName: String? { ((try? nextRedo()) ?? nil)?.name }
+    /// How many actions can be undone.
     public var undoCount: Int { (try? totals().undo) ?? 0 }
+    /// How many actions can be redone.
     public var redoCount: Int { (try? totals().redo) ?? 0 }
 
     /// Starts a group: every save of this context until the matching `endGroup()` becomes one action

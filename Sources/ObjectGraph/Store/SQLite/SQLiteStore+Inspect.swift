@@ -30,6 +30,8 @@ extension SQLiteStore {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError(.cannotOpen, "cannot open the store: permission denied", path: path)
         }
+        // A header that cannot be read is left to SQLite's open, which says why; closing a read handle that
+        // fails has nothing left to do.
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()
         if header.isEmpty { return nil }

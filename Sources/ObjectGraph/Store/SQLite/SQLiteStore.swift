@@ -46,6 +46,7 @@ final class SQLiteStore: PersistentStore {
     func backgroundReader() -> DatabaseQueue? {
         if let r = backgroundReaderStorage { return r }
         guard let path else { return nil }
+        // Without a second connection, scans read in place (the caller's fallback): slower, never wrong.
         backgroundReaderStorage = try? DatabaseQueue(path: path, configuration: SQLiteStore.configuration(readonly: true))
         return backgroundReaderStorage
     }
@@ -144,6 +145,7 @@ final class SQLiteStore: PersistentStore {
     /// while other connections read: it never waits for them. Nothing to do for a read-only store.
     func checkpoint() {
         guard !isReadOnly, path != nil, transaction == nil else { return }
+        // Best effort: a checkpoint not done now is done by a later one (or SQLite's own).
         _ = try? queue.writeWithoutTransaction { db in
             // Without waiting: a truncating checkpoint waits for readers holding the write lock, so while a
             // long read ran (an export on its snapshot) every other writer waited behind it and gave up
