@@ -5,40 +5,12 @@ import TerminalKit
 
 extension App {
     /// True when `E` is waiting for the terminal: the run loop then calls `editPendingNote(on:)`.
-    public var wantsTerminal: Bool { pendingNoteEdit != nil }
+    public var wantsTerminal: Bool { externalEditor.isWaiting }
 
-    /// Edits the note `E` asked for in the user's editor, lending it `terminal`, and saves it as one undoable
-    /// action if it changed. The note is read as stored when the editor starts, and saved only if nobody
-    /// changed it meanwhile (another process, say): otherwise the edited text is kept as a new item's note
-    /// beside it, never lost. An editor that is missing or fails changes nothing and says why.
+    /// Edits the note `E` asked for in the user's editor, lending it `terminal` (see ``ExternalEditor``).
     public func editPendingNote(on terminal: any TerminalHandover) {
-        guard let row = pendingNoteEdit else { return }
-        pendingNoteEdit = nil
-        defer { settle() }
-        let before: String
-        do {
-            guard let details = try outline.details(of: row.id) else {
-                status = .error("\(quoted(row.title)) no longer exists (it was deleted elsewhere)")
-                return
-            }
-            before = details.note ?? ""
-        } catch {
-            fail("Cannot read the note of \(quoted(row.title))", error)
-            return
-        }
-        let editor = NoteEditor(environment: environment)
-        guard editor.command != nil else {
-            status = .error("Note of \(quoted(row.title)) unchanged: no editor to run: set $VISUAL or $EDITOR (neither vi nor nano was found)")
-            return
-        }
-        let edited: String
-        do {
-            edited = try terminal.handOver { try editor.edit(before) }
-        } catch {
-            status = .error("Note of \(quoted(row.title)) unchanged: \(error)")
-            return
-        }
-        saveNote(of: (row.id, row.title), from: before, to: edited, keepingUnder: here.id)
+        externalEditor.edit(on: terminal, in: self)
+        settle()
     }
 
     /// Saves `edited` as the note of `item` as one undoable action, if it differs from `before` (the note as

@@ -47,8 +47,8 @@ public final class App {
     let doneFilter = DoneFilter()
     /// The time zone the pane's times are shown in.
     public var timeZone = TimeZone.current
-    /// The note `E` asked to edit, waiting for the run loop to lend the terminal (`editPendingNote`).
-    var pendingNoteEdit: ItemRow?
+    /// `E`: the note edited in the user's editor, once the run loop lends the terminal.
+    let externalEditor = ExternalEditor()
     /// Keys pressed so far of a binding of several keys (`z` of `zo`).
     var pendingKeys: [TerminalKit.Key] = []
     /// The variables the note editor is chosen from (`$VISUAL`, `$EDITOR`, `$PATH`).
@@ -345,15 +345,9 @@ public final class App {
         case .outdent: outdentSelected()
         case .undo: undo()
         case .redo: redo()
-        case .editNote:
-            guard let row = level.selectedRow else {
-                status = .info("No item to edit the note of")
-                return
-            }
-            pendingNoteEdit = row
         case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
         case .details, .scrollDetailsDown, .scrollDetailsUp, .hideDone, .search, .nextMatch, .previousMatch, .help, .movePicker,
-            .editNoteInPlace, .copy, .cut, .paste, .pasteAbove:
+            .editNoteInPlace, .copy, .cut, .paste, .pasteAbove, .editNote:
             break  // run by their components, or opening their panels (above)
         case .visualRange:
             guard let id = level.selectedID else {
