@@ -12,7 +12,7 @@ public struct ItemRow: Sendable, Equatable {
     /// Checked off.
     public let isDone: Bool
     /// Direct sub-items as last saved (see `Item.childCount`): for display.
-    public let childCount: Int
+    public internal(set) var childCount: Int
     /// The item has a note (one with at least one character): a row shows a mark for it.
     public let hasNote: Bool
     /// Folded open in place (see `Item.isExpanded`).

@@ -7,7 +7,7 @@ extension Outline {
     /// ```swift
     /// for row in try outline.subtree(under: root, depth: 2) { print(String(repeating: "  ", count: row.depth) + row.title) }
     /// ```
-    public func subtree(under parent: Item, depth: Int = .max) throws -> [OutlineRow] {
+    public func subtree(under parent: Item, depth: Int = .max) throws -> [SubtreeRow] {
         let levels = try self.levels(under: parent, depth: depth)
         // Each level is grouped by parent (read in the order of the level above): where each parent's run starts.
         var runs: [[Int64: Range<Int>]] = []
@@ -22,7 +22,7 @@ extension Outline {
             }
             runs.append(run)
         }
-        var out: [OutlineRow] = []
+        var out: [SubtreeRow] = []
         out.reserveCapacity(levels.reduce(0) { $0 + $1.count })
         // Depth-first with an explicit stack of pending ranges: depth costs memory, not the thread's stack.
         var stack: [(depth: Int, rows: Range<Int>)] = levels.isEmpty ? [] : [(0, levels[0].indices)]
@@ -38,17 +38,17 @@ extension Outline {
 
     /// The items `ids` still stored, each followed by everything below it in outline order, as stored values
     /// (depth 0 for the items themselves): the text a copy puts on the clipboard.
-    public func rowsWithSubtrees(of ids: [ObjectID]) throws -> [OutlineRow] {
-        var out: [OutlineRow] = []
+    public func rowsWithSubtrees(of ids: [ObjectID]) throws -> [SubtreeRow] {
+        var out: [SubtreeRow] = []
         for id in ids {
             guard let item = try context.existingObject(for: id) as? Item else { continue }
             out.append(
-                OutlineRow(
+                SubtreeRow(
                     id: id, parent: item.parent?.objectID.rowID ?? 0, depth: 0, title: item.title, note: item.note,
                     isDone: item.isDone, childCount: item.childCount))
             for row in try subtree(under: item) {
                 out.append(
-                    OutlineRow(
+                    SubtreeRow(
                         id: row.id, parent: row.parent, depth: row.depth + 1, title: row.title, note: row.note,
                         isDone: row.isDone, childCount: row.childCount))
             }
@@ -71,14 +71,14 @@ extension Outline {
     /// on the (parent, order) index (parents in `IN` lists); every item is asked for its sub-items, so a
     /// stored count never decides what is read, and the item it starts from is not read again (were it in a
     /// cycle of a damaged store).
-    func levels(under parent: Item, depth limit: Int = .max, progress: ((Int) -> Void)? = nil) throws -> [[OutlineRow]] {
+    func levels(under parent: Item, depth limit: Int = .max, progress: ((Int) -> Void)? = nil) throws -> [[SubtreeRow]] {
         if parent.isRoot && limit == .max { return try levelsOfEverything(under: parent, progress: progress) }
         let keys = ["parent", "title", "note", "done", "childCount"]
-        var levels: [[OutlineRow]] = []
+        var levels: [[SubtreeRow]] = []
         var parents = [parent.objectID.rowID]
         var done = 0
         while !parents.isEmpty && levels.count < limit {
-            var level: [OutlineRow] = []
+            var level: [SubtreeRow] = []
             var next: [Int64] = []
             var start = 0
             while start < parents.count {
@@ -94,7 +94,7 @@ extension Outline {
                     let note: String? = if case .string(let n) = v[2] { n } else { nil }
                     let isDone = if case .bool(let b) = v[3] { b } else { false }
                     let stored: Int = if case .integer(let c) = v[4] { Int(c) } else { 0 }
-                    level.append(OutlineRow(id: id, parent: owner, depth: levels.count, title: title, note: note, isDone: isDone, childCount: stored))
+                    level.append(SubtreeRow(id: id, parent: owner, depth: levels.count, title: title, note: note, isDone: isDone, childCount: stored))
                     next.append(id.rowID)
                     done += 1
                     if done % 4096 == 0 { progress?(done) }
@@ -117,7 +117,7 @@ extension Outline {
     /// of the index rather than a seek per item, then laid out level by level from the top in memory.
     /// Items that cannot be reached from the top (a damaged store) are read and left out, as the
     /// level-by-level reading leaves them.
-    private func levelsOfEverything(under root: Item, progress: ((Int) -> Void)?) throws -> [[OutlineRow]] {
+    private func levelsOfEverything(under root: Item, progress: ((Int) -> Void)?) throws -> [[SubtreeRow]] {
         let all = try context.fetchValues(
             FetchRequest(Item.entityName, sortedBy: [SortKey("parent"), SortKey("order")]), keys: ["parent", "title", "note", "done"])
         // Each parent's run of children in the sorted rows.
@@ -133,11 +133,11 @@ extension Outline {
             runs[owner] = k..<end
             k = end
         }
-        var levels: [[OutlineRow]] = []
+        var levels: [[SubtreeRow]] = []
         var parents = [root.objectID.rowID]
         var done = 0
         while !parents.isEmpty {
-            var level: [OutlineRow] = []
+            var level: [SubtreeRow] = []
             var next: [Int64] = []
             for owner in parents {
                 guard let run = runs[owner] else { continue }
@@ -149,7 +149,7 @@ extension Outline {
                     let note: String? = if case .string(let n) = v[2] { n } else { nil }
                     let isDone = if case .bool(let b) = v[3] { b } else { false }
                     let count = runs[id.rowID]?.count ?? 0
-                    level.append(OutlineRow(id: id, parent: owner, depth: levels.count, title: title, note: note, isDone: isDone, childCount: count))
+                    level.append(SubtreeRow(id: id, parent: owner, depth: levels.count, title: title, note: note, isDone: isDone, childCount: count))
                     next.append(id.rowID)
                     done += 1
                     if done % 4096 == 0 { progress?(done) }

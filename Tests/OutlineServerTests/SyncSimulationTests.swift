@@ -120,7 +120,7 @@ import Testing
         /// What is wrong with what it shows, after taking in the commits made since: each batch applied to the
         /// list before must give the list after, which must be a fresh fetch; and the top level must be the
         /// tree's top items, in order.
-        func problems(tree: [OutlineRow]) throws -> [String] {
+        func problems(tree: [SubtreeRow]) throws -> [String] {
             try store.poll()
             var out: [String] = []
             for level in levels {
@@ -171,7 +171,7 @@ import Testing
         }
 
         /// Every item below the top, from a fresh context, with its name.
-        func rows() throws -> [(row: OutlineRow, name: UUID?)] {
+        func rows() throws -> [(row: SubtreeRow, name: UUID?)] {
             let fresh = Outline(context: Context(store: outline.context.store))
             let rows = try fresh.subtree(under: try fresh.root())
             return Array(zip(rows, try fresh.context.store.knownExternalIDs(for: rows.map(\.id))))
@@ -305,7 +305,7 @@ import Testing
         func localAction(_ d: Device, _ outline: Outline, kind: Int, _ rng: inout SeededRandom) throws {
             let rows = try d.rows()
             let top = try outline.root().objectID
-            let pick = { (r: inout SeededRandom) -> OutlineRow? in rows.isEmpty ? nil : rows[r.below(rows.count)].row }
+            let pick = { (r: inout SeededRandom) -> SubtreeRow? in rows.isEmpty ? nil : rows[r.below(rows.count)].row }
             switch kind {
             case 0..<5:
                 counter += 1

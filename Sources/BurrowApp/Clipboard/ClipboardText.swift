@@ -8,7 +8,7 @@ import TerminalKit
 ///
 /// For example: “Groceries” with “Milk” below it is `"Groceries\n  Milk\n"`.
 enum ClipboardText {
-    static func make(_ rows: [OutlineRow]) -> String {
+    static func make(_ rows: [SubtreeRow]) -> String {
         var out = ""
         for row in rows {
             let flat = String(row.title.map { $0.isNewline || $0 == "\t" ? " " : $0 }).drop { $0 == " " }

@@ -70,7 +70,7 @@ struct Ls: ParsableCommand {
     static let maxIndent = 32
 
     /// `[{"id", "title", "note"?, "done", "childCount", "children"?}]`, nested by depth without recursion.
-    private func jsonTree(_ rows: [OutlineRow]) -> String {
+    private func jsonTree(_ rows: [SubtreeRow]) -> String {
         var s = "["
         for (k, row) in rows.enumerated() {
             if k > 0 && row.depth <= rows[k - 1].depth { s += row.depth == 0 ? ",\n " : ", " }
