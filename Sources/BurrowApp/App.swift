@@ -49,6 +49,8 @@ public final class App {
     public var timeZone = TimeZone.current
     /// `E`: the note edited in the user's editor, once the run loop lends the terminal.
     let externalEditor = ExternalEditor()
+    /// The read failure last told on the status line (see `Outline.pendingReadFailure`), so it is told once.
+    var toldReadFailure: StoreError?
     /// Keys pressed so far of a binding of several keys (`z` of `zo`).
     var pendingKeys: [TerminalKit.Key] = []
     /// The variables the note editor is chosen from (`$VISUAL`, `$EDITOR`, `$PATH`).
@@ -409,6 +411,7 @@ public final class App {
         if !layout.isTooSmall { scroll(to: layout) }
         settleFolds()
         for component in components { component.settle(in: self) }
+        tellReadFailure()
         // While too small nothing is drawn: the editor keeps its scroll for when the terminal grows.
         guard !layout.isTooSmall else { return }
         scroll(to: layout)
@@ -464,6 +467,18 @@ public final class App {
         case .panel(let panel): panel.settle(layout, in: self)
         case .browse, .visual: break
         }
+    }
+
+    /// A read that failed where nothing could throw (a row drawn, a list's members): told once, at once,
+    /// since the next change will not be saved (it fails with the read's error, writing nothing).
+    private func tellReadFailure() {
+        guard let failure = outline.pendingReadFailure else {
+            toldReadFailure = nil
+            return
+        }
+        guard failure != toldReadFailure else { return }
+        toldReadFailure = failure
+        fail("Cannot read part of the outline (the next change will not be saved; try it again after)", failure)
     }
 
     /// Pops levels whose item was deleted (by undo, redo or another process) to the nearest survivor.

@@ -54,6 +54,7 @@ extension Outline {
     /// How many items `request` matches.
     public func count(_ request: FetchRequest) throws(StoreError) -> Int { try context.count(request) }
 
-    /// A read failure kept since the last save where reading could not throw (see `Context.takeReadFailure`).
-    public func takeReadFailure() -> StoreError? { context.takeReadFailure() }
+    /// A read failure kept since the last save where reading could not throw (see `Context.pendingReadFailure`):
+    /// the next save fails with it, writing nothing.
+    public var pendingReadFailure: StoreError? { context.pendingReadFailure }
 }

@@ -122,8 +122,12 @@ extension Context {
         if readFailure == nil { readFailure = error }
     }
 
-    /// The read that failed since the last save where the API could not throw, if any (and forgets it): an app
-    /// can tell its user at once instead of at the next save.
+    /// The read that failed since the last save where the API could not throw, if any, without forgetting it
+    /// (the next save still fails with it): an app tells its user at once.
+    public var pendingReadFailure: StoreError? { readFailure }
+
+    /// The read that failed since the last save where the API could not throw, if any (and forgets it: the
+    /// next save no longer fails with it).
     public func takeReadFailure() -> StoreError? {
         defer { readFailure = nil }
         return readFailure
