@@ -155,7 +155,7 @@ extension App {
         // Whatever the mode: the rows on screen stayed put while these arrived out of sight. Not while search
         // results cover the level: the count would seem to be about the hits.
         if let sharing = sharing?.label { right.insert(sharing, at: 0) }
-        if top.newAbove.count > 0, !search.showsResults { right.insert("\(top.newAbove.count) new above", at: 0) }
+        if top.newAbove.count > 0, mode.panel(Search.self)?.showsResults != true { right.insert("\(top.newAbove.count) new above", at: 0) }
         let message = status.map { Sanitizer.visible($0.text) } ?? ""
         let style = status?.isError == true ? theme.error : theme.status
         StatusBar(left: message, right: right.joined(separator: " · "), style: style, rightStyle: theme.status)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ObjectGraph
 import Outline
+import Synchronization
 import TerminalKit
 
 /// The `burrow` command: with no subcommand, the outliner; subcommands for scripting.
@@ -85,26 +86,24 @@ public enum BurrowMain {
     /// Runs a command that talks to a server (the sync's, which are async: the server's driver is) to its end:
     /// the one place the synchronous entry waits on the concurrency pool. The task inherits the caller's
     /// task-local values (the console the command writes to).
-    private static func wait(for command: any AsyncParsableCommand) throws {
-        // @unchecked: the task has the command to itself while this thread waits for it.
-        final class Run: @unchecked Sendable {
-            var command: any AsyncParsableCommand
-            var result: Result<Void, any Error>?
-            init(_ command: any AsyncParsableCommand) { self.command = command }
-        }
-        let run = Run(command)
+    private static func wait(for command: sending any AsyncParsableCommand) throws {
+        // The command is sent to the task (nothing here touches it after), the result comes back through a lock.
+        let result = Mutex<Result<Void, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
+            var command = command
+            let r: Result<Void, any Error>
             do {
-                try await run.command.run()
-                run.result = .success(())
+                try await command.run()
+                r = .success(())
             } catch {
-                run.result = .failure(error)
+                r = .failure(error)
             }
+            result.withLock { $0 = r }
             done.signal()
         }
         done.wait()
-        try run.result!.get()
+        try result.withLock { $0! }.get()
     }
 
     /// Says why `error` ended the command, where it belongs; the exit status.

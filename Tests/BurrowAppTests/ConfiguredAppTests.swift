@@ -109,6 +109,18 @@ import Testing
         guard case .browse = h.app.mode else { Issue.record("Ctrl-X did not leave the range"); return }
     }
 
+    /// The move picker's keys come from its own table: Tab moves, Enter (bound to nothing there) does nothing.
+    @Test func theMovePickersKeysAreRebound() throws {
+        let keymap = Keymap.default.rebinding([.confirm: [[Self.key("<Tab>")]], .moveDown: [[Self.key("<C-j>")]]], in: .picker)
+        let h = try AppHarness(width: 40, height: 8, outline: try Self.outline(["Milk", "Eggs", "Bread"]), keymap: keymap)
+        try h.press("M <Enter>")
+        #expect(h.app.mode.panel(MovePicker.self) != nil, "Enter is no key of the picker now")
+        try h.press("<C-j> <C-j> <Tab>")
+        #expect(h.app.mode.panel(MovePicker.self) == nil)
+        #expect(h.app.statusText == "Moved “Milk” to “Eggs”")
+        #expect(try h.app.outline.subtree(under: try h.app.outline.root()).map(\.title) == ["Eggs", "Milk", "Bread"])
+    }
+
     /// `?` lists every editor's keys as they are bound now, under each editor's own heading.
     @Test func helpListsTheEditorsKeysAsBound() throws {
         let keymap = Keymap.default.rebinding([.confirm: [[Self.key("<C-j>")]]], in: .picker)

@@ -242,6 +242,14 @@ import Testing
                 "9:1: unknown command “bogus” in [keys.note-editor] (burrow config default lists them)"
             ])
         #expect(Self.bindings(wrong.keymap) == Self.bindings(.default))
+        // An editor's table that is not a table, and Ctrl-C (which always quits) given to an editor.
+        let odd = Self.parse("keys = { text = \"x\", editors = { cancel = \"<C-c>\" } }\n")
+        #expect(
+            odd.problems.map(\.description) == [
+                "1:17: keys.text must be a table: a [keys.text] line, then command = \"key\" lines",
+                "1:43: <C-c> always quits; it cannot run cancel"
+            ])
+        #expect(odd.keymap.command(for: Self.key("<Esc>"), in: .editor) == .cancel)
         // The same key in two editors is fine: one is read at a time.
         let apart = Self.parse("[keys.search-line]\nconfirm = \"<C-j>\"\n[keys.move-picker]\nconfirm = \"<C-j>\"\n")
         #expect(apart.problems == [])

@@ -69,6 +69,9 @@ final class Search: Component, Panel {
         return true
     }
 
+    /// The outliner leaving with the line open: the results go with it.
+    func leave(in app: App) { panel = nil }
+
     /// Pasted text goes into the line, and the results follow it.
     func paste(_ text: String, in app: App) {
         field.insert(text)
@@ -92,7 +95,8 @@ final class Search: Component, Panel {
     /// The open results list after another process committed: the same text searched again once per change
     /// taken in (never per frame), the chosen hit kept by ID, the count updated.
     func settle(in app: App) {
-        guard let panel, panel.results != nil else { return }
+        // Only while the line is open: the results of a line that closed are never searched again.
+        guard app.mode.panel(Search.self) === self, let panel, panel.results != nil else { return }
         let generation = app.outline.generation
         guard panel.generation != generation else { return }
         panel.generation = generation
