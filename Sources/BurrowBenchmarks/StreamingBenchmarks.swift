@@ -99,7 +99,7 @@ struct StreamingBenchmarks {
             sqlite3_bind_int64(row, 1, next)
             sql.bind(row, 2, node.title)
             if let note = node.note { sql.bind(row, 3, note) } else { sqlite3_bind_null(row, 3) }
-            sqlite3_bind_int64(row, 4, node.done ? 1 : 0)
+            sqlite3_bind_int64(row, 4, node.isDone ? 1 : 0)
             sql.bind(row, 5, key)
             sqlite3_bind_int64(row, 6, path[depth].id)
             sql.step(row)

@@ -114,7 +114,7 @@ private struct ExportStream {
                 let title: String = if case .string(let t) = values[0] { t } else { "" }
                 let note: String? = if case .string(let n) = values[1] { n } else { nil }
                 let done = if case .bool(let b) = values[2] { b } else { false }
-                writer.enter(OutlineNode(title, note: note, done: done), depth: depth, hasChildren: hasChildren, into: &out)
+                writer.enter(OutlineNode(title, note: note, isDone: done), depth: depth, hasChildren: hasChildren, into: &out)
                 count += 1
                 if count % 4096 == 0 { progress?(count) }
             case .leave(let depth):

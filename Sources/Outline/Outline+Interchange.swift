@@ -11,7 +11,7 @@ extension Outline {
     /// Reads the subtree as values (see `levels(under:)`), then nests the levels from the deepest up.
     private func nodesOfRows(under parent: Item, progress: ((Int) -> Void)?) throws -> [OutlineNode] {
         var levels = try self.levels(under: parent, progress: progress).map { level in
-            level.map { (id: $0.id.rowID, parent: $0.parent, node: OutlineNode($0.title, note: $0.note, done: $0.isDone)) }
+            level.map { (id: $0.id.rowID, parent: $0.parent, node: OutlineNode($0.title, note: $0.note, isDone: $0.isDone)) }
         }
         // Deepest level first: each node joins its parent, in the order read (the parent's order).
         for depth in stride(from: levels.count - 1, to: 0, by: -1) {
@@ -43,7 +43,7 @@ extension Outline {
             if stack[f].next < stack[f].pending.count {
                 let item = stack[f].pending[stack[f].next]
                 stack[f].next += 1
-                let node = OutlineNode(item.title, note: item.note, done: item.isDone)
+                let node = OutlineNode(item.title, note: item.note, isDone: item.isDone)
                 done += 1
                 if done % 4096 == 0 { progress?(done) }
                 let below = try children(of: item)
@@ -113,7 +113,7 @@ extension Outline {
                 var row = template
                 row[Item.Slot.title] = .string(level[k].title)
                 if let note = level[k].note { row[Item.Slot.note] = .string(note) }
-                row[Item.Slot.done] = .bool(level[k].done)
+                row[Item.Slot.done] = .bool(level[k].isDone)
                 row[Item.Slot.order] = .string(keys[k])
                 row[parentSlot] = .integer(owner)
                 rows.append(row)

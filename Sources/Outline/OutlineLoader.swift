@@ -63,7 +63,7 @@ public struct OutlineLoader {
         var row = template
         row[Item.Slot.title] = .string(node.title)
         if let note = node.note { row[Item.Slot.note] = .string(note) }
-        row[Item.Slot.done] = .bool(node.done)
+        row[Item.Slot.done] = .bool(node.isDone)
         row[Item.Slot.order] = .string(key)
         row[parentSlot] = .integer(path[depth].id)
         batchIDs.append(id)

@@ -28,7 +28,7 @@ public struct OutlineDigest: Hashable, Sendable, CustomStringConvertible {
     /// An item's share: 0 for the top item (no parent), which the server makes and no device edits.
     public static func hash(_ item: ServerItem) -> Int64 {
         guard let parent = item.parent else { return 0 }
-        let bytes = SHA256.hash(canonical(id: item.id, parent: parent, ord: item.ord, title: item.title, note: item.note, done: item.done))
+        let bytes = SHA256.hash(canonical(id: item.id, parent: parent, ord: item.ord, title: item.title, note: item.note, done: item.isDone))
         return Int64(bitPattern: bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 

@@ -346,7 +346,7 @@ public final class ServerConnection: Sendable {
                 """, logger: logger)
             for try await row in rows {
                 let (id, parent, ord, title, note, done) = try row.decode((UUID, UUID?, String, String, String?, Bool).self)
-                items.append(ServerItem(id: id, parent: parent, ord: ord, title: title, note: note, done: done))
+                items.append(ServerItem(id: id, parent: parent, ord: ord, title: title, note: note, isDone: done))
             }
             return (items, seq)
         }

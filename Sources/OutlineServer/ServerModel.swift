@@ -120,7 +120,7 @@ public final class ServerModel: SharedOutlineServer {
                 }
                 if let title = fields["title"] { item.title = title.text ?? "" }
                 if let note = fields["note"] { item.note = note.text }
-                if let done = fields["done"] { item.done = done.truth ?? false }
+                if let done = fields["done"] { item.isDone = done.truth ?? false }
                 put(item)
                 rows = [item]
             case .move(let id, let to, let ord):
@@ -261,7 +261,7 @@ public final class ServerModel: SharedOutlineServer {
             switch name {
             case "title": return value == .string(item.title)
             case "note": return value == (item.note.map(ServerValue.string) ?? .null)
-            case "done": return value == .bool(item.done)
+            case "done": return value == .bool(item.isDone)
             case "ord": return value == .string(item.ord)
             case "id": return value == .string(item.id.uuidString.lowercased())
             case "parent": return value == (item.parent.map { .string($0.uuidString.lowercased()) } ?? .null)

@@ -74,16 +74,16 @@ public struct ServerItem: Equatable, Sendable {
     public var ord: String
     public var title: String
     public var note: String?
-    public var done: Bool
+    public var isDone: Bool
 
-    public init(id: UUID, parent: UUID?, ord: String, title: String, note: String? = nil, done: Bool = false) {
-        (self.id, self.parent, self.ord, self.title, self.note, self.done) = (id, parent, ord, title, note, done)
+    public init(id: UUID, parent: UUID?, ord: String, title: String, note: String? = nil, isDone: Bool = false) {
+        (self.id, self.parent, self.ord, self.title, self.note, self.isDone) = (id, parent, ord, title, note, isDone)
     }
 
     var object: [String: Any] {
         [
             "id": id.uuidString.lowercased(), "parent": parent.map { $0.uuidString.lowercased() } ?? NSNull(), "ord": ord, "title": title,
-            "note": note ?? NSNull(), "done": done
+            "note": note ?? NSNull(), "done": isDone
         ]
     }
 
@@ -106,7 +106,7 @@ public struct ServerItem: Equatable, Sendable {
         case let text as String: note = text
         default: return nil
         }
-        self.init(id: id, parent: parent, ord: ord, title: title, note: note, done: done)
+        self.init(id: id, parent: parent, ord: ord, title: title, note: note, isDone: done)
     }
 }
 

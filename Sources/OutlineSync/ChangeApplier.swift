@@ -128,6 +128,6 @@ public enum ChangeApplier {
         if item.order != server.ord { item.order = server.ord }
         if item.title != server.title { item.title = server.title }
         if item.note != server.note { item.note = server.note }
-        if item.isDone != server.done { item.isDone = server.done }
+        if item.isDone != server.isDone { item.isDone = server.isDone }
     }
 }

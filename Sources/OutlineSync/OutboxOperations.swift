@@ -93,7 +93,7 @@ public enum OutboxOperations {
             if was == nil { named.append(c.id) }
             let item = ServerItem(
                 id: try name(c.id), parent: try parent(after).map(name), ord: order(after), title: text(after["title"]) ?? "",
-                note: text(after["note"]), done: after["done"] == .bool(true))
+                note: text(after["note"]), isDone: after["done"] == .bool(true))
             if was != nil && !fresh.contains(c.id) { restored.append(item) } else { ops.append(.insert(item)) }
         }
         if !restored.isEmpty { ops.insert(.restore(restored), at: 0) }

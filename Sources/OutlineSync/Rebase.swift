@@ -442,12 +442,12 @@ struct Rebase {
             let ord = o["o"] as? String, let title = o["t"] as? String, let done = o["d"] as? Bool
         else { throw SyncError("a pending action's record of the server (\(shadow.prefix(80))) cannot be read") }
         // An empty parent: one with no name here, which only the top can be for the server.
-        return ServerItem(id: name, parent: UUID(uuidString: text), ord: ord, title: title, note: o["n"] as? String, done: done)
+        return ServerItem(id: name, parent: UUID(uuidString: text), ord: ord, title: title, note: o["n"] as? String, isDone: done)
     }
 }
 
 extension Rebase.State {
     init(_ item: ServerItem, parent: Rebase.Key) {
-        self.init(parent: parent, ord: item.ord, title: item.title, note: item.note, done: item.done)
+        self.init(parent: parent, ord: item.ord, title: item.title, note: item.note, done: item.isDone)
     }
 }

@@ -36,7 +36,7 @@ extension Replicator {
                 }
                 let ord: String
                 if case .string(let s)? = order?.first { ord = s } else { ord = "" }
-                digest.toggle(ServerItem(id: name, parent: parent, ord: ord, title: row.title, note: row.note, done: row.isDone))
+                digest.toggle(ServerItem(id: name, parent: parent, ord: ord, title: row.title, note: row.note, isDone: row.isDone))
             }
             return (digest, seq, unnamed, change)
         }
@@ -56,7 +56,7 @@ extension Replicator {
             guard let name else { continue }
             let ord: String
             if case .string(let s)? = order?.first { ord = s } else { ord = "" }
-            here[name] = ServerItem(id: name, parent: byRow[row.parent], ord: ord, title: row.title, note: row.note, done: row.isDone)
+            here[name] = ServerItem(id: name, parent: byRow[row.parent], ord: ord, title: row.title, note: row.note, isDone: row.isDone)
         }
         let there = Dictionary(items.filter { $0.parent != nil }.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let titles = there.mapValues(\.title).merging(here.mapValues(\.title)) { a, _ in a }

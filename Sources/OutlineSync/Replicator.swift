@@ -134,7 +134,7 @@ public final class Replicator {
             if case .string(let s)? = order?.first { ord = s } else { ord = "" }
             return ServerItem(
                 id: name, parent: row.parent == root.objectID.rowID ? id : byRow[row.parent], ord: ord, title: row.title, note: row.note,
-                done: row.isDone)
+                isDone: row.isDone)
         }
         // Operation IDs of this try's own: a try after a cut sends its batches again, which may differ.
         let attempt = UUID()

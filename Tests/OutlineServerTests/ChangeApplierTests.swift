@@ -42,11 +42,11 @@ import Testing
         let (a, b, c) = (UUID(), UUID(), UUID())
         try w.apply(.upsert([ServerItem(id: a, parent: w.outlineID, ord: "a1", title: "alpha")]))
         try w.apply(.upsert([ServerItem(id: b, parent: w.outlineID, ord: "a2", title: "beta", note: "n")]))
-        try w.apply(.upsert([ServerItem(id: c, parent: a, ord: "a1", title: "gamma", done: true)]))
+        try w.apply(.upsert([ServerItem(id: c, parent: a, ord: "a1", title: "gamma", isDone: true)]))
         #expect(try w.lines() == ["alpha", "  gamma [x]", "beta (n)"])
 
         try w.apply(.upsert([ServerItem(id: a, parent: w.outlineID, ord: "a3", title: "alpha 2")]))
-        try w.apply(.upsert([ServerItem(id: c, parent: b, ord: "a1", title: "gamma", done: false)]))
+        try w.apply(.upsert([ServerItem(id: c, parent: b, ord: "a1", title: "gamma", isDone: false)]))
         #expect(try w.lines() == ["beta (n)", "  gamma", "alpha 2"])
 
         try w.apply(.delete([b, c]))
@@ -85,7 +85,7 @@ import Testing
         #expect(try w.lines() == ["b"])
         let server = [
             ServerItem(id: w.outlineID, parent: nil, ord: "", title: "top"), ServerItem(id: a, parent: w.outlineID, ord: "a1", title: "a"),
-            ServerItem(id: c, parent: w.outlineID, ord: "a2", title: "c", done: true), ServerItem(id: b, parent: a, ord: "a1", title: "b")
+            ServerItem(id: c, parent: w.outlineID, ord: "a2", title: "c", isDone: true), ServerItem(id: b, parent: a, ord: "a1", title: "b")
         ]
         // An action waiting to be sent: nothing is replaced.
         _ = try w.outline.perform("Add") { try w.outline.append("mine", to: try w.outline.root().objectID) }
@@ -106,7 +106,7 @@ import Testing
         let sender = try World(), receiver = try World()
         let o = sender.outline
         let top = try o.root().objectID
-        let nodes = [OutlineNode("list", children: [OutlineNode("one", note: "first"), OutlineNode("two", done: true)]), OutlineNode("solo")]
+        let nodes = [OutlineNode("list", children: [OutlineNode("one", note: "first"), OutlineNode("two", isDone: true)]), OutlineNode("solo")]
         let added = try o.perform("Import") { try o.add(nodes, under: top) }
         let one = try o.children(of: try #require(try o.context.existingObject(for: added[0]) as? Item))[0].objectID
         try o.perform("Rename") { try o.rename(one, to: "uno") }
@@ -127,12 +127,12 @@ import Testing
                 case .delete(let id): body = .delete([id])
                 case .move(let id, let parent, let ord):
                     let item = try #require(try ChangeApplier.local(id, in: o.context))
-                    body = .upsert([ServerItem(id: id, parent: parent, ord: ord, title: item.title, note: item.note, done: item.isDone)])
+                    body = .upsert([ServerItem(id: id, parent: parent, ord: ord, title: item.title, note: item.note, isDone: item.isDone)])
                 case .set(let id, _, _):
                     let item = try #require(try ChangeApplier.local(id, in: o.context))
                     let above = try #require(item.parent).objectID
                     let parent = try #require(try o.context.store.knownExternalIDs(for: [above])[0])
-                    body = .upsert([ServerItem(id: id, parent: parent, ord: item.order, title: item.title, note: item.note, done: item.isDone)])
+                    body = .upsert([ServerItem(id: id, parent: parent, ord: item.order, title: item.title, note: item.note, isDone: item.isDone)])
                 }
                 changes.append(ServerChange(seq: seq, opID: UUID(), client: "a", body: body))
             }

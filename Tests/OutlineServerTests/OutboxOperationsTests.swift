@@ -75,7 +75,7 @@ import Testing
         let w = try World()
         let o = w.outline
         let nodes = [
-            OutlineNode("list", children: [OutlineNode("one", note: "first", children: [OutlineNode("deep", done: true)]), OutlineNode("two")])
+            OutlineNode("list", children: [OutlineNode("one", note: "first", children: [OutlineNode("deep", isDone: true)]), OutlineNode("two")])
         ]
         let added = try o.perform("Import") { try o.add(nodes, under: w.top) }
         let ops = try w.operations()
@@ -89,7 +89,7 @@ import Testing
             seen.insert(i.id)
         }
         #expect(items.map(\.title).sorted() == ["deep", "list", "one", "two"])
-        #expect(items.first { $0.title == "one" }?.note == "first" && items.first { $0.title == "deep" }?.done == true)
+        #expect(items.first { $0.title == "one" }?.note == "first" && items.first { $0.title == "deep" }?.isDone == true)
 
         let list = try #require(added.first)
         let names = Dictionary(uniqueKeysWithValues: items.map { ($0.title, $0.id) })

@@ -31,8 +31,8 @@ import Testing
 
     @Test func theDigestSeesEveryFieldAndNoOrder() {
         let top = UUID()
-        let a = ServerItem(id: UUID(), parent: top, ord: "a0", title: "A", note: nil, done: false)
-        let b = ServerItem(id: UUID(), parent: a.id, ord: "a0", title: "B", note: "n", done: true)
+        let a = ServerItem(id: UUID(), parent: top, ord: "a0", title: "A", note: nil, isDone: false)
+        let b = ServerItem(id: UUID(), parent: a.id, ord: "a0", title: "B", note: "n", isDone: true)
         #expect(OutlineDigest([a, b]) == OutlineDigest([b, a]))
         #expect(OutlineDigest([a, b, ServerItem(id: top, parent: nil, ord: "a0", title: "")]) == OutlineDigest([a, b]))
         var both = OutlineDigest([a, b])
@@ -47,7 +47,7 @@ import Testing
             case 2: x.title = "B "
             case 3: x.note = nil
             case 4: x.note = ""
-            default: x.done = false
+            default: x.isDone = false
             }
             changed.append(x)
             #expect(OutlineDigest([a, x]) != OutlineDigest([a, b]), "change \(change)")

@@ -44,7 +44,7 @@ import Testing
     @Test func uploadDownloadAndEditsBothWays() async throws {
         let url = try PostgresCluster.shared().newDatabase()
         let a = try await Device(url), b = try await Device(url)
-        let nodes = [OutlineNode("groceries", children: [OutlineNode("milk", note: "oat"), OutlineNode("bread", done: true)]), OutlineNode("work")]
+        let nodes = [OutlineNode("groceries", children: [OutlineNode("milk", note: "oat"), OutlineNode("bread", isDone: true)]), OutlineNode("work")]
         _ = try a.outline.perform("Import") { try a.outline.add(nodes, under: try a.top) }
         let said = try await a.sync.attach(try ServerAddress(url), through: a.connection)
         #expect(said.hasPrefix("Shared 4 items to"))

@@ -62,7 +62,7 @@ import Testing
         #expect(try await w.tree() == ["": ["B2"], "B2": ["C"]])
         let changes = try await w.server.changes(outline: w.outline, after: 0)
         #expect(changes.map(\.seq) == [1, 2, 3, 4, 5, 6])
-        #expect(changes[3].body == .upsert([ServerItem(id: b, parent: w.outline, ord: "a1", title: "B2", done: true)]))
+        #expect(changes[3].body == .upsert([ServerItem(id: b, parent: w.outline, ord: "a1", title: "B2", isDone: true)]))
         #expect(changes[5].body == .delete([a]))
         #expect(try await w.server.changes(outline: w.outline, after: 4).map(\.seq) == [5, 6])
         #expect(try await w.server.items(outline: w.outline).seq == 6)

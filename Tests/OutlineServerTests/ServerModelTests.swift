@@ -189,7 +189,7 @@ import Testing
             ids.append(id)
             let note: String? = k % 3 == 0 ? nil : k % 3 == 1 ? "" : title + " note"
             _ = try await real.apply(
-                .insert(ServerItem(id: id, parent: k > 2 ? ids[k - 2] : outline, ord: "a\(k)", title: title, note: note, done: k % 2 == 0)),
+                .insert(ServerItem(id: id, parent: k > 2 ? ids[k - 2] : outline, ord: "a\(k)", title: title, note: note, isDone: k % 2 == 0)),
                 outline: outline, opID: UUID(), client: "t")
         }
         func same(_ why: String) async throws {

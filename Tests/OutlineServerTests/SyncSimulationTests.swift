@@ -192,7 +192,7 @@ import Testing
         var out: [String] = []
         func walk(_ id: UUID, _ depth: Int) {
             for c in (children[id] ?? []).sorted(by: { $0.ord.utf8.lexicographicallyPrecedes($1.ord.utf8) }) {
-                out.append(String(repeating: "  ", count: depth) + "\(c.id.uuidString) \(c.title)\(c.done ? " [x]" : "")")
+                out.append(String(repeating: "  ", count: depth) + "\(c.id.uuidString) \(c.title)\(c.isDone ? " [x]" : "")")
                 walk(c.id, depth + 1)
             }
         }

@@ -20,7 +20,7 @@ import Testing
     static func isChain(_ nodes: [OutlineNode], depth: Int) -> Bool {
         var level = nodes
         for d in 1...depth {
-            guard level.count == 1, level[0].title == "level \(d)", level[0].note == nil, !level[0].done else { return false }
+            guard level.count == 1, level[0].title == "level \(d)", level[0].note == nil, !level[0].isDone else { return false }
             level = level[0].children
         }
         return level.isEmpty

@@ -22,7 +22,7 @@ import Testing
     static func tree(_ rng: inout SeededRandom, depth: Int) -> [OutlineNode] {
         (0..<rng.below(depth == 0 ? 8 : 5)).map { _ in
             OutlineNode(
-                text(&rng, pieces: 5), note: rng.below(3) == 0 ? nil : text(&rng, pieces: 10), done: rng.below(3) == 0,
+                text(&rng, pieces: 5), note: rng.below(3) == 0 ? nil : text(&rng, pieces: 10), isDone: rng.below(3) == 0,
                 children: depth < 5 && rng.below(2) == 0 ? tree(&rng, depth: depth + 1) : [])
         }
     }

@@ -11,13 +11,13 @@ import Testing
             OutlineNode(
                 "Groceries 🛒",
                 children: [
-                    OutlineNode("Milk", note: "2 litres\n\n- not a sub-item\n  indented line", done: true),
+                    OutlineNode("Milk", note: "2 litres\n\n- not a sub-item\n  indented line", isDone: true),
                     OutlineNode("Eggs & <bacon> \"quoted\" 'single'"),
                     OutlineNode("", note: "an empty title")
                 ]),
             OutlineNode("漢字 · naïve · e\u{301} · 👩‍👩‍👧", children: [OutlineNode("[ ] looks like a box"), OutlineNode("1. looks numbered")]),
             OutlineNode(String(repeating: "long ", count: 2000)),
-            OutlineNode("  leading and trailing spaces  ", done: true),
+            OutlineNode("  leading and trailing spaces  ", isDone: true),
             OutlineNode("escape \u{1B}[31mred\u{1B}[0m and bell \u{07} and tab\tinside")
         ]
     }
@@ -34,7 +34,7 @@ import Testing
                 m = OrgOutlineTests.holdable(m)
             case .text:
                 m.note = nil
-                m.done = false
+                m.isDone = false
                 m.title = String(m.title.drop { $0 == " " || $0 == "\t" })
             }
             m.children = holdable(n.children, in: format)
@@ -79,7 +79,7 @@ import Testing
         let wide = OutlineNode(
             "wide",
             children: (0..<40).map {
-                OutlineNode("w\($0)", note: $0 % 3 == 0 ? "n\($0)" : nil, done: $0 % 2 == 0, children: (0..<($0 % 4)).map { OutlineNode("c\($0)") })
+                OutlineNode("w\($0)", note: $0 % 3 == 0 ? "n\($0)" : nil, isDone: $0 % 2 == 0, children: (0..<($0 % 4)).map { OutlineNode("c\($0)") })
             })
         let x = Self.sample() + [wide]
         try o.add(x, under: root)
@@ -142,7 +142,7 @@ import Testing
     @Test func windowsLineEndings() throws {
         #expect(
             try MarkdownOutline.read("- [x] a\r\n  - b\r\n    title\r\n\r\n    note\r\n    lines\r\n")
-                == [OutlineNode("a", done: true, children: [OutlineNode("b title", note: "note\nlines")])])
+                == [OutlineNode("a", isDone: true, children: [OutlineNode("b title", note: "note\nlines")])])
         #expect(try IndentedText.read("a\r\n\tb\r\n") == [OutlineNode("a", children: [OutlineNode("b")])])
         // Indented text is read line by line without an array of lines: the same lines as before, whatever
         // the mix of CR and LF (a lone CR is no line ending; one more CR before the end of a line is dropped).

@@ -16,7 +16,7 @@ import Testing
     }
 
     private static func describe(_ node: OutlineNode, _ depth: Int) -> String {
-        "\(depth) \(node.done) \(node.title.debugDescription) \(String(describing: node.note?.debugDescription))"
+        "\(depth) \(node.isDone) \(node.title.debugDescription) \(String(describing: node.note?.debugDescription))"
     }
 
     private static func agree(_ text: String, _ context: @autoclosure () -> String) {
@@ -98,8 +98,8 @@ import Testing
             """
         let expected = [
             OutlineNode(
-                "late", note: "late note", done: true,
-                children: [OutlineNode("child", done: true, children: [OutlineNode("grandchild")])]),
+                "late", note: "late note", isDone: true,
+                children: [OutlineNode("child", isDone: true, children: [OutlineNode("grandchild")])]),
             OutlineNode("second", note: "n")
         ]
         #expect(try JSONOutline.read(text) == expected)

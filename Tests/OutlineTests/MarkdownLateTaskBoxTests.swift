@@ -11,7 +11,7 @@ import Testing
 /// whole document ends with as it learns a late note (the first pass, or the built tree).
 @Suite struct MarkdownLateTaskBoxTests {
     private static func describe(_ node: OutlineNode, _ depth: Int) -> String {
-        "\(depth) \(node.done) \(node.title.debugDescription) \(String(describing: node.note?.debugDescription))"
+        "\(depth) \(node.isDone) \(node.title.debugDescription) \(String(describing: node.note?.debugDescription))"
     }
 
     /// Every way of reading `text` against the whole-document reader: the tree and the items one by one, in
@@ -54,9 +54,9 @@ import Testing
         #expect(text.utf8.count > 1 << 16)
         try Self.agree(text, "8,000 sub-items, then the box")
         let whole = try WholeMarkdownReader.read(text)
-        #expect(whole.first?.done == true)
+        #expect(whole.first?.isDone == true)
         var first: OutlineNode?
         try OutlineFormat.markdown.read(text) { node, _ in first = first ?? node }
-        #expect(first?.done == whole.first?.done, "the item as an import takes it")
+        #expect(first?.isDone == whole.first?.isDone, "the item as an import takes it")
     }
 }

@@ -17,7 +17,7 @@ import Testing
     private static func flat(_ nodes: [OutlineNode]) -> [String] {
         var out: [String] = []
         forEachInOrder(nodes) { node, depth in
-            out.append("\(depth) \(node.done) \(node.title.debugDescription) \(String(describing: node.note?.debugDescription))")
+            out.append("\(depth) \(node.isDone) \(node.title.debugDescription) \(String(describing: node.note?.debugDescription))")
         }
         return out
     }
@@ -40,7 +40,7 @@ import Testing
                     depths.append(depth)
                 }
                 try MarkdownOutline.read(text, into: &builder, feedSize: size)
-                return zip(taken, depths).map { "\($1) \($0.done) \($0.title.debugDescription) \(String(describing: $0.note?.debugDescription))" }
+                return zip(taken, depths).map { "\($1) \($0.isDone) \($0.title.debugDescription) \(String(describing: $0.note?.debugDescription))" }
             }
             switch (handed, judged) {
             case (.success(let items), .success(let nodes)):

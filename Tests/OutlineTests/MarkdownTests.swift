@@ -22,7 +22,7 @@ import Testing
     /// The cases of the issue, each read the way CommonMark reads it.
     @Test func whatTheOldReaderGotWrong() throws {
         // Blanks after the marker are not part of the title, and a box after them still counts.
-        #expect(try read("-   Item\n-   [x] Done\n") == [OutlineNode("Item"), OutlineNode("Done", done: true)])
+        #expect(try read("-   Item\n-   [x] Done\n") == [OutlineNode("Item"), OutlineNode("Done", isDone: true)])
         // A top-level list indented by 1–3 spaces.
         #expect(try read("  - a\n  - b\n   - c\n") == [OutlineNode("a"), OutlineNode("b"), OutlineNode("c")])
         // Indentation by the content column of the item above, not by a unit.
@@ -44,12 +44,12 @@ import Testing
         #expect(
             try read("- [ ] open\n- [x] done\n- [X] Done too\n- [x]\n- [y] not a box\n- [ ]not a box either\n")
                 == [
-                    OutlineNode("open"), OutlineNode("done", done: true), OutlineNode("Done too", done: true),
+                    OutlineNode("open"), OutlineNode("done", isDone: true), OutlineNode("Done too", isDone: true),
                     OutlineNode("[x]"), OutlineNode("[y] not a box"), OutlineNode("[ ]not a box either")
                 ])
         #expect(
-            try read("1. [x] numbered\n   - [x] nested\n") == [OutlineNode("numbered", done: true, children: [OutlineNode("nested", done: true)])])
-        #expect(try read("* [x]   spaced\n+ [ ]\ttab\n") == [OutlineNode("spaced", done: true), OutlineNode("tab")])
+            try read("1. [x] numbered\n   - [x] nested\n") == [OutlineNode("numbered", isDone: true, children: [OutlineNode("nested", isDone: true)])])
+        #expect(try read("* [x]   spaced\n+ [ ]\ttab\n") == [OutlineNode("spaced", isDone: true), OutlineNode("tab")])
     }
 
     /// Documents parsed on several threads at once share the task list extension (found once, in a `static
@@ -57,7 +57,7 @@ import Testing
     @Test func parsersOnSeveralThreadsAgree() throws {
         let text = (0..<200).map { "- [\($0 % 2 == 0 ? "x" : " ")] item \($0)\n  - [x] below \($0)\n" }.joined()
         let expected = try read(text)
-        #expect(expected.count == 200 && expected[0].done && !expected[1].done && expected[1].children[0].done)
+        #expect(expected.count == 200 && expected[0].isDone && !expected[1].isDone && expected[1].children[0].isDone)
         let differing = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 64) { _ in
             if (try? MarkdownOutline.read(text)) != expected { differing.withLock { $0 += 1 } }
@@ -133,7 +133,7 @@ import Testing
     }
 
     @Test func writesPlainListsAndBoxesOnlyForDoneItems() {
-        let x = [OutlineNode("a", children: [OutlineNode("b", done: true)]), OutlineNode("c", note: "note")]
+        let x = [OutlineNode("a", children: [OutlineNode("b", isDone: true)]), OutlineNode("c", note: "note")]
         #expect(MarkdownOutline.write(x) == "- a\n  - [x] b\n- c\n\n  note\n")
     }
 
@@ -146,7 +146,7 @@ import Testing
             "  ", "\t", "", "a\tb", "=== under", "| table |", "&amp; entity", "line\nbreak"
         ]
         for done in [false, true] {
-            let x = titles.map { OutlineNode($0, done: done) }
+            let x = titles.map { OutlineNode($0, isDone: done) }
             let text = MarkdownOutline.write(x)
             let expected = x.map { n in
                 var m = n
@@ -194,9 +194,9 @@ import Testing
             for _ in 0..<pick(4) {
                 var children: [OutlineNode] = []
                 for _ in 0..<pick(3) {
-                    children.append(OutlineNode(text(8), note: pick(2) == 0 ? nil : text(12), done: pick(2) == 0))
+                    children.append(OutlineNode(text(8), note: pick(2) == 0 ? nil : text(12), isDone: pick(2) == 0))
                 }
-                nodes.append(OutlineNode(text(8), note: pick(2) == 0 ? nil : text(12), done: pick(2) == 0, children: children))
+                nodes.append(OutlineNode(text(8), note: pick(2) == 0 ? nil : text(12), isDone: pick(2) == 0, children: children))
             }
             let written = MarkdownOutline.write(nodes)
             let back = try read(written)
@@ -252,6 +252,6 @@ import Testing
         let nodes = try read(text)
         #expect(nodes.count == 10_000)
         #expect(nodes.reduce(0) { $0 + $1.count } == 100_000)
-        #expect(nodes.filter(\.done).count == 10_000)
+        #expect(nodes.filter(\.isDone).count == 10_000)
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// The OPML reader on what real files hold, and on broken ones: every case is read both as text and as bytes.
 private func n(_ title: String, note: String? = nil, done: Bool = false, _ children: OutlineNode...) -> OutlineNode {
-    OutlineNode(title, note: note, done: done, children: children)
+    OutlineNode(title, note: note, isDone: done, children: children)
 }
 
 /// The UTF-8 of `before`, then `raw` bytes, then the UTF-8 of `after`.

@@ -5,7 +5,7 @@ import Testing
 @testable import Outline
 
 private func n(_ title: String, note: String? = nil, done: Bool = false, _ children: OutlineNode...) -> OutlineNode {
-    OutlineNode(title, note: note, done: done, children: children)
+    OutlineNode(title, note: note, isDone: done, children: children)
 }
 
 /// Org files as Emacs writes and reads them (each rule below was checked against Emacs 28.2's Org 9.5 by
@@ -165,7 +165,7 @@ private func n(_ title: String, note: String? = nil, done: Bool = false, _ child
         #expect(OrgOutline.write([n("", note: "#+TITLE: t"), n("a")]) == "#+TITLE: t\n* a\n")
         for lookalike in [n("", note: "x", n("child")), n("", note: "x", done: true), n("", note: " \n\t"), n("", note: "\u{FEFF}x"), n("")] {
             let nodes = [lookalike, n("a")]
-            #expect(OrgOutline.write(nodes).hasPrefix(lookalike.done ? "* DONE " : "* "))
+            #expect(OrgOutline.write(nodes).hasPrefix(lookalike.isDone ? "* DONE " : "* "))
             #expect(try OrgOutline.read(OrgOutline.write(nodes)) == nodes)
         }
         // Only the first item can be the text above the first headline.
@@ -312,7 +312,7 @@ private func n(_ title: String, note: String? = nil, done: Bool = false, _ child
     static func randomTree(_ rng: inout SeededRandom, depth: Int) -> [OutlineNode] {
         (0..<rng.below(depth == 0 ? 8 : 5)).map { _ in
             OutlineNode(
-                randomText(&rng, pieces: 5), note: rng.below(3) == 0 ? nil : randomText(&rng, pieces: 10), done: rng.below(3) == 0,
+                randomText(&rng, pieces: 5), note: rng.below(3) == 0 ? nil : randomText(&rng, pieces: 10), isDone: rng.below(3) == 0,
                 children: depth < 5 && rng.below(2) == 0 ? randomTree(&rng, depth: depth + 1) : [])
         }
     }

@@ -10,7 +10,7 @@ import Testing
 /// and nothing handed on before an error; the reader as it was (read whole) agrees too.
 @Suite struct StreamingFuzzTests {
     private static func describe(_ node: OutlineNode, _ depth: Int) -> String {
-        "\(depth) \(node.done) \(node.title.debugDescription) \(String(describing: node.note?.debugDescription))"
+        "\(depth) \(node.isDone) \(node.title.debugDescription) \(String(describing: node.note?.debugDescription))"
     }
 
     private static func flat(_ nodes: [OutlineNode]) -> [String] {
@@ -30,7 +30,7 @@ import Testing
         return (0..<pick(4)).map { _ in
             var node = OutlineNode(text(pick(4)).replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " "))
             if pick(2) == 0 { node.note = text(pick(8) + 1) }
-            node.done = pick(3) == 0
+            node.isDone = pick(3) == 0
             if depth > 0 { node.children = outline(&random, depth: depth - 1) }
             return node
         }

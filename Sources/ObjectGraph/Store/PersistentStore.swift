@@ -67,8 +67,8 @@ extension StoreWriter {
     func checkpoint() {}
 }
 
-/// Reading rows. The reads after the first five have defaults built on those (a store with a faster way
-/// implements them).
+/// Reading rows. Four reads are required; the rest have defaults built on them (a store with a faster
+/// way implements them).
 protocol StoreReader: AnyObject {
     /// The IDs `request` matches, sorted and windowed as it says. With `rows`, the columns of its layout
     /// are read into it in the same pass.
@@ -117,6 +117,47 @@ protocol StoreReader: AnyObject {
 }
 
 extension StoreReader {
+    /// The request's sort keys through ``fetchValues(_:of:slots:)``, from the first row.
+    func fetchSortKeys(_ request: FetchRequest, of entity: EntityDescription, limit: Int?) throws(StoreError) -> [(id: Int64, keys: [Value])] {
+        var whole = request
+        (whole.limit, whole.offset) = (limit, 0)
+        let slots = request.sortKeys.map { key in
+            guard let p = entity.property(key.key), p.isStored else {
+                preconditionFailure("\(entity.name).\(key.key) is not a stored attribute or to-one relationship")
+            }
+            return p.slot
+        }
+        return try fetchValues(whole, of: entity, slots: slots).map { ($0.id, $0.values) }
+    }
+
+    /// The IDs ``fetchIDs(_:of:prefetching:)`` finds without the window, counted.
+    func count(_ request: FetchRequest, of entity: EntityDescription) throws(StoreError) -> Int {
+        var whole = request
+        (whole.limit, whole.offset) = (nil, 0)
+        return try fetchIDs(whole, of: entity, prefetching: nil).count
+    }
+
+    /// Every row's indexed text folded and searched: what a store without a full-text index does.
+    func fullTextMatches(_ folded: String, of entity: EntityDescription, among ids: [Int64]?, limit: Int?) throws(StoreError) -> [Int64] {
+        guard !folded.isEmpty, !entity.fullTextSlots.isEmpty else { return [] }
+        let wanted = ids.map(Set.init)
+        var out: [Int64] = []
+        for (id, values) in try fetchValues(FetchRequest(entity.name), of: entity, slots: entity.fullTextSlots)
+        where wanted?.contains(id) ?? true {
+            let hit = values.contains { value in
+                if case .string(let s) = value { return TextFolding.fold(s).contains(folded) }
+                return false
+            }
+            if hit { out.append(id) }
+        }
+        out.sort()
+        return limit.map { Array(out.prefix($0)) } ?? out
+    }
+
+    func fullTextCount(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Int {
+        try fullTextMatches(folded, of: entity, among: nil, limit: nil).count
+    }
+
     func rowsInOrder(_ result: FetchStorage, from: Int, count: Int) throws(StoreError) -> [[Value]?]? { nil }
     func rowsAside(of entity: EntityDescription, ids: [Int64]) -> PendingRows? { nil }
     func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan? { nil }
@@ -187,6 +228,18 @@ protocol HistoryStorage: AnyObject {
     func historyTotals() throws(StoreError) -> (undo: Int, redo: Int, bytes: Int)
 }
 
+extension HistoryStorage {
+    /// Every entry read and added up.
+    func historyTotals() throws(StoreError) -> (undo: Int, redo: Int, bytes: Int) {
+        var totals = (undo: 0, redo: 0, bytes: 0)
+        for entry in try historyEntries(limit: .max) {
+            totals.bytes += entry.size
+            if entry.state == .done { totals.undo += 1 } else if entry.state == .undone { totals.redo += 1 }
+        }
+        return totals
+    }
+}
+
 /// The outbox: saved steps waiting to be sent elsewhere (a replica's).
 protocol OutboxStorage: AnyObject {
     /// Starts keeping the outbox (an empty one), or stops and forgets it; in its own write transaction.
@@ -202,6 +255,11 @@ protocol OutboxStorage: AnyObject {
     func outboxCount() throws(StoreError) -> Int
     /// Forgets the steps numbered up to `seq` (sent): in the write transaction under way, else in its own.
     func removeOutbox(through seq: Int64) throws(StoreError)
+}
+
+extension OutboxStorage {
+    /// Every step read and counted.
+    func outboxCount() throws(StoreError) -> Int { try outbox(after: .min, limit: .max).count }
 }
 
 /// Names of objects outside the store (UUIDs a replica shares).

@@ -193,8 +193,8 @@ struct JSONReader {
                 stack[n].sawTitle = true
             case ("note", .string(let text)): stack[n].node.note = text
             case ("note", .scalar("null")): stack[n].node.note = nil
-            case ("done", .scalar("true")): stack[n].node.done = true
-            case ("done", .scalar("false")): stack[n].node.done = false
+            case ("done", .scalar("true")): stack[n].node.isDone = true
+            case ("done", .scalar("false")): stack[n].node.isDone = false
             case ("title", _), ("note", _), ("done", _), ("children", _):
                 itemProblem("\"\(frame.key ?? "")\" has the wrong type", frame.line, frame.column, in: &stack, own: true)
             default: break
@@ -250,13 +250,13 @@ struct JSONReader {
 
     /// An item handed on before members that changed it.
     private mutating func settle(_ handed: (ordinal: Int, node: OutlineNode), _ node: OutlineNode, depth: Int) {
-        guard node.title != handed.node.title || node.note != handed.node.note || node.done != handed.node.done else { return }
+        guard node.title != handed.node.title || node.note != handed.node.note || node.isDone != handed.node.isDone else { return }
         switch late {
         case .amend:
             builder?.update(ofOpenItemAt: depth) { open in
                 open.title = node.title
                 open.note = node.note
-                open.done = node.done
+                open.isDone = node.isDone
             }
         case .record: recorded[handed.ordinal] = node
         case .use: break

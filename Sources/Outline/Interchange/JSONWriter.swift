@@ -17,7 +17,7 @@ struct JSONWriter: OutlineWriter {
             out.append(literal: ", \"note\": ")
             JSONOutline.quote(note, into: &out)
         }
-        if node.done { out.append(literal: ", \"done\": true") }
+        if node.isDone { out.append(literal: ", \"done\": true") }
         if hasChildren {
             out.append(literal: ", \"children\": [")
             first = true

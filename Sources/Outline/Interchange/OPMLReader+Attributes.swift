@@ -62,8 +62,8 @@ extension OPMLReader {
         // OmniOutliner writes `_status="checked"` (or "unchecked", "indeterminate") where others write `_complete`.
         let done = complete?.lowercased() == "true" || status?.lowercased() == "checked"
         // Only values with plane-15 scalars can hold the writer's stand-ins for control characters.
-        guard valueHasPlane15 else { return (selfClosing, OutlineNode(title, note: note, done: done)) }
-        return (selfClosing, OutlineNode(OPML.unescapeControls(title), note: note.map(OPML.unescapeControls), done: done))
+        guard valueHasPlane15 else { return (selfClosing, OutlineNode(title, note: note, isDone: done)) }
+        return (selfClosing, OutlineNode(OPML.unescapeControls(title), note: note.map(OPML.unescapeControls), isDone: done))
     }
 
     /// Records `name` after the tag's first `count` attribute names; false when it is among them already.

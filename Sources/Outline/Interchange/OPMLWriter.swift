@@ -23,7 +23,7 @@ struct OPMLWriter: OutlineWriter {
             OPML.escape(note, into: &out)
             out.append(literal: "\"")
         }
-        if node.done { out.append(literal: " _complete=\"true\"") }
+        if node.isDone { out.append(literal: " _complete=\"true\"") }
         out.append(literal: hasChildren ? ">\n" : "/>\n")
     }
 

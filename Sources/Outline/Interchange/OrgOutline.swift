@@ -33,7 +33,7 @@ public enum OrgOutline {
     /// with a byte-order mark (the reader drops one that starts the file) or has a CR ending every line (the
     /// file would read as one with Windows line ends, whose CRs are no text): such an item is a headline.
     static func isPreamble(_ node: OutlineNode, hasChildren: Bool) -> Bool {
-        guard node.title.isEmpty, !node.done, !hasChildren, let note = node.note,
+        guard node.title.isEmpty, !node.isDone, !hasChildren, let note = node.note,
             !note.utf8.starts(with: [0xEF, 0xBB, 0xBF])
         else { return false }
         let lines = note.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)

@@ -65,7 +65,7 @@ struct OrgReader {
             }
             let body = section(h + 1)
             builder.add(
-                OutlineNode(text(title), note: body.isEmpty ? nil : note(lines[body], &scratch), done: done), depth: depth)
+                OutlineNode(text(title), note: body.isEmpty ? nil : note(lines[body], &scratch), isDone: done), depth: depth)
         }
     }
 

@@ -25,7 +25,7 @@ struct OrgWriter: OutlineWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: "*"), count: depth + 1))
         out.append(UInt8(ascii: " "))
         OrgOutline.singleLine(node.title, into: &title)
-        if node.done {
+        if node.isDone {
             out += marker
             // A space even before an empty title: `* DONE` alone is a headline titled "DONE".
             out.append(UInt8(ascii: " "))

@@ -3,20 +3,20 @@ import ObjectGraph
 /// An outline as plain values, between a file format and the store: what import reads and export writes.
 ///
 /// ```swift
-/// let doc = [OutlineNode("Groceries", children: [OutlineNode("Milk"), OutlineNode("Eggs", done: true)])]
+/// let doc = [OutlineNode("Groceries", children: [OutlineNode("Milk"), OutlineNode("Eggs", isDone: true)])]
 /// ```
 public struct OutlineNode: Equatable, Sendable, CustomReflectable {
     public var title: String
     public var note: String?
-    public var done: Bool
+    public var isDone: Bool
     /// The children, boxed so that a tree is freed without recursion (see `Subtree`); nil for a leaf, so
     /// leaves (most nodes) cost no allocation.
     private var subtree: Subtree?
 
-    public init(_ title: String, note: String? = nil, done: Bool = false, children: [OutlineNode] = []) {
+    public init(_ title: String, note: String? = nil, isDone: Bool = false, children: [OutlineNode] = []) {
         self.title = title
         self.note = note
-        self.done = done
+        self.isDone = isDone
         self.subtree = children.isEmpty ? nil : Subtree(children)
     }
 
@@ -66,7 +66,7 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
     public static func == (a: OutlineNode, b: OutlineNode) -> Bool {
         var pending = [(a, b)]
         while let (x, y) = pending.popLast() {
-            guard x.title == y.title, x.note == y.note, x.done == y.done else { return false }
+            guard x.title == y.title, x.note == y.note, x.isDone == y.isDone else { return false }
             // Copies share their subtrees: equal without a look inside.
             if x.subtree === y.subtree { continue }
             let xs = x.children, ys = y.children
@@ -78,7 +78,7 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
 
     /// Shown as title, note, done and children, as before the children were boxed.
     public var customMirror: Mirror {
-        Mirror(self, children: ["title": title, "note": note as Any, "done": done, "children": children], displayStyle: .struct)
+        Mirror(self, children: ["title": title, "note": note as Any, "isDone": isDone, "children": children], displayStyle: .struct)
     }
 
     /// A node's children, shared by copies of the node until one of them changes (copy-on-write).

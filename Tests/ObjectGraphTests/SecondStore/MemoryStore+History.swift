@@ -77,13 +77,6 @@ extension MemoryStore {
         Array(state.history.reversed().prefix(limit).map(\.entry))
     }
 
-    func historyTotals() throws(StoreError) -> (undo: Int, redo: Int, bytes: Int) {
-        (
-            state.history.filter { $0.entry.state == .done }.count, state.history.filter { $0.entry.state == .undone }.count,
-            state.history.reduce(0) { $0 + $1.entry.size }
-        )
-    }
-
     private func with(_ e: HistoryEntry, sequence: Int64, size: Int) -> HistoryEntry {
         HistoryEntry(
             sequence: sequence, name: e.name, date: e.date, origin: e.origin, place: e.place, state: e.state, objectCount: e.objectCount,

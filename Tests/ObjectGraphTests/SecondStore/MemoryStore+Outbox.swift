@@ -22,8 +22,6 @@ extension MemoryStore {
         Array((state.outbox ?? []).filter { $0.seq > seq }.prefix(max(0, limit)))
     }
 
-    func outboxCount() throws(StoreError) -> Int { state.outbox?.count ?? 0 }
-
     func removeOutbox(through seq: Int64) throws(StoreError) {
         // Inside a transaction or on its own, as the SQLite store: rolled back with the state when inside.
         state.outbox?.removeAll { $0.seq <= seq }

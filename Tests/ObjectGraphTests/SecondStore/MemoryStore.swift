@@ -100,97 +100,6 @@ final class MemoryStore: PersistentStore {
         (state.tables.compactMap { $0.keys.max() }.max() ?? 0) + 1
     }
 
-    // MARK: - Values as SQLite keeps them
-
-    /// `value` as a column of `type` stores it: SQLite's storage class (what `RawStatement.bind` binds),
-    /// then the column's affinity (TEXT, INTEGER, REAL or BLOB; see `Schema.columnType`).
-    static func stored(_ value: Value, as type: AttributeType) -> Value {
-        let bound: Value
-        switch value {
-        case .bool(let b): bound = .integer(b ? 1 : 0)
-        case .date(let d): bound = .double(d.timeIntervalSince1970)
-        case .uuid(let u): bound = .data(Data(u.bytes))
-        default: bound = value
-        }
-        switch (type, bound) {
-        case (.string, .integer(let i)): return .string(String(i))
-        case (.string, .double(let d)): return .string(String(d))
-        case (.integer64, .double(let d)), (.bool, .double(let d)):
-            // INTEGER affinity keeps a REAL that is a whole number as an INTEGER.
-            if d == d.rounded(), let i = Int64(exactly: d) { return .integer(i) }
-            return bound
-        case (.integer64, .string(let s)), (.bool, .string(let s)):
-            if let i = Int64(s) { return .integer(i) }
-            if let d = Double(s), d.isFinite { return stored(.double(d), as: type) }
-            return bound
-        case (.double, .integer(let i)), (.date, .integer(let i)): return .double(Double(i))
-        case (.double, .string(let s)), (.date, .string(let s)):
-            if let d = Double(s), d.isFinite { return .double(d) }
-            return bound
-        default: return bound
-        }
-    }
-
-    /// A stored value read as `type`, as `RawStatement.value(at:as:)` reads a column (NULL stays `.null`).
-    static func read(_ v: Value, as type: AttributeType) -> Value {
-        if v.isNull { return .null }
-        switch type {
-        case .string:
-            switch v {
-            case .string: return v
-            case .integer(let i): return .string(String(i))
-            case .double(let d): return .string(String(d))
-            case .data(let d): return .string(String(decoding: d, as: UTF8.self))
-            default: return v
-            }
-        case .integer64: return .integer(int64(v))
-        case .bool: return .bool(int64(v) != 0)
-        case .double: return .double(double(v))
-        case .date: return .date(Date(timeIntervalSince1970: double(v)))
-        case .binary, .uuid:
-            let bytes: Data
-            switch v {
-            case .data(let d): bytes = d
-            case .string(let s): bytes = Data(s.utf8)
-            case .integer(let i): bytes = Data(String(i).utf8)
-            case .double(let d): bytes = Data(String(d).utf8)
-            default: bytes = Data()
-            }
-            if type == .uuid, bytes.count == 16, let u = bytes.withUnsafeBytes({ UUID(bytes: $0) }) { return .uuid(u) }
-            return .data(bytes)
-        }
-    }
-
-    private static func int64(_ v: Value) -> Int64 {
-        switch v {
-        case .integer(let i): return i
-        case .double(let d): return d.isNaN ? 0 : d >= 9.2e18 ? .max : d <= -9.2e18 ? .min : Int64(d)
-        case .string(let s): return Int64(s) ?? Double(s).map { int64(.double($0)) } ?? 0
-        case .data(let d): return int64(.string(String(decoding: d, as: UTF8.self)))
-        default: return 0
-        }
-    }
-
-    private static func double(_ v: Value) -> Double {
-        switch v {
-        case .integer(let i): return Double(i)
-        case .double(let d): return d
-        case .string(let s): return Double(s) ?? 0
-        case .data(let d): return Double(String(decoding: d, as: UTF8.self)) ?? 0
-        default: return 0
-        }
-    }
-
-    /// A stored row with the slots of `layout` read (typed); the others hold their defaults.
-    private func decode(_ row: [Value], _ entity: EntityDescription, _ layout: RowLayout) -> [Value] {
-        var out: [Value] = []
-        out.reserveCapacity(row.count)
-        for slot in 0..<layout.columnOfSlot.count {
-            out.append(layout.columnOfSlot[slot] > 0 ? Self.read(row[slot], as: entity.typeOfSlot[slot]) : entity.defaults[slot])
-        }
-        return out
-    }
-
     // MARK: - Reading
 
     /// The rows `request` matches, in its order (sort keys, then the ID in the last key's direction), not
@@ -236,21 +145,10 @@ final class MemoryStore: PersistentStore {
         return found.map(\.id)
     }
 
-    func fetchSortKeys(_ request: FetchRequest, of entity: EntityDescription, limit: Int?) throws(StoreError) -> [(id: Int64, keys: [Value])] {
-        let slots = request.sortKeys.map { entity.property($0.key)!.slot }
-        return window(matching(request, entity), limit: limit, offset: 0).map { found in
-            (found.id, slots.map { Self.read(found.row[$0], as: entity.typeOfSlot[$0]) })
-        }
-    }
-
     func fetchValues(_ request: FetchRequest, of entity: EntityDescription, slots: [Int]) throws(StoreError) -> [(id: Int64, values: [Value])] {
         window(matching(request, entity), limit: request.limit, offset: request.offset).map { found in
             (found.id, slots.map { Self.read(found.row[$0], as: entity.typeOfSlot[$0]) })
         }
-    }
-
-    func count(_ request: FetchRequest, of entity: EntityDescription) throws(StoreError) -> Int {
-        state.tables[entity.index].values.reduce(0) { $0 + (request.predicate.evaluate(entity, values: $1) ? 1 : 0) }
     }
 
     func rows(of entity: EntityDescription, ids: [Int64], layout: RowLayout) throws(StoreError) -> [[Value]?] {
@@ -267,8 +165,9 @@ final class MemoryStore: PersistentStore {
             .map { ($0.key, withRows ? decode($0.value, entity, entity.wholeRow) : nil) }
     }
 
-    // Ordered reads, reads aside and background scans are optimisations it leaves out, and walks down a
-    // tree take the protocol's defaults (level by level through the rows above).
+    // Ordered reads, reads aside, background scans, counts and sort keys are optimisations it leaves out,
+    // walks down a tree take the protocol's defaults (level by level through the rows above), and full-text
+    // search scans every row as a store without an index does.
 
     // MARK: - Writing
 
@@ -510,26 +409,5 @@ final class MemoryStore: PersistentStore {
     func damage(_ id: ObjectID, slot: Int, to value: Value) {
         precondition(!writing)
         state.tables[id.entity][id.rowID]?[slot] = Self.stored(value, as: model.entities[id.entity].typeOfSlot[slot])
-    }
-
-    // MARK: Full-text search: every row folded, as a store without an index would.
-
-    func fullTextMatches(_ folded: String, of entity: EntityDescription, among ids: [Int64]?, limit: Int?) throws(StoreError) -> [Int64] {
-        guard !folded.isEmpty else { return [] }
-        let wanted = ids.map(Set.init)
-        var out: [Int64] = []
-        for (id, row) in state.tables[entity.index] where wanted?.contains(id) ?? true {
-            let hit = entity.fullTextSlots.contains { slot in
-                if case .string(let s) = row[slot] { return TextFolding.fold(s).contains(folded) }
-                return false
-            }
-            if hit { out.append(id) }
-        }
-        out.sort()
-        return limit.map { Array(out.prefix($0)) } ?? out
-    }
-
-    func fullTextCount(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Int {
-        try fullTextMatches(folded, of: entity, among: nil, limit: nil).count
     }
 }

@@ -17,7 +17,7 @@ struct HTMLOutline: Equatable, CustomStringConvertible {
     static func of(_ nodes: [OutlineNode]) -> [HTMLOutline] {
         nodes.map { node in
             let plain = !node.title.contains { "\\`*_[]<>&!#".contains($0) }
-            return HTMLOutline(title: plain ? node.title : nil, done: node.done, children: of(node.children))
+            return HTMLOutline(title: plain ? node.title : nil, done: node.isDone, children: of(node.children))
         }
     }
 

@@ -85,7 +85,7 @@ struct WholeJSONReader {
                     case ("title", .string): node.title = member.text; sawTitle = true
                     case ("note", .string): node.note = member.text
                     case ("note", .scalar) where member.text == "null": node.note = nil
-                    case ("done", .scalar) where member.text == "true" || member.text == "false": node.done = member.text == "true"
+                    case ("done", .scalar) where member.text == "true" || member.text == "false": node.isDone = member.text == "true"
                     case ("children", .array): children = k
                     case ("title", _), ("note", _), ("done", _), ("children", _):
                         throw fail("\"\(member.key!)\" has the wrong type", at: item)

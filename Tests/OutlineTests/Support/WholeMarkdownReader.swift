@@ -107,7 +107,7 @@ struct WholeMarkdownReader {
             let note = self.note(
                 blocks: rest.map { ($0, $0.type != CMARK_NODE_LIST) }, from: from, through: item.endLine, column: column,
                 markerLine: item.startLine)
-            builder.add(OutlineNode(title, note: note, done: item.isChecked), depth: depth)
+            builder.add(OutlineNode(title, note: note, isDone: item.isChecked), depth: depth)
             var children: [(Node, Int, Int)] = []
             for sublist in rest where sublist.type == CMARK_NODE_LIST {
                 children += sublist.children.map { ($0, depth + 1, column) }

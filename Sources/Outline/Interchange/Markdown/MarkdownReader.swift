@@ -306,7 +306,7 @@ struct MarkdownReader {
         var done = done
         if case .use(let notes) = late, let whole = notes[ordinal] { (note, done) = whole }
         ordinal += 1
-        builder?.add(OutlineNode(title, note: note, done: done), depth: depth)
+        builder?.add(OutlineNode(title, note: note, isDone: done), depth: depth)
     }
 
     /// The whole note of an item handed on with less: set on it, or recorded for the second pass.
@@ -316,7 +316,7 @@ struct MarkdownReader {
         case .amend:
             builder?.update(ofOpenItemAt: depth) {
                 $0.note = note
-                $0.done = done
+                $0.isDone = done
             }
         case .record: recorded[handed.ordinal] = (note, done)
         case .use: break

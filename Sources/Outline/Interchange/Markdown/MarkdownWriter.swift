@@ -48,7 +48,7 @@ struct MarkdownWriter: OutlineWriter {
     private func titleLine(_ node: OutlineNode, column: Int, wide: Bool, into out: inout [UInt8]) {
         out += Array(repeating: MarkdownEscaping.space, count: column)
         out += Array((wide ? "-    " : "- ").utf8)
-        if node.done { out += Array("[x] ".utf8) }
+        if node.isDone { out += Array("[x] ".utf8) }
         // A title cannot hold a line break: each (LF, CR or CRLF) is a space.
         let raw = Array(node.title.utf8)
         var flat: [UInt8] = []
