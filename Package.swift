@@ -118,7 +118,10 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ObjectGraph", "TerminalKit"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "BurrowAppTests", dependencies: ["BurrowApp", "BurrowSettings", "Outline", "ObjectGraph", "TerminalKit", "TestSupport"],
+            name: "BurrowAppTests",
+            dependencies: [
+                "BurrowApp", "BurrowSettings", "Outline", "ObjectGraph", "TerminalKit", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit", "TestSupport"], swiftSettings: strict),
         // Real binaries in a real terminal (tmux); depending on the executables makes `swift test` build them.

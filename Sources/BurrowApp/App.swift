@@ -51,6 +51,8 @@ public final class App {
     let externalEditor = ExternalEditor()
     /// The read failure last told on the status line (see `Outline.pendingReadFailure`), so it is told once.
     var toldReadFailure: StoreError?
+    /// The failure last written to the log: one that recurs on every poll (a disk gone) is logged once.
+    var lastLogged: String?
     /// Keys pressed so far of a binding of several keys (`z` of `zo`).
     var pendingKeys: [TerminalKit.Key] = []
     /// The variables the note editor is chosen from (`$VISUAL`, `$EDITOR`, `$PATH`).
@@ -515,7 +517,9 @@ public final class App {
     func quoted(_ title: String) -> String { "“" + title + "”" }
 
     func fail(_ what: String, _ error: any Error) {
-        logger.error("\(what): \(error)")
+        let line = "\(what): \(error)"
+        if line != lastLogged { logger.error("\(line)") }
+        lastLogged = line
         // The one line meant for the user (a validation failure's description runs over several lines).
         let message = (error as? any UserFacingError)?.userMessage ?? "\(error)"
         status = .error("\(what): \(message)")

@@ -1,3 +1,5 @@
+import Logging
+import Synchronization
 import Testing
 
 @testable import BurrowApp
@@ -22,5 +24,39 @@ struct ReadFailureTests {
         #expect(try outline.subtree(under: try outline.root()).map(\.isDone) == [false, false])
         try h.press("<Space>")
         #expect(try outline.subtree(under: try outline.root()).map(\.isDone) == [true, false])
+    }
+
+    /// Lines logged, kept for the test to read.
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    struct Collecting: LogHandler {
+        let sink: Lines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { sink.lines.withLock { $0.append(event.message.description) } }
+    }
+
+    @Test func aLevelsFailedReadIsToldAndLoggedOnceWhileItRecurs() throws {
+        let outline = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        try outline.perform { _ = try outline.append(titles: ["Milk"], to: try outline.root().objectID) }
+        let sink = Lines()
+        let h = try AppHarness(width: 60, height: 8, outline: outline, logger: Logger(label: "t", factory: { _ in Collecting(sink: sink) }))
+        for _ in 0..<3 {
+            // As a level's question that cannot throw (is this fold open?) meets a disk that went away.
+            let answer: Bool? = h.app.top.reading { throw StoreError(.storage, "disk I/O error") }
+            #expect(answer == nil)
+            h.tick()
+            #expect(h.app.statusText == "Cannot read the level: disk I/O error")
+        }
+        #expect(sink.all == ["Cannot read the level: disk I/O error"], "logged once, not once a poll")
+        h.tick()
+        #expect(h.app.statusText == "Cannot read the level: disk I/O error", "left on the line until something else is said")
     }
 }

@@ -1,4 +1,5 @@
 import BurrowSettings
+import Logging
 import ObjectGraph
 import TerminalKit
 import TestSupport
@@ -15,11 +16,14 @@ final class AppHarness {
     let outline: Outline
     let app: App
 
-    init(width: Int = 40, height: Int = 8, outline: Outline? = nil, keymap: Keymap = .default, theme: Theme = .standard) throws {
+    init(
+        width: Int = 40, height: Int = 8, outline: Outline? = nil, keymap: Keymap = .default, theme: Theme = .standard,
+        logger: Logger = Logger(label: "burrow", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws {
         backend = TestBackend(width: width, height: height)
         terminal = Terminal(backend: backend)
         self.outline = try outline ?? Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
-        app = try App(outline: self.outline, keymap: keymap, theme: theme)
+        app = try App(outline: self.outline, keymap: keymap, theme: theme, logger: logger)
         // As the run loop does: the app learns the screen's size as an event, before the first frame.
         app.handle(.resize(Size(width: width, height: height)))
         draw()
