@@ -296,3 +296,46 @@ extension App {
         }
     }
 }
+
+extension App {
+    /// Esc in quick capture, rename or insert (and quitting from one): what was typed is kept as Enter keeps
+    /// it, and the editor closes. Nothing typed, or a title left as it was, just closes.
+    func finishEditing() {
+        guard let text = mode.field?.text else { return }
+        let typed = !text.trimmingCharacters(in: .whitespaces).isEmpty
+        switch mode {
+        case .capture:
+            mode = .browse
+            if typed { addFromCapture(text) }
+        case .rename(_, let id):
+            mode = .browse
+            if typed {
+                rename(id, to: text)
+            } else if let old = storedRow(id)?.title {
+                status = .info("A title cannot be empty: kept \(quoted(old))")
+            }
+        case .insert(_, let placement):
+            mode = .browse
+            if typed { insert(text, placement) }
+        case .browse, .panel, .visual:
+            break
+        }
+    }
+
+    /// Ctrl-G in quick capture, rename or insert: the editor closes without what was typed, and the status
+    /// line names what was dropped, so typing is never lost without a word.
+    func dropEditing() {
+        guard let text = mode.field?.text else { return }
+        let title = text.trimmingCharacters(in: .whitespaces)
+        let previous = mode
+        mode = .browse
+        switch previous {
+        case .capture, .insert:
+            if !title.isEmpty { status = .info("Not added: \(quoted(title))") }
+        case .rename(_, let id):
+            if let old = storedRow(id)?.title, title != old { status = .info("Not renamed: kept \(quoted(old))") }
+        case .browse, .panel, .visual:
+            break
+        }
+    }
+}

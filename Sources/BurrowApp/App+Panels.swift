@@ -8,7 +8,8 @@ extension App {
     static let panels: [Command: @Sendable (App) -> (any Panel)?] = [
         .help: { HelpPanel(keymap: $0.keymap) },
         .movePicker: { MovePicker.open(in: $0) },
-        .editNoteInPlace: { NoteDraft.open(in: $0) }
+        .editNoteInPlace: { NoteDraft.open(in: $0) },
+        .commandLine: { _ in ExLine() }
     ]
 
     /// Opens the panel `command` names; false when it names none.

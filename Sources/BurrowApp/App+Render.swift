@@ -143,7 +143,7 @@ extension App {
             if doneFilter.hidesDone { right.append("\(doneFilter.hiddenCount) done hidden") }
             if clipboard.register != nil { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
             right.append("\(keymap.label(for: .help) ?? "?"): help")
-        case .capture: right.append(hints([(.confirm, "add"), (.cancel, "done")], in: .editor))
+        case .capture: right.append(hints([(.confirm, "add"), (.finish, "done")], in: .editor))
         case .rename: right.append(hints([(.confirm, "keep"), (.cancel, "cancel")], in: .editor))
         case .insert: right.append(hints([(.confirm, "add"), (.cancel, "cancel")], in: .editor))
         case .panel(let panel): right.append(panel.hint(in: self))

@@ -72,9 +72,21 @@ extension App {
     }
 
     /// "5 items and 12 sub-items", or the one item's name.
+    /// Every item an action took, by name: "“A”", "“A” and 3 sub-items", "“A” and “B” (7 items)", "“A”, “B”,
+    /// “C” and 4 more (12 items)".
     private func count(_ items: [Named], subItems: Int) -> String {
-        let what = items.count == 1 ? quoted(items[0].title) : "\(items.count) items"
-        return subItems == 0 ? what : "\(what) and \(subItems) sub-item\(subItems == 1 ? "" : "s")"
+        if items.count == 1 {
+            let what = quoted(items[0].title)
+            return subItems == 0 ? what : "\(what) and \(subItems) sub-item\(subItems == 1 ? "" : "s")"
+        }
+        let shown = items.count <= 4 ? items.count : 3
+        let names = items.prefix(shown).map { quoted($0.title) }
+        let listed =
+            shown == items.count
+            ? names.dropLast().joined(separator: ", ") + " and " + names.last!
+            : names.joined(separator: ", ") + " and \(items.count - shown) more"
+        let total = items.count + subItems
+        return shown == items.count && subItems == 0 ? listed : "\(listed) (\(total) items)"
     }
 
     private func deleteRange() {

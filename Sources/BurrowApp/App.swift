@@ -53,6 +53,8 @@ public final class App {
     var toldReadFailure: StoreError?
     /// The failure last written to the log: one that recurs on every poll (a disk gone) is logged once.
     var lastLogged: String?
+    /// Suspend or redraw, for the run loop (``takeTerminalRequest()``).
+    var terminalRequest: TerminalRequest?
     /// Keys pressed so far of a binding of several keys (`z` of `zo`).
     var pendingKeys: [TerminalKit.Key] = []
     /// The variables the note editor is chosen from (`$VISUAL`, `$EDITOR`, `$PATH`).
@@ -140,8 +142,11 @@ public final class App {
             case .terminate: isRunning = false
             }
         }
-        // Leaving (Ctrl-C, q while too small, a signal) keeps a note being edited, as every change is kept.
-        if !isRunning { leavePanel() }
+        // Leaving (Ctrl-C, q while too small, a signal) keeps what an editor holds, as every change is kept.
+        if !isRunning {
+            finishEditing()
+            leavePanel()
+        }
         settle()
     }
 
@@ -182,6 +187,8 @@ public final class App {
         switch event {
         case .key(let key) where key == .ctrl("c") || keymap.command(for: key) == .quit:
             isRunning = false
+        case .key(let key) where terminalKey(key):
+            break
         case .key, .paste, .mouse:
             status = .info("Keys did nothing: the terminal was too small")
         case .resize, .resumed: break
@@ -191,7 +198,13 @@ public final class App {
 
     private func handle(_ key: TerminalKit.Key) {
         if key == .ctrl("c") {
+            // Quitting from an editor keeps what was typed, as leaving keeps a note being edited.
+            finishEditing()
             isRunning = false
+            return
+        }
+        if terminalKey(key) {
+            pendingKeys = []
             return
         }
         switch mode {
@@ -226,7 +239,8 @@ public final class App {
         let command = keymap.command(for: key, in: .editor)
         switch command {
         case .confirm: confirm()
-        case .cancel: mode = .browse
+        case .finish: finishEditing()
+        case .cancel: dropEditing()
         case .moveUp, .moveDown:
             if case .capture = mode { top.move(by: command == .moveUp ? -1 : 1) }
         default: _ = fieldKey(key, command, in: .editor)
@@ -351,7 +365,7 @@ public final class App {
         case .redo: redo()
         case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
         case .details, .scrollDetailsDown, .scrollDetailsUp, .hideDone, .search, .nextMatch, .previousMatch, .help, .movePicker,
-            .editNoteInPlace, .copy, .cut, .paste, .pasteAbove, .editNote:
+            .editNoteInPlace, .copy, .cut, .paste, .pasteAbove, .editNote, .commandLine:
             break  // run by their components, or opening their panels (above)
         case .visualRange:
             guard let id = level.selectedID else {
@@ -360,7 +374,8 @@ public final class App {
             }
             mode = .visual(anchor: id)
         case .quit: isRunning = false
-        case .confirm, .cancel, .saveNote, .discardNote, .newLine, .noteStart, .noteEnd, .leaveRange, .cursorLeft, .cursorRight, .wordLeft,
+        case .suspend, .redraw: break  // taken in every mode before the mode's own keys (`terminalKey`)
+        case .confirm, .cancel, .finish, .saveNote, .discardNote, .newLine, .noteStart, .noteEnd, .leaveRange, .cursorLeft, .cursorRight, .wordLeft,
             .wordRight, .rowStart, .rowEnd, .lineStart, .lineEnd, .deleteBackward, .deleteForward, .deleteWordBackward, .deleteToLineStart,
             .deleteToLineEnd:
             // Keys of the editors and the range (their own sections of the keymap), never of the list.

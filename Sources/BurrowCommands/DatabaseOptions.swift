@@ -66,16 +66,28 @@ public struct DatabaseOptions: ParsableArguments {
     /// Runs a command that only reads: the store is opened read-only, so not a byte of it changes, a
     /// read-only file or folder will do, and a writer never makes it wait. Where there is no outline yet,
     /// the command reads an empty one (and nothing is created).
+    /// A database named by `--db`, `$BURROW_DB` or the config file must exist (a mistyped name is not an
+    /// empty outline); only the default one may be missing, before the first item.
     public func read<T>(_ body: (Outline) throws -> T) throws -> T {
         let path = try self.path(creatingFolder: false)
-        return try body(try DatabaseOptions.reading(path))
+        return try body(try DatabaseOptions.reading(path, named: isNamed))
     }
 
-    private static func reading(_ path: String) throws -> Outline {
+    /// True when the database is not the default one: the user named it somewhere.
+    var isNamed: Bool {
+        let environment = Console.current.environment
+        if !(db ?? "").isEmpty || !(environment["BURROW_DB"] ?? "").isEmpty { return true }
+        return Configuration.load(from: Configuration.path(environment: environment), environment: environment).database != nil
+    }
+
+    private static func reading(_ path: String, named: Bool) throws -> Outline {
         let nothingYet = { Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model))) }
         // A link to nowhere is not "nothing yet": opening it says what is wrong.
         let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
-        guard FileManager.default.fileExists(atPath: path) || link else { return try nothingYet() }
+        guard FileManager.default.fileExists(atPath: path) || link else {
+            if named { throw UserError("there is no outline at \(path) (burrow add makes one)") }
+            return try nothingYet()
+        }
         let outline: Outline
         do {
             outline = try Outline(readingAt: path)

@@ -19,7 +19,7 @@ import TerminalKit
 /// defer { curses.stop() }
 /// let terminal = Terminal(backend: curses)
 /// ```
-public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandover, ClipboardWriter {
+public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandover, Suspendable, ClipboardWriter {
     /// Choices made at start.
     public struct Options: Sendable {
         /// Report mouse clicks and wheel turns (the terminal's own text selection then needs Shift).
@@ -266,7 +266,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     }
 
     /// Restores the terminal and stops the process (SIGTSTP); on continuing, takes it over again.
-    func suspend() {
+    public func suspend() {
         leaveProgramModes()
         endwin()
         terminal_guard_suspend()

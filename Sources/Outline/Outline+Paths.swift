@@ -29,7 +29,8 @@ extension Outline {
             // order: sorted by order key, SQLite would walk the level by the (parent, order) index instead.
             var named = FetchRequest(Item.entityName, where: Property("parent") == current.objectID && Property("title") == segment)
             named.limit = 13
-            let matches = try Outline.items(context.fetch(named))
+            var matches = try Outline.items(context.fetch(named))
+            if matches.isEmpty { matches = try loosely(segment, under: current) }
             let here = walked.isEmpty ? "the top level" : "“\(walked.joined(separator: "/"))”"
             switch matches.count {
             case 1:
@@ -52,6 +53,19 @@ extension Outline {
             walked.append(segment)
         }
         return current
+    }
+
+    /// The sub-items of `parent` whose title is `segment` ignoring case and diacritics (as search compares),
+    /// at most 13: what a path segment names when no title matches it exactly. Reads the level's titles only.
+    private func loosely(_ segment: String, under parent: Item) throws -> [Item] {
+        let folded = TextFolding.fold(segment)
+        var out: [Item] = []
+        for (id, values) in try context.fetchValues(Outline.level(of: parent.objectID), keys: ["title"]) {
+            guard case .string(let title) = values[0], TextFolding.fold(title) == folded else { continue }
+            if let item = try context.existingObject(for: id) as? Item { out.append(item) }
+            if out.count == 13 { break }
+        }
+        return out
     }
 
     /// The path of titles from the top to `item`, escaped so that `item(at:)` reads it back.

@@ -32,7 +32,7 @@ import Testing
             #expect(Array(h.backend.lines.dropLast()) == rest)
         }
         rest = Array(h.backend.lines.dropLast())
-        try h.press("d")
+        try h.press("dd")
         #expect(seen.count >= 3, "a heartbeat every 4,096 items: \(seen)")
         #expect(seen.first?.hasPrefix("Delete “big”… ⠙ 0.") == true, "\(seen)")
         #expect(h.app.statusText == "Deleted “big” and 10020 sub-items · u: undo")

@@ -132,7 +132,7 @@ struct CommandTests {
              [ ] Three
 
 
-                            Enter: add · Esc: cancel
+                         Enter: add · Ctrl-G: cancel
             """)
         #expect(h.backend.cursor == Position(x: 8, y: 3))
         try h.press("<Enter>")
@@ -143,7 +143,7 @@ struct CommandTests {
         try h.press("<Enter>")
         #expect(try h.titles() == ["Zero", "One", "Two", "Three"])
         try h.press("o <Esc>")
-        #expect(try h.titles() == ["Zero", "One", "Two", "Three"])
+        #expect(try h.titles() == ["Zero", "One", "Two", "Three"], "nothing typed: nothing added")
         try h.press("e <C-u>")
         h.type("Nought")
         h.expect(
@@ -155,13 +155,14 @@ struct CommandTests {
              [ ] Two
              [ ] Three
 
-                           Enter: keep · Esc: cancel
+                        Enter: keep · Ctrl-G: cancel
             """)
         try h.press("<Enter>")
         #expect(try h.titles() == ["Nought", "One", "Two", "Three"])
         #expect(h.app.statusText == "Renamed “Zero” to “Nought”")
-        try h.press("i X <Esc>")
+        try h.press("i X <C-g>")
         #expect(try h.titles() == ["Nought", "One", "Two", "Three"])
+        #expect(h.app.statusText == "Not renamed: kept “Nought”")
         try h.press("u")
         #expect(try h.titles() == ["Zero", "One", "Two", "Three"])
         #expect(h.app.statusText == "Undid: Rename “Zero” to “Nought”")
@@ -169,7 +170,7 @@ struct CommandTests {
 
     @Test func quickCaptureStaysOpenAndIgnoresEmptyInput() throws {
         let h = try harness([])
-        try h.press(":")
+        try h.press("a")
         h.type("Milk")
         try h.press("<Enter> <Enter>")
         h.type("  ")
@@ -292,7 +293,7 @@ struct CommandTests {
         let h = try harness(["Inbox", "Work"])
         try h.press("j <Enter> a")
         h.type("Mail")
-        try h.press("<Enter> <Esc> h m d")
+        try h.press("<Enter> <Esc> h m dd")
         #expect(h.app.statusText == "Deleted “Work” and 1 sub-item · u: undo")
         let steps = h.outline.context.undoHistory.undoCount
         try h.press("<Enter> p")
@@ -312,9 +313,10 @@ struct CommandTests {
         try h.press("e <C-u>")
         h.type("   ")
         try h.press("<Enter>")
-        #expect(h.app.statusText == "A title cannot be empty · Esc: keep the old one")
+        #expect(h.app.statusText == "A title cannot be empty · Ctrl-G: keep the old one")
         #expect(try h.titles() == ["A"])
         try h.press("<Esc>")
+        #expect(h.app.statusText == "A title cannot be empty: kept “A”")
         #expect(try h.titles() == ["A"])
     }
 
@@ -371,7 +373,7 @@ struct CommandTests {
         try h.press("h j <C-y>")
         #expect(h.app.statusText == "Redid: Add “Milk” (in Burrow › Groceries)")
         #expect(h.app.breadcrumbs == ["Burrow", "Groceries"] && h.app.top.selectedRow?.title == "Milk")
-        try h.press("<C-z> <C-z> <C-z>")
+        try h.press("u u u")
         #expect(h.app.statusText == "Nothing to undo")
         try h.press("<C-r> <C-r> <C-r>")
         #expect(h.app.statusText == "Nothing to redo")
@@ -413,10 +415,10 @@ struct CommandTests {
         h.expect(
             """
             Burrow
-               Ctrl-K                Delete to the end of the line
 
              In a visual range (v)
                Esc v                 Leave the range (the list's moving…
+               d x Delete            Delete the range's items and their…
 
              In the help overlay
                j ↓                   Scroll down

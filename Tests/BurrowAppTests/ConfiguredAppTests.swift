@@ -78,7 +78,7 @@ import Testing
     /// command, the old key types itself (or does nothing), and the status line's hints say the new keys.
     @Test func theEditorsKeysAreRebound() throws {
         let keymap = Keymap.default
-            .rebinding([.confirm: [[Self.key("<C-j>")]], .cancel: [[Self.key("<C-x>")]]], in: .editor)
+            .rebinding([.confirm: [[Self.key("<C-j>")]], .finish: [[Self.key("<C-x>")]]], in: .editor)
             .rebinding([.cursorLeft: [[Self.key("<C-o>")]], .deleteToLineStart: []], in: .text)
             .rebinding([.confirm: [[Self.key("<Tab>")]]], in: .search)
             .rebinding([.saveNote: [[Self.key("<C-s>")]], .newLine: [[Self.key("<C-j>")], [.enter]]], in: .note)

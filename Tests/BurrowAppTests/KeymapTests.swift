@@ -107,11 +107,11 @@ struct KeymapTests {
         let map = Keymap.default
         let expected: [(String, Command)] = [
             ("j", .moveDown), ("<Down>", .moveDown), ("k", .moveUp), ("l", .drillIn), ("<Enter>", .drillIn),
-            ("h", .back), ("<Esc>", .back), ("<BS>", .back), ("~", .backToTop), ("a", .capture), (":", .capture),
-            ("o", .insertBelow), ("O", .insertAbove), ("e", .rename), ("<F2>", .rename), ("d", .delete),
+            ("h", .back), ("<Esc>", .back), ("<BS>", .back), ("~", .backToTop), ("a", .capture), (":", .commandLine),
+            ("o", .insertBelow), ("O", .insertAbove), ("e", .rename), ("<F2>", .rename), ("x", .delete),
             ("<Del>", .delete), ("K", .moveItemUp), ("<S-Up>", .moveItemUp), ("<A-Down>", .moveItemDown),
             (">", .indent), ("<Tab>", .indent), ("<S-Tab>", .outdent), ("m", .cut), ("<Space>", .toggleDone),
-            ("u", .undo), ("<C-z>", .undo), ("<C-r>", .redo), ("<C-y>", .redo), ("?", .help), ("q", .quit),
+            ("u", .undo), ("<C-z>", .suspend), ("<C-l>", .redraw), ("<C-r>", .redo), ("<C-y>", .redo), ("?", .help), ("q", .quit),
             ("<C-c>", .quit)
         ]
         for (notation, command) in expected {

@@ -212,7 +212,7 @@ struct NewAboveTests {
 
     @Test func undoBringingBackAnItemAboveShowsIt() throws {
         let (h, _) = try AppHarness.withSecondContext(letters)
-        try h.press("d j j j j j j j j")
+        try h.press("dd j j j j j j j j")
         #expect(h.app.top.selectedRow?.title == "J")
         try h.press("u")
         #expect(h.app.top.newAbove.count == 0)

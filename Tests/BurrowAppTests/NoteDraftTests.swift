@@ -245,7 +245,7 @@ import Testing
         if h.app.mode.panel(NoteDraft.self) != nil { Issue.record("the editor opened") }
         #expect(!h.app.detailsPane.isShown)
         let empty = try harness(note: nil)
-        try empty.press("j d j d A")
+        try empty.press("j dd j dd A")
         #expect(empty.app.statusText == "No item to write a note for")
     }
 

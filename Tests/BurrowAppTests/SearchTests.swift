@@ -104,9 +104,18 @@ struct SearchTests {
         try h.press("h")
         #expect(h.app.breadcrumbs == ["Burrow"])
         #expect(h.app.top.selectedRow?.title == "Work")
-        // `/` again opens with the last text and its results.
+        // `/` again opens empty (typing does not append to the last text); ↑ brings the last text back.
         try h.press("/")
+        #expect(h.backend.lines[1].hasPrefix("/ ") || h.backend.lines[1] == "/")
+        h.type("b")
+        #expect(h.backend.lines[1] == "/ b")
+        try h.press("<BS> <Up>")
+        #expect(h.backend.lines[1] == "/ milk")
         #expect(h.app.statusText == "3 matches")
+        // Down past the newest: an empty line again; typed text of one's own makes ↑ choose hits.
+        try h.press("<Down>")
+        #expect(h.backend.lines[1] == "/")
+        try h.press("<Esc>")
     }
 
     /// Pasted text searches as typed text does (it did not: the results stayed those of the text before).
@@ -273,7 +282,7 @@ struct SearchTests {
         let h = try harness()
         try h.press("/")
         h.type("eggs")
-        try h.press("<Enter> d")
+        try h.press("<Enter> dd")
         try h.press("/ <C-u>")
         h.type("eggs")
         #expect(h.app.statusText == "Nothing contains “eggs”")

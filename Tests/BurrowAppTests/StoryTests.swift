@@ -77,7 +77,7 @@ struct StoryTests {
 
                                              ?: help
             """)
-        try h.press("d")
+        try h.press("dd")
         h.expect(
             """
             Burrow

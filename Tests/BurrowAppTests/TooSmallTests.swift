@@ -138,7 +138,7 @@ struct TooSmallTests {
 
 
 
-            Keys did noth… Enter: keep · Esc: cancel
+            Keys did n… Enter: keep · Ctrl-G: cancel
             """)
         try h.press("<Enter>")
         #expect(try h.titles() == ["Groceries", "Work stuff"])

@@ -49,10 +49,10 @@ import Testing
     @Test func deleteTakesTheWholeRangeAsOneStep() throws {
         let h = try harness()
         try h.press("j v j d")
-        #expect(h.app.statusText == "Deleted 2 items and 2 sub-items · u: undo")
+        #expect(h.app.statusText == "Deleted “B” and “C” (4 items) · u: undo")
         #expect(try titles(h) == ["A", "D", "E"])
         try h.press("u")
-        #expect(h.app.statusText?.hasPrefix("Undid: Delete 2 items and 2 sub-items") == true, "\(h.app.statusText ?? "")")
+        #expect(h.app.statusText?.hasPrefix("Undid: Delete “B” and “C” (4 items)") == true, "\(h.app.statusText ?? "")")
         #expect(try titles(h) == ["A", "B", "C", "D", "E"])
         #expect(try h.outline.children(of: try h.outline.children(of: h.outline.root())[1]).map(\.title) == ["B1", "B2"])
     }

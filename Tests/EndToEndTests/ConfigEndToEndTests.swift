@@ -52,7 +52,7 @@ struct ConfigEndToEndTests {
         let first = tmux.waitFor { $0.last?.hasPrefix("config.toml:3:3: unknown command “mveDown”") == true }
         try #require(first != nil, "\(tmux.screen())")
         // The keys are the defaults: j moves, d deletes.
-        try tmux.send("j", "d")
+        try tmux.send("j", "d", "d")
         #expect(tmux.waitFor { $0.last?.hasPrefix("Deleted “Eggs”") == true } != nil, "\(tmux.screen())")
         try tmux.send("q")
         #expect(tmux.waitFor(text: "exit=0") != nil, "\(tmux.screen())")
@@ -71,7 +71,7 @@ struct ConfigEndToEndTests {
         let tmux = try start(config: nil)
         let screen = try #require(tmux.waitFor { Self.row($0, " [ ] Eggs") }, "\(tmux.screen())")
         #expect(screen.last?.trimmingCharacters(in: .whitespaces) == "?: help")
-        try tmux.send("j", "d")
+        try tmux.send("j", "d", "d")
         #expect(tmux.waitFor { $0.last?.hasPrefix("Deleted “Eggs”") == true } != nil, "\(tmux.screen())")
         try tmux.send("q")
         #expect(tmux.waitFor(text: "exit=0") != nil)

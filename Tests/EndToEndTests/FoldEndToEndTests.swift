@@ -320,21 +320,21 @@ struct FoldEndToEndTests {
         #expect(Self.waitForRows(tmux, [Self.row("A"), Self.row("B", count: "3 ›"), Self.row("C"), Self.row("D")]), "\(tmux.screen())")
         try tmux.send("d")
         #expect(Self.waitForRows(tmux, [Self.row("A"), Self.row("D"), ""]), "\(tmux.screen())")
-        #expect(tmux.waitFor { $0.last == Self.status("Deleted 2 items and 3 sub-items · u: undo") } != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor { $0.last == Self.status("Deleted “B” and “C” (5 items) · u: undo") } != nil, "\(tmux.screen())")
         #expect(try burrow(db, "ls", "--tree").1 == "[ ] A\n[ ] D\n")
 
         let whole = "[ ] A\n[ ] B (3)\n  [ ] B1\n  [ ] B2\n  [ ] B3\n[ ] C\n[ ] D\n"
         try tmux.send("u")
         #expect(Self.waitForRows(tmux, [Self.row("A"), Self.row("B", count: "3 ›"), Self.row("C"), Self.row("D")]), "\(tmux.screen())")
-        #expect(tmux.waitFor { $0.last?.hasPrefix("Undid: Delete 2 items and 3 sub-items") == true } != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor { $0.last?.hasPrefix("Undid: Delete “B” and “C” (5 items)") == true } != nil, "\(tmux.screen())")
         #expect(try burrow(db, "ls", "--tree").1 == whole)
 
         // Redo and undo again: still one step each.
         try tmux.send("C-r")
-        #expect(tmux.waitFor { $0.last?.hasPrefix("Redid: Delete 2 items and 3 sub-items") == true } != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor { $0.last?.hasPrefix("Redid: Delete “B” and “C” (5 items)") == true } != nil, "\(tmux.screen())")
         #expect(try burrow(db, "ls", "--tree").1 == "[ ] A\n[ ] D\n")
         try tmux.send("u")
-        #expect(tmux.waitFor { $0.last?.hasPrefix("Undid: Delete 2 items and 3 sub-items") == true } != nil, "\(tmux.screen())")
+        #expect(tmux.waitFor { $0.last?.hasPrefix("Undid: Delete “B” and “C” (5 items)") == true } != nil, "\(tmux.screen())")
         #expect(try burrow(db, "ls", "--tree").1 == whole)
         try quit(tmux)
     }

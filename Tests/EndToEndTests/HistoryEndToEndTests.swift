@@ -126,7 +126,7 @@ struct HistoryEndToEndTests {
         try launch(tmux)
         try capture(tmux, "Alpha", "Beta")
         try #require(Self.waitForRows(tmux, [Self.row("Alpha"), Self.row("Beta")]), "\(tmux.screen())")
-        try tmux.send("G", "d")
+        try tmux.send("G", "d", "d")
         try #require(Self.waitForRows(tmux, [Self.row("Alpha")]), "\(tmux.screen())")
         try quit(tmux)
         #expect(try burrow(db, "ls").1 == "[ ] Alpha\n")

@@ -43,6 +43,31 @@ struct OutlinerTests {
         #expect(try burrow(copy, "ls").1 == "[ ] Keep me\n")
     }
 
+    /// Ctrl-Z gives the terminal back to the shell as every terminal program does (it undid a change before),
+    /// and `fg` brings the outliner back, redrawn, with the capture line's text still there.
+    @Test func ctrlZSuspendsToTheShellAndFgRedraws() throws {
+        let tmux = try Tmux(
+            width: 60, height: 12,
+            shellCommand: "export BURROW_DB=\"$TEST_DIR/outline.sqlite\" PS1='shell$ '; exec bash --norc --noprofile -i")
+        try #require(tmux.waitFor(text: "shell$") != nil, "\(tmux.screen())")
+        try tmux.type(Binaries.path("burrow"))
+        try tmux.send("Enter")
+        try #require(tmux.waitFor(text: "a: add an item · ?: help") != nil, "\(tmux.screen())")
+        try tmux.send("a")
+        try tmux.type("Bread")
+        try #require(tmux.waitFor(text: "› Bread") != nil, "\(tmux.screen())")
+        try tmux.send("C-z")
+        let stopped = tmux.waitFor { s in s.contains { $0.contains("Stopped") } && !s.contains { $0.contains("› Bread") } }
+        try #require(stopped != nil, "\(tmux.screen())")
+        try tmux.type("fg")
+        try tmux.send("Enter")
+        #expect(tmux.waitFor { Self.shows($0, "Burrow", "› Bread") } != nil, "\(tmux.screen())")
+        try tmux.send("Enter")
+        #expect(tmux.waitFor(text: " [ ] Bread") != nil, "\(tmux.screen())")
+        try tmux.send("C-c")
+        #expect(tmux.waitFor(text: "shell$") != nil, "\(tmux.screen())")
+    }
+
     @Test func theStorySurvivesARelaunch() throws {
         let (tmux, db) = try start()
         try #require(tmux.waitFor(text: "a: add an item · ?: help") != nil)
@@ -63,7 +88,7 @@ struct OutlinerTests {
         try #require(inside != nil, "\(tmux.screen())")
         try tmux.send("h")
         #expect(tmux.waitFor { $0.count > 2 && $0[2].hasSuffix("2 ›") } != nil)
-        try tmux.send("d")
+        try tmux.send("d", "d")
         #expect(tmux.waitFor(text: "Deleted “Groceries” and 2 sub-items") != nil)
         try tmux.send("u")
         #expect(tmux.waitFor(text: "Undid: Delete “Groceries” and 2 sub-items") != nil)

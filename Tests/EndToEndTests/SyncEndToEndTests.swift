@@ -57,7 +57,7 @@ struct SyncEndToEndTests {
         try two.tmux.send("g")
         for _ in first..<target { try two.tmux.send("j") }
         try two.tmux.send("e")
-        try #require(two.waitForStatus("Enter: keep · Esc: cancel") != nil, "\(two.tmux.screen())")
+        try #require(two.waitForStatus("Enter: keep · Ctrl-G: cancel") != nil, "\(two.tmux.screen())")
         try two.tmux.send("C-u")
         try two.tmux.type("Renamed in B")
         try two.tmux.send("Enter")

@@ -34,9 +34,15 @@ final class Search: Component, Panel {
         }
     }
 
-    /// Opens the search line with the last search's text, and its results.
+    /// The texts searched for and gone to this session, oldest first: ↑ on an empty line brings them back.
+    private(set) var history: [String] = []
+    /// Which of `history` the line holds, while it holds one unchanged.
+    private var recalled: Int?
+
+    /// Opens an empty search line (the last search's text is one ↑ away).
     private func open(in app: App) {
-        field = TextField(text: last?.query ?? "")
+        field = TextField()
+        recalled = nil
         panel = SearchPanel()
         app.mode = .panel(self)
         refresh(in: app)
@@ -56,6 +62,8 @@ final class Search: Component, Panel {
                 self.panel = nil
                 app.status = nil
                 return false
+            case .moveUp where isRecalling: recall(by: -1, in: app)
+            case .moveDown where isRecalling && recalled != nil: recall(by: 1, in: app)
             case .moveUp: try panel.move(by: -1, in: app.outline)
             case .moveDown: try panel.move(by: 1, in: app.outline)
             case .pageUp: try panel.move(by: -page, in: app.outline)
@@ -67,6 +75,35 @@ final class Search: Component, Panel {
             app.fail("Cannot search", error)
         }
         return true
+    }
+
+    /// ↑ and ↓ go through the history while the line is empty or holds a recalled text unchanged; once
+    /// there is typing of one's own, they choose among the hits.
+    private var isRecalling: Bool {
+        if let recalled { return field.text == history[recalled] }
+        return field.text.isEmpty && !history.isEmpty
+    }
+
+    /// The text `by` older (-1) or newer (1) than the one on the line; past the newest, an empty line.
+    private func recall(by step: Int, in app: App) {
+        let next = (recalled ?? history.count) + step
+        guard next >= 0 else { return }
+        if next < history.count {
+            recalled = next
+            field = TextField(text: history[next])
+        } else {
+            recalled = nil
+            field = TextField()
+        }
+        refresh(in: app)
+    }
+
+    /// Keeps `query` as the newest of the history (once).
+    private func remember(_ query: String) {
+        guard !query.isEmpty else { return }
+        history.removeAll { $0 == query }
+        history.append(query)
+        if history.count > 100 { history.removeFirst() }
     }
 
     /// The outliner leaving with the line open: the results go with it.
@@ -149,6 +186,7 @@ final class Search: Component, Panel {
         panel = nil
         guard let open, let results = open.results else { return }
         last = (results.query, results)
+        remember(field.text.trimmingCharacters(in: .whitespaces))
         guard let chosen = open.list.selected, chosen < open.hits.count else {
             app.status = .info("Nothing contains \(app.quoted(results.query))")
             return

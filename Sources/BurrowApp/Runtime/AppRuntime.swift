@@ -41,6 +41,16 @@ public enum AppRuntime {
                 // `y`: the copied text goes to the terminal between frames.
                 if let clipboard = terminal.backend as? any ClipboardWriter { app.deliverClipboard(to: clipboard) }
             }
+            switch app.takeTerminalRequest() {
+            case .suspend:
+                // Ctrl-Z: stopped as a shell's job; after `fg` every cell is drawn again, at the size now.
+                if let stoppable = input as? any Suspendable { stoppable.suspend() }
+                terminal.invalidate()
+                app.handle(.resumed)
+                app.handle(.resize(terminal.size))
+            case .redraw: terminal.invalidate()
+            case nil: break
+            }
             // `E`: the editor gets the terminal (the input side is the terminal), then the screen is redrawn.
             if app.wantsTerminal, let lender = input as? any TerminalHandover {
                 app.editPendingNote(on: lender)

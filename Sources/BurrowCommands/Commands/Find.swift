@@ -1,4 +1,5 @@
 import ArgumentParser
+import ObjectGraph
 import Outline
 import TerminalKit
 
@@ -6,7 +7,10 @@ import TerminalKit
 struct Find: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find the items whose title or note contains a text.",
-        discussion: "Case and diacritics are ignored (godel finds Gödel); the hits come in outline order, as #ID  path › title.")
+        discussion: """
+            Case and diacritics are ignored (godel finds Gödel); the hits come in outline order, as #ID  path › title, \
+            with "(in the note)" where only the note holds the text. Exits 1 when nothing is found, as grep does.
+            """)
 
     @OptionGroup var database: DatabaseOptions
 
@@ -44,13 +48,21 @@ struct Find: ParsableCommand {
                 s += "}"
             }
             say(s + "]")
+            if hits.isEmpty { throw ExitCode(1) }
             return
         }
-        if hits.isEmpty { say("(nothing contains “\(Sanitizer.visible(query))”)") }
+        // Nothing found: nothing on stdout and status 1, so `if burrow find X` and pipes work; the sentence
+        // goes to stderr for whoever reads the terminal.
+        if hits.isEmpty {
+            Console.current.err("(nothing contains “\(Sanitizer.visible(query))”)\n")
+            throw ExitCode(1)
+        }
+        let folded = TextFolding.fold(query)
         for id in hits {
             let titles = try o.titles(downTo: id).dropFirst()
-            guard !titles.isEmpty else { continue }  // deleted meanwhile
-            say("#\(id.rowID)  " + titles.map(Sanitizer.visible).joined(separator: " › "))
+            guard let title = titles.last else { continue }  // deleted meanwhile
+            let inNote = !TextFolding.fold(title).contains(folded)
+            say("#\(id.rowID)  " + titles.map(Sanitizer.visible).joined(separator: " › ") + (inNote ? "  (in the note)" : ""))
         }
     }
 }

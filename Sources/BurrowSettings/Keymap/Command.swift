@@ -8,12 +8,15 @@ public enum Command: String, CaseIterable, Sendable {
     case search, nextMatch, previousMatch
     case details, scrollDetailsDown, scrollDetailsUp, editNote
     case openFold, closeFold, toggleFold, openAllFolds, closeAllFolds, hideDone
-    case undo, redo, help, quit
+    case undo, redo, help, quit, suspend, redraw, commandLine
     case movePicker, copy, pasteAbove
     case editNoteInPlace
     case visualRange
-    /// In editors and pickers: do what the editor is for (add, rename, go to the hit, move), or leave it.
+    /// In editors and pickers: do what the editor is for (add, rename, go to the hit, move), or leave it
+    /// without what was typed.
     case confirm, cancel
+    /// In quick capture, rename and insert: keep what was typed (as Enter does) and leave the editor.
+    case finish
     /// In the note editor: leave it saving the note, or leaving it as it was; a line break; its ends.
     case saveNote, discardNote, newLine, noteStart, noteEnd
     /// In a visual range: back to browsing.

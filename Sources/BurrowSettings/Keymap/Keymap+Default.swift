@@ -24,11 +24,11 @@ extension Keymap {
             Section(
                 "Editing",
                 [
-                    KeyBinding("a :", .capture, "Quick capture: add items at the end (Enter adds, Esc leaves)"),
+                    KeyBinding("a", .capture, "Quick capture: add items at the end (Enter adds, Esc adds and leaves)"),
                     KeyBinding("o", .insertBelow, "Insert an item below"),
                     KeyBinding("O", .insertAbove, "Insert an item above"),
-                    KeyBinding("e i <F2>", .rename, "Rename (Enter keeps, Esc cancels)"),
-                    KeyBinding("d x <Del>", .delete, "Delete the item and its sub-items"),
+                    KeyBinding("e i <F2>", .rename, "Rename (Enter or Esc keeps, Ctrl-G keeps the old title)"),
+                    KeyBinding("dd x <Del>", .delete, "Delete the item and its sub-items"),
                     KeyBinding("<Space>", .toggleDone, "Toggle done"),
                     KeyBinding("K <S-Up> <A-Up>", .moveItemUp, "Move the item up"),
                     KeyBinding("J <S-Down> <A-Down>", .moveItemDown, "Move the item down"),
@@ -71,21 +71,25 @@ extension Keymap {
             Section(
                 "History",
                 [
-                    KeyBinding("u <C-z>", .undo, "Undo"),
+                    KeyBinding("u", .undo, "Undo"),
                     KeyBinding("<C-r> <C-y>", .redo, "Redo")
                 ]),
             Section(
                 "Other",
                 [
                     KeyBinding("? <F1>", .help, "Show or hide this help"),
-                    KeyBinding("q <C-c>", .quit, "Quit (everything is already saved)")
+                    KeyBinding("q <C-c>", .quit, "Quit (everything is already saved)"),
+                    KeyBinding(":", .commandLine, "A vim command line: :q, :wq, :x quit (:w has nothing to write)"),
+                    KeyBinding("<C-z>", .suspend, "Suspend to the shell, as in every terminal program (fg comes back)"),
+                    KeyBinding("<C-l>", .redraw, "Redraw the screen")
                 ]),
             Section(
                 "In quick capture, rename and insert",
                 .editor,
                 [
                     KeyBinding("<Enter>", .confirm, "Add the item (capture stays open for the next), keep the new title, insert"),
-                    KeyBinding("<Esc>", .cancel, "Leave the editor (a rename keeps the old title)"),
+                    KeyBinding("<Esc>", .finish, "Keep what you typed (add, rename, insert) and leave, as Esc does in vim"),
+                    KeyBinding("<C-g>", .cancel, "Leave without what you typed (the status line says what was dropped)"),
                     KeyBinding("<Up>", .moveUp, "In quick capture: select the item above"),
                     KeyBinding("<Down>", .moveDown, "In quick capture: select the item below")
                 ]),
@@ -94,7 +98,7 @@ extension Keymap {
                 .search,
                 [
                     KeyBinding("<Enter>", .confirm, "Go to the chosen hit, in its level"),
-                    KeyBinding("<Esc>", .cancel, "Leave the search, back where you were"),
+                    KeyBinding("<Esc> <C-g>", .cancel, "Leave the search, back where you were"),
                     KeyBinding("<Down> <C-n>", .moveDown, "Choose the next hit"),
                     KeyBinding("<Up> <C-p>", .moveUp, "Choose the hit above"),
                     KeyBinding("<PgDn>", .pageDown, "A page of hits down"),
@@ -105,7 +109,7 @@ extension Keymap {
                 .picker,
                 [
                     KeyBinding("<Enter>", .confirm, "Move the selection to the end of the chosen item's sub-items"),
-                    KeyBinding("<Esc>", .cancel, "Leave without moving"),
+                    KeyBinding("<Esc> <C-g>", .cancel, "Leave without moving"),
                     KeyBinding("<Down> <C-n>", .moveDown, "Choose the next item"),
                     KeyBinding("<Up> <C-p>", .moveUp, "Choose the item above"),
                     KeyBinding("<PgDn>", .pageDown, "A page down"),
@@ -147,7 +151,8 @@ extension Keymap {
                 "In a visual range (v)",
                 .visual,
                 [
-                    KeyBinding("<Esc> v", .leaveRange, "Leave the range (the list's moving keys extend it; d Space J K > < M y m act on all of it)")
+                    KeyBinding("<Esc> v", .leaveRange, "Leave the range (the list's moving keys extend it; d Space J K > < M y m act on all of it)"),
+                    KeyBinding("d x <Del>", .delete, "Delete the range's items and their sub-items")
                 ]),
             Section(
                 "In the help overlay",

@@ -14,6 +14,16 @@ extension Keymap {
             lines into the capture line adds one item per line; when they are indented or a list (`- [ ] …`), the
             items keep that nesting and their boxes. In the move picker (`M`) letters filter the items.
 
+            **One rule in every editor** (quick capture, rename, insert, the note editor): typed text is never
+            dropped without a word. Enter does what the editor is for; **Esc keeps what you typed and leaves**
+            (adds it, renames, inserts, saves the note), as leaving insert mode does in vim; **Ctrl-G leaves
+            without it** and the status line names what was dropped. Quitting (Ctrl-C, a signal) with an editor
+            open keeps its text too. The search line, the move picker and the `:` line hold no data: Esc and
+            Ctrl-G both leave them as they were. Ctrl-Z suspends Burrow in every mode (`fg` brings it back) and
+            Ctrl-L redraws. `dd` deletes one item, as in vim; `x` and Delete delete at once; after `d` any other
+            key cancels it. `:` is a small vim command line: `:q`, `:wq`, `:x` quit, and anything else is
+            named as not a command (never added as an item). `/` opens empty; ↑ brings back earlier searches.
+
             """
         for section in sections { out += Self.table(section) }
         out += "\nAny other key closes the help overlay.\n"

@@ -9,7 +9,7 @@
 /// try backend.type("j j <Enter>")
 /// #expect(backend.difference(from: "…") == nil)
 /// ```
-public final class TestBackend: TerminalBackend, InputSource, TerminalHandover, ClipboardWriter {
+public final class TestBackend: TerminalBackend, InputSource, TerminalHandover, Suspendable, ClipboardWriter {
     public private(set) var size: Size
     /// What the screen shows now.
     public private(set) var screen: Buffer
@@ -47,6 +47,11 @@ public final class TestBackend: TerminalBackend, InputSource, TerminalHandover, 
     public func flush() { flushCount += 1 }
 
     /// How many times the terminal was lent to another program.
+    /// How many times the program stopped itself (``Suspendable``); a test backend goes on at once.
+    public private(set) var suspends = 0
+
+    public func suspend() { suspends += 1 }
+
     public private(set) var handOvers = 0
 
     /// Runs `body` as if another program had the terminal: afterwards the screen must be drawn again.

@@ -52,6 +52,15 @@ final class AppHarness {
     func send(_ event: InputEvent) {
         if case .resize = event { terminal.invalidate() }
         app.handle(event)
+        // As the run loop does: Ctrl-Z stops (the test backend goes on at once), then everything is drawn again.
+        switch app.takeTerminalRequest() {
+        case .suspend:
+            backend.suspend()
+            terminal.invalidate()
+            app.handle(.resumed)
+        case .redraw: terminal.invalidate()
+        case nil: break
+        }
         // As the run loop does: text `y` copied reaches the terminal (the backend records it).
         app.deliverClipboard(to: backend)
         draw()

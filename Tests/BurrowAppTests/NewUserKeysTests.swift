@@ -1,0 +1,127 @@
+import BurrowSettings
+import ObjectGraph
+import TerminalKit
+import Testing
+
+@testable import BurrowApp
+@testable import Outline
+
+/// The keys a new user from vim, a terminal or Workflowy presses first mean what they expect: `dd` deletes
+/// one item, Ctrl-Z suspends, Ctrl-L redraws, Esc keeps typed text in every editor and Ctrl-G drops it with a
+/// word, `:wq` quits instead of adding an item.
+struct NewUserKeysTests {
+    private func harness(_ titles: [String], width: Int = 50, height: Int = 10) throws -> AppHarness {
+        let outline = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        try outline.perform { _ = try outline.append(titles: titles, to: try outline.root().objectID) }
+        return try AppHarness(width: width, height: height, outline: outline)
+    }
+
+    private func titles(_ h: AppHarness) throws -> [String] {
+        try h.outline.children(of: try h.outline.root()).map(\.title)
+    }
+
+    @Test func ddDeletesOneItemAndDThenAnotherKeyDeletesNothing() throws {
+        let h = try harness(["Moving truck", "Boxes", "Tape"])
+        try h.press("dd")
+        #expect(try titles(h) == ["Boxes", "Tape"])
+        #expect(h.app.statusText == "Deleted “Moving truck” · u: undo")
+        try h.press("d")
+        #expect(h.backend.lines.last?.hasSuffix("d… · ?: help") == true, "\(h.backend.lines.last ?? "")")
+        try h.press("j")
+        #expect(try titles(h) == ["Boxes", "Tape"])
+        try h.press("d <Esc>")
+        #expect(try titles(h) == ["Boxes", "Tape"])
+        #expect(h.app.breadcrumbs == ["Burrow"])
+        try h.press("x")
+        #expect(try titles(h).count == 1, "x deletes at once")
+        try h.press("u u")
+        #expect(try titles(h) == ["Moving truck", "Boxes", "Tape"])
+    }
+
+    @Test func aRangeDeleteNamesEveryItemItTook() throws {
+        let h = try harness(["A", "B", "C", "D", "E", "F"])
+        try h.press("v j j j j d")
+        #expect(h.app.statusText == "Deleted “A”, “B”, “C” and 2 more (5 items) · u: undo")
+        try h.press("u g v j j j d")
+        #expect(h.app.statusText == "Deleted “A”, “B”, “C” and “D” · u: undo")
+    }
+
+    @Test func ctrlZSuspendsInEveryModeAndChangesNothing() throws {
+        let h = try harness(["Milk"])
+        let steps = h.outline.context.undoHistory.undoCount
+        try h.press("<C-z>")
+        #expect(h.backend.suspends == 1)
+        #expect(try titles(h) == ["Milk"])
+        #expect(h.outline.context.undoHistory.undoCount == steps)
+        try h.press("a")
+        h.type("Bread")
+        try h.press("<C-z>")
+        #expect(h.backend.suspends == 2)
+        #expect(h.backend.lines[1] == "› Bread", "the capture line is there after fg, with its text")
+        // Ctrl-L draws every cell again.
+        try h.press("<C-l>")
+        #expect(h.backend.lastDrawCount == 50 * 10)
+        #expect(h.backend.suspends == 2)
+    }
+
+    @Test func escKeepsWhatWasTypedInEveryEditorAndCtrlGDropsItWithAWord() throws {
+        let h = try harness(["One"])
+        // Quick capture: Esc adds what is on the line.
+        try h.press("a")
+        h.type("temp item")
+        try h.press("<Esc>")
+        #expect(try titles(h) == ["One", "temp item"])
+        #expect(h.app.statusText == "Added “temp item”")
+        #expect(h.backend.lines[1] == "+ Add to Burrow…")
+        // Ctrl-G drops it, and says what.
+        try h.press("a")
+        h.type("junk")
+        try h.press("<C-g>")
+        #expect(try titles(h) == ["One", "temp item"])
+        #expect(h.app.statusText == "Not added: “junk”")
+        // Rename: Esc keeps the new title, Ctrl-G the old one.
+        try h.press("g e")
+        h.type(" more")
+        try h.press("<Esc>")
+        #expect(try titles(h) == ["One more", "temp item"])
+        try h.press("e <C-u>")
+        h.type("Lost")
+        try h.press("<C-g>")
+        #expect(try titles(h) == ["One more", "temp item"])
+        #expect(h.app.statusText == "Not renamed: kept “One more”")
+        // Insert: Esc inserts.
+        try h.press("o")
+        h.type("Between")
+        try h.press("<Esc>")
+        #expect(try titles(h) == ["One more", "Between", "temp item"])
+        // Nothing typed: Esc just leaves, and says nothing.
+        try h.press("a <Esc>")
+        #expect(try titles(h).count == 3)
+    }
+
+    @Test func quittingFromQuickCaptureKeepsTheText() throws {
+        let h = try harness([])
+        try h.press("a")
+        h.type("Bread")
+        try h.press("<C-c>")
+        #expect(!h.app.isRunning)
+        #expect(try titles(h) == ["Bread"])
+    }
+
+    @Test func colonIsAVimCommandLineNotAnItem() throws {
+        let h = try harness(["Milk"])
+        try h.press(":")
+        #expect(h.backend.lines[1] == ":")
+        h.type("foo")
+        try h.press("<Enter>")
+        #expect(h.app.statusText == "Not a command: :foo (:q quits, as q does; a adds an item)")
+        try h.press(": w <Enter>")
+        #expect(h.app.statusText == "Every change is saved as it is made: nothing to write")
+        try h.press(": x <Esc>")
+        #expect(h.app.isRunning, "Esc leaves the line without running it")
+        #expect(try titles(h) == ["Milk"])
+        try h.press(": w q <Enter>")
+        #expect(!h.app.isRunning)
+        #expect(try titles(h) == ["Milk"])
+    }
+}
