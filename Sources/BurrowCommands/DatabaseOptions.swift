@@ -59,7 +59,7 @@ public struct DatabaseOptions: ParsableArguments {
         let path = try self.path(creatingFolder: false)
         // Not a link (or none there): absent.
         let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
-        guard FileManager.default.fileExists(atPath: path) || link else { throw UserError("there is no outline at \(path)") }
+        guard FileManager.default.fileExists(atPath: path) || link else { throw UserError("there is no outline at \(path) (burrow add makes one)") }
         return try write(body)
     }
 

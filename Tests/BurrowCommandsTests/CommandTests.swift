@@ -83,6 +83,39 @@ final class Shell: @unchecked Sendable {
         #expect(sh.run("ls", "--json", "Work").1.contains("\"title\": \"a/b slash\""))
     }
 
+    /// A path segment that matches no title exactly names the one item whose title matches it ignoring case
+    /// and accents; two such items are an error that lists them.
+    @Test func pathsForgiveCaseAndAccentsWhenOneItemMatches() {
+        let sh = Shell()
+        sh.run("add", "Groceries", "Café", "work", "Work")
+        sh.run("add", "Milk", "--under", "groceries")
+        #expect(sh.run("ls", "GROCERIES").1 == "[ ] Milk\n")
+        #expect(sh.run("add", "Latte", "--under", "cafe").0 == 0)
+        #expect(sh.run("ls", "CAFE").1 == "[ ] Latte\n")
+        // An exact title wins over loose ones.
+        #expect(sh.run("add", "Exact", "--under", "work").0 == 0)
+        #expect(sh.run("ls", "work").1 == "[ ] Exact\n")
+        let both = sh.run("ls", "WORK")
+        #expect(both.0 == 1)
+        #expect(both.2.hasPrefix("burrow: “WORK” is ambiguous in the top level: 2 items have that title (#"), "\(both.2)")
+    }
+
+    /// A database named by --db (or $BURROW_DB) that does not exist is an error naming it, not an empty
+    /// outline, for every command that reads; nothing is created.
+    @Test func aMistypedDatabaseIsAnErrorNotAnEmptyOutline() {
+        let sh = Shell()
+        let commands: [[String]] = [
+            ["ls"], ["find", "x"], ["export", "--format", "text"], ["ls", "--tree", "--json"], ["history"], ["note", "A"],
+            ["rm", "A"], ["done", "A"], ["rename", "A", "B"], ["mv", "A", "--to", "/"], ["note", "A", "text"]
+        ]
+        for args in commands {
+            #expect(sh.run(args) == (1, "", "burrow: there is no outline at \(sh.db) (burrow add makes one)\n"), "\(args)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: sh.db), "nothing was created")
+        #expect(sh.run("add", "A").0 == 0, "add starts one")
+        #expect(sh.run("ls") == (0, "[ ] A\n", ""))
+    }
+
     /// The sync's commands run async (they talk to a server) and write to the console of whoever runs them,
     /// as every other command does.
     @Test func theSyncCommandsWriteWhereTheOthersDo() {

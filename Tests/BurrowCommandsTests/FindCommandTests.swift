@@ -25,10 +25,11 @@ import Testing
         try #require(lines.count == 3)
         #expect(lines[0].hasPrefix("#") && lines[0].hasSuffix("  Groceries › Milk"))
         #expect(lines[1].hasSuffix("  Groceries › Oat MILK"))
-        #expect(lines[2].hasSuffix("  Breakfast"))
+        #expect(lines[2].hasSuffix("  Breakfast  (in the note)"), "the hit is in the note, not the title")
         #expect(sh.run("find", "GODEL").1.hasSuffix("  Reading › Gödel, Escher, Bach\n"))
         #expect(sh.run("find", "milk", "--limit", "1").1.split(separator: "\n").count == 1)
-        #expect(sh.run("find", "nowhere").1 == "(nothing contains “nowhere”)\n")
+        // No hit: status 1 and nothing on stdout, as grep; the sentence on stderr.
+        #expect(sh.run("find", "nowhere") == (1, "", "(nothing contains “nowhere”)\n"))
         #expect(sh.run("find", "milk", "--limit", "0").0 == 2)
         #expect(sh.run("find", "").0 == 2)
     }
@@ -44,7 +45,7 @@ import Testing
         #expect(hits[2]["path"] as? [String] == [])
         #expect(hits[2]["note"] as? String == "porridge with milk")
         #expect(hits[0]["note"] == nil && hits[0]["done"] as? Bool == false)
-        #expect(sh.run("find", "nowhere", "--json").1 == "[]\n")
+        #expect(sh.run("find", "nowhere", "--json") == (1, "[]\n", ""))
     }
 
     @Test func hostileTitlesAreOneSafeLineOnATerminalAndExactInJSON() throws {
@@ -67,7 +68,7 @@ import Testing
         let root = try o.root().objectID
         _ = try o.perform("Add") { try o.add((0..<20_000).map { OutlineNode("sibling \($0)") }, under: root) }
         #expect(sh.run("rm", "sibling 12345").0 == 0)
-        #expect(sh.run("find", "sibling 12345").1 == "(nothing contains “sibling 12345”)\n")
+        #expect(sh.run("find", "sibling 12345") == (1, "", "(nothing contains “sibling 12345”)\n"))
         #expect(sh.run("rm", "sibling x").2.contains("no item “sibling x” in the top level; it has “sibling 0”"))
     }
 }

@@ -129,19 +129,15 @@ import Testing
     }
 
     /// `undo`, `redo` and `history --clear` where there is no outline (a mistyped `--db`): they say there
-    /// is none and leave no new file behind; `history` lists an empty one.
+    /// is none and leave no new file behind; so does `history` (a named database that is not there is an error).
     @Test func undoWhereThereIsNoOutlineCreatesNone() throws {
         let folder = TemporaryDirectory("burrow-history-cli")
         for (k, args) in [["history"], ["undo"], ["redo"], ["history", "--clear"], ["undo", "3"]].enumerated() {
             let db = folder.path("typo\(k).sqlite")
             let r = P.burrow(args, db)
-            if args == ["history"] {
-                #expect(r.status == 0 && r.out == "No actions yet\n", "\(r.out)\(r.err)")
-            } else {
-                #expect(r.status == 1, "\(args): \(r.status) \(r.err)")
-                #expect(r.err == "burrow: there is no outline at \(db)\n", "\(args)")
-                #expect(r.out == "", "\(args)")
-            }
+            #expect(r.status == 1, "\(args): \(r.status) \(r.err)")
+            #expect(r.err == "burrow: there is no outline at \(db) (burrow add makes one)\n", "\(args)")
+            #expect(r.out == "", "\(args)")
             #expect(!FileManager.default.fileExists(atPath: db), "\(args) created \(db)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [])

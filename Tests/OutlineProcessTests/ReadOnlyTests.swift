@@ -44,10 +44,10 @@ import Testing
             #expect(bytes(db) == before, "\(args) changed the file")
             #expect(size(db + "-wal") == 0, "\(args) wrote to the log")
         }
-        // Nothing is created where there is no outline yet: an empty outline is listed.
+        // Nothing is created where there is no outline: a database named that is not there is an error.
         let none = folder.path("none.sqlite")
-        #expect(burrow("ls", db: none).out == "(no items under the top level)\n")
-        #expect(burrow("export", "--format", "text", db: none).status == 0)
+        #expect(burrow("ls", db: none).err == "burrow: there is no outline at \(none) (burrow add makes one)\n")
+        #expect(burrow("export", "--format", "text", db: none).status == 1)
         #expect(!FileManager.default.fileExists(atPath: none))
     }
 

@@ -15,7 +15,7 @@ struct Done: ParsableCommand {
     var undo = false
 
     func run() throws {
-        try database.write { o in
+        try database.writeExisting { o in
             let item = try o.perform { () throws -> Item in
                 let item = try o.item(at: path)
                 guard !item.isRoot else { throw UserError("the top of the outline cannot be marked done") }

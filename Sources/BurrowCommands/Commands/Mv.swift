@@ -22,7 +22,7 @@ struct Mv: ParsableCommand {
     }
 
     func run() throws {
-        try database.write { o in
+        try database.writeExisting { o in
             let (item, parent) = try o.perform { () throws -> (Item, Item) in
                 let item = try o.item(at: path)
                 let parent = try o.item(at: to)

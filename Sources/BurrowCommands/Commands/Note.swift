@@ -30,7 +30,7 @@ struct Note: ParsableCommand {
             return
         }
         let note = text == "-" ? try Note.standardInput() : text
-        try database.write { o in
+        try database.writeExisting { o in
             let (item, change) = try o.perform { () throws -> (Item, String) in
                 let item = try o.item(at: path)
                 guard !item.isRoot else { throw UserError("the top of the outline has no note") }

@@ -22,7 +22,7 @@ struct Rename: ParsableCommand {
     }
 
     func run() throws {
-        try database.write { o in
+        try database.writeExisting { o in
             let (item, old) = try o.perform { () throws -> (Item, String) in
                 let item = try o.item(at: path)
                 guard !item.isRoot else { throw UserError("the top of the outline cannot be renamed") }

@@ -13,7 +13,7 @@ struct Rm: ParsableCommand {
     var path: String
 
     func run() throws {
-        try database.write { o in
+        try database.writeExisting { o in
             let what = try o.perform { () throws -> String in
                 let item = try o.item(at: path)
                 let what = try o.deletionDescription(of: item)

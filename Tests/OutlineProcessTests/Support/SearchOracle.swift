@@ -101,7 +101,10 @@ struct SearchOracle {
     /// The IDs `burrow find query --json` lists (in its order), or a description of its failure.
     static func find(_ query: String, db: String, limit: Int? = nil) -> Result<[Int64], OracleError> {
         let r = BurrowProcess.run(["find", query, "--json", "--db", db] + (limit.map { ["--limit", String($0)] } ?? []))
-        guard r.status == 0 else { return .failure(OracleError("find \(query.debugDescription) exited \(r.status): \(r.err.prefix(400))")) }
+        // Status 1 is "nothing found" (as grep), with an empty array; anything else is a failure.
+        guard r.status == 0 || (r.status == 1 && r.out == "[]\n") else {
+            return .failure(OracleError("find \(query.debugDescription) exited \(r.status): \(r.err.prefix(400))"))
+        }
         guard let array = (try? json(r.out)) as? [[String: Any]] else {
             return .failure(OracleError("find \(query.debugDescription) printed no JSON array: \(r.out.prefix(200))"))
         }
