@@ -239,8 +239,6 @@ extension App {
             return
         }
         let above = list.itemRow(at: index - 1)
-        // Inside an open item, or under one that is open, the item stays in view: the item above is opened.
-        let inPlace = node !== level.root || above.isExpanded
         if perform(
             "Indent \(quoted(row.title))", naming: [(row.id, row.title), (above.id, above.title)],
             {
@@ -248,20 +246,17 @@ extension App {
                 return row.id
             })
         {
-            if inPlace {
-                openAfterMove(above)
-                settle()
-                top.select(id: row.id)
-            } else {
-                open(above)
-                top.select(id: row.id)
-            }
+            // The view stays where it is: the item above is opened in place, so what moved stays in sight.
+            openAfterMove(above)
+            settle()
+            top.select(id: row.id)
             status = .info("Moved \(quoted(row.title)) into \(quoted(above.title))")
         }
     }
 
-    /// Moves the selected item out of this level, right after the item whose sub-items these are, and
-    /// follows it: back in the level above with it selected, so indent (which goes back in) is the inverse.
+    /// Moves the selected item out of its list, right after the item whose sub-items these are. The view stays
+    /// where it is: out of an open item it stays in sight; out of the level shown it leaves this level for the
+    /// one above (the status line says where, and undo brings it back), as Workflowy keeps a zoomed view.
     func outdentSelected() {
         guard let row = top.selectedRow else { return }
         if let (node, _) = top.selectedPlace, node !== top.root {
@@ -283,6 +278,7 @@ extension App {
             return
         }
         let parent = here
+        let above = stack[stack.count - 2].lastKnownTitle
         if perform(
             "Outdent \(quoted(row.title))", naming: [(row.id, row.title), parent],
             {
@@ -290,9 +286,8 @@ extension App {
                 return nil
             })
         {
-            pop()
-            top.select(id: row.id)
-            status = .info("Moved \(quoted(row.title)) out, after \(quoted(parent.title))")
+            let back = keymap.label(for: .back) ?? "h"
+            status = .info("Moved \(quoted(row.title)) out to \(quoted(above)), after \(quoted(parent.title)) · \(back): go there")
         }
     }
 }

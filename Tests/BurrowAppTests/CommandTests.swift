@@ -245,9 +245,9 @@ struct CommandTests {
         #expect(h.app.statusText == "Undid: Move “A” down")
     }
 
-    /// Indent follows the item into the level of the item above; outdent follows it back out. Each is the
-    /// other's inverse, as J and K are (the old code left the selection on the item above, so Shift-Tab
-    /// then moved that one).
+    /// Indent opens the item above in place and keeps the moved item selected there (the view never jumps to
+    /// another level); outdent takes it back out. Each is the other's inverse, as J and K are (the old code
+    /// left the selection on the item above, so Shift-Tab then moved that one).
     @Test func indentAndOutdent() throws {
         let h = try harness(["A", "B", "C", "D"])
         try h.press(">")
@@ -255,16 +255,16 @@ struct CommandTests {
         try h.press("j j <Tab>")
         #expect(try h.titles() == ["A", "B", "D"])
         #expect(try h.titles(under: ["B"]) == ["C"])
-        #expect(h.app.breadcrumbs == ["Burrow", "B"])
+        #expect(h.app.breadcrumbs == ["Burrow"])
         #expect(h.app.top.selectedRow?.title == "C")
         h.expect(
             """
-            Burrow › B
-            + Add to B…
-             [ ] C
-
-
-
+            Burrow
+            + Add to Burrow…
+             [ ] A
+             [ ] B                              1 ▾
+               [ ] C
+             [ ] D
 
             Moved “C” into “B”               ?: help
             """)

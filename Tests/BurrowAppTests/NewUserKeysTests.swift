@@ -124,4 +124,25 @@ struct NewUserKeysTests {
         #expect(!h.app.isRunning)
         #expect(try titles(h) == ["Milk"])
     }
+
+    /// Outdent out of the level shown keeps the view (it used to jump up a level); the status line says where
+    /// the item went. Indent under a closed item opens it in place (it used to drill into it).
+    @Test func outdentAndIndentKeepTheView() throws {
+        let h = try harness(["Plan", "Later"])
+        let plan = try #require(try h.outline.children(of: try h.outline.root()).first)
+        try h.outline.perform { _ = try h.outline.append(titles: ["Step 1", "Step 2"], to: plan.objectID) }
+        try h.press("<Enter> j <S-Tab>")
+        #expect(h.app.breadcrumbs == ["Burrow", "Plan"])
+        #expect(try h.titles(under: ["Plan"]) == ["Step 1"])
+        #expect(try titles(h) == ["Plan", "Step 2", "Later"])
+        #expect(h.app.statusText == "Moved “Step 2” out to “Burrow”, after “Plan” · h: go there")
+        #expect(h.app.top.selectedRow?.title == "Step 1")
+        try h.press("h j")
+        #expect(h.app.breadcrumbs == ["Burrow"])
+        #expect(h.app.top.selectedRow?.title == "Step 2")
+        try h.press("<Tab>")
+        #expect(h.app.breadcrumbs == ["Burrow"], "the view stays")
+        #expect(h.app.top.selectedRow?.title == "Step 2")
+        #expect(try h.titles(under: ["Plan"]) == ["Step 1", "Step 2"])
+    }
 }
