@@ -138,6 +138,7 @@ extension App {
             }
             switch placement {
             case .below(let id): if try beside(id) { return try outline.insert(title, after: id) }
+            case .firstChild(let id): if try beside(id) { return try outline.insert(title, into: id, at: 0) }
             case .above(let id): if try beside(id) { return try outline.insert(title, before: id) }
             case .end: break
             }

@@ -71,10 +71,12 @@ extension App {
         if case .insert(_, let placement) = mode {
             switch placement {
             case .below: editorRow = insertionRow(below: level)
+            case .firstChild: editorRow = (level.list.selected ?? -1) + 1
             case .above: editorRow = level.list.selected ?? 0
             case .end: editorRow = count
             }
             if case .end = placement {} else { editorDepth = level.selectedDepth }
+            if case .firstChild = placement { editorDepth += 1 }
             state.selected = editorRow
         }
         if count == 0 && editorRow == nil {

@@ -349,7 +349,10 @@ public final class App {
         case .backToTop:
             while stack.count > 1 { pop() }
         case .capture: mode = .capture(TextField())
-        case .insertBelow: mode = .insert(TextField(), level.selectedID.map { .below($0) } ?? .end)
+        case .insertBelow:
+            // Below an open item with sub-items shown, the new one is its first: where it is typed is where it goes.
+            let open = level.selectedID.flatMap { id in level.node(of: id).map { $0 !== level.root && $0.size > 0 } } ?? false
+            mode = .insert(TextField(), level.selectedID.map { open ? .firstChild($0) : .below($0) } ?? .end)
         case .insertAbove: mode = .insert(TextField(), level.selectedID.map { .above($0) } ?? .end)
         case .rename:
             guard let row = level.selectedRow else { return }

@@ -207,7 +207,7 @@ import Testing
         try h.press("J")
         #expect(try h.outline.children(of: h.outline.children(of: h.outline.root())[0]).map(\.title) == ["Eggs", "Milk"])
         #expect(h.app.top.selectedRow?.title == "Milk")
-        // o inserts beside it, in its list, below what is open under it.
+        // o on an item whose list is open inserts its first sub-item, where the editor row was drawn.
         try h.press("K zo o")
         h.type("Bread")
         try h.press("<Enter>")
@@ -215,18 +215,21 @@ import Testing
             """
             Burrow
             + Add to Burrow…
-             [ ] Groceries                      3 ▾
-               [ ] Milk                         2 ▾
+             [ ] Groceries                      2 ▾
+               [ ] Milk                         3 ▾
+                 [ ] Bread
                  [ ] Oat
                  [ ] Soy
-               [ ] Bread
                [ ] Eggs
              [ ] Work                           1 ›
              [ ] Home
 
             Added “Bread”                    ?: help
             """)
-        // > indents under the item above (opened so it stays in view), < outdents back: no level changes.
+        // < outdents out of Milk's list, > indents back under the item above (opened so it stays in view), <
+        // outdents again: no level changes.
+        try h.press("<lt>")
+        #expect(h.app.top.selectedRow?.title == "Bread" && h.app.top.selectedDepth == 1)
         try h.press(">")
         #expect(h.app.breadcrumbs == ["Burrow"])
         #expect(h.app.top.selectedRow?.title == "Bread" && h.app.top.selectedDepth == 2)

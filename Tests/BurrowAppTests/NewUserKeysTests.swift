@@ -145,4 +145,32 @@ struct NewUserKeysTests {
         #expect(h.app.top.selectedRow?.title == "Step 2")
         #expect(try h.titles(under: ["Plan"]) == ["Step 1", "Step 2"])
     }
+
+    /// `o` on an open item with sub-items shown inserts its first sub-item, where the editor row is drawn
+    /// (it went after the whole subtree); on a closed item, a sibling right after it.
+    @Test func oOnAnOpenParentInsertsItsFirstChild() throws {
+        let h = try harness(["Trip", "Home"], width: 40, height: 8)
+        let trip = try #require(try h.outline.children(of: try h.outline.root()).first)
+        try h.outline.perform { _ = try h.outline.append(titles: ["Pack", "Book"], to: trip.objectID) }
+        try h.press("zo o")
+        h.type("Passport")
+        h.expect(
+            """
+            Burrow
+            + Add to Burrow…
+             [ ] Trip                           2 ▾
+               [ ] Passport
+               [ ] Pack
+               [ ] Book
+             [ ] Home
+                         Enter: add · Ctrl-G: cancel
+            """)
+        try h.press("<Enter>")
+        #expect(try h.titles(under: ["Trip"]) == ["Passport", "Pack", "Book"])
+        #expect(h.app.top.selectedRow?.title == "Passport")
+        try h.press("zc k zc o")
+        h.type("Flights")
+        try h.press("<Esc>")
+        #expect(try titles(h) == ["Trip", "Flights", "Home"], "closed: a sibling after it")
+    }
 }

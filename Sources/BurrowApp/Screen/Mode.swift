@@ -17,6 +17,8 @@ enum Mode {
 
     enum Placement: Equatable {
         case below(ObjectID)
+        /// First among the sub-items of an open item (`o` on it), where they show beneath it.
+        case firstChild(ObjectID)
         case above(ObjectID)
         case end
     }
