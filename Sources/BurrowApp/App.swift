@@ -339,6 +339,9 @@ public final class App {
         case .halfPageUp: level.move(by: -max(1, height / 2))
         case .drillIn:
             guard let row = level.selectedRow else { return }
+            // From inside an open list, through the levels of its ancestors: the breadcrumbs say where the
+            // item lives, and back goes up that path.
+            if level.selectedDepth > 0 { reveal(row.id) }
             open(row)
         case .back:
             guard stack.count > 1 else {

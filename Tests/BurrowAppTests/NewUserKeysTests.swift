@@ -173,4 +173,22 @@ struct NewUserKeysTests {
         try h.press("<Esc>")
         #expect(try titles(h) == ["Trip", "Flights", "Home"], "closed: a sibling after it")
     }
+
+    /// Opening an item from inside an open list shows where it lives (it said `Burrow › Design`), and back
+    /// goes up that path.
+    @Test func theBreadcrumbsOfAnItemOpenedFromAFoldAreItsPath() throws {
+        let h = try harness(["Website relaunch", "Other"])
+        let site = try #require(try h.outline.children(of: try h.outline.root()).first)
+        let design = try h.outline.perform { try h.outline.append(titles: ["Design"], to: site.objectID)[0] }
+        try h.outline.perform { _ = try h.outline.append(titles: ["Mockups"], to: design) }
+        try h.press("zo j <Enter>")
+        #expect(h.app.breadcrumbs == ["Burrow", "Website relaunch", "Design"])
+        #expect(h.app.top.selectedRow?.title == "Mockups")
+        try h.press("h")
+        #expect(h.app.breadcrumbs == ["Burrow", "Website relaunch"])
+        #expect(h.app.top.selectedRow?.title == "Design")
+        try h.press("h")
+        #expect(h.app.breadcrumbs == ["Burrow"])
+        #expect(h.app.top.selectedRow?.title == "Website relaunch")
+    }
 }
