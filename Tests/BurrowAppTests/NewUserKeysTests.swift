@@ -191,4 +191,23 @@ struct NewUserKeysTests {
         #expect(h.app.breadcrumbs == ["Burrow"])
         #expect(h.app.top.selectedRow?.title == "Website relaunch")
     }
+
+    /// With done items hidden, a level of done items says so (it said "No sub-items yet"), and a search hit
+    /// on a done item shows it instead of an empty-looking level.
+    @Test func hiddenDoneItemsAreNamedAndASearchHitOnOneIsShown() throws {
+        let h = try harness(["Chores", "Other"], width: 60)
+        let chores = try #require(try h.outline.children(of: try h.outline.root()).first)
+        try h.outline.perform {
+            for id in try h.outline.append(titles: ["Laundry", "Dishes"], to: chores.objectID) { try h.outline.setDone(id, to: true) }
+        }
+        try h.press("H <Enter>")
+        #expect(h.backend.lines[2] == "  2 done items hidden · H: show · a: add")
+        try h.press("h /")
+        h.type("dishes")
+        try h.press("<Enter>")
+        #expect(h.app.breadcrumbs == ["Burrow", "Chores"])
+        #expect(h.app.top.selectedRow?.title == "Dishes")
+        #expect(h.app.statusText?.hasSuffix("done items shown (H hides them)") == true, "\(h.app.statusText ?? "")")
+        #expect(try h.outline.hidesDone() == true, "the stored choice stays")
+    }
 }

@@ -244,8 +244,16 @@ final class Search: Component, Panel {
     private func show(_ i: Int, in app: App) {
         guard let results = last?.results, i < results.ordered.count else { return }
         index = i
-        app.reveal(results.ordered[i])
+        let id = results.ordered[i]
+        // A done item while done items are hidden would land on a level that does not show it: they are shown
+        // (for this session; the stored choice stays), and the status line says why.
+        var shown = ""
+        if app.doneFilter.hidesDone, app.storedRow(id)?.isDone == true {
+            app.doneFilter.apply(false, in: app)
+            shown = " · done items shown (\(app.keymap.label(for: .hideDone) ?? "H") hides them)"
+        }
+        app.reveal(id)
         let keys = [app.keymap.label(for: .nextMatch), app.keymap.label(for: .previousMatch)].compactMap { $0 }.joined(separator: "/")
-        app.status = .info("\(app.quoted(results.query)): match \(i + 1) of \(results.count) · \(keys): next/previous")
+        app.status = .info("\(app.quoted(results.query)): match \(i + 1) of \(results.count) · \(keys): next/previous" + shown)
     }
 }
