@@ -56,6 +56,17 @@ public struct TitleIndex: Sendable {
     }
 
     /// True when the item at `position` is one of `positions` or below one of them.
+    /// For every position, whether it is one of `positions` or below one: one pass in outline order (a
+    /// parent comes before its sub-items), so a test per match costs nothing.
+    public func within(_ positions: Set<Int32>) -> [Bool] {
+        var out = [Bool](repeating: false, count: ids.count)
+        for i in 0..<ids.count {
+            let p = parents[i]
+            out[i] = positions.contains(Int32(i)) || (p >= 0 && Int(p) < i && out[Int(p)])
+        }
+        return out
+    }
+
     public func isWithin(_ position: Int, _ positions: Set<Int32>) -> Bool {
         var p = Int32(position)
         while p >= 0 {

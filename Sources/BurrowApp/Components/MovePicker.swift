@@ -16,6 +16,8 @@ final class MovePicker: Panel {
     let index: TitleIndex
     /// Where the moving items are in `index`: they and everything below them are no destination.
     let moving: Set<Int32>
+    /// By position: true for the moving items and everything below them, which are never offered.
+    private let excluded: [Bool]
     var field = TextField()
     /// Every match of `filtered`, in outline order: the next letter typed narrows these instead of every title.
     private var matches: [TitleIndex.Match] = []
@@ -33,6 +35,7 @@ final class MovePicker: Panel {
         self.items = items
         self.index = index
         moving = index.positions(of: Set(items.map(\.id)))
+        excluded = index.within(moving)
         refilter()
     }
 
@@ -45,7 +48,7 @@ final class MovePicker: Panel {
         if let filtered, query.starts(with: filtered) {
             matches = index.matches(match, among: matches)
         } else {
-            matches = index.matches(match)
+            matches = index.matches(match).filter { !excluded[Int($0.position)] }
         }
         filtered = query
         shown = TitleIndex.best(matches, limit: Self.rowLimit)
