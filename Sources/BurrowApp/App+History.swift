@@ -32,6 +32,11 @@ extension App {
             status = .info(undoing ? "Nothing to undo" : "Nothing to redo")
             return
         }
+        // What the step itself brings back is never "new above": each level keeps only what it counted before.
+        let counted = stack.map { (ObjectIdentifier($0), $0.newAbove) }
+        defer {
+            for level in stack { level.newAbove = counted.first { $0.0 == ObjectIdentifier(level) }?.1 ?? NewAbove() }
+        }
         // The level keeps the step's item selected through the change when it is the level on screen.
         if upcoming.place.container == level.parentID { level.expectedID = upcoming.place.focus }
         defer { level.expectedID = nil }

@@ -108,7 +108,8 @@ extension App {
                 what = count(items, subItems: below)
                 outline.setActionName("Delete \(what)")
                 for item in items { try outline.delete(item.id) }
-                return nil
+                // The place undo comes back to: the first item, selected again when it is restored.
+                return items[0].id
             })
         {
             status = .info("Deleted \(what) · \(keymap.label(for: .undo) ?? "u"): undo")
@@ -185,7 +186,7 @@ extension App {
             "Indent \(what)", naming: items + [(above.id, above.title)],
             {
                 try outline.move(items.map(\.id), to: .last(under: above.id))
-                return nil
+                return items[0].id
             })
         {
             mode = .browse
@@ -215,13 +216,18 @@ extension App {
             "Outdent \(what)", naming: items + [owner],
             {
                 try outline.move(items.map(\.id), to: .after(parent))
-                return nil
+                return items[0].id
             })
         {
             mode = .browse
-            if atLevel { pop() }
-            top.select(id: items[0].id)
-            status = .info("Moved \(what) out, after \(quoted(owner.title))")
+            // The view stays, as for one item: out of the level shown, the status line says where they went.
+            if atLevel {
+                let back = keymap.label(for: .back) ?? "h"
+                status = .info("Moved \(what) out to \(quoted(stack[stack.count - 2].lastKnownTitle)), after \(quoted(owner.title)) · \(back): go there")
+            } else {
+                top.select(id: items[0].id)
+                status = .info("Moved \(what) out, after \(quoted(owner.title))")
+            }
         }
     }
 }

@@ -210,4 +210,27 @@ struct NewUserKeysTests {
         #expect(h.app.statusText?.hasSuffix("done items shown (H hides them)") == true, "\(h.app.statusText ?? "")")
         #expect(try h.outline.hidesDone() == true, "the stored choice stays")
     }
+
+    /// Undo and redo of one's own action show and select what they changed, and never call it new.
+    @Test func undoAndRedoShowWhatTheyChangedAndNeverCallItNew() throws {
+        let letters = (0..<12).map { "Item \($0)" }
+        let h = try harness(["Parent", "After"], width: 40, height: 8)
+        let parent = try #require(try h.outline.children(of: try h.outline.root()).first)
+        try h.outline.perform { _ = try h.outline.append(titles: letters, to: parent.objectID) }
+        // Down at the end of a long level, a range of two goes out.
+        try h.press("<Enter> G k v j <lt>")
+        #expect(try h.titles(under: ["Parent"]).count == 10)
+        try h.press("u")
+        #expect(try h.titles(under: ["Parent"]) == letters)
+        #expect(h.app.breadcrumbs == ["Burrow", "Parent"])
+        #expect(["Item 10", "Item 11"].contains(h.app.top.selectedRow?.title ?? ""), "\(h.app.top.selectedRow?.title ?? "")")
+        #expect(!h.backend.text.contains("new above"), "\(h.backend.text)")
+        #expect(h.backend.text.contains(" [ ] Item 10"), "\(h.backend.text)")
+        try h.press("<C-r>")
+        #expect(!h.backend.text.contains("new above"), "\(h.backend.text)")
+        try h.press("g u")
+        #expect(!h.backend.text.contains("new above"), "\(h.backend.text)")
+        #expect(h.app.top.selectedRow?.title == "Item 10")
+        #expect(h.backend.text.contains(" [ ] Item 10"), "\(h.backend.text)")
+    }
 }
