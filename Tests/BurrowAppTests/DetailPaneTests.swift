@@ -170,4 +170,15 @@ import Testing
         try h.press("l")  // an empty level: nothing selected
         #expect(h.backend.text.contains("No item selected"))
     }
+
+    /// A title too long for its row is read whole in the pane, wrapped (it could be read only in rename).
+    @Test func aLongTitleIsReadWholeInThePane() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        _ = try o.append(titles: ["Call the landlord about the broken heating before the weekend"], to: try o.root())
+        try o.save()
+        let h = try AppHarness(width: 30, height: 14, outline: o)
+        try h.press("I")
+        #expect(h.backend.lines[2].hasSuffix("…"), "the row is cut: \(h.backend.lines[2])")
+        #expect(Array(h.backend.lines[9...11]) == ["Burrow › Call the landlord", "about the broken heating", "before the weekend"])
+    }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Outline
 import TerminalKit
 
-/// The detail pane: a rule, the item's path, what is below it, when it was created and changed, then its
+/// The detail pane: a rule, the item's path (wrapped: the whole title can be read here), what is below it, when it was created and changed, then its
 /// note wrapped to the width, scrolled by `offset` lines. Every line is untrusted text, drawn sanitised.
 ///
 /// For example:
@@ -23,7 +23,11 @@ struct DetailView {
     /// The pane's lines at `width`, before scrolling: the rule stays on top, the rest scrolls.
     func lines(width: Int) -> [String] {
         guard let d = details else { return ["No item selected"] }
-        var out = [d.path.map { Sanitizer.visible($0) }.joined(separator: " › ")]
+        // The path wrapped, so a title too long for its row is read here whole (up to 20 lines: a pasted blob
+        // of a title is not wrapped a megabyte at a time on every frame).
+        let path = d.path.map { Sanitizer.visible($0) }.joined(separator: " › ")
+        let most = max(1, width) * 20
+        var out = DisplayWidth.wrap(path.count > most ? String(path.prefix(most - 1)) + "…" : path, width: width)
         let subs = d.row.childCount
         out.append(
             d.below == 0
