@@ -181,4 +181,21 @@ import Testing
         #expect(h.backend.lines[2].hasSuffix("…"), "the row is cut: \(h.backend.lines[2])")
         #expect(Array(h.backend.lines[9...11]) == ["Burrow › Call the landlord", "about the broken heating", "before the weekend"])
     }
+
+    /// `}` and `{` scroll the pane a page at a time (`]` and `[` a line).
+    @Test func braceKeysScrollAPage() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let item = try o.append("Long note", to: try o.root())
+        item.note = (1...40).map { "line \($0)" }.joined(separator: "\n")
+        try o.save()
+        let h = try AppHarness(width: 30, height: 14, outline: o)
+        try h.press("I")
+        let area = try #require(h.app.layout.details)
+        try h.press("}")
+        #expect(h.app.detailsPane.scroll == area.height - 2)
+        try h.press("] {")
+        #expect(h.app.detailsPane.scroll == 1)
+        try h.press("{")
+        #expect(h.app.detailsPane.scroll == 0)
+    }
 }

@@ -16,7 +16,7 @@ final class DetailsPane: Component {
     /// The context's generation when `details` were read: any save or change taken in moves it on.
     private var generation = -1
 
-    let commands: Set<Command> = [.details, .scrollDetailsDown, .scrollDetailsUp]
+    let commands: Set<Command> = [.details, .scrollDetailsDown, .scrollDetailsUp, .pageDetailsDown, .pageDetailsUp]
 
     func run(_ command: Command, in app: App) {
         switch command {
@@ -27,12 +27,15 @@ final class DetailsPane: Component {
             if isShown && app.layout.details == nil {
                 app.status = .info("No room for the details here: make the terminal taller")
             }
-        case .scrollDetailsDown, .scrollDetailsUp:
-            guard isShown, app.layout.details != nil else {
+        case .scrollDetailsDown, .scrollDetailsUp, .pageDetailsDown, .pageDetailsUp:
+            guard isShown, let area = app.layout.details else {
                 app.status = .info("The details are hidden · \(app.keymap.label(for: .details) ?? "I"): show them")
                 return
             }
-            scroll = max(0, scroll + (command == .scrollDetailsDown ? 1 : -1))
+            // A page is the pane's text rows less one, so a line of the last page stays for context.
+            let page = max(1, area.height - 2)
+            let step = command == .scrollDetailsDown || command == .scrollDetailsUp ? 1 : page
+            scroll = max(0, scroll + (command == .scrollDetailsDown || command == .pageDetailsDown ? step : -step))
         default: break
         }
     }

@@ -6,7 +6,7 @@ public enum Command: String, CaseIterable, Sendable {
     case capture, insertBelow, insertAbove, rename, delete
     case moveItemUp, moveItemDown, indent, outdent, cut, paste, toggleDone, duplicate
     case search, nextMatch, previousMatch
-    case details, scrollDetailsDown, scrollDetailsUp, editNote
+    case details, scrollDetailsDown, scrollDetailsUp, pageDetailsDown, pageDetailsUp, editNote
     case openFold, closeFold, toggleFold, openAllFolds, closeAllFolds, hideDone
     case undo, redo, help, quit, suspend, redraw, commandLine
     case movePicker, copy, pasteAbove

@@ -66,6 +66,8 @@ extension Keymap {
                     KeyBinding("E", .editNote, "Edit the note in $VISUAL or $EDITOR"),
                     KeyBinding("]", .scrollDetailsDown, "Scroll the details down"),
                     KeyBinding("[", .scrollDetailsUp, "Scroll the details up"),
+                    KeyBinding("}", .pageDetailsDown, "Scroll the details down a page"),
+                    KeyBinding("{", .pageDetailsUp, "Scroll the details up a page"),
                     KeyBinding("A", .editNoteInPlace, "Edit the note here (Esc saves)")
                 ]),
             Section(
