@@ -410,15 +410,15 @@ struct CommandTests {
                Ctrl-D                Half a page down
                                                               Esc: close
             """)
-        // Past the end: the last page stays.
+        // Past the end: the last page stays. Descriptions too long for a row go on below, never cut.
         try h.press(Array(repeating: "<PgDn>", count: 30).joined(separator: " "))
         h.expect(
             """
             Burrow
-
-             In a visual range (v)
-               Esc v                 Leave the range (the list's moving…
-               d x Delete            Delete the range's items and their…
+                                     keys extend it; d Space J K > < M y
+                                     m act on all of it)
+               d x Delete            Delete the range's items and their
+                                     sub-items
 
              In the help overlay
                j ↓                   Scroll down

@@ -13,7 +13,7 @@ final class HelpPanel: Panel {
     func handle(_ key: Key, in app: App) -> Bool {
         let area = app.layout.help
         // It scrolls no further than its last line; a page leaves one line of the last in sight.
-        let last = max(0, lines(theme: .standard).count - area.height)
+        let last = max(0, lines(theme: .standard, width: area.width).count - area.height)
         let page = max(1, area.height - 2)
         switch keymap.command(for: key, in: .help) {
         case .moveDown: offset = min(last, offset + 1)
@@ -27,16 +27,21 @@ final class HelpPanel: Panel {
 
     func hint(in app: App) -> String { "Esc: close" }
 
-    /// The overlay's lines: (text, style).
-    func lines(theme: Theme) -> [(String, Style)] {
+    /// The overlay's lines at `width` columns: (text, style). A description too long for its row goes on in
+    /// the next ones, under itself, so none is cut.
+    func lines(theme: Theme, width: Int) -> [(String, Style)] {
         var out: [(String, Style)] = [(title, theme.helpTitle)]
         let keyColumn = 24
+        // The text starts one column in (see `render`).
+        let room = width - 1 - keyColumn
         for section in keymap.sections {
             out.append(("", .plain))
             out.append((section.title, theme.helpKeys))
             for b in section.bindings {
                 let keys = b.labels.joined(separator: " ")
-                out.append(("  " + DisplayWidth.pad(keys, to: keyColumn - 2) + b.help, .plain))
+                let help = room >= 20 ? DisplayWidth.wrap(b.help, width: room) : [b.help]
+                out.append(("  " + DisplayWidth.pad(keys, to: keyColumn - 2) + (help.first ?? ""), .plain))
+                for more in help.dropFirst() { out.append((String(repeating: " ", count: keyColumn) + more, .plain)) }
             }
         }
         return out
@@ -51,7 +56,7 @@ final class HelpPanel: Panel {
     func render(into frame: inout Frame, layout: Layout, in app: App) {
         let area = layout.help
         frame.buffer.fill(area)
-        let all = lines(theme: app.theme)
+        let all = lines(theme: app.theme, width: area.width)
         let start = min(offset, max(0, all.count - area.height))
         for (i, line) in all.dropFirst(start).prefix(area.height).enumerated() {
             frame.buffer.write(
