@@ -92,6 +92,7 @@ extension App {
         }
         // Read once, not per row: the mode is the app's, so each read inside the row closure is checked.
         let range = visualRows
+        let cut: Set<ObjectID> = clipboard.register.map { $0.kind == .cut ? Set($0.items.map(\.id)) : [] } ?? []
         var renaming: (field: TextField, id: ObjectID)? = nil
         if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
@@ -113,7 +114,7 @@ extension App {
                 buffer.write(item.isDone ? " [x] " : " [ ] ", at: area.origin)
                 cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
-                RowView(row: item, depth: depth, theme: theme).render(into: &buffer, area: row.area)
+                RowView(row: item, depth: depth, isCut: cut.contains(item.id), theme: theme).render(into: &buffer, area: row.area)
                 // The rows of a visual range look selected, as the selected row does.
                 if let range, range.contains(index), index != level.list.selected { buffer.updateStyle(in: row.area, theme.selectedRow) }
             }

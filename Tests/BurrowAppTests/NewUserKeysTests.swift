@@ -233,4 +233,15 @@ struct NewUserKeysTests {
         #expect(h.app.top.selectedRow?.title == "Item 10")
         #expect(h.backend.text.contains(" [ ] Item 10"), "\(h.backend.text)")
     }
+
+    /// A pending cut is marked in the list until it is pasted.
+    @Test func aPendingCutIsMarked() throws {
+        let h = try harness(["Milk", "Eggs"], width: 30, height: 6)
+        try h.press("m")
+        #expect(h.backend.lines[2] == "✂[ ] Milk")
+        #expect(h.backend.lines[3] == " [ ] Eggs")
+        try h.press("j p")
+        #expect(try titles(h) == ["Eggs", "Milk"])
+        #expect(!h.backend.text.contains("✂"))
+    }
 }

@@ -6,10 +6,12 @@ import TerminalKit
 /// cut to the width, a `¶` after it when the item has a note, and the number of sub-items with a `›` for
 /// items that have any (`▾` when they are open beneath it).
 ///
-/// For example: ` [ ] Groceries ¶                   12 ›`.
+/// For example: ` [ ] Groceries ¶                   12 ›`, or `✂[ ] Groceries` once cut.
 struct RowView {
     let row: ItemRow
     var depth = 0
+    /// Cut with `m`, waiting for `p`: marked with ✂ before its box, its title dim.
+    var isCut = false
 
     /// Cells of indentation per depth; deep rows stop indenting where a title would have no room.
     static func indent(_ depth: Int, width: Int) -> Int { min(depth * 2, max(0, width - 12)) }
@@ -22,6 +24,7 @@ struct RowView {
         let indent = Self.indent(depth, width: full.width)
         let area = Rect(x: full.x + indent, y: full.y, width: full.width - indent, height: full.height)
         buffer.write(row.isDone ? " [x] " : " [ ] ", at: area.origin)
+        if isCut { buffer.write("✂", at: area.origin, style: theme.hint, maxWidth: 1) }
         let marker = row.childCount > 0 ? " \(row.childCount) \(row.isExpanded ? "▾" : "›") " : ""
         let markerWidth = DisplayWidth.of(marker)
         // The note's mark keeps its place after the title: the title is cut first.
@@ -31,7 +34,7 @@ struct RowView {
         let title = DisplayWidth.truncate(row.title, to: room)
         let used = buffer.write(
             title, at: Position(x: area.x + 5, y: area.y),
-            style: row.isDone ? theme.done : .plain, maxWidth: room)
+            style: isCut ? theme.hint : row.isDone ? theme.done : .plain, maxWidth: room)
         if noteWidth > 0 {
             let x = area.x + 5 + min(room, used)
             buffer.write(note, at: Position(x: x, y: area.y), style: theme.count, maxWidth: noteWidth)
