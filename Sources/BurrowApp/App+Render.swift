@@ -147,8 +147,10 @@ extension App {
             }
             if !pendingKeys.isEmpty { right.append(KeyBinding.label(pendingKeys) + "…") }
             if doneFilter.hidesDone { right.append("\(doneFilter.hiddenCount) done hidden") }
-            if clipboard.register != nil { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
-            right.append("\(keymap.label(for: .help) ?? "?"): help")
+            if clipboard.offersPaste { right.append("\(keymap.label(for: .paste) ?? "p"): paste") }
+            // Once: a message that already ends with the help hint ("x does nothing here · ?: help") is enough.
+            let help = "\(keymap.label(for: .help) ?? "?"): help"
+            if status?.text.hasSuffix(help) != true { right.append(help) }
         case .capture: right.append(hints([(.confirm, "add"), (.finish, "done")], in: .editor))
         case .rename: right.append(hints([(.confirm, "keep"), (.cancel, "cancel")], in: .editor))
         case .insert: right.append(hints([(.confirm, "add"), (.cancel, "cancel")], in: .editor))

@@ -30,7 +30,7 @@ import Testing
              [ ] Milk
              [ ] Eggs
              [ ] Bread
-            x does nothing here ·… ?: help
+            x does nothing here · ?: help
             """)
         try h.press("<C-n> X")
         h.expect(

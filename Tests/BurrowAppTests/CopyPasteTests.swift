@@ -58,7 +58,7 @@ import Testing
              [ ] Groceries ¶                    2 ›
 
 
-            Pasted a copy of “Gr… p: paste · ?: help
+            Pasted a copy of “Groceries” an… ?: help
             """)
         #expect(h.app.statusText == "Pasted a copy of “Groceries” and 3 sub-items · u: undo")
         #expect(h.app.top.list.selected == 2, "the copy is selected")

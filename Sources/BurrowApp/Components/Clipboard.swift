@@ -9,7 +9,15 @@ import TerminalKit
 /// clipboard (OSC 52), which the run loop hands over after the event.
 final class Clipboard: Component {
     /// What `y` copied or `m` cut, waiting for `p` or `P`.
-    var register: Register?
+    var register: Register? {
+        didSet { pastedCopy = false }
+    }
+    /// True once the copy in the register was pasted: it can be pasted again, but the status line stops
+    /// offering it.
+    private(set) var pastedCopy = false
+
+    /// True while the status line should offer `p`: a cut waiting to move, or a copy not pasted yet.
+    var offersPaste: Bool { register != nil && !pastedCopy }
     /// Text `y` copied, waiting for the run loop to hand it to the terminal.
     private var text: String?
 
@@ -92,7 +100,9 @@ final class Clipboard: Component {
             return
         }
         switch register.kind {
-        case .copy: pasteCopy(register.items, below: below, in: app)
+        case .copy:
+            pasteCopy(register.items, below: below, in: app)
+            pastedCopy = true
         case .cut:
             if register.items.count == 1, app.top.selectedID == first.id {
                 app.status = .info("\(app.quoted(first.title)) is already here")
