@@ -250,6 +250,9 @@ public final class App {
     /// A key for the open editor's text field that the editor's own keys did not take.
     func fieldKey(_ key: TerminalKit.Key, _ command: Command?, in context: KeyContext) -> TextField.Outcome {
         guard var field = mode.field else { return .ignored }
+        // Taken out of the mode while it changes, so that a key does not copy the whole text (a title can be a
+        // pasted megabyte).
+        mode.field = TextField()
         let outcome = App.edit(&field, key, command, in: context)
         mode.field = field
         return outcome

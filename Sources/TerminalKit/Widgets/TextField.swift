@@ -13,6 +13,9 @@
 /// ```
 public struct TextField: Sendable {
     public private(set) var characters: [Character]
+    /// The cells each character takes, in step with `characters` (changed only through `replace`): a frame of
+    /// a long text (a pasted blob of a title) adds up integers instead of measuring every character again.
+    private var widths: [Int]
     /// The cursor, as an index into `characters` (0…count).
     public private(set) var cursor: Int
     /// The first cell column shown (horizontal scroll), kept by `render`.
@@ -20,7 +23,14 @@ public struct TextField: Sendable {
 
     public init(text: String = "") {
         characters = Array(text)
+        widths = characters.map { DisplayWidth.of($0) }
         cursor = characters.count
+    }
+
+    /// Puts `new` in place of `range`, widths and all.
+    private mutating func replace(_ range: Range<Int>, with new: [Character]) {
+        characters.replaceSubrange(range, with: new)
+        widths.replaceSubrange(range, with: new.map { DisplayWidth.of($0) })
     }
 
     public var text: String { String(characters) }
@@ -39,6 +49,7 @@ public struct TextField: Sendable {
     /// Replaces the text and puts the cursor at its end.
     public mutating func setText(_ text: String) {
         characters = Array(text)
+        widths = characters.map { DisplayWidth.of($0) }
         cursor = characters.count
         scroll = 0
     }
@@ -46,27 +57,39 @@ public struct TextField: Sendable {
     /// Inserts text at the cursor (typed or pasted); line breaks become spaces in a single-line field.
     public mutating func insert(_ text: String) {
         let cleaned = text.map { $0.isNewline ? " " : $0 }
-        characters.insert(contentsOf: cleaned, at: cursor)
+        let start = cursor
+        replace(cursor..<cursor, with: cleaned)
         cursor += cleaned.count
-        regroup()
+        regroup(around: start..<cursor)
     }
 
-    /// Makes `characters` the text's grapheme clusters again. Keys arrive one scalar at a time: an accent
-    /// typed after `e`, the second half of a flag, a skin tone or a zero-width joiner join the character
-    /// before them, so that moving, deleting and drawing treat them as the one character they are. The
-    /// cursor stays after the text that was before it (after the whole character, when that one grew).
-    private mutating func regroup() {
-        let regrouped = Array(String(characters))
-        guard regrouped.count != characters.count else { return }
+    /// Makes `characters` the text's grapheme clusters again around `changed` (what was inserted, or the
+    /// empty range where something was deleted). Keys arrive one scalar at a time: an accent typed after `e`,
+    /// the second half of a flag, a skin tone or a zero-width joiner join the character before them, so that
+    /// moving, deleting and drawing treat them as the one character they are. Only the characters next to
+    /// the change can join it (a run of regional indicators is taken whole, as flags pair from its start),
+    /// so a key in a long text costs what is near it. The cursor stays after the text that was before it
+    /// (after the whole character, when that one grew).
+    private mutating func regroup(around changed: Range<Int>) {
+        func flag(_ c: Character) -> Bool { c.unicodeScalars.contains { (0x1F1E6...0x1F1FF).contains($0.value) } }
+        var lo = max(0, changed.lowerBound - 1)
+        while lo > 0, flag(characters[lo - 1]) { lo -= 1 }
+        var hi = min(characters.count, changed.upperBound + 1)
+        while hi < characters.count, flag(characters[hi]) { hi += 1 }
+        guard hi - lo > 1 else { return }
+        let window = characters[lo..<hi]
+        let regrouped = Array(String(window))
+        // Compared whole: a flag's halves can pair differently in as many characters as before.
+        guard !regrouped.elementsEqual(window) else { return }
         var target = 0
-        for c in characters[..<cursor] { target += c.unicodeScalars.count }
+        if cursor > lo { for c in characters[lo..<min(cursor, hi)] { target += c.unicodeScalars.count } }
         var scalars = 0, index = 0
         for c in regrouped where scalars < target {
             scalars += c.unicodeScalars.count
             index += 1
         }
-        characters = regrouped
-        cursor = index
+        replace(lo..<hi, with: regrouped)
+        if cursor > lo { cursor = lo + index }
     }
 
     /// Applies an editing key: typing inserts, and the usual keys (``TextEdit/standard(for:)``) edit.
@@ -84,13 +107,13 @@ public struct TextField: Sendable {
         case .deleteBackward:
             guard cursor > 0 else { return .moved }
             cursor -= 1
-            characters.remove(at: cursor)
-            regroup()
+            replace(cursor..<cursor + 1, with: [])
+            regroup(around: cursor..<cursor)
             return .edited
         case .deleteForward:
             guard cursor < characters.count else { return .moved }
-            characters.remove(at: cursor)
-            regroup()
+            replace(cursor..<cursor + 1, with: [])
+            regroup(around: cursor..<cursor)
             return .edited
         case .left: cursor = max(0, cursor - 1)
         case .right: cursor = min(characters.count, cursor + 1)
@@ -101,17 +124,17 @@ public struct TextField: Sendable {
         case .deleteWordBackward:
             let start = wordStart(before: cursor)
             guard start < cursor else { return .moved }
-            characters.removeSubrange(start..<cursor)
+            replace(start..<cursor, with: [])
             cursor = start
             return .edited
         case .deleteToLineStart:
             guard cursor > 0 else { return .moved }
-            characters.removeSubrange(0..<cursor)
+            replace(0..<cursor, with: [])
             cursor = 0
             return .edited
         case .deleteToLineEnd:
             guard cursor < characters.count else { return .moved }
-            characters.removeSubrange(cursor...)
+            replace(cursor..<characters.count, with: [])
             return .edited
         case .up, .down, .pageUp, .pageDown, .newLine:
             return .ignored
@@ -136,7 +159,7 @@ public struct TextField: Sendable {
     /// Scrolls as `render` does for a field `width` cells wide, so that a caller keeping the field between
     /// frames can do it when the text, the cursor or the width changes and draw a copy.
     public mutating func scrollToCursor(width: Int) {
-        _ = scrollToCursor(width: width, widths: characters.map { DisplayWidth.of($0) })
+        _ = scrollToCursor(width: width, widths: widths)
     }
 
     /// Returns the cursor's column in the text.
@@ -166,7 +189,6 @@ public struct TextField: Sendable {
             buffer.write(DisplayWidth.truncate(placeholder, to: row.width), at: row.origin, style: placeholderStyle, maxWidth: row.width)
             return nil
         }
-        let widths = characters.map { DisplayWidth.of($0) }
         let cursorColumn = scrollToCursor(width: row.width, widths: widths)
         var column = 0
         for (c, w) in zip(characters, widths) {
