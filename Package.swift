@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "BurrowAppTests",
             dependencies: [
-                "BurrowApp", "BurrowSettings", "Outline", "ObjectGraph", "TerminalKit", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                "BurrowApp", "BurrowSettings", "Outline", "ObjectGraph", "TerminalKit", "TestSupport", .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit", "TestSupport"], swiftSettings: strict),

@@ -85,8 +85,8 @@ extension App {
                 hidden > 0
                 ? "\(hidden) done item\(hidden == 1 ? "" : "s") hidden · \(keymap.label(for: .hideDone) ?? "H"): show · \(keymap.label(for: .capture) ?? "a"): add"
                 : stack.count == 1
-                ? "\(keymap.label(for: .capture) ?? "a"): add an item · \(keymap.label(for: .help) ?? "?"): help"
-                : "No sub-items yet · \(keymap.label(for: .capture) ?? "a"): add one · \(keymap.label(for: .back) ?? "h"): back"
+                    ? "\(keymap.label(for: .capture) ?? "a"): add an item · \(keymap.label(for: .help) ?? "?"): help"
+                    : "No sub-items yet · \(keymap.label(for: .capture) ?? "a"): add one · \(keymap.label(for: .back) ?? "h"): back"
             buffer.write(DisplayWidth.truncate(hint, to: area.width - 2), at: Position(x: area.x + 2, y: area.y), style: theme.hint)
             return nil
         }

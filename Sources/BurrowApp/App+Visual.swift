@@ -223,7 +223,8 @@ extension App {
             // The view stays, as for one item: out of the level shown, the status line says where they went.
             if atLevel {
                 let back = keymap.label(for: .back) ?? "h"
-                status = .info("Moved \(what) out to \(quoted(stack[stack.count - 2].lastKnownTitle)), after \(quoted(owner.title)) · \(back): go there")
+                status = .info(
+                    "Moved \(what) out to \(quoted(stack[stack.count - 2].lastKnownTitle)), after \(quoted(owner.title)) · \(back): go there")
             } else {
                 top.select(id: items[0].id)
                 status = .info("Moved \(what) out, after \(quoted(owner.title))")

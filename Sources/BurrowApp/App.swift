@@ -373,7 +373,8 @@ public final class App {
         case .undo: undo()
         case .redo: redo()
         case .openFold, .closeFold, .toggleFold, .openAllFolds, .closeAllFolds: fold(command)
-        case .details, .scrollDetailsDown, .scrollDetailsUp, .pageDetailsDown, .pageDetailsUp, .hideDone, .search, .nextMatch, .previousMatch, .help, .movePicker,
+        case .details, .scrollDetailsDown, .scrollDetailsUp, .pageDetailsDown, .pageDetailsUp, .hideDone, .search, .nextMatch, .previousMatch, .help,
+            .movePicker,
             .editNoteInPlace, .copy, .cut, .paste, .pasteAbove, .editNote, .commandLine:
             break  // run by their components, or opening their panels (above)
         case .visualRange:

@@ -209,7 +209,8 @@ struct SearchEndToEndTests {
         let found = try burrow(db, "find", "godel")
         #expect(found.0 == 0)
         let lines = found.1.split(separator: "\n").map { $0.split(separator: "  ", maxSplits: 1).last.map(String.init) ?? "" }
-        #expect(lines == ["Reading › Books › Philosophy › Gödel, Escher, Bach", "Notes  (in the note)", "Work › Incompleteness (GÖDEL)"], "\(found.1)")
+        #expect(
+            lines == ["Reading › Books › Philosophy › Gödel, Escher, Bach", "Notes  (in the note)", "Work › Incompleteness (GÖDEL)"], "\(found.1)")
         try tmux.send("Down")
         #expect(Poll.until { Self.selectedRows(tmux) == [" Notes  ¶ about Gödel's theorem"] }, "\(Self.selectedRows(tmux))")
 

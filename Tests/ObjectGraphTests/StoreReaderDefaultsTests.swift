@@ -91,9 +91,14 @@ import Testing
             }
         }
         for needle in ["godel", "ecole", "e", "b", "zz", ""].map(TextFolding.fold) {
-            #expect(try plain.fullTextMatches(needle, of: card, among: nil, limit: nil) == sqlite.fullTextMatches(needle, of: card, among: nil, limit: nil))
-            #expect(try plain.fullTextMatches(needle, of: card, among: [2, 3, 6], limit: nil) == sqlite.fullTextMatches(needle, of: card, among: [2, 3, 6], limit: nil))
-            #expect(try plain.fullTextMatches(needle, of: card, among: nil, limit: 2) == sqlite.fullTextMatches(needle, of: card, among: nil, limit: 2))
+            #expect(
+                try plain.fullTextMatches(needle, of: card, among: nil, limit: nil)
+                    == sqlite.fullTextMatches(needle, of: card, among: nil, limit: nil))
+            #expect(
+                try plain.fullTextMatches(needle, of: card, among: [2, 3, 6], limit: nil)
+                    == sqlite.fullTextMatches(needle, of: card, among: [2, 3, 6], limit: nil))
+            #expect(
+                try plain.fullTextMatches(needle, of: card, among: nil, limit: 2) == sqlite.fullTextMatches(needle, of: card, among: nil, limit: 2))
             #expect(try plain.fullTextCount(needle, of: card) == sqlite.fullTextCount(needle, of: card))
         }
         #expect(try plain.fullTextCount(TextFolding.fold("godel"), of: card) == 4)

@@ -48,7 +48,8 @@ import Testing
                     OutlineNode("[x]"), OutlineNode("[y] not a box"), OutlineNode("[ ]not a box either")
                 ])
         #expect(
-            try read("1. [x] numbered\n   - [x] nested\n") == [OutlineNode("numbered", isDone: true, children: [OutlineNode("nested", isDone: true)])])
+            try read("1. [x] numbered\n   - [x] nested\n") == [OutlineNode("numbered", isDone: true, children: [OutlineNode("nested", isDone: true)])]
+        )
         #expect(try read("* [x]   spaced\n+ [ ]\ttab\n") == [OutlineNode("spaced", isDone: true), OutlineNode("tab")])
     }
 
