@@ -37,8 +37,9 @@ final class ExLine: Panel {
         } else if Self.writing.contains(name) {
             app.status = .info("Every change is saved as it is made: nothing to write")
         } else if !name.isEmpty {
-            let quit = app.keymap.label(for: .quit) ?? ":q"
-            app.status = .error("Not a command: :\(Sanitizer.visible(name)) (:q quits, as \(quit) does; a adds an item)")
+            let quit = app.keymap.label(for: .quit).map { ", as \($0) does" } ?? ""
+            let add = app.keymap.label(for: .capture).map { "; \($0) adds an item" } ?? ""
+            app.status = .error("Not a command: :\(Sanitizer.visible(name)) (:q quits\(quit)\(add))")
         }
     }
 
