@@ -32,13 +32,20 @@ public struct DatabaseOptions: ParsableArguments {
     /// created unless reading). A config file with problems changes nothing here but what it gets right:
     /// only `burrow config check` and the outliner speak of them.
     public func path(creatingFolder: Bool = true) throws -> String {
+        try location(creatingFolder: creatingFolder).path
+    }
+
+    /// The database path, and whether the user named it (`--db`, `$BURROW_DB`, the config file) rather than
+    /// taking the default one; the config file is read once, and only when it can matter.
+    private func location(creatingFolder: Bool) throws -> (path: String, named: Bool) {
         let environment = Console.current.environment
         // Read only when it can matter: most scripts name their database.
         let unnamed = (db ?? "").isEmpty && (environment["BURROW_DB"] ?? "").isEmpty
         let configured = unnamed ? Configuration.load(from: Configuration.path(environment: environment), environment: environment).database : nil
         do {
-            return try OutlineLocation.resolve(
+            let path = try OutlineLocation.resolve(
                 explicit: db, configured: configured, environment: environment, creatingFolder: creatingFolder)
+            return (path, !unnamed || configured != nil)
         } catch {
             throw UserError("cannot create the folder for the outline: \(error)")
         }
@@ -69,15 +76,8 @@ public struct DatabaseOptions: ParsableArguments {
     /// A database named by `--db`, `$BURROW_DB` or the config file must exist (a mistyped name is not an
     /// empty outline); only the default one may be missing, before the first item.
     public func read<T>(_ body: (Outline) throws -> T) throws -> T {
-        let path = try self.path(creatingFolder: false)
-        return try body(try DatabaseOptions.reading(path, named: isNamed))
-    }
-
-    /// True when the database is not the default one: the user named it somewhere.
-    var isNamed: Bool {
-        let environment = Console.current.environment
-        if !(db ?? "").isEmpty || !(environment["BURROW_DB"] ?? "").isEmpty { return true }
-        return Configuration.load(from: Configuration.path(environment: environment), environment: environment).database != nil
+        let (path, named) = try location(creatingFolder: false)
+        return try body(try DatabaseOptions.reading(path, named: named))
     }
 
     private static func reading(_ path: String, named: Bool) throws -> Outline {

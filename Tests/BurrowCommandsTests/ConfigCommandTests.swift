@@ -99,6 +99,9 @@ import Testing
     @Test func theConfigsDatabaseComesAfterDbAndBurrowDB() throws {
         let configured = dir.path("configured.sqlite")
         try writeConfig("database = \"\(configured)\"\n")
+        // Named in the config file and not there yet: an error, not an empty outline; the default location is
+        // not read instead.
+        #expect(run("ls") == (1, "", "burrow: there is no outline at \(configured) (burrow add makes one)\n"))
         #expect(run("add", "In the configured one").0 == 0)
         #expect(FileManager.default.fileExists(atPath: configured))
         #expect(run("ls").1 == "[ ] In the configured one\n")

@@ -26,8 +26,9 @@ struct DetailView {
         // The path wrapped, so a title too long for its row is read here whole (up to 20 lines: a pasted blob
         // of a title is not wrapped a megabyte at a time on every frame).
         let path = d.path.map { Sanitizer.visible($0) }.joined(separator: " › ")
-        let most = max(1, width) * 20
-        var out = DisplayWidth.wrap(path.count > most ? String(path.prefix(most - 1)) + "…" : path, width: width)
+        // `prefix` walks at most `most` characters: a megabyte is never counted whole.
+        let head = path.prefix(max(1, width) * 20)
+        var out = DisplayWidth.wrap(head.endIndex < path.endIndex ? String(head.dropLast()) + "…" : path, width: width)
         let subs = d.row.childCount
         out.append(
             d.below == 0
