@@ -86,4 +86,27 @@ import Testing
         #expect(sh.run("import", file).0 == 0)
         #expect(sh.run("ls", "--tree").1 == "[ ] Trip (2)\n  [x] Book\n  [ ] Pack\n")
     }
+
+    /// A Workflowy export: its bold, italic and links come in as Markdown, not as tags, and a `<` typed as
+    /// text is a `<`; Burrow's own OPML of the result reads back the same, tags as typed included.
+    @Test func workflowysMarkupComesInAsMarkdown() throws {
+        let sh = Shell()
+        let file = sh.file("workflowy.opml")
+        let opml = """
+            <?xml version="1.0"?>
+            <opml version="2.0"><head><ownerEmail>someone@example.org</ownerEmail></head><body>
+            <outline text="&lt;b&gt;Projects&lt;/b&gt;"><outline text="the &lt;i&gt;new&lt;/i&gt; &lt;a href=&quot;https://example.org&quot;&gt;site&lt;/a&gt;" />
+            <outline text="a &amp;lt;b&amp;gt; tag, typed" /></outline>
+            </body></opml>
+            """
+        try Data(opml.utf8).write(to: URL(fileURLWithPath: file))
+        #expect(sh.run("import", file).0 == 0)
+        let tree = "[ ] **Projects** (2)\n  [ ] the *new* [site](https://example.org)\n  [ ] a <b> tag, typed\n"
+        #expect(sh.run("ls", "--tree").1 == tree)
+        let back = sh.file("back.opml")
+        #expect(sh.run("export", "-o", back).0 == 0)
+        let other = Shell()
+        #expect(other.run("import", back).0 == 0)
+        #expect(other.run("ls", "--tree").1 == tree)
+    }
 }

@@ -13,6 +13,7 @@ import Testing
                 children: [
                     OutlineNode("Milk", note: "2 litres\n\n- not a sub-item\n  indented line", isDone: true),
                     OutlineNode("Eggs & <bacon> \"quoted\" 'single'"),
+                    OutlineNode("<b>not bold</b> &amp; &lt;i&gt; <a href=\"u\">x</a>", note: "<i>as typed</i> &#10;"),
                     OutlineNode("", note: "an empty title")
                 ]),
             OutlineNode("漢字 · naïve · e\u{301} · 👩‍👩‍👧", children: [OutlineNode("[ ] looks like a box"), OutlineNode("1. looks numbered")]),

@@ -1,7 +1,9 @@
 import Foundation
 
 /// OPML 2.0 as Workflowy, Dynalist and OmniOutliner write it: nested `outline` elements with `text`,
-/// `_note` and `_complete="true"`; entities and CDATA are understood; other attributes are ignored.
+/// `_note` and `_complete="true"`; entities and CDATA are understood; other attributes are ignored. `text`
+/// and `_note` hold HTML, as the spec allows and Workflowy writes: its markup is read as Markdown
+/// (`OPMLMarkup`), and Burrow writes them as HTML text (a `<` in a title is `&amp;lt;`).
 public enum OPML {
     /// Reads OPML text. The text is decoded already, so the encoding its XML declaration names is not
     /// checked (read a file's bytes with ``read(bytes:)`` to have it honoured).
@@ -122,8 +124,10 @@ public enum OPML {
     static let maximumIndent = 32
 
     /// Escapes text for an attribute: also line breaks and tabs, so they survive attribute normalisation,
-    /// and characters XML 1.0 cannot hold at all as a private-use scalar (see `unescapeControls`).
-    static func escape(_ s: String, into out: inout [UInt8]) {
+    /// and characters XML 1.0 cannot hold at all as a private-use scalar (see `unescapeControls`). `html`:
+    /// the attribute holds HTML (`text` and `_note`, see `OPMLMarkup`), so `&`, `<` and `>` are HTML's
+    /// entities escaped once more (`a < b` is `a &amp;lt; b`), as Workflowy writes a `<` typed as text.
+    static func escape(_ s: String, html: Bool = false, into out: inout [UInt8]) {
         var s = s
         s.withUTF8 { bytes in
             // Most titles need no escaping: copy them whole.
@@ -133,9 +137,9 @@ public enum OPML {
             }
             for u in String(decoding: bytes, as: UTF8.self).unicodeScalars {
                 switch u {
-                case "&": out += Array("&amp;".utf8)
-                case "<": out += Array("&lt;".utf8)
-                case ">": out += Array("&gt;".utf8)
+                case "&": out += Array((html ? "&amp;amp;" : "&amp;").utf8)
+                case "<": out += Array((html ? "&amp;lt;" : "&lt;").utf8)
+                case ">": out += Array((html ? "&amp;gt;" : "&gt;").utf8)
                 case "\"": out += Array("&quot;".utf8)
                 case "\n": out += Array("&#10;".utf8)
                 case "\r": out += Array("&#13;".utf8)

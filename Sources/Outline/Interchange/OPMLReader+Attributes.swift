@@ -58,12 +58,16 @@ extension OPMLReader {
             }
         }
         guard keeping else { return (selfClosing, nil) }
-        let title = textValue ?? titleValue ?? ""
+        var title = textValue ?? titleValue ?? ""
         // OmniOutliner writes `_status="checked"` (or "unchecked", "indeterminate") where others write `_complete`.
         let done = complete?.lowercased() == "true" || status?.lowercased() == "checked"
         // Only values with plane-15 scalars can hold the writer's stand-ins for control characters.
-        guard valueHasPlane15 else { return (selfClosing, OutlineNode(title, note: note, isDone: done)) }
-        return (selfClosing, OutlineNode(OPML.unescapeControls(title), note: note.map(OPML.unescapeControls), isDone: done))
+        if valueHasPlane15 {
+            title = OPML.unescapeControls(title)
+            note = note.map(OPML.unescapeControls)
+        }
+        // Both hold HTML (Workflowy's bold, italic and links), read as Markdown.
+        return (selfClosing, OutlineNode(OPMLMarkup.markdown(fromHTML: title), note: note.map(OPMLMarkup.markdown(fromHTML:)), isDone: done))
     }
 
     /// Records `name` after the tag's first `count` attribute names; false when it is among them already.

@@ -16,11 +16,11 @@ struct OPMLWriter: OutlineWriter {
     func enter(_ node: OutlineNode, depth: Int, hasChildren: Bool, into out: inout [UInt8]) {
         indent(depth, into: &out)
         out.append(literal: "<outline text=\"")
-        OPML.escape(node.title, into: &out)
+        OPML.escape(node.title, html: true, into: &out)
         out.append(literal: "\"")
         if let note = node.note {
             out.append(literal: " _note=\"")
-            OPML.escape(note, into: &out)
+            OPML.escape(note, html: true, into: &out)
             out.append(literal: "\"")
         }
         if node.isDone { out.append(literal: " _complete=\"true\"") }
