@@ -33,9 +33,14 @@ extension Context {
         o.prepareForDeletion(Deletion(root: root, isCascade: cascade))
         for p in o.entity.properties where !skipping.contains(p.slot) {
             guard let r = p.relationship, r.deleteRule == .cascade || r.deleteRule == .nullify else { continue }
+            // A many-to-many's links go with the object through their own relationship; only a cascade has
+            // more to do.
+            if r.isManyToMany && r.deleteRule == .nullify { continue }
             let targets: [Int64]
             if r.storesForeignKey {
                 targets = o.toOneID(slot: p.slot, r).map { [$0] } ?? []
+            } else if r.isManyToMany {
+                targets = Array(o.members(slot: p.slot)).sorted()
             } else {
                 if r.deleteRule == .cascade, o.relations[p.slot]?.stored == nil, !o.isInserted {
                     // Read the whole rows of what will be deleted in one query, not one per object.
@@ -72,7 +77,7 @@ extension Context {
         guard !first.isInserted else { return }
         let e = first.entity
         for p in e.properties {
-            guard let r = p.relationship, r.deleteRule == .cascade, r.isToMany, r.destination == e.index,
+            guard let r = p.relationship, r.deleteRule == .cascade, r.isToMany, !r.isManyToMany, r.destination == e.index,
                 first.relations[p.slot]?.stored == nil
             else { continue }
             // A failed read leaves the cascade to read each object's members, as it did without this.

@@ -104,7 +104,7 @@ extension Context {
         var tree: (slot: Int, inverseSlot: Int)?
         for p in e.properties {
             guard let r = p.relationship else { continue }
-            if r.isToMany, r.deleteRule == .cascade, r.destination == e.index, tree == nil {
+            if r.isToMany, !r.isManyToMany, r.deleteRule == .cascade, r.destination == e.index, tree == nil {
                 tree = (p.slot, r.inverseSlot)
             }
         }

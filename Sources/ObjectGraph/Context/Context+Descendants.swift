@@ -21,7 +21,7 @@ extension Context {
     /// The slot of the key that `relationship` (to-many, of the object's entity to itself) follows back.
     private func selfRelationKey(of object: ManagedObject, _ relationship: String) throws(StoreError) -> Int {
         let e = object.entity
-        guard let slot = e.slot(relationship), let r = e.relationshipOfSlot[slot], r.isToMany, r.destination == e.index else {
+        guard let slot = e.slot(relationship), let r = e.relationshipOfSlot[slot], r.isToMany, !r.isManyToMany, r.destination == e.index else {
             throw StoreError(
                 .notSelfToMany, "\(e.name).\(relationship) is not a to-many relationship of \(e.name) to itself", entity: e.name,
                 property: relationship)

@@ -178,20 +178,64 @@ extension ManagedObject {
         return members(slot: slot).count
     }
 
-    /// Adds `object` to the to-many relationship `key` (sets the object's to-one inverse).
+    /// Adds `object` to the to-many relationship `key` (sets the object's to-one inverse; for a many-to-many,
+    /// links the two, once however often it is added).
+    ///
+    /// ```swift
+    /// item.add(work, to: "tags")   // work.objects("items") now contains item
+    /// ```
     public func add(_ object: ManagedObject, to key: String) {
-        let (_, r) = relationship(key)
+        let (slot, r) = relationship(key)
         precondition(r.isToMany, "\(entity.name).\(key) is to-one")
         guard let context = object.context else { return }
+        if let join = r.join {
+            precondition(object.entity.index == r.destination, "\(entity.name).\(key) cannot hold a \(object.entity.name)")
+            precondition(object.context === self.context, "objects of different contexts cannot be related")
+            guard !members(slot: slot).contains(object.objectID.rowID) else { return }
+            let link: ManagedObject
+            do {
+                link = try context.insert(context.model.entities[join.entity])
+            } catch {
+                // No ID could be reserved: the next save fails with the error rather than lose the link.
+                context.noteReadFailure(error)
+                return
+            }
+            let links = link.entity
+            link.setToOne(slot: join.nearSlot, links.relationshipOfSlot[join.nearSlot]!, objectID.rowID, in: context)
+            link.setToOne(slot: join.farSlot, links.relationshipOfSlot[join.farSlot]!, object.objectID.rowID, in: context)
+            return
+        }
         object.setToOne(slot: r.inverseSlot, object.entity.relationshipOfSlot[r.inverseSlot]!, objectID.rowID, in: context)
     }
 
-    /// Removes `object` from the to-many relationship `key` (clears the object's to-one inverse).
+    /// Removes `object` from the to-many relationship `key` (clears the object's to-one inverse; for a
+    /// many-to-many, deletes their link).
     public func remove(_ object: ManagedObject, from key: String) {
         let (slot, r) = relationship(key)
         precondition(r.isToMany, "\(entity.name).\(key) is to-one")
         guard members(slot: slot).contains(object.objectID.rowID), let context = object.context else { return }
+        if let join = r.join {
+            for link in links(join) where link.far(join) == object.objectID.rowID { context.delete(link) }
+            return
+        }
         object.setToOne(slot: r.inverseSlot, object.entity.relationshipOfSlot[r.inverseSlot]!, nil, in: context)
+    }
+
+    /// The live links of a many-to-many, their rows read in one query the first time.
+    func links(_ join: JoinPath) -> [ManagedObject] {
+        guard let context else { return [] }
+        if relations[join.ownSlot]?.stored == nil && !isInserted {
+            relations[join.ownSlot, default: RelationState()].stored = context.loadRelation(of: self, slot: join.ownSlot, prefetch: true)
+        }
+        return members(slot: join.ownSlot).sorted().compactMap { id in
+            let link = context.object(for: ObjectID(entity: join.entity, rowID: id))
+            return link.isDeleted ? nil : link
+        }
+    }
+
+    /// The row ID at the other end of a many-to-many link.
+    func far(_ join: JoinPath) -> Int64? {
+        toOneID(slot: join.farSlot, entity.relationshipOfSlot[join.farSlot]!)
     }
 
     // MARK: - Internals shared with the context
@@ -207,6 +251,7 @@ extension ManagedObject {
 
     /// Current members of an inverse-side relationship, loading what the store holds on first use.
     func members(slot: Int) -> Set<Int64> {
+        if let join = entity.relationshipOfSlot[slot]?.join { return Set(links(join).compactMap { $0.far(join) }) }
         if relations[slot]?.stored == nil {
             let stored = isInserted ? [] : (context?.loadRelation(of: self, slot: slot) ?? [])
             relations[slot, default: RelationState()].stored = stored

@@ -150,6 +150,10 @@ public struct RelationshipDescription: Sendable {
     public let isToMany: Bool
     /// What deleting an object does to the objects at the other end.
     public let deleteRule: DeleteRule
+    /// For a many-to-many: where its links are (nil otherwise).
+    let join: JoinPath?
+    /// True when both this relationship and its inverse are to-many.
+    public var isManyToMany: Bool { join != nil }
     // A description is copied on every relationship change, and a declaration holds three strings: one
     // reference is cheaper to copy than three.
     private let declaration: Declaration
@@ -159,7 +163,8 @@ public struct RelationshipDescription: Sendable {
         init(_ relationship: Relationship) { self.relationship = relationship }
     }
 
-    init(relationship: Relationship, destination: Int, inverseSlot: Int, storesForeignKey: Bool, inverseIsToMany: Bool) {
+    init(relationship: Relationship, destination: Int, inverseSlot: Int, storesForeignKey: Bool, inverseIsToMany: Bool, join: JoinPath? = nil) {
+        self.join = join
         declaration = Declaration(relationship)
         self.destination = destination
         self.inverseSlot = inverseSlot
@@ -168,6 +173,15 @@ public struct RelationshipDescription: Sendable {
         isToMany = relationship.isToMany
         deleteRule = relationship.deleteRule
     }
+}
+
+/// Where a many-to-many's links are: the join entity, the hidden to-many of this side's object to its
+/// links, and each link's to-one to this side (`nearSlot`) and to the other (`farSlot`).
+struct JoinPath: Sendable {
+    let entity: Int
+    let ownSlot: Int
+    let nearSlot: Int
+    let farSlot: Int
 }
 
 /// One stored attribute's rules in a form that is cheap to check for every saved object.

@@ -20,12 +20,15 @@ public final class Model: Sendable {
     public let entities: [EntityDescription]
     /// A deterministic digest of everything declared (16 hex digits).
     public let versionHash: String
+    /// The names of the entities the model made for its many-to-many relationships (see ``Relationship``).
+    public let joinEntities: Set<String>
     let snapshot: ModelSnapshot
     private let entityIndex: [String: Int]
 
     public init(version: Int = 1, @ModelBuilder _ declare: () -> [Entity]) throws(ModelError) {
-        let declared = declare()
+        var declared = declare()
         try Model.validate(declared)
+        let joins = try Model.addJoinEntities(to: &declared)
         self.version = version
         var index: [String: Int] = [:]
         for (i, e) in declared.enumerated() { index[e.name] = i }
@@ -51,7 +54,15 @@ public final class Model: Sendable {
                     let inverse = dest.relationships.first { $0.name == r.inverse }!
                     let inverseSlot = dest.attributes.count + dest.relationships.firstIndex { $0.name == r.inverse }!
                     let storesKey: Bool
-                    if r.isToMany {
+                    var join: JoinPath?
+                    if r.isToMany && inverse.isToMany {
+                        storesKey = false
+                        let first = (e.name, r.name) < (dest.name, inverse.name)
+                        let joinEntity = index[first ? Model.joinName(e.name, r.name) : Model.joinName(dest.name, inverse.name)]!
+                        let ownSlot = e.attributes.count + e.relationships.firstIndex { $0.name == Model.joinSide(r.name) }!
+                        // The join entity has no attributes: its `source` (the first side) is slot 0, `target` slot 1.
+                        join = JoinPath(entity: joinEntity, ownSlot: ownSlot, nearSlot: first ? 0 : 1, farSlot: first ? 1 : 0)
+                    } else if r.isToMany {
                         storesKey = false
                     } else if inverse.isToMany {
                         storesKey = true
@@ -61,10 +72,11 @@ public final class Model: Sendable {
                     }
                     return RelationshipDescription(
                         relationship: r, destination: destIndex, inverseSlot: inverseSlot, storesForeignKey: storesKey,
-                        inverseIsToMany: inverse.isToMany)
+                        inverseIsToMany: inverse.isToMany, join: join)
                 })
         }
         entities = built
+        joinEntities = joins
         snapshot = ModelSnapshot(version: version, entities: built)
         versionHash = snapshot.hash
     }
@@ -111,7 +123,9 @@ public final class Model: Sendable {
                         entity: e.name, relationship: r.name,
                         reason: "\(r.destination).\(r.inverse) does not name it back as its inverse")
                 }
-                if r.isToMany && inv.isToMany { throw .manyToManyUnsupported(entity: e.name, relationship: r.name) }
+                if r.isToMany && inv.isToMany && r.destination == e.name && r.inverse == r.name {
+                    throw .badInverse(entity: e.name, relationship: r.name, reason: "a many-to-many relationship cannot be its own inverse")
+                }
             }
             let stored = Set(e.attributes.filter { !$0.isTransient }.map(\.name) + e.relationships.filter { !$0.isToMany }.map(\.name))
             for i in e.indexes {
@@ -125,6 +139,50 @@ public final class Model: Sendable {
                 }
             }
         }
+    }
+
+    /// The name of the join entity of the many-to-many whose first side (by entity, then relationship name)
+    /// is `entity.relationship`.
+    static func joinName(_ entity: String, _ relationship: String) -> String { entity + "_" + relationship }
+
+    /// The hidden to-many from a many-to-many's side to its join rows: a name no declaration can take.
+    static func joinSide(_ relationship: String) -> String { "og_" + relationship }
+
+    /// Gives each many-to-many a join entity (`source` to its first side, `target` to the other, unique
+    /// together) and each side a hidden to-many to it, which cascades: deleting an object deletes its links,
+    /// which is the many-to-many's nullify. A deny rule keeps the links until the save refuses. Returns the
+    /// names of the join entities.
+    private static func addJoinEntities(to entities: inout [Entity]) throws(ModelError) -> Set<String> {
+        var names = Set(entities.map(\.name))
+        var joins: [Entity] = []
+        for e in entities {
+            for r in e.relationships where r.isToMany {
+                guard let d = entities.firstIndex(where: { $0.name == r.destination }),
+                    let inverse = entities[d].relationships.first(where: { $0.name == r.inverse }), inverse.isToMany,
+                    (e.name, r.name) < (entities[d].name, inverse.name)
+                else { continue }
+                let name = joinName(e.name, r.name)
+                guard names.insert(name).inserted else { throw .duplicateEntity(name) }
+                joins.append(
+                    Entity(name) {
+                        Relationship.toOne("source", e.name, inverse: joinSide(r.name), optional: false)
+                        Relationship.toOne("target", r.destination, inverse: joinSide(inverse.name), optional: false)
+                        CompoundIndex("source", "target", unique: true)
+                    })
+            }
+        }
+        for join in joins {
+            for (side, inverse) in [("source", join.relationships[0]), ("target", join.relationships[1])] {
+                let e = entities.firstIndex { $0.name == inverse.destination }!
+                let declared = entities[e].relationships.first { joinSide($0.name) == inverse.inverse }!
+                let rule: DeleteRule = declared.deleteRule == .deny ? .noAction : .cascade
+                entities[e].relationships.append(.toMany(inverse.inverse, join.name, inverse: side, deleteRule: rule))
+                let count = entities[e].attributes.count + entities[e].relationships.count
+                guard count <= 64 else { throw .tooManyProperties(entity: entities[e].name, count: count) }
+            }
+        }
+        entities += joins
+        return Set(joins.map(\.name))
     }
 
     private static func validate(_ a: Attribute, in entity: String) throws(ModelError) {

@@ -5,7 +5,6 @@ public enum ModelError: UserFacingError, Equatable {
     case reservedName(String)
     case unknownDestination(entity: String, relationship: String, destination: String)
     case badInverse(entity: String, relationship: String, reason: String)
-    case manyToManyUnsupported(entity: String, relationship: String)
     case badDefault(entity: String, attribute: String)
     case badRule(entity: String, attribute: String, reason: String)
     case tooManyProperties(entity: String, count: Int)
@@ -18,8 +17,6 @@ public enum ModelError: UserFacingError, Equatable {
         case .reservedName(let n): return "\(n) is a reserved name (id, og_*, sqlite_*)"
         case .unknownDestination(let e, let r, let d): return "\(e).\(r) points to unknown entity \(d)"
         case .badInverse(let e, let r, let why): return "\(e).\(r): \(why)"
-        case .manyToManyUnsupported(let e, let r):
-            return "\(e).\(r): many-to-many relationships are not supported; model a join entity"
         case .badDefault(let e, let a): return "\(e).\(a): the default value does not have the attribute's type"
         case .badRule(let e, let a, let why): return "\(e).\(a): \(why)"
         case .tooManyProperties(let e, let n): return "\(e) has \(n) properties; at most 64 are supported"

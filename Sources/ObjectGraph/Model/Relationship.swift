@@ -1,8 +1,12 @@
-/// A relationship between two entities, always declared with its inverse.
+/// A relationship between two entities, always declared with its inverse. Two to-manys that are each
+/// other's inverse make a many-to-many: the model keeps its links in a join entity of its own (named after
+/// the side that sorts first, `Item_tags` below), and deleting an object removes its links (nullify), its
+/// partners (cascade), or is refused at save while it has any (deny).
 ///
 /// ```swift
 /// Relationship.toOne("parent", "Item", inverse: "children")
 /// Relationship.toMany("children", "Item", inverse: "parent", deleteRule: .cascade)
+/// Relationship.toMany("tags", "Tag", inverse: "items")   // with Tag's toMany("items", "Item", inverse: "tags")
 /// ```
 public struct Relationship: Sendable, Hashable, Codable {
     public let name: String
