@@ -78,6 +78,41 @@ import Testing
         #expect(try c.count(FetchRequest("Item_tags")) == 2)
     }
 
+    /// Two contexts (two processes, in effect) link the same pair at once: both saves succeed, the pair
+    /// counts once, and removing it removes it for good.
+    @Test func thePairLinkedTwiceAtOnceCountsOnce() throws {
+        let store = try Store(inMemoryWith: Self.model)
+        let c = Context(store: store)
+        let milk = try make(c, "Item", "milk"), food = try make(c, "Tag", "food")
+        try c.save()
+        let a = Context(store: store), b = Context(store: store)
+        a.object(for: milk.objectID).add(a.object(for: food.objectID), to: "tags")
+        b.object(for: food.objectID).add(b.object(for: milk.objectID), to: "items")
+        try a.save()
+        try b.save()
+        let fresh = Context(store: store)
+        #expect(try fresh.count(FetchRequest("Item_tags")) == 2)
+        #expect(fresh.object(for: milk.objectID).objectIDs("tags") == [food.objectID])
+        #expect(fresh.object(for: food.objectID).count("items") == 1)
+        fresh.object(for: milk.objectID).remove(fresh.object(for: food.objectID), from: "tags")
+        try fresh.save()
+        #expect(try fresh.count(FetchRequest("Item_tags")) == 0)
+    }
+
+    /// A many-to-many's objects come in the order they were added, not by row ID: an item's tags as written.
+    @Test func objectsComeInTheOrderAdded() throws {
+        let c = Context(store: try Store(inMemoryWith: Self.model))
+        let milk = try make(c, "Item", "milk"), eggs = try make(c, "Item", "eggs")
+        let a = try make(c, "Tag", "a"), b = try make(c, "Tag", "b"), d = try make(c, "Tag", "d")
+        for t in [d, a, b] { milk.add(t, to: "tags") }
+        for t in [b, d] { eggs.add(t, to: "tags") }
+        try c.save()
+        let fresh = Context(store: c.store)
+        #expect(fresh.object(for: milk.objectID).objects("tags").map { $0["name"] as String } == ["d", "a", "b"])
+        #expect(fresh.object(for: eggs.objectID).objects("tags").map { $0["name"] as String } == ["b", "d"])
+        #expect(fresh.object(for: b.objectID).objects("items").map { $0["name"] as String } == ["milk", "eggs"])
+    }
+
     /// Removed and added back in one unit of work: the link's row is deleted before the new one is written,
     /// so the pair's unique index is not in the way.
     @Test func removedAndAddedAgainInOneSave() throws {

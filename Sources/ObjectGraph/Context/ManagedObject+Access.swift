@@ -156,16 +156,23 @@ extension ManagedObject {
         setToOne(slot: slot, r, target?.objectID.rowID, in: context)
     }
 
-    /// The IDs of the objects in the relationship `key` (either cardinality), in row ID order.
+    /// The IDs of the objects in the relationship `key` (either cardinality), in row ID order; a
+    /// many-to-many's in the order they were added (an item's tags as written).
     public func objectIDs(_ key: String) -> [ObjectID] {
         let (slot, r) = relationship(key)
         if !r.isToMany {
             return toOneID(slot: slot, r).map { [ObjectID(entity: r.destination, rowID: $0)] } ?? []
         }
+        if let join = r.join {
+            // Links are numbered as they are made: their order is the order of adding. A pair linked twice
+            // (by two processes at once) counts once, where it was first added.
+            var seen = Set<Int64>()
+            return links(join).compactMap { $0.far(join) }.filter { seen.insert($0).inserted }.map { ObjectID(entity: r.destination, rowID: $0) }
+        }
         return members(slot: slot).sorted().map { ObjectID(entity: r.destination, rowID: $0) }
     }
 
-    /// The objects of the to-many relationship `key`, in row ID order (faults until touched).
+    /// The objects of the to-many relationship `key`, in the order of ``objectIDs(_:)`` (faults until touched).
     public func objects(_ key: String) -> [ManagedObject] {
         guard let context else { return [] }
         return objectIDs(key).map { context.object(for: $0) }

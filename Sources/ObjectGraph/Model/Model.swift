@@ -148,7 +148,7 @@ public final class Model: Sendable {
     /// The hidden to-many from a many-to-many's side to its join rows: a name no declaration can take.
     static func joinSide(_ relationship: String) -> String { "og_" + relationship }
 
-    /// Gives each many-to-many a join entity (`source` to its first side, `target` to the other, unique
+    /// Gives each many-to-many a join entity (`source` to its first side, `target` to the other, indexed
     /// together) and each side a hidden to-many to it, which cascades: deleting an object deletes its links,
     /// which is the many-to-many's nullify. A deny rule keeps the links until the save refuses. Returns the
     /// names of the join entities.
@@ -167,7 +167,9 @@ public final class Model: Sendable {
                     Entity(name) {
                         Relationship.toOne("source", e.name, inverse: joinSide(r.name), optional: false)
                         Relationship.toOne("target", r.destination, inverse: joinSide(inverse.name), optional: false)
-                        CompoundIndex("source", "target", unique: true)
+                        // Not unique: two contexts or processes that link the same pair at once both save, and
+                        // the pair counts once (members are a set); removing it removes every link of the pair.
+                        CompoundIndex("source", "target")
                     })
             }
         }
