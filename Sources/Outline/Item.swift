@@ -20,6 +20,15 @@ public final class Item: ManagedObject {
         static let modified = entity.slot("modified")!
         static let expanded = entity.slot("expanded")!
         static let hidesDone = entity.slot("hidesDone")!
+        static let state = entity.slot("state")!
+        static let priority = entity.slot("priority")!
+        static let scheduled = entity.slot("scheduled")!
+        static let deadline = entity.slot("deadline")!
+        static let closed = entity.slot("closed")!
+        static let properties = entity.slot("properties")!
+        static let orgHead = entity.slot("orgHead")!
+        /// The slots an item's `OutlineNode.Extras` go to, in its order.
+        static let extras = [state, priority, scheduled, deadline, closed, properties, orgHead]
     }
 
     /// Where items are in a `ChangeSet` (`changes[Item.entityIndex]`).
@@ -89,6 +98,38 @@ public final class Item: ManagedObject {
             guard newValue != isDone else { return }
             self[slot: Slot.done] = newValue
             touch()
+        }
+    }
+
+    /// A task's keyword (`TODO`, `DONE`, or one of the outline's own workflow); nil for a plain item.
+    public var state: String? {
+        get { self[slot: Slot.state] }
+        set {
+            guard newValue != state else { return }
+            self[slot: Slot.state] = newValue
+            touch()
+        }
+    }
+
+    /// The priority (`A`, `B`, `C`, …), nil for none.
+    public var priority: String? {
+        get { self[slot: Slot.priority] }
+        set {
+            guard newValue != priority else { return }
+            self[slot: Slot.priority] = newValue
+            touch()
+        }
+    }
+
+    /// What an interchange file says beyond title, note and done (state, priority, dates, properties).
+    public var extras: OutlineNode.Extras? {
+        get {
+            let values = Slot.extras.map { self[slot: $0] as String? }
+            return OutlineNode.Extras(values: values)
+        }
+        set {
+            let values = newValue?.values ?? Array(repeating: nil, count: Slot.extras.count)
+            for (slot, value) in zip(Slot.extras, values) where (self[slot: slot] as String?) != value { self[slot: slot] = value }
         }
     }
 

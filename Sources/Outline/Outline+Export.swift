@@ -65,7 +65,11 @@ extension Outline {
         case .text: return try stream.run(IndentedTextWriter(), write: write, progress: progress)
         case .markdown: return try stream.run(MarkdownWriter(), write: write, progress: progress)
         case .org:
-            return try stream.run(OrgWriter(keywords: try orgKeywords(below: item, includingStart: includingStart)), write: write, progress: progress)
+            // The top item's note is the outline's own text above the first headline (an imported file's
+            // settings and introduction).
+            let preamble = item.isRoot ? item.note : nil
+            let keywords = try orgKeywords(below: item, includingStart: includingStart, preamble: preamble)
+            return try stream.run(OrgWriter(keywords: keywords, preamble: preamble), write: write, progress: progress)
         }
     }
 
@@ -79,15 +83,23 @@ extension Outline {
         }
     }
 
-    /// The Org keyword lines of the notes to be written (see `OrgKeywords`): a walk of the notes, only when
-    /// some note in the store has a keyword line at all.
-    private func orgKeywords(below item: Item, includingStart: Bool) throws -> OrgKeywords {
+    /// The Org keyword lines of the notes to be written (see `OrgKeywords`), then the states of the items
+    /// to be written that no line declares: a walk of the subtree, only when some note in the store has a
+    /// keyword line or some item a state.
+    private func orgKeywords(below item: Item, includingStart: Bool, preamble: String?) throws -> OrgKeywords {
         var keywords = OrgKeywords()
-        guard try context.count(FetchRequest(Item.entityName, where: Property("note").contains("#+"))) > 0 else { return keywords }
-        var walk = try SubtreeWalk(context: context, below: item.objectID, keys: ["note"], includingStart: includingStart)
+        if let preamble { keywords.scan(note: preamble) }
+        let lines = try context.count(FetchRequest(Item.entityName, where: Property("note").contains("#+"))) > 0
+        let states = try context.count(FetchRequest(Item.entityName, where: !Property("state").isNil)) > 0
+        guard lines || states else { return keywords }
+        var found: [(String, Bool)] = []
+        var walk = try SubtreeWalk(context: context, below: item.objectID, keys: ["note", "state", "done"], includingStart: includingStart)
         while let step = try walk.next() {
-            if case .enter(_, let values, _, _) = step, case .string(let note) = values[0] { keywords.scan(note: note) }
+            guard case .enter(_, let values, _, _) = step else { continue }
+            if case .string(let note) = values[0] { keywords.scan(note: note) }
+            if case .string(let state) = values[1] { found.append((state, values[2] == .bool(true))) }
         }
+        for (state, done) in found { keywords.include(state: Array(state.utf8), done: done) }
         return keywords
     }
 }
@@ -102,7 +114,7 @@ private struct ExportStream {
 
     func run<W: OutlineWriter>(_ writer: W, write: ([UInt8]) throws -> Void, progress: ((Int) -> Void)?) throws -> Int {
         var writer = writer
-        var walk = try SubtreeWalk(context: context, below: start, keys: ["title", "note", "done"], includingStart: includingStart)
+        var walk = try SubtreeWalk(context: context, below: start, keys: ["title", "note", "done"] + Item.extrasKeys, includingStart: includingStart)
         var out: [UInt8] = []
         out.reserveCapacity(Outline.exportChunkSize + 4096)
         var count = 0
@@ -114,7 +126,8 @@ private struct ExportStream {
                 let title: String = if case .string(let t) = values[0] { t } else { "" }
                 let note: String? = if case .string(let n) = values[1] { n } else { nil }
                 let done = if case .bool(let b) = values[2] { b } else { false }
-                writer.enter(OutlineNode(title, note: note, isDone: done), depth: depth, hasChildren: hasChildren, into: &out)
+                let extras = OutlineNode.Extras(stored: values[3...])
+                writer.enter(OutlineNode(title, note: note, isDone: done, extras: extras), depth: depth, hasChildren: hasChildren, into: &out)
                 count += 1
                 if count % 4096 == 0 { progress?(count) }
             case .leave(let depth):

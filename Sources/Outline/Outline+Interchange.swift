@@ -10,8 +10,11 @@ extension Outline {
 
     /// Reads the subtree as values (see `levels(under:)`), then nests the levels from the deepest up.
     private func nodesOfRows(under parent: Item, progress: ((Int) -> Void)?) throws -> [OutlineNode] {
+        let extras = try storedExtras()
         var levels = try self.levels(under: parent, progress: progress).map { level in
-            level.map { (id: $0.id.rowID, parent: $0.parent, node: OutlineNode($0.title, note: $0.note, isDone: $0.isDone)) }
+            level.map { row in
+                (id: row.id.rowID, parent: row.parent, node: OutlineNode(row.title, note: row.note, isDone: row.isDone, extras: extras[row.id.rowID]))
+            }
         }
         // Deepest level first: each node joins its parent, in the order read (the parent's order).
         for depth in stride(from: levels.count - 1, to: 0, by: -1) {
@@ -43,7 +46,7 @@ extension Outline {
             if stack[f].next < stack[f].pending.count {
                 let item = stack[f].pending[stack[f].next]
                 stack[f].next += 1
-                let node = OutlineNode(item.title, note: item.note, isDone: item.isDone)
+                let node = OutlineNode(item.title, note: item.note, isDone: item.isDone, extras: item.extras)
                 done += 1
                 if done % 4096 == 0 { progress?(done) }
                 let below = try children(of: item)
@@ -114,6 +117,9 @@ extension Outline {
                 row[Item.Slot.title] = .string(level[k].title)
                 if let note = level[k].note { row[Item.Slot.note] = .string(note) }
                 row[Item.Slot.done] = .bool(level[k].isDone)
+                if let extras = level[k].extras {
+                    for (slot, value) in zip(Item.Slot.extras, extras.values) where value != nil { row[slot] = .string(value!) }
+                }
                 row[Item.Slot.order] = .string(keys[k])
                 row[parentSlot] = .integer(owner)
                 rows.append(row)

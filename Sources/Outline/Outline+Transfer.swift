@@ -82,7 +82,7 @@ extension Outline {
             }
             if item.isRoot { throw OutlineError.noParent }
             let below = try self.nodes(under: item)
-            let node = OutlineNode(item.title, note: item.note, isDone: item.isDone, children: below)
+            let node = OutlineNode(item.title, note: item.note, isDone: item.isDone, extras: item.extras, children: below)
             result.subItems += node.count - 1
             result.sources.append(id)
             nodes.append(node)

@@ -64,6 +64,9 @@ public struct OutlineLoader {
         row[Item.Slot.title] = .string(node.title)
         if let note = node.note { row[Item.Slot.note] = .string(note) }
         row[Item.Slot.done] = .bool(node.isDone)
+        if let extras = node.extras {
+            for (slot, value) in zip(Item.Slot.extras, extras.values) where value != nil { row[slot] = .string(value!) }
+        }
         row[Item.Slot.order] = .string(key)
         row[parentSlot] = .integer(path[depth].id)
         batchIDs.append(id)

@@ -11,7 +11,12 @@ public enum OutlineModel {
     /// an index of the open items only, and `hidesDone` on the top item (the outline's "hide done items"
     /// setting): view state, which undo leaves alone (see `Attribute.viewState`). Version 5 added a
     /// full-text index of titles and notes (search) and an index of (parent, title) (paths by title); the
-    /// migration builds both from the items stored.
+    /// migration builds both from the items stored. Version 6 added what org-mode and Logseq users organise
+    /// with: `state` (a task's keyword, `TODO`, `DONE` or the outline's own; nil for a plain item; `done`
+    /// follows it), `priority` (`A`, `B`, …), `scheduled`, `deadline` and `closed` (timestamps as
+    /// `2026-05-01 09:00 +1w`, so they sort as text), `properties` (an org property drawer's lines) and
+    /// `orgHead` (an org headline's own text, kept while it still says what the item says, so an unchanged
+    /// file is written back byte for byte).
     public static let model: Model = {
         do {
             return try declared(searchIndex: true)
@@ -23,7 +28,7 @@ public enum OutlineModel {
     /// The model as declared, with or without its full-text index: without, it is what the benchmark
     /// measures the index's cost against (the same tables and indexes otherwise). Only `model` opens stores.
     public static func declared(searchIndex: Bool) throws -> Model {
-        try Model(version: 5) {
+        try Model(version: 6) {
             Entity(Item.entityName, type: Item.self) {
                 Attribute("title", .string, default: "")
                 Attribute("note", .string, optional: true)
@@ -38,6 +43,13 @@ public enum OutlineModel {
                 Attribute.viewState("expanded", .bool, optional: true)
                 // On the top item only: the outline's "hide done items" setting (`H`), NULL when never set.
                 Attribute.viewState("hidesDone", .bool, optional: true)
+                Attribute("state", .string, optional: true)
+                Attribute("priority", .string, optional: true)
+                Attribute("scheduled", .string, optional: true)
+                Attribute("deadline", .string, optional: true)
+                Attribute("closed", .string, optional: true)
+                Attribute("properties", .string, optional: true)
+                Attribute("orgHead", .string, optional: true)
                 Relationship.toOne("parent", Item.entityName, inverse: "children")
                 Relationship.toMany("children", Item.entityName, inverse: "parent", deleteRule: .cascade)
                 CompoundIndex("parent", "order")

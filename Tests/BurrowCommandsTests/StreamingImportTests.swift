@@ -95,10 +95,12 @@ import Testing
         let file = sh.file("big.\(ext)")
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         let r = sh.run("import", file)
-        let count = 25 * 401 + (ext == "org" ? 1 : 0)
+        // An Org file's `#+TITLE:` is the outline's (the top level's note), not an item.
+        let count = 25 * 401
         #expect(r.0 == 0 && r.1.hasPrefix("Imported \(count) items"), "\(r)")
         let whole = try (ext == "org" ? OutlineFormat.org : .text).read(text)
-        #expect(try JSONOutline.read(sh.run("export", "--format", "json").1) == whole)
+        #expect(try JSONOutline.read(sh.run("export", "--format", "json").1) == Array(whole.dropFirst(ext == "org" ? 1 : 0)))
+        if ext == "org" { #expect(sh.run("export", "--format", "org").1 == text) }
         #expect(sh.run("check").0 == 0)
         // A fault on the last line: nothing added.
         let other = Shell()

@@ -49,6 +49,8 @@ import Testing
         if !faults || pick(12) > 0 { members.append("\"title\": \"\(words[pick(words.count)])\"") }
         if pick(2) == 0 { members.append(pick(4) == 0 ? "\"note\": null" : "\"note\": \"\(words[pick(words.count)])\"") }
         if pick(2) == 0 { members.append("\"done\": \(pick(2) == 0 ? "true" : "false")") }
+        if pick(3) == 0 { members.append(pick(4) == 0 ? "\"state\": null" : "\"state\": \"\(["TODO", "NEXT", "DONE"][pick(3)])\"") }
+        if pick(4) == 0 { members.append("\"scheduled\": \"2026-05-0\(1 + pick(9))\"") }
         if pick(3) == 0 { members.append("\"id\": \(pick(100)), \"extra\": {\"children\": [1, {\"title\": 2}]}") }
         if pick(4) == 0 { members.append("\"title\": \"again \(pick(9))\"") }  // a second title: the last counts
         if faults && pick(15) == 0 { members.append(["\"title\": 5", "\"note\": true", "\"done\": \"yes\"", "\"children\": {}"][pick(4)]) }
@@ -69,7 +71,7 @@ import Testing
             let items = "[" + (0..<pick(4)).map { _ in Self.item(&random, depth: 3, faults: faults) }.joined(separator: ",\n") + "]"
             var members = ["\"items\": \(items)"]
             if pick(2) == 0 { members.append(faults && pick(4) == 0 ? "\"format\": \"other\"" : "\"format\": \"burrow-outline\"") }
-            if pick(2) == 0 { members.append(faults && pick(4) == 0 ? "\"version\": 2" : "\"version\": 1") }
+            if pick(2) == 0 { members.append(faults && pick(4) == 0 ? "\"version\": 3" : "\"version\": \(1 + pick(2))") }
             if pick(4) == 0 { members.append("\"generator\": [1, 2, {\"items\": 3}]") }
             if faults && pick(6) == 0 { members.removeFirst() }  // no items
             members.shuffle(using: &random)

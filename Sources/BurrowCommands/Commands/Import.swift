@@ -61,17 +61,21 @@ struct Import: ParsableCommand {
             // commit come only messages, so no import is left half done for a retry to add again.
             // The undo history names the file: "Undid: Import “notes.md” (1234 items)".
             let source = file == "-" ? "from standard input" : "“" + URL(fileURLWithPath: file).lastPathComponent + "”"
+            var keptPreamble = false
             let (parent, total) = try o.perform("Import \(source)") { () throws -> (Item, Int) in
                 let parent = try o.item(at: under ?? "")
                 o.context.setActionPlace(ActionPlace(container: parent.objectID))
                 var loader = try OutlineLoader(o, under: parent)
+                var preamble: String?
                 do {
                     let each = { (node: OutlineNode, depth: Int) throws in
                         try loader.add(node, depth: depth)
                         if loader.count % 4096 == 0 { progress.update(loader.count) }
                     }
                     if let text {
-                        try fmt.read(text, each: each)
+                        // An Org file's settings and introduction are the note of the item it goes under
+                        // (the outline's own at the top), not an item: `burrow export` writes them back there.
+                        try fmt.read(text, preamble: { preamble = $0 }, each: each)
                     } else {
                         try OPML.read(bytes: data, mappedFromFile: mapped != nil, each: each)
                     }
@@ -79,13 +83,29 @@ struct Import: ParsableCommand {
                     throw UserError("\(name): \(error.description)")
                 }
                 try loader.finish()
+                if let preamble {
+                    Import.keep(preamble, asNoteOf: parent)
+                    keptPreamble = true
+                }
                 let n = loader.count
                 o.context.setActionName("Import \(source) (\(n) item\(n == 1 ? "" : "s"))")
                 return (parent, n)
             }
             progress.finish()
             say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")
+            // Said, so that text that became no item is not taken for lost.
+            if keptPreamble { say("Its text before the first headline is the note of \(o.quoted(parent)) (burrow export writes it back)") }
         }
+    }
+
+    /// Puts a file's text above its first headline in `parent`'s note: the whole note when it has none, else
+    /// after it (a blank line between), unless the note holds that text already (the same file imported again).
+    static func keep(_ preamble: String, asNoteOf parent: Item) {
+        guard let note = parent.note, !note.isEmpty else {
+            parent.note = preamble
+            return
+        }
+        if !note.contains(preamble) { parent.note = note + "\n\n" + preamble }
     }
 
     /// The text of a file that must be UTF-8 (a byte-order mark is dropped); otherwise an error that

@@ -8,6 +8,19 @@ public enum JSONOutline {
         return writer.write(nodes)
     }
 
+    /// The members of an item an `OutlineNode.Extras` is written as (version 2), in its order.
+    static let extrasMembers = ["state", "priority", "scheduled", "deadline", "closed", "properties", "orgHead"]
+
+    /// Every member of an item but `children`.
+    static let itemMembers = Set(["title", "note", "done"] + extrasMembers)
+
+    /// Sets the extra named by `member` on `node`.
+    static func set(_ member: String, _ value: String?, on node: inout OutlineNode) {
+        var values = (node.extras ?? OutlineNode.Extras()).values
+        values[extrasMembers.firstIndex(of: member)!] = value
+        node.extras = OutlineNode.Extras(values: values)
+    }
+
     /// `s` as a JSON string literal (control characters escaped).
     public static func quote(_ s: String) -> String {
         var out: [UInt8] = []

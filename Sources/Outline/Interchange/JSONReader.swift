@@ -152,7 +152,7 @@ struct JSONReader {
             }
             return .item
         case .item:
-            guard let key = parent.key, ["title", "note", "done", "children"].contains(key) else { return .skipped }
+            guard let key = parent.key, key == "children" || JSONOutline.itemMembers.contains(key) else { return .skipped }
             guard key == "children", !isObject else {
                 itemProblem("\"\(key)\" has the wrong type", parent.line, parent.column, in: &stack, own: true)
                 return .skipped
@@ -178,8 +178,8 @@ struct JSONReader {
             switch (frame.key, value) {
             case ("format", .string(let text)) where text != "burrow-outline":
                 documentProblem("format is \"\(text)\", expected \"burrow-outline\"", frame)
-            case ("version", .scalar(let text)) where text != "1":
-                documentProblem("version \(text) is not supported (this Burrow reads version 1)", frame)
+            case ("version", .scalar(let text)) where text != "1" && text != "2":
+                documentProblem("version \(text) is not supported (this Burrow reads versions 1 and 2)", frame)
             case ("items", _):
                 itemsProblem("\"items\" must be an array")
             default: break
@@ -195,7 +195,11 @@ struct JSONReader {
             case ("note", .scalar("null")): stack[n].node.note = nil
             case ("done", .scalar("true")): stack[n].node.isDone = true
             case ("done", .scalar("false")): stack[n].node.isDone = false
-            case ("title", _), ("note", _), ("done", _), ("children", _):
+            case (let key?, .string(let text)) where JSONOutline.extrasMembers.contains(key):
+                JSONOutline.set(key, text, on: &stack[n].node)
+            case (let key?, .scalar("null")) where JSONOutline.extrasMembers.contains(key):
+                JSONOutline.set(key, nil, on: &stack[n].node)
+            case (let key?, _) where key == "children" || JSONOutline.itemMembers.contains(key):
                 itemProblem("\"\(frame.key ?? "")\" has the wrong type", frame.line, frame.column, in: &stack, own: true)
             default: break
             }
@@ -250,13 +254,17 @@ struct JSONReader {
 
     /// An item handed on before members that changed it.
     private mutating func settle(_ handed: (ordinal: Int, node: OutlineNode), _ node: OutlineNode, depth: Int) {
-        guard node.title != handed.node.title || node.note != handed.node.note || node.isDone != handed.node.isDone else { return }
+        guard
+            node.title != handed.node.title || node.note != handed.node.note || node.isDone != handed.node.isDone
+                || node.extras != handed.node.extras
+        else { return }
         switch late {
         case .amend:
             builder?.update(ofOpenItemAt: depth) { open in
                 open.title = node.title
                 open.note = node.note
                 open.isDone = node.isDone
+                open.extras = node.extras
             }
         case .record: recorded[handed.ordinal] = node
         case .use: break

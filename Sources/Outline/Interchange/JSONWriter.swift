@@ -5,7 +5,7 @@ struct JSONWriter: OutlineWriter {
     private var first = true
 
     mutating func begin(into out: inout [UInt8]) {
-        out.append(literal: "{\"format\": \"burrow-outline\", \"version\": 1, \"items\": [")
+        out.append(literal: "{\"format\": \"burrow-outline\", \"version\": 2, \"items\": [")
         first = true
     }
 
@@ -18,6 +18,15 @@ struct JSONWriter: OutlineWriter {
             JSONOutline.quote(note, into: &out)
         }
         if node.isDone { out.append(literal: ", \"done\": true") }
+        if let extras = node.extras {
+            for (key, value) in zip(JSONOutline.extrasMembers, extras.values) {
+                guard let value else { continue }
+                out.append(literal: ", \"")
+                out.append(contentsOf: Array(key.utf8))
+                out.append(literal: "\": ")
+                JSONOutline.quote(value, into: &out)
+            }
+        }
         if hasChildren {
             out.append(literal: ", \"children\": [")
             first = true

@@ -120,6 +120,9 @@ public enum OPML {
         return writer.write(nodes)
     }
 
+    /// The attributes Burrow writes an `OutlineNode.Extras` as, in its order (plain text, not HTML).
+    static let extrasAttributes = ["_state", "_priority", "_scheduled", "_deadline", "_closed", "_properties", "_orgHead"]
+
     /// The deepest indentation written, in levels of two spaces.
     static let maximumIndent = 32
 

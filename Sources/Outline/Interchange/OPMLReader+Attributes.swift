@@ -10,6 +10,7 @@ extension OPMLReader {
         var note: String?
         var complete: String?
         var status: String?
+        var extras: [String?] = []
         var selfClosing = false
         var attributeCount = 0
         valueHasPlane15 = false
@@ -54,7 +55,16 @@ extension OPMLReader {
             case 5 where matches("_note", at: start): note = try readValue(keeping: true)
             case 9 where matches("_complete", at: start): complete = try readValue(keeping: true)
             case 7 where matches("_status", at: start): status = try readValue(keeping: true)
-            default: _ = try readValue(keeping: false)
+            default:
+                // Burrow's own `_state`, `_priority`, … (see `OPML.extrasAttributes`).
+                guard name.count > 5, p[start] == UInt8(ascii: "_"),
+                    let k = OPML.extrasAttributes.firstIndex(where: { $0.utf8.elementsEqual(p[name]) })
+                else {
+                    _ = try readValue(keeping: false)
+                    continue
+                }
+                if extras.isEmpty { extras = Array(repeating: nil, count: OPML.extrasAttributes.count) }
+                extras[k] = try readValue(keeping: true)
             }
         }
         guard keeping else { return (selfClosing, nil) }
@@ -66,8 +76,15 @@ extension OPMLReader {
             title = OPML.unescapeControls(title)
             note = note.map(OPML.unescapeControls)
         }
+        if valueHasPlane15 { extras = extras.map { $0.map(OPML.unescapeControls) } }
         // Both hold HTML (Workflowy's bold, italic and links), read as Markdown.
-        return (selfClosing, OutlineNode(OPMLMarkup.markdown(fromHTML: title), note: note.map(OPMLMarkup.markdown(fromHTML:)), isDone: done))
+        return (
+            selfClosing,
+            OutlineNode(
+                OPMLMarkup.markdown(fromHTML: title), note: note.map(OPMLMarkup.markdown(fromHTML:)), isDone: done,
+                extras: extras.isEmpty ? nil : OutlineNode.Extras(values: extras)
+            )
+        )
     }
 
     /// Records `name` after the tag's first `count` attribute names; false when it is among them already.

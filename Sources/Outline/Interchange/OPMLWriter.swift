@@ -24,6 +24,16 @@ struct OPMLWriter: OutlineWriter {
             out.append(literal: "\"")
         }
         if node.isDone { out.append(literal: " _complete=\"true\"") }
+        if let extras = node.extras {
+            for (name, value) in zip(OPML.extrasAttributes, extras.values) {
+                guard let value else { continue }
+                out.append(UInt8(ascii: " "))
+                out.append(contentsOf: Array(name.utf8))
+                out.append(literal: "=\"")
+                OPML.escape(value, into: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+        }
         out.append(literal: hasChildren ? ">\n" : "/>\n")
     }
 

@@ -1,16 +1,53 @@
-/// The TODO keywords that mark an Org headline done, read as Emacs reads them: `DONE`, unless the file's
-/// `#+TODO:`, `#+SEQ_TODO:` or `#+TYP_TODO:` lines name others, wherever in the file they stand (after
-/// headlines too), except inside a closed source, example, export, comment or verse block.
-///
-/// Only the done keywords matter to Burrow: a headline's other keywords (`TODO`, `NEXT`) stay in its title.
+/// An Org file's TODO keywords, read as Emacs reads them: `TODO` and `DONE`, unless the file's `#+TODO:`,
+/// `#+SEQ_TODO:` or `#+TYP_TODO:` lines name others, wherever in the file they stand (after headlines too),
+/// except inside a closed source, example, export, comment or verse block. A headline's keyword is its
+/// item's state; the done ones mark it done.
 struct OrgKeywords {
     /// The done keywords the file's keyword lines name, in the order read; empty when none names any.
     private var named: [[UInt8]] = []
+    /// The not-done keywords they name.
+    private var namedTodo: [[UInt8]] = []
+    /// States the written items have that no keyword line names (`include`): the writer declares them.
+    private(set) var undeclaredTodo: [[UInt8]] = []
+    private(set) var undeclaredDone: [[UInt8]] = []
 
     private static let defaultDone: [[UInt8]] = [Array("DONE".utf8)]
+    private static let defaultTodo: [[UInt8]] = [Array("TODO".utf8)]
 
     /// The done keywords in force.
-    var done: [[UInt8]] { named.isEmpty ? Self.defaultDone : named }
+    var done: [[UInt8]] { (named.isEmpty ? Self.defaultDone : named) + undeclaredDone }
+
+    /// The not-done keywords in force: `TODO` while no line names a keyword.
+    var todo: [[UInt8]] { (named.isEmpty && namedTodo.isEmpty ? Self.defaultTodo : namedTodo) + undeclaredTodo }
+
+    /// Whether `word` is a not-done keyword.
+    func isTodo(_ word: some Collection<UInt8>) -> Bool {
+        todo.contains { $0.count == word.count && $0.elementsEqual(word) }
+    }
+
+    /// Makes `state` a keyword of the written file: when no keyword in force is that word, the writer
+    /// declares it in a keyword line of its own (`keywordLine`).
+    mutating func include(state: [UInt8], done isDone: Bool) {
+        guard !state.isEmpty, !isTodo(state), !state.withUnsafeBufferPointer({ self.isDone($0) }),
+            !state.contains(where: { $0 == space || $0 == tab || $0 == 0x0A || $0 == 0x0D }), state != Array("|".utf8)
+        else { return }
+        if isDone { undeclaredDone.append(state) } else { undeclaredTodo.append(state) }
+    }
+
+    /// `#+TODO: …` declaring the states `include` was given that no line declares, with what is in force
+    /// already when the file has no keyword line (a line replaces the defaults); nil when none is needed.
+    var keywordLine: [UInt8]? {
+        guard !undeclaredTodo.isEmpty || !undeclaredDone.isEmpty else { return nil }
+        let declared = !named.isEmpty || !namedTodo.isEmpty
+        let todos = (declared ? [] : Self.defaultTodo) + undeclaredTodo
+        // A line with nothing after `|` would make its last word done: name a done keyword in force.
+        let dones = (declared ? [] : Self.defaultDone) + undeclaredDone
+        var out = Array("#+TODO:".utf8)
+        for word in todos { out += [space] + word }
+        out += Array(" |".utf8)
+        for word in dones.isEmpty ? [done[0]] : dones { out += [space] + word }
+        return out
+    }
 
     /// The keyword the writer marks a done item with: `DONE` while it is one, else the first one named.
     var marker: [UInt8] {
@@ -27,12 +64,22 @@ struct OrgKeywords {
     /// The range of the done keyword that starts `title` (after blanks) and the space that ends it, if any:
     /// Emacs takes a keyword only when a space follows it (`* DONE` alone is a headline titled "DONE").
     func doneKeyword(in bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> Range<Int>? {
+        guard let found = keyword(in: bytes, title), found.isDone else { return nil }
+        return found.range
+    }
+
+    /// The keyword (either kind) that starts `title` after blanks, with the space after it, and whether it
+    /// is a done one.
+    func keyword(in bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> (range: Range<Int>, word: Range<Int>, isDone: Bool)? {
         var start = title.lowerBound
         while start < title.upperBound, bytes[start] == space || bytes[start] == tab { start += 1 }
         var end = start
         while end < title.upperBound, bytes[end] != space { end += 1 }
-        guard end < title.upperBound, end > start, isDone(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
-        return start..<(end + 1)
+        guard end < title.upperBound, end > start else { return nil }
+        let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if isDone(word) { return (start..<(end + 1), start..<end, true) }
+        if isTodo(word) { return (start..<(end + 1), start..<end, false) }
+        return nil
     }
 
     /// Takes in the keyword lines of one section (the lines between two headlines, or before the first).
@@ -69,15 +116,20 @@ struct OrgKeywords {
     private mutating func add(_ words: [[UInt8]]) {
         let bar = Array("|".utf8)
         guard let first = words.firstIndex(of: bar) else {
-            if let last = words.last { named.append(last) }
+            if let last = words.last {
+                named.append(last)
+                namedTodo += words.dropLast()
+            }
             return
         }
         let after = words[(first + 1)...]
         if !after.isEmpty {
             // As Emacs does, a second `|` counts as a keyword too.
             named += after
+            namedTodo += words[..<first]
         } else if let last = words[..<first].last {
             named.append(last)
+            namedTodo += words[..<first].dropLast()
         }
     }
 

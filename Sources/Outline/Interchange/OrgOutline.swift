@@ -24,6 +24,10 @@ public enum OrgOutline {
         forEachInOrder(nodes) { node, _ in
             if let note = node.note { keywords.scan(note: note) }
         }
+        // Then the items' own states that no keyword line declares: the writer declares them.
+        forEachInOrder(nodes) { node, _ in
+            if let state = node.state { keywords.include(state: Array(state.utf8), done: node.isDone) }
+        }
         var writer = OrgWriter(keywords: keywords)
         return writer.write(nodes)
     }
@@ -53,13 +57,6 @@ public enum OrgOutline {
             }
             previous = b
         }
-    }
-
-    /// Whether a title of an item that is not done must be marked: read as it is, it would be done, or it
-    /// starts with the mark the reader takes away.
-    static func needsEscape(_ title: [UInt8], _ keywords: OrgKeywords) -> Bool {
-        if title.starts(with: zeroWidthSpace) { return true }
-        return title.withUnsafeBufferPointer { keywords.doneKeyword(in: $0, 0..<$0.count) != nil }
     }
 
     /// The note's lines, each followed by a line feed; a line that would read as a headline (after any

@@ -2,8 +2,13 @@
 /// to headlines above them too), then each headline with the lines below it as its note.
 struct OrgReader {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Where the text before the first headline goes; without, it is a first item with an empty title.
+    let preamble: ((String) -> Void)?
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>, preamble: ((String) -> Void)? = nil) {
+        self.bytes = bytes
+        self.preamble = preamble
+    }
 
     func read() throws(InterchangeError) -> [OutlineNode] {
         var builder = OutlineBuilder()
@@ -38,7 +43,8 @@ struct OrgReader {
         // first item with an empty title, which the writer writes back above the first headline.
         let preamble = section(0)
         if lines[preamble].contains(where: { line in bytes[line].contains { $0 != space && $0 != tab } }) {
-            builder.add(OutlineNode("", note: note(lines[preamble], &scratch)), depth: 0)
+            let text = note(lines[preamble], &scratch)
+            if let handler = self.preamble { handler(text) } else { builder.add(OutlineNode("", note: text), depth: 0) }
         }
         // The star counts of the open headlines: a headline's parent is the nearest one above with fewer
         // stars, as in Emacs, so `*` then `***` nests the second under the first.
@@ -54,18 +60,27 @@ struct OrgReader {
             }
             let depth = open.count
             open.append(count)
-            var title = (line.lowerBound + count + 1)..<line.upperBound
-            var done = false
-            if bytes[title].starts(with: OrgOutline.zeroWidthSpace) {
-                // The writer's mark of a title that would otherwise read as done (or starts with the mark).
-                title = (title.lowerBound + OrgOutline.zeroWidthSpace.count)..<title.upperBound
-            } else if let keyword = keywords.doneKeyword(in: bytes, title) {
-                done = true
-                title = keyword.upperBound..<title.upperBound
-            }
+            let headline = Array(UnsafeBufferPointer(rebasing: bytes[(line.lowerBound + count + 1)..<line.upperBound]))
             let body = section(h + 1)
+            let (head, taken) = OrgHead.read(
+                headline, section: { k in k < body.count ? Array(UnsafeBufferPointer(rebasing: bytes[lines[body.lowerBound + k]])) : nil },
+                keywords: keywords)
+            var extras = head.extras
+            // The file's own text of the head, kept when the writer would write it otherwise (spacing, a
+            // day's name in another language), so that an unchanged file is written back byte for byte.
+            var raw = [headline]
+            for k in body.lowerBound..<(body.lowerBound + taken) { raw.append(Array(UnsafeBufferPointer(rebasing: bytes[lines[k]]))) }
+            if raw != head.lines(depth: depth, keywords: keywords) {
+                var e = extras ?? OutlineNode.Extras()
+                e.orgHead = String(decoding: Array(raw.joined(separator: [0x0A])), as: UTF8.self)
+                extras = e
+            }
+            let noteLines = (body.lowerBound + taken)..<body.upperBound
             builder.add(
-                OutlineNode(text(title), note: body.isEmpty ? nil : note(lines[body], &scratch), isDone: done), depth: depth)
+                OutlineNode(
+                    String(decoding: head.title, as: UTF8.self), note: noteLines.isEmpty ? nil : note(lines[noteLines], &scratch),
+                    isDone: head.isDone, extras: extras),
+                depth: depth)
         }
     }
 

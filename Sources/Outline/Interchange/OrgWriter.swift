@@ -9,12 +9,22 @@ struct OrgWriter: OutlineWriter {
     /// The title on one line, reused from item to item.
     private var title: [UInt8] = []
 
-    init(keywords: OrgKeywords) {
+    /// The outline's own text above the first headline (its settings), written first.
+    let preamble: String?
+
+    init(keywords: OrgKeywords, preamble: String? = nil) {
         self.keywords = keywords
+        self.preamble = preamble
         marker = keywords.marker
     }
 
-    func begin(into out: inout [UInt8]) {}
+    func begin(into out: inout [UInt8]) {
+        if let line = keywords.keywordLine {
+            out += line
+            out.append(0x0A)
+        }
+        if let preamble, !preamble.isEmpty { OrgOutline.appendNote(preamble, to: &out) }
+    }
 
     mutating func enter(_ node: OutlineNode, depth: Int, hasChildren: Bool, into out: inout [UInt8]) {
         defer { first = false }
@@ -25,15 +35,19 @@ struct OrgWriter: OutlineWriter {
         out.append(contentsOf: repeatElement(UInt8(ascii: "*"), count: depth + 1))
         out.append(UInt8(ascii: " "))
         OrgOutline.singleLine(node.title, into: &title)
-        if node.isDone {
-            out += marker
-            // A space even before an empty title: `* DONE` alone is a headline titled "DONE".
-            out.append(UInt8(ascii: " "))
-        } else if OrgOutline.needsEscape(title, keywords) {
-            out += OrgOutline.zeroWidthSpace
+        let head = OrgHead(node, keywords: keywords, title: title)
+        var lines = head.lines(depth: depth, keywords: keywords)
+        // The file's own text of the head, while it still says what the item says.
+        if let raw = node.extras?.orgHead {
+            let rawLines = raw.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
+            let (read, taken) = OrgHead.read(
+                rawLines[0], section: { k in k + 1 < rawLines.count ? rawLines[k + 1] : nil }, keywords: keywords)
+            if taken == rawLines.count - 1 && read == head { lines = rawLines }
         }
-        out += title
-        out.append(0x0A)
+        for line in lines {
+            out += line
+            out.append(0x0A)
+        }
         if let note = node.note { OrgOutline.appendNote(note, to: &out) }
     }
 

@@ -10,7 +10,11 @@ extension OutlineFormat {
     /// ```swift
     /// try OutlineFormat.org.read(text) { node, depth in try loader.add(node, depth: depth) }
     /// ```
-    public func read(_ text: String, each: (OutlineNode, Int) throws -> Void) throws {
+    ///
+    /// `preamble`: where an Org file's text before its first headline goes (its `#+TITLE:`, `#+TODO:` and
+    /// introduction: the outline's own, not an item); without it, that text is a first item with an empty
+    /// title, as ``read(_:)`` gives it.
+    public func read(_ text: String, preamble: ((String) -> Void)? = nil, each: (OutlineNode, Int) throws -> Void) throws {
         switch self {
         case .text, .org, .markdown, .json:
             var failure: (any Error)?
@@ -28,7 +32,7 @@ extension OutlineFormat {
                 } else {
                     var text = text
                     try text.withUTF8 { bytes in
-                        try Result { () throws(InterchangeError) in try OrgReader(bytes).read(into: &builder) }.get()
+                        try Result { () throws(InterchangeError) in try OrgReader(bytes, preamble: preamble).read(into: &builder) }.get()
                     }
                 }
             }

@@ -9,15 +9,90 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
     public var title: String
     public var note: String?
     public var isDone: Bool
+    /// State, priority, dates and the rest, boxed: nil for a plain item (most of them), which then costs
+    /// one word.
+    private var box: ExtrasBox?
     /// The children, boxed so that a tree is freed without recursion (see `Subtree`); nil for a leaf, so
     /// leaves (most nodes) cost no allocation.
     private var subtree: Subtree?
 
-    public init(_ title: String, note: String? = nil, isDone: Bool = false, children: [OutlineNode] = []) {
+    public init(_ title: String, note: String? = nil, isDone: Bool = false, extras: Extras? = nil, children: [OutlineNode] = []) {
         self.title = title
+        self.box = extras.flatMap { $0.isEmpty ? nil : ExtrasBox($0) }
         self.note = note
         self.isDone = isDone
         self.subtree = children.isEmpty ? nil : Subtree(children)
+    }
+
+    /// What an item says beyond title, note and done; nil when nothing.
+    public var extras: Extras? {
+        get { box?.extras }
+        set { box = newValue.flatMap { $0.isEmpty ? nil : ExtrasBox($0) } }
+    }
+
+    /// A task's keyword (`TODO`, `DONE`, the file's own), nil for a plain item.
+    public var state: String? {
+        get { box?.extras.state }
+        set { change { $0.state = newValue } }
+    }
+
+    /// The priority (`A`, `B`, …), nil for none.
+    public var priority: String? {
+        get { box?.extras.priority }
+        set { change { $0.priority = newValue } }
+    }
+
+    private mutating func change(_ body: (inout Extras) -> Void) {
+        var e = extras ?? Extras()
+        body(&e)
+        extras = e
+    }
+
+    /// What makes an item a task and places it in time, and what a file said that Burrow keeps as it was.
+    /// Timestamps are text that sorts by time: `2026-05-01`, `2026-05-01 09:00`, with org's repeater and
+    /// warning after (`2026-05-01 +1w -2d`).
+    public struct Extras: Equatable, Sendable {
+        public var state: String?
+        public var priority: String?
+        public var scheduled: String?
+        public var deadline: String?
+        public var closed: String?
+        /// An org property drawer's lines, without `:PROPERTIES:` and `:END:` (`:ID: 42`).
+        public var properties: String?
+        /// The org headline's text after its stars, its planning line and drawer as the file had them, when
+        /// they are not what the writer would make of the fields: written back while they still say the same.
+        public var orgHead: String?
+
+        public init(
+            state: String? = nil, priority: String? = nil, scheduled: String? = nil, deadline: String? = nil, closed: String? = nil,
+            properties: String? = nil, orgHead: String? = nil
+        ) {
+            self.state = state
+            self.priority = priority
+            self.scheduled = scheduled
+            self.deadline = deadline
+            self.closed = closed
+            self.properties = properties
+            self.orgHead = orgHead
+        }
+
+        /// In the order of `Item.Slot.extras`; nil when all are.
+        init?(values: [String?]) {
+            guard values.contains(where: { $0 != nil }) else { return nil }
+            self.init(
+                state: values[0], priority: values[1], scheduled: values[2], deadline: values[3], closed: values[4], properties: values[5],
+                orgHead: values[6])
+        }
+
+        var values: [String?] { [state, priority, scheduled, deadline, closed, properties, orgHead] }
+
+        /// True when it says nothing.
+        public var isEmpty: Bool { values.allSatisfy { $0 == nil } }
+    }
+
+    final class ExtrasBox: Sendable {
+        let extras: Extras
+        init(_ extras: Extras) { self.extras = extras }
     }
 
     /// The sub-nodes, in order.
@@ -66,7 +141,7 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
     public static func == (a: OutlineNode, b: OutlineNode) -> Bool {
         var pending = [(a, b)]
         while let (x, y) = pending.popLast() {
-            guard x.title == y.title, x.note == y.note, x.isDone == y.isDone else { return false }
+            guard x.title == y.title, x.note == y.note, x.isDone == y.isDone, x.extras == y.extras else { return false }
             // Copies share their subtrees: equal without a look inside.
             if x.subtree === y.subtree { continue }
             let xs = x.children, ys = y.children
@@ -78,7 +153,9 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
 
     /// Shown as title, note, done and children, as before the children were boxed.
     public var customMirror: Mirror {
-        Mirror(self, children: ["title": title, "note": note as Any, "isDone": isDone, "children": children], displayStyle: .struct)
+        Mirror(
+            self, children: ["title": title, "note": note as Any, "isDone": isDone, "extras": extras as Any, "children": children],
+            displayStyle: .struct)
     }
 
     /// A node's children, shared by copies of the node until one of them changes (copy-on-write).

@@ -31,7 +31,7 @@ struct WholeJSONReader {
         fail(message, value.line, value.column)
     }
 
-    /// `{"format": …, "version": 1, "items": [...]}`, or a bare array of items.
+    /// `{"format": …, "version": 1 or 2, "items": [...]}`, or a bare array of items.
     mutating func document() throws(InterchangeError) -> [OutlineNode] {
         let tape = try values()
         skipSpace()
@@ -46,8 +46,8 @@ struct WholeJSONReader {
                 switch (v.key, v.kind) {
                 case ("format", .string) where v.text != "burrow-outline":
                     throw WholeJSONReader.fail("format is \"\(v.text)\", expected \"burrow-outline\"", at: root)
-                case ("version", .scalar) where v.text != "1":
-                    throw WholeJSONReader.fail("version \(v.text) is not supported (this Burrow reads version 1)", at: root)
+                case ("version", .scalar) where v.text != "1" && v.text != "2":
+                    throw WholeJSONReader.fail("version \(v.text) is not supported (this Burrow reads versions 1 and 2)", at: root)
                 case ("items", _): items = k
                 default: break
                 }
@@ -87,8 +87,13 @@ struct WholeJSONReader {
                     case ("note", .scalar) where member.text == "null": node.note = nil
                     case ("done", .scalar) where member.text == "true" || member.text == "false": node.isDone = member.text == "true"
                     case ("children", .array): children = k
+                    case (let key?, .string) where JSONOutline.extrasMembers.contains(key): JSONOutline.set(key, member.text, on: &node)
+                    case (let key?, .scalar) where JSONOutline.extrasMembers.contains(key) && member.text == "null":
+                        JSONOutline.set(key, nil, on: &node)
                     case ("title", _), ("note", _), ("done", _), ("children", _):
                         throw fail("\"\(member.key!)\" has the wrong type", at: item)
+                    case (let key?, _) where JSONOutline.extrasMembers.contains(key):
+                        throw fail("\"\(key)\" has the wrong type", at: item)
                     default: break
                     }
                 }

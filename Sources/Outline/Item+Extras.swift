@@ -1,0 +1,27 @@
+import ObjectGraph
+
+extension Item {
+    /// The names of the attributes an `OutlineNode.Extras` is stored in, in its order.
+    static let extrasKeys = ["state", "priority", "scheduled", "deadline", "closed", "properties", "orgHead"]
+
+    /// Items that say anything beyond title, note and done.
+    static var hasExtras: ObjectPredicate { .or(extrasKeys.map { !Property($0).isNil }) }
+}
+
+extension OutlineNode.Extras {
+    /// The extras in stored values read with `Item.extrasKeys`, nil when they say nothing.
+    init?(stored values: some Collection<Value>) {
+        self.init(values: values.map { if case .string(let s) = $0 { s } else { nil } })
+    }
+}
+
+extension Outline {
+    /// The extras of every item that has any, by row ID: most items have none, so this reads few rows.
+    func storedExtras() throws -> [Int64: OutlineNode.Extras] {
+        var out: [Int64: OutlineNode.Extras] = [:]
+        for (id, values) in try context.fetchValues(FetchRequest(Item.entityName, where: Item.hasExtras), keys: Item.extrasKeys) {
+            out[id.rowID] = OutlineNode.Extras(stored: values)
+        }
+        return out
+    }
+}

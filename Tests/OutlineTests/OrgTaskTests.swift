@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@testable import Outline
+
+/// What an Org headline says beyond its title, read as data: the keyword as the item's state, the priority
+/// cookie, the planning line's timestamps and the property drawer; written back byte for byte when the item
+/// did not change, and as Emacs would write it when it did.
+@Suite struct OrgTaskTests {
+    /// The org GTD shape of the issue: a keyword, a priority, a date below.
+    static let gtd = """
+        #+TITLE: Work
+        * Workspace
+        ** TODO [#B] Review: Type conversions
+           SCHEDULED: <2026-12-01 Tue>
+        ** NEXT Call Bob
+        ** DONE [#A] Ship
+           CLOSED: [2026-11-20 Fri 17:05] SCHEDULED: <2026-11-18 Wed 9:00 +1w> DEADLINE: <2026-11-20 Fri -2d>
+           :PROPERTIES:
+           :ID:       42
+           :END:
+           Notes stay notes.
+
+        """
+
+    @Test func aTaskIsItsKeywordPriorityAndDates() throws {
+        let nodes = try OrgOutline.read(Self.gtd)
+        #expect(nodes.count == 2)
+        let tasks = nodes[1].children
+        #expect(tasks.map(\.title) == ["Review: Type conversions", "NEXT Call Bob", "Ship"])
+        #expect(tasks[0].extras == OutlineNode.Extras(state: "TODO", priority: "B", scheduled: "2026-12-01"))
+        #expect(!tasks[0].isDone && tasks[0].note == nil)
+        // NEXT is no keyword of this file (no #+TODO line): it is title text, as Emacs reads it.
+        #expect(tasks[1].extras == nil)
+        #expect(tasks[2].isDone && tasks[2].state == "DONE" && tasks[2].priority == "A")
+        let ship = try #require(tasks[2].extras)
+        #expect(ship.closed == "2026-11-20 17:05" && ship.scheduled == "2026-11-18 09:00 +1w" && ship.deadline == "2026-11-20 -2d")
+        #expect(ship.properties == ":ID:       42")
+        #expect(tasks[2].note == "   Notes stay notes.")
+        // The hour written with one digit is kept as the file had it.
+        #expect(ship.orgHead?.contains("<2026-11-18 Wed 9:00 +1w>") == true)
+        #expect(OrgOutline.write(nodes) == Self.gtd)
+    }
+
+    /// A changed item is written as Emacs writes it; an unchanged one keeps the file's own spacing.
+    @Test func aChangedHeadIsWrittenAfresh() throws {
+        var nodes = try OrgOutline.read(Self.gtd)
+        nodes[1].children[2].extras?.deadline = "2026-11-27"
+        nodes[1].children[0].priority = nil
+        nodes[1].children[0].state = "DONE"
+        nodes[1].children[0].isDone = true
+        let text = OrgOutline.write(nodes)
+        #expect(text.contains("** DONE Review: Type conversions\n   SCHEDULED: <2026-12-01 Tue>\n"))
+        let planning = "CLOSED: [2026-11-20 Fri 17:05] SCHEDULED: <2026-11-18 Wed 09:00 +1w> DEADLINE: <2026-11-27 Fri>"
+        #expect(text.contains("** DONE [#A] Ship\n   " + planning + "\n"))
+        #expect(text.contains("   :PROPERTIES:\n   :ID:       42\n   :END:\n   Notes stay notes.\n"))
+        let back = try OrgOutline.read(text)
+        #expect(back[1].children[2].extras?.deadline == "2026-11-27")
+        #expect(back[1].children[0].isDone)
+    }
+
+    /// States the file does not declare are declared by the writer, so they read back as states.
+    @Test func statesOfOurOwnAreDeclared() throws {
+        let nodes = [
+            OutlineNode("a", extras: .init(state: "NEXT")), OutlineNode("b", isDone: true, extras: .init(state: "CANCELLED")),
+            OutlineNode("c", extras: .init(state: "TODO"))
+        ]
+        let text = OrgOutline.write(nodes)
+        #expect(text == "#+TODO: TODO NEXT | DONE CANCELLED\n* NEXT a\n* CANCELLED b\n* TODO c\n")
+        let back = try OrgOutline.read(text)
+        #expect(back.dropFirst().map(\.state) == ["NEXT", "CANCELLED", "TODO"])
+        #expect(back.dropFirst().map(\.isDone) == [false, true, false])
+    }
+
+    /// Titles that would read as more than a title are escaped, and read back as they were.
+    @Test(
+        arguments: [
+            OutlineNode("[#A] not a priority"), OutlineNode("TODO not a task"), OutlineNode("x", extras: .init(state: "TODO", priority: "C")),
+            OutlineNode("[#B] after a keyword", extras: .init(state: "TODO")), OutlineNode("  spaced", extras: .init(priority: "A")),
+            OutlineNode("", extras: .init(state: "TODO", priority: "A")), OutlineNode("", extras: .init(priority: "Z")),
+            OutlineNode("\u{200B}mark", extras: .init(state: "TODO")), OutlineNode("é", extras: .init(priority: "é"))
+        ])
+    func escapesRoundTrip(node: OutlineNode) throws {
+        #expect(try OrgOutline.read(OrgOutline.write([node])) == [node], "\(OrgOutline.write([node]).debugDescription)")
+    }
+
+    /// Timestamps: what reads, what is kept, and the day's name written.
+    @Test func timestamps() {
+        #expect(OrgTimestamp.kept(Array("2026-05-01 Fri".utf8)) == "2026-05-01")
+        #expect(OrgTimestamp.kept(Array("2026-05-01 Fr 9:30-10:45 .+1d/3d --2w".utf8)) == "2026-05-01 09:30-10:45 .+1d/3d --2w")
+        #expect(OrgTimestamp.kept(Array("2024-02-29".utf8)) == "2024-02-29")
+        for bad in ["2026-02-29", "2026-13-01", "2026-5-1", "tomorrow", "2026-05-01 Fri 25:00", "2026-05-01 +1x", "2026-05-01 Fri extra words"] {
+            #expect(OrgTimestamp.kept(Array(bad.utf8)) == nil, "\(bad)")
+        }
+        #expect(OrgTimestamp.inside("2026-05-01 09:30 +1w") == "2026-05-01 Fri 09:30 +1w")
+        #expect(["2000-01-01", "2026-11-29", "2024-02-29", "1970-01-01"].map { OrgTimestamp.dayName($0)! } == ["Sat", "Sun", "Thu", "Thu"])
+        // A planning line that does not read (a bad date) stays in the note.
+        let nodes = try? OrgOutline.read("* TODO a\n  SCHEDULED: <2026-02-30 Mon>\n")
+        #expect(nodes == [OutlineNode("a", note: "  SCHEDULED: <2026-02-30 Mon>", extras: .init(state: "TODO"))])
+    }
+}
