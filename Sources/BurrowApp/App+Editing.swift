@@ -46,13 +46,19 @@ extension App {
     var here: Named { (top.parentID, top.lastKnownTitle) }
 
     func addFromCapture(_ text: String) {
-        let title = text.trimmingCharacters(in: .whitespaces)
-        guard !title.isEmpty else { return }
+        let line = text.trimmingCharacters(in: .whitespaces)
+        guard !line.isEmpty else { return }
         let parent = here
-        if perform("Add \(quoted(title))", naming: [parent], { try outline.append(title, to: parent.id) }) {
-            status = .info("Added \(quoted(title))")
+        // The line's tokens (TODO, !A, due:fri) become the task's; the rest is its title.
+        let captured = CaptureLine(line, today: Outline.today(now(), in: timeZone), workflow: workflowForCapture)
+        let title = captured.title.isEmpty ? line : captured.title
+        if perform("Add \(quoted(title))", naming: [parent], { try outline.append(captured: line, to: parent.id, today: captured.today) }) {
+            status = .info("Added \(quoted(title))" + (captured.summary.map { " · " + $0 } ?? ""))
         }
     }
+
+    /// The outline's workflow for reading a capture line (the standard one when it cannot be read).
+    var workflowForCapture: Workflow { (try? outline.workflow()) ?? .standard }
 
     /// Pasted text: several lines into the capture line add one item each (one undo step); otherwise it goes
     /// into the open editor (opening the capture line first when browsing).
@@ -209,6 +215,38 @@ extension App {
             })
         {
             status = .info((done ? "Done: " : "Not done: ") + quoted(row.title))
+        }
+    }
+
+    /// Moves the selected item's state on through the outline's workflow, and says what it is now.
+    func cycleStateOfSelected() {
+        guard let row = top.selectedRow else { return }
+        var next: String?
+        if perform(
+            "Change the state of " + quoted(row.title), naming: [(row.id, row.title)],
+            {
+                next = try outline.cycleState(row.id)
+                outline.setActionName((next.map { "Mark \($0) " } ?? "Clear the state of ") + quoted(row.title))
+                return row.id
+            })
+        {
+            status = .info((next.map { "\($0): " } ?? "No state: ") + quoted(row.title))
+        }
+    }
+
+    /// Moves the selected item's priority on (none, A, B, C), and says what it is now.
+    func cyclePriorityOfSelected() {
+        guard let row = top.selectedRow else { return }
+        var next: String?
+        if perform(
+            "Change the priority of " + quoted(row.title), naming: [(row.id, row.title)],
+            {
+                next = try outline.cyclePriority(row.id)
+                outline.setActionName((next.map { "Give priority \($0) to " } ?? "Clear the priority of ") + quoted(row.title))
+                return row.id
+            })
+        {
+            status = .info((next.map { "Priority \($0): " } ?? "No priority: ") + quoted(row.title))
         }
     }
 

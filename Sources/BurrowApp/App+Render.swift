@@ -92,6 +92,7 @@ extension App {
         }
         // Read once, not per row: the mode is the app's, so each read inside the row closure is checked.
         let range = visualRows
+        let today = Outline.today(now(), in: timeZone)
         let cut: Set<ObjectID> = clipboard.register.map { $0.kind == .cut ? Set($0.items.map(\.id)) : [] } ?? []
         var renaming: (field: TextField, id: ObjectID)? = nil
         if case .rename(let field, let id) = mode { renaming = (field, id) }
@@ -114,7 +115,7 @@ extension App {
                 buffer.write(item.isDone ? " [x] " : " [ ] ", at: area.origin)
                 cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
-                RowView(row: item, depth: depth, isCut: cut.contains(item.id), theme: theme).render(into: &buffer, area: row.area)
+                RowView(row: item, depth: depth, isCut: cut.contains(item.id), today: today, theme: theme).render(into: &buffer, area: row.area)
                 // The rows of a visual range look selected, as the selected row does.
                 if let range, range.contains(index), index != level.list.selected { buffer.updateStyle(in: row.area, theme.selectedRow) }
             }
@@ -151,7 +152,12 @@ extension App {
             // Once: a message that already ends with the help hint ("x does nothing here · ?: help") is enough.
             let help = "\(keymap.label(for: .help) ?? "?"): help"
             if status?.text.hasSuffix(help) != true { right.append(help) }
-        case .capture: right.append(hints([(.confirm, "add"), (.finish, "done")], in: .editor))
+        case .capture(let field):
+            // What Enter will take from the line, before it is pressed: "TODO · priority A · due 2026-12-04".
+            if let summary = CaptureLine(field.text, today: Outline.today(now(), in: timeZone), workflow: workflowForCapture).summary {
+                right.append("→ " + summary)
+            }
+            right.append(hints([(.confirm, "add"), (.finish, "done")], in: .editor))
         case .rename: right.append(hints([(.confirm, "keep"), (.cancel, "cancel")], in: .editor))
         case .insert: right.append(hints([(.confirm, "add"), (.cancel, "cancel")], in: .editor))
         case .panel(let panel): right.append(panel.hint(in: self))

@@ -47,6 +47,8 @@ public final class App {
     let doneFilter = DoneFilter()
     /// The time zone the pane's times are shown in.
     public var timeZone = TimeZone.current
+    /// The clock rows read today's date from (a test sets a fixed one): a date before it is past.
+    public var now: @Sendable () -> Date = { Date() }
     /// `E`: the note edited in the user's editor, once the run loop lends the terminal.
     let externalEditor = ExternalEditor()
     /// The read failure last told on the status line (see `Outline.pendingReadFailure`), so it is told once.
@@ -365,6 +367,8 @@ public final class App {
             mode = .rename(TextField(text: row.title), item: row.id)
         case .delete: deleteSelected()
         case .toggleDone: toggleDone()
+        case .cycleState: cycleStateOfSelected()
+        case .cyclePriority: cyclePriorityOfSelected()
         case .duplicate: duplicateSelected()
         case .moveItemUp: moveSelected(by: -1)
         case .moveItemDown: moveSelected(by: 1)

@@ -16,11 +16,28 @@ extension OutlineNode.Extras {
 }
 
 extension Outline {
-    /// The extras of every item that has any, by row ID: most items have none, so this reads few rows.
-    func storedExtras() throws -> [Int64: OutlineNode.Extras] {
+    /// The extras (state, priority, dates) of every item that has any, by row ID: most items have none, so
+    /// this reads few rows.
+    public func storedExtras() throws -> [Int64: OutlineNode.Extras] {
         var out: [Int64: OutlineNode.Extras] = [:]
         for (id, values) in try context.fetchValues(FetchRequest(Item.entityName, where: Item.hasExtras), keys: Item.extrasKeys) {
             out[id.rowID] = OutlineNode.Extras(stored: values)
+        }
+        return out
+    }
+
+    /// The same for the sub-items of `parents` alone (by the parent's row ID), through the index of parent
+    /// keys: listing a level of a huge outline reads that level, not every row.
+    public func storedExtras(under parents: some Collection<Int64>) throws -> [Int64: OutlineNode.Extras] {
+        var out: [Int64: OutlineNode.Extras] = [:]
+        let all = Array(Set(parents))
+        var start = 0
+        while start < all.count {
+            // Well under SQLite's 32,766 parameters per statement.
+            let chunk = Array(all[start..<min(all.count, start + 8192)])
+            start += chunk.count
+            let request = FetchRequest(Item.entityName, where: Property("parent").oneOf(chunk) && Item.hasExtras)
+            for (id, values) in try context.fetchValues(request, keys: Item.extrasKeys) { out[id.rowID] = OutlineNode.Extras(stored: values) }
         }
         return out
     }

@@ -121,6 +121,26 @@ public final class Item: ManagedObject {
         }
     }
 
+    /// When the task is planned, as the outline keeps timestamps (`2026-05-01 09:00 +1w`; see `OrgTimestamp`).
+    public var scheduled: String? {
+        get { self[slot: Slot.scheduled] }
+        set {
+            guard newValue != scheduled else { return }
+            self[slot: Slot.scheduled] = newValue
+            touch()
+        }
+    }
+
+    /// When the task is due, kept as `scheduled` is.
+    public var deadline: String? {
+        get { self[slot: Slot.deadline] }
+        set {
+            guard newValue != deadline else { return }
+            self[slot: Slot.deadline] = newValue
+            touch()
+        }
+    }
+
     /// What an interchange file says beyond title, note and done (state, priority, dates, properties).
     public var extras: OutlineNode.Extras? {
         get {

@@ -15,8 +15,13 @@ public struct ItemDetails: Sendable, Equatable {
     public let below: Int
     /// Titles from the top of the outline down to the item, both included.
     public let path: [String]
+    /// State, priority, dates and properties, when the item has any.
+    public let extras: OutlineNode.Extras?
 
-    public init(row: ItemRow, note: String?, created: Date?, modified: Date?, below: Int, path: [String]) {
+    public init(
+        row: ItemRow, note: String?, created: Date?, modified: Date?, below: Int, path: [String], extras: OutlineNode.Extras? = nil
+    ) {
+        self.extras = extras
         self.row = row
         self.note = note
         self.created = created

@@ -17,20 +17,36 @@ public struct ItemRow: Sendable, Equatable {
     public let hasNote: Bool
     /// Folded open in place (see `Item.isExpanded`).
     public let isExpanded: Bool
+    /// A task's state (`TODO`), its priority (`A`), and when it is planned and due (see `Item.scheduled`).
+    public let state: String?
+    public let priority: String?
+    public let scheduled: String?
+    public let deadline: String?
 
     /// A row from its values (the outline makes them from items; tests and previews make them directly).
-    public init(id: ObjectID, title: String, isDone: Bool, childCount: Int, hasNote: Bool = false, isExpanded: Bool = false) {
+    public init(
+        id: ObjectID, title: String, isDone: Bool, childCount: Int, hasNote: Bool = false, isExpanded: Bool = false, state: String? = nil,
+        priority: String? = nil, scheduled: String? = nil, deadline: String? = nil
+    ) {
         self.id = id
         self.title = title
         self.isDone = isDone
         self.childCount = childCount
         self.hasNote = hasNote
         self.isExpanded = isExpanded
+        self.state = state
+        self.priority = priority
+        self.scheduled = scheduled
+        self.deadline = deadline
     }
 
     init(_ item: Item) {
         self.init(
             id: item.objectID, title: item.title, isDone: item.isDone, childCount: item.childCount,
-            hasNote: !(item.note ?? "").isEmpty, isExpanded: item.isExpanded)
+            hasNote: !(item.note ?? "").isEmpty, isExpanded: item.isExpanded, state: item.state, priority: item.priority,
+            scheduled: item.scheduled, deadline: item.deadline)
     }
+
+    /// The date a row shows: the deadline, else when it is planned (the day alone, `2026-05-01`).
+    public var date: String? { (deadline ?? scheduled).map { String($0.prefix(10)) } }
 }

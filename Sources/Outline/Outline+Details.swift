@@ -7,7 +7,7 @@ extension Outline {
         guard let item = try context.existingObject(for: id) as? Item, !item.isInaccessible else { return nil }
         return ItemDetails(
             row: ItemRow(item), note: item.note, created: item.created, modified: item.modified,
-            below: try descendantCount(of: item), path: try titles(downTo: id))
+            below: try descendantCount(of: item), path: try titles(downTo: id), extras: item.extras)
     }
 
     /// The note of the item `id` as stored now (empty when it has none), or nil when the item is gone: what an

@@ -104,7 +104,8 @@ extension Outline {
 
     /// Marks the item `id` done or not done.
     public func setDone(_ id: ObjectID, to done: Bool) throws {
-        try resolve(id).isDone = done
+        // A task's state follows (see `Outline+Tasks`).
+        try setTaskDone(try resolve(id), done)
     }
 
     // MARK: - Moving

@@ -132,7 +132,7 @@ import Testing
         ("colors = []\n", "1:10: colors must be a table: a [colors] line, then role = \"colour\" lines"),
         (
             "[colors]\nfrob = \"red\"\n",
-            "2:1: unknown colour role “frob” (the roles are breadcrumbs, placeholder, prompt, hint, done, count, status, error, helpTitle, helpKeys, selection)"
+            "2:1: unknown colour role “frob” (the roles are breadcrumbs, placeholder, prompt, hint, done, count, status, error, helpTitle, helpKeys, selection, state, overdue)"
         ),
         (
             "[colors]\ndone = \"bleu\"\n",

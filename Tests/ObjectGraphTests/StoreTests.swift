@@ -65,6 +65,30 @@ import Testing
         _ = try Store(path: dir.path(), model: Self.v2)
     }
 
+    /// A store opened to read without migrating: a column the newer model added reads as NULL in a fetch's
+    /// condition and its order as it does in its values (a condition on it failed: "no such column").
+    @Test func anOlderStoreReadAsItIsAnswersConditionsOnNewColumns() throws {
+        let dir = TemporaryDirectory("objectgraph")
+        do {
+            let c = Context(store: try Store(path: dir.path(), model: Self.v1))
+            for text in ["b", "a"] { try c.insert("Note")["text"] = .string(text) }
+            try c.save()
+        }
+        // Columns added, no table: readable as it is.
+        let columnsOnly = try Model(version: 2) {
+            Entity("Note") {
+                Attribute("text", .string, default: "")
+                Attribute("pinned", .bool, default: false)
+                Attribute("tag", .string, optional: true)
+            }
+        }
+        let c = Context(store: try Store(readingAt: dir.path(), model: columnsOnly))
+        #expect(try c.count(FetchRequest("Note", where: Property("tag").isNil)) == 2)
+        #expect(try c.count(FetchRequest("Note", where: !Property("tag").isNil || Property("pinned") == true)) == 0)
+        let sorted = try c.fetchValues(FetchRequest("Note", sortedBy: [SortKey("tag"), SortKey("text")]), keys: ["text"])
+        #expect(sorted.map(\.values) == [[.string("a")], [.string("b")]])
+    }
+
     /// A migration that fails half-way (a new unique index over values that repeat) rolls back whole: the
     /// file's bytes are as they were, and the old model still opens it with its data.
     @Test func aMigrationThatFailsLeavesTheFileAsItWas() throws {

@@ -180,20 +180,20 @@ _burrow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|note|rm|done|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
+    add|ls|note|rm|done|state|schedule|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
         # Offer subcommand argument completions
         "_burrow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls note rm done mv rename export import check find undo redo history config sync help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls note rm done state schedule mv rename export import check find undo redo history config sync help' -- "${cur}"))
         ;;
     esac
 }
 
 _burrow_add() {
     repeating_flags=()
-    non_repeating_flags=(--top --version -h --help)
+    non_repeating_flags=(--top --literal --version -h --help)
     repeating_options=()
     non_repeating_options=(--db --under)
     __burrow_offer_flags_options -1
@@ -263,6 +263,39 @@ _burrow_done() {
     repeating_options=()
     non_repeating_options=(--db)
     __burrow_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_burrow_state() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --priority)
+    __burrow_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--priority')
+        return
+        ;;
+    esac
+}
+
+_burrow_schedule() {
+    repeating_flags=()
+    non_repeating_flags=(--deadline --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __burrow_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in

@@ -56,6 +56,8 @@ _burrow() {
             'note:Show an item'\''s note, or set it: to TEXT, or to standard input with -.'
             'rm:Delete an item with all its sub-items.'
             'done:Mark an item done (or not done with --undo).'
+            'state:Show or set an item'\''s task state (TODO, DONE, or the outline'\''s own) and priority.'
+            'schedule:Plan an item for a day (or set its deadline with --deadline).'
             'mv:Move an item (with its sub-items) under another item.'
             'rename:Give an item a new title.'
             'export:Write the outline, or one item with its sub-items, as OPML, Markdown, Org, text or JSON.'
@@ -73,7 +75,7 @@ _burrow() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|note|rm|done|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
+        add|ls|note|rm|done|state|schedule|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -89,6 +91,7 @@ _burrow_add() {
         '--db[The outline database.]:db:'
         '--under[The item to add under (a path or #ID; default\: the top level).]:under:'
         '--top[Add at the top of the level instead of at the end.]'
+        '--literal[Take each text as the title as it is\: no state, !A, due\: or sched\: tokens.]'
         '*:texts:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -107,7 +110,7 @@ _burrow_ls() {
         '--depth[How many levels to list (default\: 1, or all with --tree).]:depth:'
         '--ids[Show each item'\''s ID (#42), which any PATH accepts.]'
         '--notes[Show each item'\''s note under it, indented past its box.]'
-        '--json[Print JSON\: id, title, note, done and children.]'
+        '--json[Print JSON\: id, title, note, done, a task'\''s state, priority and dates, and children.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -149,6 +152,36 @@ _burrow_done() {
         '--db[The outline database.]:db:'
         ':path:'
         '--undo[Mark it not done.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_state() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        ':state:'
+        '--priority[The priority to set\: one letter (A, B, C) or none.]:priority:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_schedule() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        ':date:'
+        '--deadline[Set the deadline rather than when it is planned.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

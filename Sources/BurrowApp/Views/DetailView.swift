@@ -35,12 +35,29 @@ struct DetailView {
                 ? "No sub-items"
                 : "\(subs) sub-item\(subs == 1 ? "" : "s") · \(d.below) below in all")
         out.append(times(d))
+        if let task = task(d.extras) { out += DisplayWidth.wrap(task, width: width) }
+        // The properties an Org drawer gave it, a line each.
+        for line in d.extras?.properties?.split(separator: "\n") ?? [] {
+            out += DisplayWidth.wrap(Sanitizer.visible(String(line)), width: width)
+        }
         if let note = d.note, !note.isEmpty {
             out += DisplayWidth.wrap(note, width: width)
         } else {
             out.append("No note")
         }
         return out
+    }
+
+    /// "TODO · priority B · planned 2026-12-01 · due 2026-12-03 -2d · closed 2026-11-20 17:05", nil for a plain item.
+    private func task(_ e: OutlineNode.Extras?) -> String? {
+        guard let e else { return nil }
+        var parts: [String] = []
+        if let s = e.state { parts.append(Sanitizer.visible(s)) }
+        if let p = e.priority { parts.append("priority " + Sanitizer.visible(p)) }
+        if let s = e.scheduled { parts.append("planned " + Sanitizer.visible(s)) }
+        if let d = e.deadline { parts.append("due " + Sanitizer.visible(d)) }
+        if let c = e.closed { parts.append("closed " + Sanitizer.visible(c)) }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// "Created 2026-11-22 09:15 · changed 09:40": the day is written again only when it differs.

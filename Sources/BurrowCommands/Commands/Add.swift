@@ -17,7 +17,10 @@ struct Add: ParsableCommand {
     @Flag(help: "Add at the top of the level instead of at the end.")
     var top = false
 
-    @Argument(help: "The titles; - reads one title per line from standard input.")
+    @Flag(help: "Take each text as the title as it is: no state, !A, due: or sched: tokens.")
+    var literal = false
+
+    @Argument(help: "The titles, as the capture line reads them (TODO Call Bob !A due:fri); - reads one per line from standard input.")
     var texts: [String]
 
     func validate() throws {
@@ -42,13 +45,25 @@ struct Add: ParsableCommand {
         }
         guard !titles.isEmpty else { throw UserError("nothing to add: standard input was empty") }
         try database.write { o in
+            // Read as the outliner's capture line reads them: the tokens become the task's, the rest its title.
+            let workflow = literal ? .standard : try o.workflow()
+            let today = Outline.today()
+            let captured = titles.map { literal ? nil : CaptureLine($0, today: today, workflow: workflow) }
+            titles = zip(titles, captured).map { $1?.title ?? $0 }
             let (parent, added) = try o.perform(titles.count == 1 ? "Add “\(titles[0])”" : "Add \(titles.count) items") {
                 let parent = try o.item(at: under ?? "")
                 o.setActionPlace(ActionPlace(container: parent.objectID))
-                if top { return (parent, try titles.enumerated().map { try o.insert($1, into: parent.objectID, at: $0) }) }
-                return (parent, try o.append(titles: titles, to: parent.objectID))
+                let ids =
+                    top
+                    ? try titles.enumerated().map { try o.insert($1, into: parent.objectID, at: $0) }
+                    : try o.append(titles: titles, to: parent.objectID)
+                for (id, c) in zip(ids, captured) { if let extras = c?.extras { try o.setTask(id, extras) } }
+                return (parent, ids)
             }
-            for (title, id) in zip(titles, added) { say("Added \(Sanitizer.visible("“\(title)”")) #\(id.rowID) under \(o.quoted(parent))") }
+            for (k, (title, id)) in zip(titles, added).enumerated() {
+                let took = captured[k]?.summary.map { " (\($0))" } ?? ""
+                say("Added \(Sanitizer.visible("“\(title)”")) #\(id.rowID) under \(o.quoted(parent))" + took)
+            }
         }
     }
 }

@@ -19,7 +19,8 @@ struct Done: ParsableCommand {
             let item = try o.perform { () throws -> Item in
                 let item = try o.item(at: path)
                 guard !item.isRoot else { throw UserError("the top of the outline cannot be marked done") }
-                item.isDone = !undo
+                // A task's state follows (TODO ⇄ DONE), as Space does in the outliner.
+                try o.setDone(item.objectID, to: !undo)
                 o.recordPlace(of: item)
                 o.context.setActionName((undo ? "Mark not done " : "Mark done ") + o.quoted(item))
                 return item

@@ -23,7 +23,7 @@ struct Ls: ParsableCommand {
     @Flag(help: "Show each item's note under it, indented past its box.")
     var notes = false
 
-    @Flag(help: "Print JSON: id, title, note, done and children.")
+    @Flag(help: "Print JSON: id, title, note, done, a task's state, priority and dates, and children.")
     var json = false
 
     func validate() throws {
@@ -40,15 +40,17 @@ struct Ls: ParsableCommand {
         // Read level by level as values: a query per level, not per item, and sub-items found by reading them.
         let rows = try o.subtree(under: parent, depth: levels)
         if json {
-            say(jsonTree(rows))
+            say(jsonTree(rows, try o.storedExtras(under: rows.map(\.parent))))
             return
         }
         if rows.isEmpty { say("(no items under \(o.quoted(parent)))") }
+        let extras = try o.storedExtras(under: rows.map(\.parent))
         for row in rows {
             let box = row.isDone ? "[x]" : "[ ]"
             let count = row.childCount > 0 ? " (\(row.childCount))" : ""
             let id = ids ? "#\(row.id.rowID) " : ""
-            say(Ls.indent(row.depth) + id + box + " " + Sanitizer.visible(row.title) + count)
+            let (task, dates) = Ls.task(extras[row.id.rowID])
+            say(Ls.indent(row.depth) + id + box + " " + task + Sanitizer.visible(row.title) + dates + count)
             if notes, let note = row.note, !note.isEmpty {
                 // Under the title, past the box: a line that starts with no box is never an item.
                 let pad = Ls.indent(row.depth) + String(repeating: " ", count: id.count + 4)
@@ -69,14 +71,32 @@ struct Ls: ParsableCommand {
 
     static let maxIndent = 32
 
-    /// `[{"id", "title", "note"?, "done", "childCount", "children"?}]`, nested by depth without recursion.
-    private func jsonTree(_ rows: [SubtreeRow]) -> String {
+    /// What goes before a task's title (`TODO [#B] `) and after it (` · planned 2026-12-01 · due 2026-12-03`).
+    static func task(_ e: OutlineNode.Extras?) -> (String, String) {
+        guard let e else { return ("", "") }
+        var before = e.state.map { Sanitizer.visible($0) + " " } ?? ""
+        if let p = e.priority { before += "[#" + Sanitizer.visible(p) + "] " }
+        var after = ""
+        if let s = e.scheduled { after += " · planned " + Sanitizer.visible(s) }
+        if let d = e.deadline { after += " · due " + Sanitizer.visible(d) }
+        return (before, after)
+    }
+
+    /// `[{"id", "title", "note"?, "done", "childCount", "state"?…, "children"?}]`, nested by depth without recursion.
+    private func jsonTree(_ rows: [SubtreeRow], _ extras: [Int64: OutlineNode.Extras]) -> String {
         var s = "["
         for (k, row) in rows.enumerated() {
             if k > 0 && row.depth <= rows[k - 1].depth { s += row.depth == 0 ? ",\n " : ", " }
             s += "{\"id\": \(row.id.rowID), \"title\": " + JSONOutline.quote(row.title)
             if let note = row.note { s += ", \"note\": " + JSONOutline.quote(note) }
             s += ", \"done\": \(row.isDone), \"childCount\": \(row.childCount)"
+            if let e = extras[row.id.rowID] {
+                for (key, value) in zip(
+                    ["state", "priority", "scheduled", "deadline", "closed"], [e.state, e.priority, e.scheduled, e.deadline, e.closed])
+                {
+                    if let value { s += ", \"\(key)\": " + JSONOutline.quote(value) }
+                }
+            }
             let next = k + 1 < rows.count ? rows[k + 1].depth : 0
             if next > row.depth {
                 s += ", \"children\": ["

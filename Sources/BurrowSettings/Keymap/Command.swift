@@ -5,6 +5,8 @@ public enum Command: String, CaseIterable, Sendable {
     case drillIn, back, backToTop
     case capture, insertBelow, insertAbove, rename, delete
     case moveItemUp, moveItemDown, indent, outdent, cut, paste, toggleDone, duplicate
+    /// Tasks: the state through the outline's workflow (none, TODO, …, DONE, none), the priority (none, A, B, C).
+    case cycleState, cyclePriority
     case search, nextMatch, previousMatch
     case details, scrollDetailsDown, scrollDetailsUp, pageDetailsDown, pageDetailsUp, editNote
     case openFold, closeFold, toggleFold, openAllFolds, closeAllFolds, hideDone

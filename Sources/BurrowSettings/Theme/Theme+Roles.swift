@@ -3,7 +3,7 @@ import TerminalKit
 extension Theme {
     /// A part of the screen a config file can colour, by the name it uses there (`[colors]`).
     public enum Role: String, CaseIterable, Sendable {
-        case breadcrumbs, placeholder, prompt, hint, done, count, status, error, helpTitle, helpKeys, selection
+        case breadcrumbs, placeholder, prompt, hint, done, count, status, error, helpTitle, helpKeys, selection, state, overdue
 
         /// What the role colours, for `burrow config default`.
         public var summary: String {
@@ -19,6 +19,8 @@ extension Theme {
             case .helpTitle: "the help overlay's title"
             case .helpKeys: "the help overlay's section titles"
             case .selection: "the selected row"
+            case .state: "a task's state (TODO) and priority"
+            case .overdue: "the date of a task due or planned before today"
             }
         }
 
@@ -35,6 +37,8 @@ extension Theme {
             case .helpTitle: \.helpTitle
             case .helpKeys: \.helpKeys
             case .selection: \.selection
+            case .state: \.state
+            case .overdue: \.overdue
             }
         }
     }

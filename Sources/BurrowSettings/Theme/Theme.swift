@@ -20,6 +20,10 @@ public struct Theme: Equatable, Sendable {
     public var selection = Style(attributes: .reverse)
     /// The text a search matched, in its results.
     public var match = Style(attributes: [.bold, .underline])
+    /// A task's state and priority before its title.
+    public var state = Style(attributes: .bold)
+    /// The date of a task that is not done and was due or planned before today.
+    public var overdue = Style(attributes: [.bold, .underline])
 
     /// Today's look: attributes only.
     public static let standard = Theme()

@@ -1,12 +1,13 @@
 extension ObjectPredicate {
-    /// The SQL condition and its arguments. Keys must name stored attributes or foreign-key relationships.
-    func sql(for entity: EntityDescription) -> (String, [Value]) {
+    /// The SQL condition and its arguments. Keys must name stored attributes or foreign-key relationships;
+    /// a column in `absent` (one an older store lacks, read without migrating) is NULL, as its reads are.
+    func sql(for entity: EntityDescription, absent: Set<Int> = []) -> (String, [Value]) {
         var args: [Value] = []
-        let s = build(entity, &args)
+        let s = build(entity, absent, &args)
         return (s, args)
     }
 
-    private func build(_ e: EntityDescription, _ args: inout [Value]) -> String {
+    private func build(_ e: EntityDescription, _ absent: Set<Int>, _ args: inout [Value]) -> String {
         switch self {
         case .true: return "1"
         case .false: return "0"
@@ -15,7 +16,7 @@ extension ObjectPredicate {
             // `=` and `IS` agree on a non-NULL value wherever NULL reads as false (see `.not`), and only
             // `=` lets SQLite use a partial index `WHERE x IS NOT NULL`.
             let sqlOperator = op == .equal && !v.isNull ? "=" : op.rawValue
-            return "\(ObjectPredicate.column(k, e)) \(sqlOperator) ?"
+            return "\(ObjectPredicate.column(k, e, absent)) \(sqlOperator) ?"
         case .oneOf(let k, let vs):
             if vs.isEmpty { return "0" }
             // Padded to a power of two with the last value again (which changes nothing in an IN list): a
@@ -23,9 +24,9 @@ extension ObjectPredicate {
             let size = ObjectPredicate.paddedSize(vs.count)
             args.append(contentsOf: vs)
             args.append(contentsOf: repeatElement(vs[vs.count - 1], count: size - vs.count))
-            return "\(ObjectPredicate.column(k, e)) IN (" + Array(repeating: "?", count: size).joined(separator: ",") + ")"
+            return "\(ObjectPredicate.column(k, e, absent)) IN (" + Array(repeating: "?", count: size).joined(separator: ",") + ")"
         case .text(let k, let test, let s, let ci):
-            let col = ci ? "lower(\(ObjectPredicate.column(k, e)))" : ObjectPredicate.column(k, e)
+            let col = ci ? "lower(\(ObjectPredicate.column(k, e, absent)))" : ObjectPredicate.column(k, e, absent)
             let arg = ci ? "lower(?)" : "?"
             switch test {
             case .contains:
@@ -38,11 +39,11 @@ extension ObjectPredicate {
                 args.append(contentsOf: [.string(s), .string(s), .string(s)])
                 return "(\(col) IS NOT NULL AND (length(\(arg)) = 0 OR substr(\(col), -length(\(arg))) = \(arg)))"
             }
-        case .and(let ps): return ps.isEmpty ? "1" : "(" + ps.map { $0.build(e, &args) }.joined(separator: " AND ") + ")"
-        case .or(let ps): return ps.isEmpty ? "0" : "(" + ps.map { $0.build(e, &args) }.joined(separator: " OR ") + ")"
+        case .and(let ps): return ps.isEmpty ? "1" : "(" + ps.map { $0.build(e, absent, &args) }.joined(separator: " AND ") + ")"
+        case .or(let ps): return ps.isEmpty ? "0" : "(" + ps.map { $0.build(e, absent, &args) }.joined(separator: " OR ") + ")"
         // SQL's NULL (a comparison with a missing value) is false in memory, so it must be false under NOT
         // too: NOT NULL would be NULL and drop the row.
-        case .not(let p): return "NOT ifnull(" + p.build(e, &args) + ", 0)"
+        case .not(let p): return "NOT ifnull(" + p.build(e, absent, &args) + ", 0)"
         }
     }
 
@@ -53,10 +54,10 @@ extension ObjectPredicate {
         return size
     }
 
-    static func column(_ key: String, _ e: EntityDescription) -> String {
+    static func column(_ key: String, _ e: EntityDescription, _ absent: Set<Int> = []) -> String {
         guard let p = e.property(key), p.isStored else {
             preconditionFailure("\(e.name).\(key) is not a stored attribute or to-one relationship")
         }
-        return "\"\(key)\""
+        return absent.contains(p.slot) ? "NULL" : "\"\(key)\""
     }
 }

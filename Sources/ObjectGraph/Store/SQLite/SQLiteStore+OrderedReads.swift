@@ -17,7 +17,7 @@ extension SQLiteStore {
         guard request.sortKeys.allSatisfy(\.ascending) else { return nil }
         guard from > 0 else { return try readOrdered(storage, from: 0, count: count, keyset: (.none, []), ties: 0) }
         guard let anchor = storage.anchor, anchor.position == from - 1, !anchor.keys.contains(where: \.isNull) else { return nil }
-        let columns = request.sortKeys.map { ObjectPredicate.column($0.key, entity) }
+        let columns = request.sortKeys.map { ObjectPredicate.column($0.key, entity, absentSlots[entity.index] ?? []) }
         if let first = anchor.keys.first {
             // SQLite seeks with the first column of a row-value condition but then tests the whole condition
             // on every row, which costs about as much as reading three more columns. `first >= ?` is a plain
@@ -71,7 +71,7 @@ extension SQLiteStore {
         if let known = storage.storeCache as? OrderedReadCache {
             cache = known
         } else {
-            cache = OrderedReadCache(arguments: request.predicate.sql(for: entity).1)
+            cache = OrderedReadCache(arguments: request.predicate.sql(for: entity, absent: absentSlots[entity.index] ?? []).1)
             storage.storeCache = cache
         }
         let sql: String

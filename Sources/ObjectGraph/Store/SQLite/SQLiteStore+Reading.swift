@@ -72,7 +72,7 @@ extension SQLiteStore {
     }
 
     func count(_ request: FetchRequest, of entity: EntityDescription) throws(StoreError) -> Int {
-        let (condition, args) = request.predicate.sql(for: entity)
+        let (condition, args) = request.predicate.sql(for: entity, absent: absentSlots[entity.index] ?? [])
         do {
             return try read { db in
                 let stmt = try statement(db, "SELECT count(*) FROM \(Schema.quote(entity.name)) WHERE \(condition)")
@@ -93,13 +93,13 @@ extension SQLiteStore {
         _ request: FetchRequest, _ entity: EntityDescription, columns: String, limit: Int?, offset: Int,
         and extra: (String, [Value])? = nil
     ) -> (String, [Value]) {
-        var (condition, args) = request.predicate.sql(for: entity)
+        var (condition, args) = request.predicate.sql(for: entity, absent: absentSlots[entity.index] ?? [])
         if let extra {
             condition = "(\(condition)) AND \(extra.0)"
             args += extra.1
         }
         let order =
-            (request.sortKeys.map { "\(ObjectPredicate.column($0.key, entity)) \($0.ascending ? "ASC" : "DESC")" }
+            (request.sortKeys.map { "\(ObjectPredicate.column($0.key, entity, absentSlots[entity.index] ?? [])) \($0.ascending ? "ASC" : "DESC")" }
             + ["\"id\" \(request.idAscending ? "ASC" : "DESC")"]).joined(separator: ", ")
         var sql = "SELECT \(columns) FROM \(Schema.quote(entity.name)) WHERE \(condition) ORDER BY \(order)"
         if limit != nil || offset > 0 {

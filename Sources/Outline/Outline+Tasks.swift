@@ -1,0 +1,109 @@
+import Foundation
+import ObjectGraph
+
+/// Tasks: an item's state from the outline's workflow, its priority, and the time it was closed.
+extension Outline {
+    /// The outline's workflow, from its settings (the top item's note).
+    public func workflow() throws -> Workflow {
+        Workflow(settings: try root().note)
+    }
+
+    /// Sets the state of item `id` (nil: a plain item again, not done). Done follows the state; a task that
+    /// becomes done is closed now, and one that is no longer done is open again.
+    public func setState(_ id: ObjectID, to state: String?) throws {
+        let item = try resolve(id)
+        let workflow = try self.workflow()
+        item.state = state
+        close(item, done: state.map(workflow.isDone) ?? false, task: true)
+    }
+
+    /// Adds the item a quick-capture line describes (see `CaptureLine`: `TODO Call Bob !A due:fri`) at the end
+    /// of `parent`'s sub-items, its days read against `today`; returns its ID.
+    @discardableResult
+    public func append(captured line: String, to parent: ObjectID, today: String) throws -> ObjectID {
+        let workflow = try self.workflow()
+        let captured = CaptureLine(line, today: today, workflow: workflow)
+        let id = try append(captured.title, to: parent)
+        if let extras = captured.extras { try setTask(id, extras) }
+        return id
+    }
+
+    /// Gives item `id` what a capture line took (state, priority, dates); a done state marks it done and
+    /// closes it now.
+    public func setTask(_ id: ObjectID, _ extras: OutlineNode.Extras) throws {
+        let item = try resolve(id)
+        item.extras = extras
+        if let state = extras.state, try workflow().isDone(state) { close(item, done: true, task: true) }
+    }
+
+    /// Cycles the state of item `id` through the workflow (none, each state, none); returns the new state.
+    @discardableResult
+    public func cycleState(_ id: ObjectID) throws -> String? {
+        let next = try workflow().next(after: try resolve(id).state)
+        try setState(id, to: next)
+        return next
+    }
+
+    /// Cycles the priority of item `id`: none, A, B, C, none; returns the new one.
+    @discardableResult
+    public func cyclePriority(_ id: ObjectID) throws -> String? {
+        let item = try resolve(id)
+        let order = ["A", "B", "C"]
+        let next: String?
+        if let current = item.priority {
+            // A priority other than A–C (from a file) goes to none, as C does.
+            next = order.firstIndex(of: current).flatMap { $0 + 1 < order.count ? order[$0 + 1] : nil }
+        } else {
+            next = order[0]
+        }
+        item.priority = next
+        return next
+    }
+
+    /// Marks a task done or not done: its state moves to the workflow's first done (or not-done) state when
+    /// it is not one already, and its closing time is set or cleared; a plain item's done mark alone.
+    func setTaskDone(_ item: Item, _ done: Bool) throws {
+        guard let state = item.state else {
+            item.isDone = done
+            return
+        }
+        let workflow = try self.workflow()
+        if workflow.isDone(state) != done {
+            item.state = done ? workflow.done.first : workflow.todo.first ?? state
+        }
+        close(item, done: done, task: true)
+    }
+
+    private func close(_ item: Item, done: Bool, task: Bool) {
+        let was = item.isDone
+        item.isDone = done
+        guard task, done != was else { return }
+        var extras = item.extras ?? OutlineNode.Extras()
+        extras.closed = done ? Self.minute(Date()) : nil
+        item.extras = extras
+    }
+
+    /// The timestamp as the outline keeps it for `text` (`2026-12-01`, `2026-12-01 9:00 +1w`, with or
+    /// without Org's brackets and day name), or nil when it is not one.
+    public static func timestamp(_ text: String) -> String? {
+        var inside = Substring(text).trimmingCharacters(in: .whitespaces)[...]
+        if let first = inside.first, let last = inside.last, (first == "<" && last == ">") || (first == "[" && last == "]") {
+            inside = inside.dropFirst().dropLast()
+        }
+        return OrgTimestamp.kept(Array(inside.utf8))
+    }
+
+    /// `2026-11-29 14:05` in `timeZone`: a timestamp as the outline keeps them (see `OrgTimestamp`).
+    static func minute(_ date: Date, in timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ n: Int?) -> String { String(format: "%02d", n ?? 0) }
+        return String(format: "%04d", c.year ?? 0) + "-" + two(c.month) + "-" + two(c.day) + " " + two(c.hour) + ":" + two(c.minute)
+    }
+
+    /// `2026-11-29`: the day `date` (now) falls on in `timeZone`.
+    public static func today(_ date: Date = Date(), in timeZone: TimeZone = .current) -> String {
+        String(minute(date, in: timeZone).prefix(10))
+    }
+}

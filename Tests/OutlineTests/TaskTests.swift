@@ -1,0 +1,75 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@testable import Outline
+
+/// Tasks in the outline: the workflow from the outline's settings, states cycled and done kept in step, the
+/// closing time, priorities; all undoable.
+@Suite struct TaskTests {
+    func outline(settings: String? = nil) throws -> (Outline, ObjectID, ObjectID) {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        var ids: [ObjectID] = []
+        try o.perform {
+            let root = try o.root()
+            root.note = settings
+            ids = try o.append(titles: ["Ship", "Milk"], to: root.objectID)
+        }
+        return (o, ids[0], ids[1])
+    }
+
+    func item(_ o: Outline, _ id: ObjectID) throws -> Item { try #require(try o.context.existingObject(for: id) as? Item) }
+
+    @Test func theWorkflowIsTheOutlinesOwn() throws {
+        #expect(try outline().0.workflow() == .standard)
+        let (o, ship, _) = try outline(settings: "#+TITLE: Plans\n#+TODO: TODO NEXT | DONE CANCELLED(c)")
+        #expect(try o.workflow() == Workflow(todo: ["TODO", "NEXT"], done: ["DONE", "CANCELLED"]))
+        var seen: [String?] = []
+        var done: [Bool] = []
+        for _ in 0..<5 {
+            try o.perform { seen.append(try o.cycleState(ship)) }
+            done.append(try item(o, ship).isDone)
+        }
+        #expect(seen == ["TODO", "NEXT", "DONE", "CANCELLED", nil])
+        #expect(done == [false, false, true, true, false])
+        // Each step is one undoable action.
+        try o.context.undo()
+        #expect(try item(o, ship).state == "CANCELLED" && item(o, ship).isDone)
+    }
+
+    @Test func doneMovesATasksStateAndClosesIt() throws {
+        let (o, ship, milk) = try outline(settings: "#+TODO: TODO NEXT | DONE")
+        try o.perform {
+            try o.setState(ship, to: "NEXT")
+            try o.setDone(ship, to: true)
+            try o.setDone(milk, to: true)
+        }
+        let s = try item(o, ship)
+        #expect(s.state == "DONE" && s.isDone)
+        #expect(s.extras?.closed?.count == 16, "closed now, to the minute: \(s.extras?.closed ?? "nil")")
+        // A plain item is done without a state.
+        #expect(try item(o, milk).state == nil && item(o, milk).isDone)
+        try o.perform { try o.setDone(ship, to: false) }
+        #expect(try item(o, ship).state == "TODO" && !item(o, ship).isDone)
+        #expect(try item(o, ship).extras?.closed == nil)
+    }
+
+    @Test func prioritiesCycle() throws {
+        let (o, ship, _) = try outline()
+        var seen: [String?] = []
+        for _ in 0..<4 { try o.perform { seen.append(try o.cyclePriority(ship)) } }
+        #expect(seen == ["A", "B", "C", nil])
+        try o.perform { try item(o, ship).priority = "Z" }
+        try o.perform { seen.append(try o.cyclePriority(ship)) }
+        #expect(seen.last == .some(nil))
+    }
+
+    @Test func todayIsTheDayInTheTimeZone() {
+        let instant = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18 11:06:40 UTC
+        #expect(Outline.today(instant, in: TimeZone(identifier: "UTC")!) == "2026-11-18")
+        #expect(Outline.today(instant, in: TimeZone(identifier: "Pacific/Kiritimati")!) == "2026-11-19")
+        #expect(Outline.today(instant, in: TimeZone(identifier: "America/Los_Angeles")!) == "2026-11-18")
+        // 2026-11-19 01:00 UTC is still the 18th in Los Angeles.
+        #expect(Outline.today(Date(timeIntervalSince1970: 1_795_050_000), in: TimeZone(identifier: "America/Los_Angeles")!) == "2026-11-18")
+    }
+}
