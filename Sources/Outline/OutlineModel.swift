@@ -16,7 +16,7 @@ public enum OutlineModel {
     /// follows it), `priority` (`A`, `B`, …), `scheduled`, `deadline` and `closed` (timestamps as
     /// `2026-05-01 09:00 +1w`, so they sort as text), `properties` (an org property drawer's lines) and
     /// `orgHead` (an org headline's own text, kept while it still says what the item says, so an unchanged
-    /// file is written back byte for byte).
+    /// file is written back byte for byte), with indexes of the items planned and due (the agenda's).
     public static let model: Model = {
         do {
             return try declared(searchIndex: true)
@@ -57,6 +57,9 @@ public enum OutlineModel {
                 CompoundIndex("expanded", "parent", sparse: true)
                 // A path's title is found among its parent's items without reading them all.
                 CompoundIndex("parent", "title")
+                // The agenda's days: the few items planned or due are found without reading the rest.
+                CompoundIndex("scheduled", sparse: true)
+                CompoundIndex("deadline", sparse: true)
                 if searchIndex { FullTextIndex("title", "note") }
             }
         }

@@ -180,13 +180,13 @@ _burrow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|note|rm|done|state|schedule|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
+    add|ls|note|rm|done|state|schedule|agenda|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
         # Offer subcommand argument completions
         "_burrow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls note rm done state schedule mv rename export import check find undo redo history config sync help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls note rm done state schedule agenda mv rename export import check find undo redo history config sync help' -- "${cur}"))
         ;;
     esac
 }
@@ -300,6 +300,27 @@ _burrow_schedule() {
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    esac
+}
+
+_burrow_agenda() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db --days --from)
+    __burrow_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--days')
+        return
+        ;;
+    '--from')
         return
         ;;
     esac

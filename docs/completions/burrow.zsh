@@ -58,6 +58,7 @@ _burrow() {
             'done:Mark an item done (or not done with --undo).'
             'state:Show or set an item'\''s task state (TODO, DONE, or the outline'\''s own) and priority.'
             'schedule:Plan an item for a day (or set its deadline with --deadline).'
+            'agenda:List the tasks overdue, then each day'\''s planned and due tasks, from today.'
             'mv:Move an item (with its sub-items) under another item.'
             'rename:Give an item a new title.'
             'export:Write the outline, or one item with its sub-items, as OPML, Markdown, Org, text or JSON.'
@@ -75,7 +76,7 @@ _burrow() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|note|rm|done|state|schedule|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
+        add|ls|note|rm|done|state|schedule|agenda|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -182,6 +183,21 @@ _burrow_schedule() {
         ':path:'
         ':date:'
         '--deadline[Set the deadline rather than when it is planned.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_agenda() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        '--days[How many days from the first (default\: 7).]:days:'
+        '--from[The first day (2026-12-01; default\: today).]:from:'
+        '--json[Print JSON\: overdue and days, each entry with id, title, state, priority, scheduled, deadline and path.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
