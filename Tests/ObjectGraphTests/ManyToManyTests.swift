@@ -277,6 +277,67 @@ import Testing
         }
     }
 
+    static let tree = try! Model(version: 1) {
+        Entity("Node") {
+            Attribute("name", .string, default: "")
+            Relationship.toOne("parent", "Node", inverse: "children")
+            Relationship.toMany("children", "Node", inverse: "parent", deleteRule: .cascade)
+            Relationship.toMany("tags", "Label", inverse: "nodes")
+        }
+        Entity("Label") {
+            Attribute("name", .string, default: "")
+            Relationship.toMany("nodes", "Node", inverse: "tags")
+        }
+    }
+
+    /// `deleteTree` of a subtree whose items have links: the rows below and their links go as rows (no
+    /// object per row), the labels stay and forget them, and one undo brings items and links back.
+    @Test(arguments: [false, true])
+    func deleteTreeTakesTheLinksAsRows(inTransaction: Bool) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("m2m-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try Store(path: dir.path + "/t.sqlite", model: Self.tree)
+        let setup = Context(store: store)
+        let top = try make(setup, "Node", "top")
+        let red = try make(setup, "Label", "red"), blue = try make(setup, "Label", "blue")
+        var below: [ManagedObject] = []
+        for k in 0..<200 {
+            let n = try make(setup, "Node", "n\(k)")
+            n.setObject(k < 20 ? top : below[k % 20], for: "parent")
+            if k % 3 == 0 { n.add(red, to: "tags") }
+            if k % 5 == 0 { n.add(blue, to: "tags") }
+            below.append(n)
+        }
+        let keep = try make(setup, "Node", "keep")
+        keep.add(red, to: "tags")
+        try setup.save(actionName: "Build")
+        let linksBefore = try setup.count(FetchRequest("Label_nodes"))
+
+        let c = Context(store: store)
+        let held = c.object(for: red.objectID)
+        #expect(held.count("nodes") == 68)
+        let created = c.statistics.objectsCreated
+        if inTransaction {
+            try c.transaction { c.deleteTree(c.object(for: top.objectID)) }
+        } else {
+            c.deleteTree(c.object(for: top.objectID))
+            try c.save(actionName: "Delete top")
+        }
+        #expect(c.statistics.objectsCreated - created < 10, "rows, not objects")
+        let fresh = Context(store: store)
+        #expect(try fresh.count(FetchRequest("Node")) == 1)
+        #expect(try fresh.count(FetchRequest("Label_nodes")) == 1)
+        #expect(names(fresh.object(for: red.objectID).objects("nodes")) == ["keep"])
+        #expect(held.count("nodes") == 1, "the label held here forgot the deleted links")
+        #expect(try fresh.count(FetchRequest("Label")) == 2)
+        try c.undo()
+        let back = Context(store: store)
+        #expect(try back.count(FetchRequest("Node")) == 202)
+        #expect(try back.count(FetchRequest("Label_nodes")) == linksBefore)
+        #expect(back.object(for: blue.objectID).count("nodes") == 40)
+    }
+
     /// Random adds, removes, deletes, saves, rollbacks and fresh contexts against a set of pairs: after
     /// every step both sides of every live object say what the set says, and the store holds the set.
     @Test func randomEditsAgreeWithASetOfPairs() throws {

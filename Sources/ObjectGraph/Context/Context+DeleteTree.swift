@@ -6,8 +6,9 @@ extension Context {
     /// set and undo step as any delete. For a subtree of 100,000 that is the cost of reading and deleting
     /// the rows, not of 100,000 objects.
     ///
-    /// When the entity has other relationships, or this context has unsaved changes to the entity, it is
-    /// `delete(_:)` (their rules need the objects).
+    /// The links of a many-to-many whose partners stay (nullify) go as rows too. When the entity has other
+    /// relationships, or this context has unsaved changes to the entity or its links, it is `delete(_:)`
+    /// (their rules need the objects).
     ///
     /// ```swift
     /// context.deleteTree(project)   // and every task below it, at any depth
@@ -26,6 +27,13 @@ extension Context {
             return
         }
         let e = object.entity, root = object.objectID
+        // The links (many-to-many) of the rows deleted as rows go as rows too; read first, so a read that
+        // fails changes nothing.
+        let unheld = rows.compactMap { registered[ObjectID(entity: e.index, rowID: $0.0)] == nil ? $0.0 : nil }
+        guard let links = try? linkRows(of: unheld, entity: e) else {
+            delete(object)
+            return
+        }
         statistics.rowsLoaded += rows.count
         deleteOne(object, root: root, cascade: false, skipping: [tree.slot])
         var ids: [ObjectID] = [], values: [[Value]] = []
@@ -46,6 +54,41 @@ extension Context {
             deleteOne(held, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot])
         }
         if !ids.isEmpty { pendingDeletes.append((e, ids, values)) }
+        deleteLinks(links)
+    }
+
+    /// The stored links (rows of the model's join entities) whose end is one of `ids` of `e`.
+    private func linkRows(of ids: [Int64], entity e: EntityDescription) throws(StoreError) -> [(ObjectID, [Value])] {
+        var out: [(ObjectID, [Value])] = []
+        for p in e.properties {
+            guard let r = p.relationship, r.isToMany, !r.isManyToMany, model.joinEntities.contains(model.entities[r.destination].name)
+            else { continue }
+            let links = model.entities[r.destination]
+            let key = links.properties[r.inverseSlot].name
+            var start = 0
+            while start < ids.count {
+                // Well under SQLite's 32,766 parameters per statement.
+                let chunk = Array(ids[start..<min(ids.count, start + 8192)])
+                start += chunk.count
+                let request = FetchRequest(links.name, where: Property(key).oneOf(chunk))
+                let names = links.storedSlots.map { links.properties[$0].name }
+                for (id, values) in try fetchValues(request, keys: names) {
+                    var row = links.defaults
+                    for (slot, value) in zip(links.storedSlots, values) { row[slot] = value }
+                    out.append((id, row))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Deletes links read by `linkRows` as rows, held or not: the objects held at their ends forget them
+    /// (a link object held here is forgotten after the save, as any row deleted as a row), and no object is
+    /// made for an end this context does not hold.
+    private func deleteLinks(_ links: [(ObjectID, [Value])]) {
+        for (id, row) in links where !pendingDeletedRows.contains(id.rowID) && registered[id]?.isDeleted != true {
+            deleteRowWithoutRules(id, row: row)
+        }
     }
 
     /// `deleteTree` inside a write transaction that has written nothing yet: the IDs below are walked here,
@@ -65,6 +108,7 @@ extension Context {
         // The faults held here get their rows now (they are few: what is shown), before anything is deleted.
         let faults = held.filter(\.isFault).map(\.objectID.rowID)
         guard let faultRows = try? store.backend.rows(of: e, ids: faults, layout: e.wholeRow) else { return false }
+        guard let links = try? linkRows(of: rowIDs, entity: e) else { return false }
         var pending: PendingRows?
         if !rowIDs.isEmpty {
             guard let aside = store.backend.rowsAside(of: e, ids: rowIDs) else { return false }
@@ -74,6 +118,7 @@ extension Context {
         deleteOne(object, root: root, cascade: false, skipping: [tree.slot])
         for (id, row) in zip(faults, faultRows) { if let row { rowCache[ObjectID(entity: e.index, rowID: id)] = row } }
         for o in held { deleteOne(o, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot]) }
+        defer { deleteLinks(links) }
         guard let pending else { return true }
         var ids: [ObjectID] = []
         ids.reserveCapacity(rowIDs.count)
@@ -110,7 +155,18 @@ extension Context {
         }
         guard let tree else { return nil }
         for p in e.properties where p.slot != tree.slot && p.slot != tree.inverseSlot {
-            if p.relationship != nil { return nil }
+            guard let r = p.relationship else { continue }
+            // A many-to-many whose partners stay (nullify) and its links, which go as rows too.
+            if r.isManyToMany && r.deleteRule == .nullify { continue }
+            let destination = model.entities[r.destination]
+            if r.isToMany && !r.isManyToMany && r.deleteRule == .cascade && model.joinEntities.contains(destination.name) {
+                // Links this context changed are not all in the store yet: their rules need the objects.
+                if inserted.contains(where: { $0.entity === destination }) || deleted.contains(where: { $0.entity === destination }) {
+                    return nil
+                }
+                continue
+            }
+            return nil
         }
         if e.properties[tree.inverseSlot].relationship?.deleteRule == .deny { return nil }
         if inserted.contains(where: { $0.entity === e }) || deleted.contains(where: { $0.entity === e })
