@@ -57,8 +57,8 @@ extension App {
         }
     }
 
-    /// The outline's workflow for reading a capture line (the standard one when it cannot be read).
-    var workflowForCapture: Workflow { (try? outline.workflow()) ?? .standard }
+    /// The workflow of the level on screen, for reading a capture line (the standard one when it cannot be read).
+    var workflowForCapture: Workflow { (try? outline.workflow(at: top.parentID)) ?? .standard }
 
     /// Pasted text: several lines into the capture line add one item each (one undo step); otherwise it goes
     /// into the open editor (opening the capture line first when browsing).

@@ -28,7 +28,7 @@ public struct CaptureLine: Equatable, Sendable {
         while k < words.count {
             let word = words[k]
             k += 1
-            if word.count == 2, word.first == "!", let p = word.last, p.isLetter, p.isUppercase || p.isLowercase {
+            if word.count == 2, word.first == "!", let p = word.last, p.isASCII, p.isLetter {
                 extras.priority = p.uppercased()
                 continue
             }

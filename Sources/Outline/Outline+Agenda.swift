@@ -11,7 +11,8 @@ extension Outline {
         let keys = ["title", "done", "childCount", "state", "priority", "scheduled", "deadline", "parent"]
         let request = FetchRequest(
             Item.entityName, where: (Property("deadline") < end || Property("scheduled") < end) && Property("done") == false)
-        var overdue: [(Agenda.Entry, String)] = []
+        // Each overdue task once, by the earlier of its days.
+        var overdue: [ObjectID: (Agenda.Entry, String)] = [:]
         var byDay: [String: [(Agenda.Entry, String)]] = [:]
         var paths: [Int64: [String]] = [:]
         for (id, v) in try context.fetchValues(request, keys: keys) {
@@ -21,15 +22,15 @@ extension Outline {
                 id: id, title: text(0) ?? "", isDone: false, childCount: count, state: text(3), priority: text(4), scheduled: text(5),
                 deadline: text(6))
             let parent: Int64 = if case .integer(let p) = v[7] { p } else { 0 }
-            if paths[parent] == nil { paths[parent] = try pathTitles(to: ObjectID(entity: id.entity, rowID: parent)) }
+            if paths[parent] == nil { paths[parent] = try path(to: parent, entity: id.entity, known: &paths) }
             for (stamp, isDeadline) in [(row.scheduled, false), (row.deadline, true)] {
                 guard let stamp, stamp.count >= 10 else { continue }
                 let day = String(stamp.prefix(10))
                 let time = stamp.count >= 16 && stamp.dropFirst(10).first == " " ? String(stamp.dropFirst(11).prefix(5)) : nil
                 let entry = Agenda.Entry(row: row, isDeadline: isDeadline, time: time?.contains(":") == true ? time : nil, path: paths[parent]!)
                 if day < today {
-                    // Overdue once, by the earlier of its two days.
-                    if !overdue.contains(where: { $0.0.row.id == id }) { overdue.append((entry, day)) }
+                    if let known = overdue[id], known.1 <= day { continue }
+                    overdue[id] = (entry, day)
                 } else if day < end {
                     byDay[day, default: []].append((entry, day))
                 }
@@ -39,12 +40,31 @@ extension Outline {
             (a.0.time ?? "", a.1, a.0.row.title, a.0.row.id.rowID) < (b.0.time ?? "", b.1, b.0.row.title, b.0.row.id.rowID)
         }
         return Agenda(
-            overdue: overdue.sorted { ($0.1, $0.0.row.title, $0.0.row.id.rowID) < ($1.1, $1.0.row.title, $1.0.row.id.rowID) }.map(\.0),
+            overdue: overdue.values.sorted { ($0.1, $0.0.row.title, $0.0.row.id.rowID) < ($1.1, $1.0.row.title, $1.0.row.id.rowID) }.map(\.0),
             days: dayTexts.map { day in (day, (byDay[day] ?? []).sorted(by: order).map(\.0)) })
     }
 
-    /// The titles from the top item's child down to `id` (empty for the top item).
-    private func pathTitles(to id: ObjectID) throws -> [String] {
-        Array(try titles(downTo: id).dropFirst())
+    /// The titles from the top item's child down to the item `rowID` (empty for the top item), walking up
+    /// only to the nearest item whose path is `known` already: every path is read once, however deep.
+    private func path(to rowID: Int64, entity: Int, known: inout [Int64: [String]]) throws -> [String] {
+        var chain: [(Int64, String)] = []
+        var current: Int64? = rowID
+        var base: [String] = []
+        while let id = current {
+            if let path = known[id] {
+                base = path
+                break
+            }
+            guard let item = try context.existingObject(for: ObjectID(entity: entity, rowID: id)) as? Item, !item.isInaccessible else { break }
+            if item.isRoot { break }
+            chain.append((id, item.title))
+            current = item.parent?.objectID.rowID
+        }
+        var path = base
+        for (id, title) in chain.reversed() {
+            path.append(title)
+            known[id] = path
+        }
+        return path
     }
 }

@@ -8,11 +8,26 @@ extension Outline {
         Workflow(settings: try root().note)
     }
 
+    /// The workflow of the item `id` and what is under it: the `#+TODO:` lines of its note and its
+    /// ancestors' up to the top item's (an Org file imported under an item left its settings in that item's
+    /// note), as Org reads the lines of one file.
+    public func workflow(at id: ObjectID) throws -> Workflow {
+        var notes: [String] = []
+        var item = try context.existingObject(for: id) as? Item
+        var steps = 0
+        while let i = item, !i.isInaccessible, steps < 100_000 {
+            if let note = i.note, note.contains("#+") { notes.append(note) }
+            item = i.parent
+            steps += 1
+        }
+        return notes.isEmpty ? .standard : Workflow(settings: notes)
+    }
+
     /// Sets the state of item `id` (nil: a plain item again, not done). Done follows the state; a task that
     /// becomes done is closed now, and one that is no longer done is open again.
     public func setState(_ id: ObjectID, to state: String?) throws {
         let item = try resolve(id)
-        let workflow = try self.workflow()
+        let workflow = try self.workflow(at: id)
         item.state = state
         close(item, done: state.map(workflow.isDone) ?? false, task: true)
     }
@@ -21,8 +36,7 @@ extension Outline {
     /// of `parent`'s sub-items, its days read against `today`; returns its ID.
     @discardableResult
     public func append(captured line: String, to parent: ObjectID, today: String) throws -> ObjectID {
-        let workflow = try self.workflow()
-        let captured = CaptureLine(line, today: today, workflow: workflow)
+        let captured = CaptureLine(line, today: today, workflow: try self.workflow(at: parent))
         let id = try append(captured.title, to: parent)
         if let extras = captured.extras { try setTask(id, extras) }
         return id
@@ -33,13 +47,13 @@ extension Outline {
     public func setTask(_ id: ObjectID, _ extras: OutlineNode.Extras) throws {
         let item = try resolve(id)
         item.extras = extras
-        if let state = extras.state, try workflow().isDone(state) { close(item, done: true, task: true) }
+        if let state = extras.state, try workflow(at: id).isDone(state) { close(item, done: true, task: true) }
     }
 
     /// Cycles the state of item `id` through the workflow (none, each state, none); returns the new state.
     @discardableResult
     public func cycleState(_ id: ObjectID) throws -> String? {
-        let next = try workflow().next(after: try resolve(id).state)
+        let next = try workflow(at: id).next(after: try resolve(id).state)
         try setState(id, to: next)
         return next
     }
@@ -67,7 +81,7 @@ extension Outline {
             item.isDone = done
             return
         }
-        let workflow = try self.workflow()
+        let workflow = try self.workflow(at: item.objectID)
         if workflow.isDone(state) != done {
             item.state = done ? workflow.done.first : workflow.todo.first ?? state
         }

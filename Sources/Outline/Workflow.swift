@@ -17,8 +17,13 @@ public struct Workflow: Equatable, Sendable {
 
     /// The workflow the `#+TODO:` lines of `settings` name (the standard one when they name none).
     public init(settings: String?) {
+        self.init(settings: settings.map { [$0] } ?? [])
+    }
+
+    /// The workflow the `#+TODO:` lines of all of `settings` name, as one Org file's lines would.
+    init(settings: [String]) {
         var keywords = OrgKeywords()
-        if let settings { keywords.scan(note: settings) }
+        for note in settings { keywords.scan(note: note) }
         self.init(
             todo: keywords.todo.map { String(decoding: $0, as: UTF8.self) }, done: keywords.done.map { String(decoding: $0, as: UTF8.self) })
     }

@@ -23,6 +23,8 @@ import Testing
         let agenda = try o.agenda(from: "2030-06-02", days: 3)
         #expect(agenda.overdue.map(\.row.title) == ["Late"])
         #expect(agenda.overdue[0].path == ["Project"])
+        // Listed by the earlier of its days: planned the 20th, due the 24th.
+        #expect(!agenda.overdue[0].isDeadline)
         #expect(agenda.days.map(\.day) == ["2030-06-02", "2030-06-03", "2030-06-04"])
         #expect(agenda.days.map { $0.entries.map(\.row.title) } == [["Early", "Plan"], ["Both"], ["Both"]])
         #expect(agenda.days[0].entries.map(\.time) == ["08:30", "14:00"])

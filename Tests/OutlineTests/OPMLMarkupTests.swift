@@ -85,6 +85,23 @@ import Testing
         #expect(OPMLMarkup.markdown(fromHTML: html) == markdown)
     }
 
+    /// Hostile titles are read in one pass: tags never finished, a quarter of a million never closed,
+    /// closing tags with nothing to close. Each stays the text it is (this once took time with the square
+    /// of the size: 10¹¹ steps for a megabyte).
+    @Test func hostileMarkupIsTextAndLinear() {
+        let unfinished = String(repeating: "<a x=", count: 50_000)
+        #expect(OPMLMarkup.markdown(fromHTML: unfinished) == unfinished)
+        let unclosed = String(repeating: "<b>", count: 250_000) + "x"
+        #expect(OPMLMarkup.markdown(fromHTML: unclosed) == unclosed)
+        let crossed = String(repeating: "<b>", count: 50_000) + String(repeating: "</i>", count: 50_000)
+        #expect(OPMLMarkup.markdown(fromHTML: crossed) == crossed)
+        let quoted = "<a href=\"" + String(repeating: "<", count: 100_000)
+        #expect(OPMLMarkup.markdown(fromHTML: quoted) == quoted)
+        // Deep real markup still reads to its limit.
+        let deep = String(repeating: "<i>", count: 200) + "x" + String(repeating: "</i>", count: 200)
+        #expect(OPMLMarkup.markdown(fromHTML: deep) == String(repeating: "*", count: 200) + "x" + String(repeating: "*", count: 200))
+    }
+
     /// Whatever a title holds (markup, entities, brackets) comes back from Burrow's own OPML as it was:
     /// the writer escapes what the reader would read as HTML.
     @Test func anyTitleRoundTrips() throws {

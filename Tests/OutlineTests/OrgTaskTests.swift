@@ -78,7 +78,11 @@ import Testing
             OutlineNode("[#A] not a priority"), OutlineNode("TODO not a task"), OutlineNode("x", extras: .init(state: "TODO", priority: "C")),
             OutlineNode("[#B] after a keyword", extras: .init(state: "TODO")), OutlineNode("  spaced", extras: .init(priority: "A")),
             OutlineNode("", extras: .init(state: "TODO", priority: "A")), OutlineNode("", extras: .init(priority: "Z")),
-            OutlineNode("\u{200B}mark", extras: .init(state: "TODO")), OutlineNode("é", extras: .init(priority: "é"))
+            OutlineNode("\u{200B}mark", extras: .init(state: "TODO")), OutlineNode("é", extras: .init(priority: "é")),
+            // Notes that would start the head: a planning line, a drawer after dates, the escape mark.
+            OutlineNode("x", note: "DEADLINE: <2026-05-01 Fri>\nmore"), OutlineNode("y", note: "  SCHEDULED: <2026-05-01 Fri>"),
+            OutlineNode("z", note: ":PROPERTIES:\n:ID: 1\n:END:\ntext", extras: .init(scheduled: "2026-05-01")),
+            OutlineNode("w", note: "\u{200B}starts with the mark"), OutlineNode("v", note: ":PROPERTIES:\n:END:")
         ])
     func escapesRoundTrip(node: OutlineNode) throws {
         #expect(try OrgOutline.read(OrgOutline.write([node])) == [node], "\(OrgOutline.write([node]).debugDescription)")
@@ -97,5 +101,14 @@ import Testing
         // A planning line that does not read (a bad date) stays in the note.
         let nodes = try? OrgOutline.read("* TODO a\n  SCHEDULED: <2026-02-30 Mon>\n")
         #expect(nodes == [OutlineNode("a", note: "  SCHEDULED: <2026-02-30 Mon>", extras: .init(state: "TODO"))])
+    }
+
+    /// After the outline's own text above the first headline, a first item that looks like such text is
+    /// written as a headline (written as text, it would merge with the preamble when read).
+    @Test func aPreambleAndAFirstItemThatLooksLikeOne() throws {
+        var writer = OrgWriter(keywords: OrgKeywords(), preamble: "#+TITLE: t")
+        let text = writer.write([OutlineNode("", note: "intro")])
+        #expect(text == "#+TITLE: t\n* \nintro\n")
+        #expect(try OrgOutline.read(text) == [OutlineNode("", note: "#+TITLE: t"), OutlineNode("", note: "intro")])
     }
 }

@@ -72,4 +72,18 @@ import Testing
         // 2026-11-19 01:00 UTC is still the 18th in Los Angeles.
         #expect(Outline.today(Date(timeIntervalSince1970: 1_795_050_000), in: TimeZone(identifier: "America/Los_Angeles")!) == "2026-11-18")
     }
+
+    /// An Org file imported under an item left its `#+TODO:` lines in that item's note: its items follow them.
+    @Test func theWorkflowOfAnItemIsItsAncestorsToo() throws {
+        let (o, ship, milk) = try outline()
+        try o.perform {
+            try item(o, ship).note = "#+TODO: TODO WAIT | DONE CANCELLED"
+            try o.move(milk, to: ship, at: 0)
+        }
+        var seen: [String?] = []
+        for _ in 0..<5 { try o.perform { seen.append(try o.cycleState(milk)) } }
+        #expect(seen == ["TODO", "WAIT", "DONE", "CANCELLED", nil])
+        #expect(try o.workflow(at: milk) == Workflow(todo: ["TODO", "WAIT"], done: ["DONE", "CANCELLED"]))
+        #expect(try o.workflow() == .standard)
+    }
 }

@@ -46,7 +46,7 @@ struct Add: ParsableCommand {
         guard !titles.isEmpty else { throw UserError("nothing to add: standard input was empty") }
         try database.write { o in
             // Read as the outliner's capture line reads them: the tokens become the task's, the rest its title.
-            let workflow = literal ? .standard : try o.workflow()
+            let workflow = literal ? .standard : try o.workflow(at: try o.item(at: under ?? "").objectID)
             let today = Outline.today()
             let captured = titles.map { literal ? nil : CaptureLine($0, today: today, workflow: workflow) }
             titles = zip(titles, captured).map { $1?.title ?? $0 }
@@ -61,7 +61,7 @@ struct Add: ParsableCommand {
                 return (parent, ids)
             }
             for (k, (title, id)) in zip(titles, added).enumerated() {
-                let took = captured[k]?.summary.map { " (\($0))" } ?? ""
+                let took = captured[k]?.summary.map { " (" + Sanitizer.visible($0) + ")" } ?? ""
                 say("Added \(Sanitizer.visible("“\(title)”")) #\(id.rowID) under \(o.quoted(parent))" + took)
             }
         }

@@ -28,7 +28,8 @@ struct AgendaCommand: ParsableCommand {
 
     func run() throws {
         try database.read { o in
-            let first = from ?? Outline.today()
+            // As given (`<2026-12-01 Tue>` too), the day alone.
+            let first = from.flatMap { Outline.timestamp($0) } ?? Outline.today()
             let agenda = try o.agenda(from: first, days: days)
             if json {
                 say(Self.json(agenda))

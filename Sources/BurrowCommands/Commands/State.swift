@@ -1,6 +1,7 @@
 import ArgumentParser
 import ObjectGraph
 import Outline
+import TerminalKit
 
 /// `burrow state PATH [STATE|none] [--priority A|none]`
 struct State: ParsableCommand {
@@ -32,7 +33,9 @@ struct State: ParsableCommand {
         guard state != nil || priority != nil else {
             try database.read { o in
                 let item = try o.item(at: path)
-                say([item.state ?? "(no state)", item.priority.map { "priority \($0)" }].compactMap { $0 }.joined(separator: " · "))
+                say(
+                    Sanitizer.visible([item.state ?? "(no state)", item.priority.map { "priority \($0)" }].compactMap { $0 }.joined(separator: " · "))
+                )
             }
             return
         }
@@ -46,11 +49,13 @@ struct State: ParsableCommand {
                 o.context.setActionName("Change the task of " + o.quoted(item))
                 return item
             }
-            let workflow = try o.workflow()
+            let workflow = try o.workflow(at: item.objectID)
             if let state, state != "none", !workflow.states.contains(state) {
-                say("Note: \(state) is not in the outline's workflow (\(workflow.states.joined(separator: " "))); Org export declares it")
+                say(
+                    Sanitizer.visible(
+                        "Note: \(state) is not in the outline's workflow (\(workflow.states.joined(separator: " "))); Org export declares it"))
             }
-            say((item.state ?? "No state") + (item.priority.map { " [#\($0)]" } ?? "") + ": " + o.quoted(item))
+            say(Sanitizer.visible((item.state ?? "No state") + (item.priority.map { " [#\($0)]" } ?? "")) + ": " + o.quoted(item))
         }
     }
 }

@@ -109,6 +109,9 @@ extension Context {
         }
         var ids = Set<Int64>()
         for (rowID, row) in found {
+            // A row deleted as a row in this unit of work (`deleteTree`'s rows and links) is still stored
+            // until the save, but is no member.
+            if !pendingDeletedRows.isEmpty && pendingDeletedRows.contains(rowID) { continue }
             ids.insert(rowID)
             let id = ObjectID(entity: dest.index, rowID: rowID)
             if let row, registered[id].map({ $0.isFault }) ?? true { rowCache[id] = row }

@@ -85,6 +85,9 @@ enum OPMLMarkup {
                         if !tag.closing { out.append(0x0A) }
                     } else if tag.closing {
                         close(tag.name, raw: raw)
+                    } else if open.count >= Self.deepest {
+                        // Deeper than any real markup: text, so that closing stays a short search.
+                        out += input[raw]
                     } else {
                         open.append(OpenElement(tag: tag, kind: kind, start: out.count, raw: raw))
                         if tag.selfClosing { close(tag.name, raw: raw) }
@@ -116,10 +119,21 @@ enum OPMLMarkup {
             out += Self.markdown(of: element, content: content)
         }
 
-        /// Puts back the start tags of elements never closed, as the text they were.
+        /// The most elements open at once; a start tag deeper is text.
+        static let deepest = 256
+
+        /// Puts back the start tags of elements never closed, as the text they were: the output after the
+        /// first of them made again once (inserting each would move the rest each time).
         private mutating func writeBack(_ elements: ArraySlice<OpenElement>) {
-            // From the last: an insertion moves only what comes after it.
-            for element in elements.reversed() { out.insert(contentsOf: input[element.raw], at: element.start) }
+            guard let first = elements.first else { return }
+            var rebuilt: [UInt8] = []
+            rebuilt.reserveCapacity(out.count - first.start + elements.reduce(0) { $0 + $1.raw.count })
+            for (k, element) in zip(elements.indices, elements) {
+                let next = k + 1 < elements.endIndex ? elements[k + 1].start : out.count
+                rebuilt += input[element.raw]
+                rebuilt += out[element.start..<next]
+            }
+            out.replaceSubrange(first.start..., with: rebuilt)
         }
 
         private static func markdown(of element: OpenElement, content: [UInt8]) -> [UInt8] {
@@ -231,12 +245,15 @@ enum OPMLMarkup {
             guard j < p.count, (p[j] | 0x20) >= UInt8(ascii: "a"), (p[j] | 0x20) <= UInt8(ascii: "z") else { return nil }
             let nameStart = j
             while j < p.count && Self.isNameByte(p[j]) { j += 1 }
+            // No tag Workflowy writes is long, and none holds a '<' (its values escape it): a tag that would
+            // reach the next '<' is text, so every byte is looked at a bounded number of times.
+            guard j - nameStart <= 16 else { return nil }
             let name = String(decoding: p[nameStart..<j], as: UTF8.self).lowercased()
             var attributes: [String: String] = [:]
             while true {
                 let before = j
                 while j < p.count && Self.isSpace(p[j]) { j += 1 }
-                guard j < p.count else { return nil }
+                guard j < p.count, p[j] != UInt8(ascii: "<") else { return nil }
                 if p[j] == UInt8(ascii: ">") {
                     return Tag(name: name, closing: closing, selfClosing: false, attributes: attributes, end: j + 1)
                 }
@@ -260,18 +277,19 @@ enum OPMLMarkup {
                 }
                 j += 1
                 while j < p.count && Self.isSpace(p[j]) { j += 1 }
-                guard j < p.count else { return nil }
+                guard j < p.count, p[j] != UInt8(ascii: "<") else { return nil }
                 let valueStart: Int
                 let valueEnd: Int
                 if p[j] == UInt8(ascii: "\"") || p[j] == UInt8(ascii: "'") {
                     let quote = p[j]
                     valueStart = j + 1
-                    guard let close = p[valueStart...].firstIndex(of: quote) else { return nil }
+                    guard let close = p[valueStart...].firstIndex(where: { $0 == quote || $0 == UInt8(ascii: "<") }), p[close] == quote
+                    else { return nil }
                     valueEnd = close
                     j = close + 1
                 } else {
                     valueStart = j
-                    while j < p.count && !Self.isSpace(p[j]) && p[j] != UInt8(ascii: ">") { j += 1 }
+                    while j < p.count && !Self.isSpace(p[j]) && p[j] != UInt8(ascii: ">") && p[j] != UInt8(ascii: "<") { j += 1 }
                     valueEnd = j
                 }
                 // First wins, as in HTML.

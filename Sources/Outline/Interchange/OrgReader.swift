@@ -76,11 +76,10 @@ struct OrgReader {
                 extras = e
             }
             let noteLines = (body.lowerBound + taken)..<body.upperBound
-            builder.add(
-                OutlineNode(
-                    String(decoding: head.title, as: UTF8.self), note: noteLines.isEmpty ? nil : note(lines[noteLines], &scratch),
-                    isDone: head.isDone, extras: extras),
-                depth: depth)
+            var text = noteLines.isEmpty ? nil : note(lines[noteLines], &scratch)
+            // The writer's mark before a note that would otherwise start the head (a planning line).
+            if let t = text, t.utf8.starts(with: OrgOutline.zeroWidthSpace) { text = String(t.unicodeScalars.dropFirst()) }
+            builder.add(OutlineNode(String(decoding: head.title, as: UTF8.self), note: text, isDone: head.isDone, extras: extras), depth: depth)
         }
     }
 

@@ -28,7 +28,9 @@ struct OrgWriter: OutlineWriter {
 
     mutating func enter(_ node: OutlineNode, depth: Int, hasChildren: Bool, into out: inout [UInt8]) {
         defer { first = false }
-        if first, OrgOutline.isPreamble(node, hasChildren: hasChildren) {
+        // After the outline's own text above the first headline, a first item is a headline whatever it
+        // looks like: written as text too, it would merge with that text when read.
+        if first, preamble?.isEmpty ?? true, OrgOutline.isPreamble(node, hasChildren: hasChildren) {
             OrgOutline.appendNote(node.note!, to: &out)
             return
         }
@@ -48,7 +50,23 @@ struct OrgWriter: OutlineWriter {
             out += line
             out.append(0x0A)
         }
-        if let note = node.note { OrgOutline.appendNote(note, to: &out) }
+        guard let note = node.note else { return }
+        // A note whose first line would be read as the head's (a planning line, a property drawer), or that
+        // starts with the escape mark, starts with the mark: the reader takes it away again.
+        let first = note.utf8.prefix { $0 != 0x0A }
+        var rest = note.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).lazy.map { Array($0) }.makeIterator()
+        var noteLines: [[UInt8]] = []
+        let (_, taken) = OrgHead.read(
+            lines[0],
+            section: { k in
+                if k + 1 < lines.count { return lines[k + 1] }
+                // The note's lines, read only as far as the reader looks.
+                while noteLines.count <= k - (lines.count - 1), let next = rest.next() { noteLines.append(next) }
+                let n = k - (lines.count - 1)
+                return n < noteLines.count ? noteLines[n] : nil
+            }, keywords: keywords)
+        if taken > lines.count - 1 || first.starts(with: OrgOutline.zeroWidthSpace) { out += OrgOutline.zeroWidthSpace }
+        OrgOutline.appendNote(note, to: &out)
     }
 
     func leave(depth: Int, into out: inout [UInt8]) {}
