@@ -10,8 +10,11 @@ extension Outline {
 
     /// Reads the subtree as values (see `levels(under:)`), then nests the levels from the deepest up.
     private func nodesOfRows(under parent: Item, progress: ((Int) -> Void)?) throws -> [OutlineNode] {
-        let extras = try storedExtras()
-        var levels = try self.levels(under: parent, progress: progress).map { level in
+        let read = try self.levels(under: parent, progress: progress)
+        // Only the subtree's items, through the parent index: a copy of three items in a big outline reads
+        // three rows' extras, not every row's.
+        let extras = try storedExtras(under: read.lazy.joined().map(\.parent))
+        var levels = read.map { level in
             level.map { row in
                 (id: row.id.rowID, parent: row.parent, node: OutlineNode(row.title, note: row.note, isDone: row.isDone, extras: extras[row.id.rowID]))
             }

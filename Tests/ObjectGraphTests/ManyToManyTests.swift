@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ObjectGraph
@@ -362,7 +363,7 @@ import Testing
     }
 
     func randomEdits(seed: UInt64, _ tally: inout Tally) throws {
-        var rng = SplitMix(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let store = try Store(inMemoryWith: Self.model)
         var c = Context(store: store)
         var items: [ObjectID] = [], tags: [ObjectID] = []
@@ -431,18 +432,5 @@ import Testing
         let fresh = Context(store: store)
         let stored = try fresh.fetch(FetchRequest("Item_tags")).map { [$0.object("source")!.objectID.rowID, $0.object("target")!.objectID.rowID] }
         #expect(Set(stored) == pending && stored.count == pending.count, "seed \(seed)")
-    }
-}
-
-/// SplitMix64: a failing seed replays alone.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Outline
@@ -109,7 +110,7 @@ import Testing
             "<", ">", "&", ";", "#", "x", "b", "/", "<b>", "</b>", "<a href=\"u\">", "</a>", "&amp;", "&lt;", "&#10;",
             "&#x41;", "&nbsp;", " ", "\"", "'", "\n", "\t", "é", "👩‍👩‍👧", "\u{1B}", "<br>", "**", "`"
         ]
-        var generator = SeededGenerator(seed: 42)
+        var generator = SeededRandom(seed: 42)
         var markupLooking = 0
         for _ in 0..<500 {
             var nodes: [OutlineNode] = []
@@ -127,18 +128,5 @@ import Testing
         // The dangerous case: titles that the reader would take as markup if the writer did not escape them.
         print("OPML round trip: \(markupLooking) of 4,000 titles would read differently as HTML")
         #expect(markupLooking > 1_000)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing round trip replays.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -86,4 +86,21 @@ import Testing
         #expect(try o.workflow(at: milk) == Workflow(todo: ["TODO", "WAIT"], done: ["DONE", "CANCELLED"]))
         #expect(try o.workflow() == .standard)
     }
+
+    /// A copy (duplicate, paste) keeps what makes its items tasks, below it too.
+    @Test func aCopyKeepsTheTasks() throws {
+        let (o, ship, milk) = try outline()
+        try o.perform {
+            try o.append(captured: "TODO Pack !B due:2030-06-04", to: ship, today: "2030-06-02")
+            try o.setState(ship, to: "TODO")
+        }
+        var copy: ObjectID?
+        try o.perform { copy = try o.duplicate(ship).0 }
+        let c = try item(o, try #require(copy))
+        #expect(c.state == "TODO")
+        let below = try o.children(of: c)
+        #expect(below.map(\.title) == ["Pack"])
+        #expect(below[0].extras == OutlineNode.Extras(state: "TODO", priority: "B", deadline: "2030-06-04"))
+        _ = milk
+    }
 }

@@ -123,6 +123,29 @@ public enum OPML {
     /// The attributes Burrow writes an `OutlineNode.Extras` as, in its order (plain text, not HTML).
     static let extrasAttributes = ["_state", "_priority", "_scheduled", "_deadline", "_closed", "_properties", "_orgHead"]
 
+    /// The number a character reference's digits (`&#233;`, `&#xE9;`) starting at `start` make, and where
+    /// they end; saturated just above the last scalar, so any number of digits cannot overflow. Shared by the
+    /// XML reader and the HTML in attributes (`OPMLMarkup`).
+    static func referenceNumber<Bytes: RandomAccessCollection<UInt8>>(_ p: Bytes, from start: Int, hex: Bool) -> (value: UInt32, end: Int)
+    where Bytes.Index == Int {
+        var i = start
+        var value: UInt32 = 0
+        while i < p.endIndex {
+            let b = p[i]
+            let digit: UInt32
+            if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                digit = UInt32(b - UInt8(ascii: "0"))
+            } else if hex && (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f") {
+                digit = UInt32((b | 0x20) - UInt8(ascii: "a") + 10)
+            } else {
+                break
+            }
+            value = min(value * (hex ? 16 : 10) + digit, 0x11_0000)
+            i += 1
+        }
+        return (value, i)
+    }
+
     /// The deepest indentation written, in levels of two spaces.
     static let maximumIndent = 32
 

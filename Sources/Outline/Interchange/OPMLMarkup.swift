@@ -325,20 +325,8 @@ enum OPMLMarkup {
                 let hex = j < p.count && (p[j] | 0x20) == UInt8(ascii: "x")
                 if hex { j += 1 }
                 let digits = j
-                var value: UInt32 = 0
-                while j < p.count, j - digits < 8 {
-                    let b = p[j]
-                    let digit: UInt32
-                    if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
-                        digit = UInt32(b - UInt8(ascii: "0"))
-                    } else if hex && (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f") {
-                        digit = UInt32((b | 0x20) - UInt8(ascii: "a") + 10)
-                    } else {
-                        break
-                    }
-                    value = value * (hex ? 16 : 10) + digit
-                    j += 1
-                }
+                let (value, end) = OPML.referenceNumber(p, from: j, hex: hex)
+                j = end
                 guard j > digits, j < p.count, p[j] == UInt8(ascii: ";") else { return nil }
                 // Controls stay text: a title's HTML must not be a way to put escape sequences in it.
                 guard value == 0x09 || value == 0x0A || (value >= 0x20 && !(0x7F...0x9F).contains(value)),

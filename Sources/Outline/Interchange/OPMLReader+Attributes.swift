@@ -178,21 +178,8 @@ extension OPMLReader {
             let hex = i < p.count && p[i] == UInt8(ascii: "x")
             if hex { i += 1 }
             let digits = i
-            var value: UInt32 = 0
-            while i < p.count {
-                let b = p[i]
-                let digit: UInt32
-                if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
-                    digit = UInt32(b - UInt8(ascii: "0"))
-                } else if hex && (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "f") {
-                    digit = UInt32((b | 0x20) - UInt8(ascii: "a") + 10)
-                } else {
-                    break
-                }
-                // Saturates just above the last scalar, so any number of digits cannot overflow.
-                value = min(value * (hex ? 16 : 10) + digit, 0x11_0000)
-                i += 1
-            }
+            let (value, end) = OPML.referenceNumber(p, from: i, hex: hex)
+            i = end
             guard i > digits, i < p.count, p[i] == UInt8(ascii: ";") else {
                 throw fail(start, "a character reference is &#DIGITS; or &#xHEX;")
             }
