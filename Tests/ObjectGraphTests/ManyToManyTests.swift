@@ -209,10 +209,8 @@ import Testing
     }
 
     @Test func undoAndRedoRestoreLinks() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("m2m-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let c = Context(store: try Store(path: dir.path + "/m.sqlite", model: Self.model))
+        let dir = TemporaryDirectory("m2m")
+        let c = Context(store: try Store(path: dir.path("m.sqlite"), model: Self.model))
         let milk = try make(c, "Item", "milk"), food = try make(c, "Tag", "food")
         try c.save(actionName: "Add")
         milk.add(food, to: "tags")
@@ -245,10 +243,8 @@ import Testing
                 Relationship.toMany("items", "Item", inverse: "tags")
             }
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("m2m-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.path + "/m.sqlite"
+        let dir = TemporaryDirectory("m2m")
+        let path = dir.path("m.sqlite")
         do {
             let c = Context(store: try Store(path: path, model: old))
             _ = try make(c, "Item", "milk")
@@ -295,10 +291,8 @@ import Testing
     /// object per row), the labels stay and forget them, and one undo brings items and links back.
     @Test(arguments: [false, true])
     func deleteTreeTakesTheLinksAsRows(inTransaction: Bool) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("m2m-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try Store(path: dir.path + "/t.sqlite", model: Self.tree)
+        let dir = TemporaryDirectory("m2m")
+        let store = try Store(path: dir.path("t.sqlite"), model: Self.tree)
         let setup = Context(store: store)
         let top = try make(setup, "Node", "top")
         let red = try make(setup, "Label", "red"), blue = try make(setup, "Label", "blue")

@@ -98,7 +98,7 @@ import Testing
     /// Outlines made once by commands, each case damaging a copy: "A" then "B" (with B's ID), "A" then "A2",
     /// and the same with A2's add undone.
     static let templates: (folder: TemporaryDirectory, aThenB: String, b: Int64, aThenA2: String, a2Undone: String) = {
-        let folder = TemporaryDirectory("burrow-damaged-history-templates")
+        let folder = TemporaryDirectory("burrow-damaged-history-templates", forTheProcess: true)
         let aThenB = folder.path("a-then-b.sqlite"), aThenA2 = folder.path("a-then-a2.sqlite")
         precondition(burrow(["add", "A"], aThenB).status == 0 && burrow(["add", "A"], aThenA2).status == 0)
         let added = burrow(["add", "B"], aThenB)

@@ -29,7 +29,7 @@ import Testing
 
     /// A store of `itemCount` items made by `burrow import` (in a folder of its own), copied per test.
     static let template: (folder: TemporaryDirectory, path: String) = {
-        let folder = TemporaryDirectory("burrow-damage-template")
+        let folder = TemporaryDirectory("burrow-damage-template", forTheProcess: true)
         let file = folder.path("items.json")
         let items = (0..<itemCount).map { n in
             var o: [String: Any] = ["title": title(n)]

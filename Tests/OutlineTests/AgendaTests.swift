@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ObjectGraph
+import TestSupport
 import Testing
 
 @testable import Outline
@@ -34,11 +35,9 @@ import Testing
 
     /// The agenda's condition is answered from the two sparse indexes (SQLite's OR of two index searches).
     @Test func theAgendaReadsThroughItsIndexes() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("agenda-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        _ = try Store(path: dir.path + "/a.sqlite", model: OutlineModel.model)
-        let plan = try DatabaseQueue(path: dir.path + "/a.sqlite").read { db in
+        let dir = TemporaryDirectory("agenda")
+        _ = try Store(path: dir.path("a.sqlite"), model: OutlineModel.model)
+        let plan = try DatabaseQueue(path: dir.path("a.sqlite")).read { db in
             try Row.fetchAll(
                 db, sql: #"EXPLAIN QUERY PLAN SELECT "id" FROM "Item" WHERE ("deadline" < ? OR "scheduled" < ?) AND "done" IS ?"#,
                 arguments: ["2030-06-05", "2030-06-05", false]

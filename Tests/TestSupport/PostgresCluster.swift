@@ -45,7 +45,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// A new cluster of its own (for a test that stops and starts its server).
     public init() throws {
         bin = try Self.serverPrograms()
-        directory = NSTemporaryDirectory() + "burrow-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
+        directory = TemporaryDirectory.root.path + "/burrow-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
         adminPassword = UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory + "/data", withIntermediateDirectories: true)
         try adminPassword.write(toFile: directory + "/pw", atomically: false, encoding: .utf8)
@@ -147,7 +147,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// waiting forever); its output, or an error with it when it fails.
     private static func capture(_ program: String, _ arguments: [String], environment: [String: String], directory: String? = nil) throws -> String {
         // Output to a file, not a pipe: the server `pg_ctl` starts would inherit a pipe and keep it open.
-        let file = NSTemporaryDirectory() + "burrow-pg-out-\(UUID().uuidString)"
+        let file = TemporaryDirectory.root.path + "/burrow-pg-out-\(UUID().uuidString)"
         defer { unlink(file) }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
