@@ -24,7 +24,8 @@ public struct Burrow: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Add.self, Ls.self, Note.self, Rm.self, Done.self, State.self, Schedule.self, AgendaCommand.self, Mv.self, Rename.self, Export.self,
+            Add.self, Ls.self, Note.self, Rm.self, Done.self, State.self, Schedule.self, TagCommand.self, AgendaCommand.self, Mv.self, Rename.self,
+            Export.self,
             Import.self, Check.self,
             Find.self, Undo.self,
             Redo.self, History.self, Config.self, Sync.self

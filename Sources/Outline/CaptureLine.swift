@@ -13,9 +13,10 @@ public struct CaptureLine: Equatable, Sendable {
     /// The day the line's days were read against.
     public let today: String
 
-    /// Reads `line`: a state of `workflow` as its first word, `!A` (one letter) for a priority, `due:DATE` and
-    /// `sched:DATE` (optionally followed by a time, `9:00`). DATE is `today`, `tomorrow`, a weekday (`fri`,
-    /// `friday`: the coming one, today included), `+3d` / `+2w` from today, or `2026-12-01`.
+    /// Reads `line`: a state of `workflow` as its first word, `!A` (one letter) for a priority, `#work` and
+    /// `#[[two words]]` for tags, `due:DATE` and `sched:DATE` (optionally followed by a time, `9:00`). DATE is
+    /// `today`, `tomorrow`, a weekday (`fri`, `friday`: the coming one, today included), `+3d` / `+2w` from
+    /// today, or `2026-12-01`.
     public init(_ line: String, today: String, workflow: Workflow = .standard) {
         var words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         var extras = OutlineNode.Extras()
@@ -30,6 +31,19 @@ public struct CaptureLine: Equatable, Sendable {
             k += 1
             if word.count == 2, word.first == "!", let p = word.last, p.isASCII, p.isLetter {
                 extras.priority = p.uppercased()
+                continue
+            }
+            // `#[[multi word]]`, as Logseq writes a tag of several words: the words up to the closing `]]`.
+            if word.hasPrefix("#[["), let end = words[(k - 1)...].firstIndex(where: { $0.hasSuffix("]]") }) {
+                let tag = words[(k - 1)...end].joined(separator: " ").dropFirst(3).dropLast(2)
+                if Tag.problem(with: String(tag)) == nil && !tag.contains("]]") && !tag.contains("[[") {
+                    if !extras.tags.contains(String(tag)) { extras.tags.append(String(tag)) }
+                    k = end + 1
+                    continue
+                }
+            }
+            if let tag = Self.tag(word) {
+                if !extras.tags.contains(tag) { extras.tags.append(tag) }
                 continue
             }
             var taken = false
@@ -64,9 +78,19 @@ public struct CaptureLine: Equatable, Sendable {
         var parts: [String] = []
         if let s = e.state { parts.append(s) }
         if let p = e.priority { parts.append("priority " + p) }
+        parts += e.tags.map { "#" + $0 }
         if let s = e.scheduled { parts.append("planned " + s) }
         if let d = e.deadline { parts.append("due " + d) }
         return parts.joined(separator: " · ")
+    }
+
+    /// The tag of a `#work` word: `#` then a letter (`#1` is an issue number, `# ` a heading), the rest a
+    /// tag can hold.
+    static func tag(_ word: String) -> String? {
+        guard word.first == "#", word.count > 1 else { return nil }
+        let tag = String(word.dropFirst())
+        guard let lead = tag.first, lead.isLetter || lead == "_" || lead == "@", !tag.contains("#"), Tag.problem(with: tag) == nil else { return nil }
+        return tag
     }
 
     /// `2026-12-01` for a day word, relative to `today` (`2026-11-29`).

@@ -1,8 +1,8 @@
 import ObjectGraph
 
 extension Item {
-    /// The names of the attributes an `OutlineNode.Extras` is stored in, in its order.
-    static let extrasKeys = ["state", "priority", "scheduled", "deadline", "closed", "properties", "orgHead"]
+    /// The names of the attributes an `OutlineNode.Extras` is stored in, in its order, then its tag list.
+    static let extrasKeys = ["state", "priority", "scheduled", "deadline", "closed", "properties", "orgHead", "tagList"]
 
     /// Items that say anything beyond title, note and done.
     static var hasExtras: ObjectPredicate { .or(extrasKeys.map { !Property($0).isNil }) }
@@ -11,7 +11,8 @@ extension Item {
 extension OutlineNode.Extras {
     /// The extras in stored values read with `Item.extrasKeys`, nil when they say nothing.
     init?(stored values: some Collection<Value>) {
-        self.init(values: values.map { if case .string(let s) = $0 { s } else { nil } })
+        let strings: [String?] = values.map { if case .string(let s) = $0 { s } else { nil } }
+        self.init(values: Array(strings.dropLast()), tagList: strings.last ?? nil)
     }
 }
 

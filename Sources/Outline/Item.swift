@@ -27,6 +27,7 @@ public final class Item: ManagedObject {
         static let closed = entity.slot("closed")!
         static let properties = entity.slot("properties")!
         static let orgHead = entity.slot("orgHead")!
+        static let tagList = entity.slot("tagList")!
         /// The slots an item's `OutlineNode.Extras` go to, in its order.
         static let extras = [state, priority, scheduled, deadline, closed, properties, orgHead]
     }
@@ -67,7 +68,7 @@ public final class Item: ManagedObject {
     public var modified: Date? { self[slot: Slot.modified] }
 
     /// Records a change of what the item says.
-    private func touch() {
+    func touch() {
         // An item inserted in this unit of work was stamped when it was made: setting its title is part of
         // making it, and stamping again would cost an import a clock read and a write per item.
         guard entity === Slot.entity, !isInserted else { return }
@@ -141,16 +142,41 @@ public final class Item: ManagedObject {
         }
     }
 
-    /// What an interchange file says beyond title, note and done (state, priority, dates, properties).
+    /// What an interchange file says beyond title, note and done (state, priority, dates, properties, and
+    /// the tags, read through the links). Setting it sets the stored fields; tags are set with
+    /// `Outline.setTags`, which finds or makes the tag objects.
     public var extras: OutlineNode.Extras? {
         get {
             let values = Slot.extras.map { self[slot: $0] as String? }
-            return OutlineNode.Extras(values: values)
+            return OutlineNode.Extras(values: values, tagList: entity === Slot.entity ? self[slot: Slot.tagList] : nil)
         }
         set {
             let values = newValue?.values ?? Array(repeating: nil, count: Slot.extras.count)
             for (slot, value) in zip(Slot.extras, values) where (self[slot: slot] as String?) != value { self[slot: slot] = value }
         }
+    }
+
+    /// The names of its tags, in the order given.
+    public var tagNames: [String] {
+        guard entity === Slot.entity else { return [] }
+        return Item.tags(ofList: self[slot: Slot.tagList])
+    }
+
+    /// Its tags as stored (`:work:home:`); set only with the links (`Outline.setTags`).
+    var tagList: String? {
+        get { self[slot: Slot.tagList] }
+        set { self[slot: Slot.tagList] = newValue }
+    }
+
+    /// The tags of a stored list (`:work:home:`), in order.
+    static func tags(ofList list: String?) -> [String] {
+        guard let list else { return [] }
+        return list.split(separator: ":").map(String.init)
+    }
+
+    /// The stored list of `tags` (nil for none).
+    static func list(ofTags tags: [String]) -> String? {
+        tags.isEmpty ? nil : ":" + tags.joined(separator: ":") + ":"
     }
 
     /// Folded open: its sub-items are shown indented beneath it in the level. View state, stored (so it

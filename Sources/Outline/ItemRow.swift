@@ -22,11 +22,13 @@ public struct ItemRow: Sendable, Equatable {
     public let priority: String?
     public let scheduled: String?
     public let deadline: String?
+    /// Its tags, in order (`work`).
+    public let tags: [String]
 
     /// A row from its values (the outline makes them from items; tests and previews make them directly).
     public init(
         id: ObjectID, title: String, isDone: Bool, childCount: Int, hasNote: Bool = false, isExpanded: Bool = false, state: String? = nil,
-        priority: String? = nil, scheduled: String? = nil, deadline: String? = nil
+        priority: String? = nil, scheduled: String? = nil, deadline: String? = nil, tags: [String] = []
     ) {
         self.id = id
         self.title = title
@@ -38,13 +40,14 @@ public struct ItemRow: Sendable, Equatable {
         self.priority = priority
         self.scheduled = scheduled
         self.deadline = deadline
+        self.tags = tags
     }
 
     init(_ item: Item) {
         self.init(
             id: item.objectID, title: item.title, isDone: item.isDone, childCount: item.childCount,
             hasNote: !(item.note ?? "").isEmpty, isExpanded: item.isExpanded, state: item.state, priority: item.priority,
-            scheduled: item.scheduled, deadline: item.deadline)
+            scheduled: item.scheduled, deadline: item.deadline, tags: item.tagNames)
     }
 
     /// The date a row shows: the deadline, else when it is planned (the day alone, `2026-05-01`).

@@ -103,6 +103,7 @@ extension Outline {
         template[Item.Slot.created] = now
         template[Item.Slot.modified] = now
         let parentSlot = entity.slot("parent")!
+        var tags = TagLinker(context)
         // Sub-levels are new, so any increasing keys do: they share prefixes of one run, made once, instead
         // of making (and storing) keys level by level. Only the top level follows what `parent` holds.
         let subKeys = OrderKey.keys(after: nil, count: longest)
@@ -125,6 +126,7 @@ extension Outline {
                 }
                 row[Item.Slot.order] = .string(keys[k])
                 row[parentSlot] = .integer(owner)
+                if !level[k].tags.isEmpty { row[Item.Slot.tagList] = try tags.link(id.rowID, to: level[k].tags) }
                 rows.append(row)
                 if next == 1 { top.append(id) }
                 if !level[k].children.isEmpty { work.append((level[k].children, id.rowID)) }
@@ -132,6 +134,7 @@ extension Outline {
             }
         }
         context.insertRows(entity, ids: ids, values: rows)
+        try tags.flush()
         progress?(rows.count)
         return top
     }

@@ -42,11 +42,12 @@ extension Outline {
         return id
     }
 
-    /// Gives item `id` what a capture line took (state, priority, dates); a done state marks it done and
+    /// Gives item `id` what a capture line took (state, priority, dates, tags); a done state marks it done and
     /// closes it now.
     public func setTask(_ id: ObjectID, _ extras: OutlineNode.Extras) throws {
         let item = try resolve(id)
         item.extras = extras
+        if !extras.tags.isEmpty { try setTags(id, extras.tags) }
         if let state = extras.state, try workflow(at: id).isDone(state) { close(item, done: true, task: true) }
     }
 

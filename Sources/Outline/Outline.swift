@@ -308,6 +308,8 @@ public enum OutlineError: UserFacingError, Equatable {
     case cannotMoveRoot
     case noParent
     case moveIntoItself(String)
+    /// A tag that cannot be one (see `Tag.problem(with:)`): the name, and why.
+    case badTag(String, String)
 
     public var description: String {
         switch self {
@@ -315,6 +317,7 @@ public enum OutlineError: UserFacingError, Equatable {
         case .cannotMoveRoot: return "the top of the outline cannot be moved"
         case .noParent: return "the top of the outline has no siblings"
         case .moveIntoItself(let t): return "“\(t)” cannot be moved into itself"
+        case .badTag(let name, let why): return "“\(name)” is not a tag: \(why)"
         }
     }
 }

@@ -30,12 +30,14 @@ public struct OutlineLoader {
     private var batchIDs: [ObjectID] = []
     private var batchRows: [[Value]] = []
     private var reserve = 64
+    private var tags: TagLinker
     /// Items added so far.
     public private(set) var count = 0
 
     /// A loader adding at the end of `parent`'s sub-items.
     public init(_ outline: Outline, under parent: Item) throws {
         context = outline.context
+        tags = TagLinker(outline.context)
         entity = Item.Slot.entity
         var t = entity.defaults
         let now = Value.date(Item.timestamp())
@@ -69,6 +71,7 @@ public struct OutlineLoader {
         }
         row[Item.Slot.order] = .string(key)
         row[parentSlot] = .integer(path[depth].id)
+        if !node.tags.isEmpty { row[Item.Slot.tagList] = try tags.link(id.rowID, to: node.tags) }
         batchIDs.append(id)
         batchRows.append(row)
         path.append((id.rowID, nil))
@@ -84,6 +87,7 @@ public struct OutlineLoader {
     private mutating func flush(write: Bool) throws {
         guard !batchRows.isEmpty else { return }
         context.insertRows(entity, ids: batchIDs, values: batchRows)
+        try tags.flush()
         batchIDs = []
         batchRows = []
         batchIDs.reserveCapacity(Self.batchSize)

@@ -17,6 +17,10 @@ public enum OutlineModel {
     /// `2026-05-01 09:00 +1w`, so they sort as text), `properties` (an org property drawer's lines) and
     /// `orgHead` (an org headline's own text, kept while it still says what the item says, so an unchanged
     /// file is written back byte for byte), with indexes of the items planned and due (the agenda's).
+    /// Version 7 added tags: a `Tag` entity (a unique `name`) and the many-to-many `Item.tags`/`Tag.items`
+    /// (kept as rows of `Item_tags`), and `tagList` on the item, its tags in order as `:work:home:`, which
+    /// every edit keeps equal to its links; deleting an item takes its links away. The migration adds the
+    /// two tables and the column.
     public static let model: Model = {
         do {
             return try declared(searchIndex: true)
@@ -28,7 +32,7 @@ public enum OutlineModel {
     /// The model as declared, with or without its full-text index: without, it is what the benchmark
     /// measures the index's cost against (the same tables and indexes otherwise). Only `model` opens stores.
     public static func declared(searchIndex: Bool) throws -> Model {
-        try Model(version: 6) {
+        try Model(version: 7) {
             Entity(Item.entityName, type: Item.self) {
                 Attribute("title", .string, default: "")
                 Attribute("note", .string, optional: true)
@@ -50,8 +54,12 @@ public enum OutlineModel {
                 Attribute("closed", .string, optional: true)
                 Attribute("properties", .string, optional: true)
                 Attribute("orgHead", .string, optional: true)
+                // The item's tags as `:work:home:`, kept equal to its links to `Tag`s by every edit: what a row
+                // shows and an export writes, read with the item (the links are the index of a tag's items).
+                Attribute("tagList", .string, optional: true)
                 Relationship.toOne("parent", Item.entityName, inverse: "children")
                 Relationship.toMany("children", Item.entityName, inverse: "parent", deleteRule: .cascade)
+                Relationship.toMany("tags", Tag.entityName, inverse: "items")
                 CompoundIndex("parent", "order")
                 // The open items of a level are found without reading the level.
                 CompoundIndex("expanded", "parent", sparse: true)
@@ -61,6 +69,12 @@ public enum OutlineModel {
                 CompoundIndex("scheduled", sparse: true)
                 CompoundIndex("deadline", sparse: true)
                 if searchIndex { FullTextIndex("title", "note") }
+            }
+            Entity(Tag.entityName, type: Tag.self) {
+                // A tag is found or made inside the write transaction (`Outline.setTags`), so two processes
+                // never make two of a name; the index makes sure a tag's items are never split between rows.
+                Attribute("name", .string, default: "", unique: true)
+                Relationship.toMany("items", Item.entityName, inverse: "tags")
             }
         }
     }

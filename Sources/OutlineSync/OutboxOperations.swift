@@ -42,7 +42,10 @@ public enum OutboxOperations {
     ) {
         let store = context.store
         var changes = entry.objects.filter { $0.entity == Item.entityName }.map { Change(id: $0.id, before: $0.before, after: $0.after) }
-        if let entity = changes.first?.id.entity ?? entry.insertedByID.first?.entity, !entry.insertedByID.isEmpty {
+        // Items only: an entry holds tags and their links too (rows of other entities), which the server
+        // does not hold yet.
+        let entity = Item.entityIndex
+        if !entry.insertedByID.isEmpty {
             // Rows inserted without their values (a big import): read as stored now; one deleted since
             // sends nothing (its delete, in a later entry, finds no name and sends nothing either).
             let ids = entry.insertedByID.filter { $0.entity == entity }
@@ -52,7 +55,6 @@ public enum OutboxOperations {
                 changes.append(Change(id: id, before: nil, after: Dictionary(uniqueKeysWithValues: zip(keys, row))))
             }
         }
-        let entity = changes.first?.id.entity ?? 0
         func parent(_ values: [String: Value]?) -> ObjectID? {
             guard case .integer(let row)? = values?["parent"] else { return nil }
             return ObjectID(entity: entity, rowID: row)

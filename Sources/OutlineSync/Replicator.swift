@@ -420,8 +420,7 @@ public final class Replicator {
                         case .sent(let rows)?: named = rows
                         case nil: named = []
                         }
-                        let entity = entry.objects.first?.id.entity ?? entry.insertedByID.first?.entity ?? 0
-                        let fresh = Set(named.map { ObjectID(entity: entity, rowID: $0) })
+                        let fresh = Set(named.map { ObjectID(entity: Item.entityIndex, rowID: $0) })
                         let (ops, first) = try OutboxOperations.plan(for: entry, in: context, fresh: fresh)
                         if state.plans[entry.seq] == nil { state.plans[entry.seq] = .sent(named: first.map(\.rowID)) }
                         return (entry, ops)

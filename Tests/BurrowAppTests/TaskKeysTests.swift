@@ -92,4 +92,30 @@ struct TaskKeysTests {
         #expect(h.backend.lines[5].hasPrefix(" [ ] [#A] Pay rent"), "\(h.backend.lines)")
         #expect(h.backend.lines[5].hasSuffix("due Dec 4"), "\(h.backend.lines)")
     }
+
+    /// Tags come after the title (and its note's mark) on a row, cut where the title would have less than
+    /// 12 cells; a captured `#tag` is the item's; another process's tagging redraws the row.
+    @Test func rowsShowTagsAndCaptureTakesThem() throws {
+        let h = try harness()
+        try h.press("a")
+        h.type("Call Ann #work #[[big project]]")
+        #expect(h.backend.lines.last?.contains("→ #work · #big project") == true, "\(h.backend.lines.last ?? "")")
+        try h.press("<Enter> <Esc>")
+        h.expect(
+            """
+            Burrow
+            + Add to Burrow…
+             [ ] TODO [#B] Review             Dec 1
+             [ ] TODO Call Bob           due Nov 20
+             [ ] Plain
+             [ ] Call Ann #work #big project
+            Added “Call Ann” · #work · #big… ?: help
+            """)
+        // Tagged by another process: the row follows, as it does a rename.
+        let other = Outline(context: Context(store: h.outline.context.store))
+        let plain = try #require(try other.children(of: try other.root()).first { $0.title == "Plain" }).objectID
+        try other.perform { try other.setTags(plain, ["a-very-long-tag-name", "more"]) }
+        h.tick()
+        #expect(h.backend.lines[4] == " [ ] Plain #a-very-long-tag-name…", "\(h.backend.lines[4])")
+    }
 }

@@ -25,7 +25,7 @@ import Testing
         // `#+TITLE:` is the outline's own (the top level's note), not an item; TODO is Ship's state.
         #expect(r.1.hasPrefix("Imported 3 items from \(file) (org)"), "\(r)")
         let tree =
-            "[ ] TODO Ship                                                      :work: · planned 2026-05-01 (1)\n"
+            "[ ] TODO Ship · planned 2026-05-01 #work (1)\n"
             + "  [x] DONE Write notes\n[ ] Read\n"
         #expect(sh.run("ls", "--tree").1 == tree)
         #expect(sh.run("export", "--format", "org").1 == Self.org)

@@ -59,14 +59,38 @@ import Testing
     @Test func addReadsTheCaptureTokens() throws {
         let sh = Shell()
         var r = sh.run("add", "TODO Call Bob #work !a due:2026-12-04 9:00")
-        #expect(r.0 == 0 && r.1.hasSuffix("under the top level (TODO · priority A · due 2026-12-04 09:00)\n"), "\(r)")
-        #expect(r.1.hasPrefix("Added “Call Bob #work” #"), "\(r)")
+        #expect(r.0 == 0 && r.1.hasSuffix("under the top level (TODO · priority A · #work · due 2026-12-04 09:00)\n"), "\(r)")
+        #expect(r.1.hasPrefix("Added “Call Bob” #"), "\(r)")
         r = sh.run("add", "--literal", "TODO keep !A as typed")
         #expect(r.0 == 0 && r.1.hasPrefix("Added “TODO keep !A as typed” #"), "\(r)")
         r = sh.run("add", "-", stdin: "DONE Filed taxes\nplain line\n")
         #expect(r.0 == 0, "\(r)")
         #expect(
             sh.run("ls").1
-                == "[ ] TODO [#A] Call Bob #work · due 2026-12-04 09:00\n[ ] TODO keep !A as typed\n[x] DONE Filed taxes\n[ ] plain line\n")
+                == "[ ] TODO [#A] Call Bob · due 2026-12-04 09:00 #work\n[ ] TODO keep !A as typed\n[x] DONE Filed taxes\n[ ] plain line\n")
+    }
+
+    /// `burrow tag` adds, removes and prints an item's tags; `--list` counts every tag; `ls --tag` finds a
+    /// tag's items anywhere, with their paths; a name that cannot be a tag changes nothing.
+    @Test func tagsFromTheCommandLine() throws {
+        let sh = Shell()
+        #expect(sh.run("add", "Work", "Home").0 == 0)
+        #expect(sh.run("add", "Call Bob #work", "--under", "Work").0 == 0)
+        var r = sh.run("tag", "Work/Call Bob", "urgent", "#big project")
+        #expect(r.0 == 0 && r.1 == "#work #urgent #big project: “Call Bob”\n", "\(r)")
+        r = sh.run("tag", "Home", "work")
+        #expect(r.0 == 0, "\(r)")
+        r = sh.run("tag", "Work/Call Bob", "--remove", "urgent")
+        #expect(r.0 == 0 && r.1 == "#work #big project: “Call Bob”\n", "\(r)")
+        #expect(sh.run("tag", "Work/Call Bob").1 == "#work #big project\n")
+        #expect(sh.run("tag", "--list").1 == "#big project  1\n#work  2\n")
+        // In the order the items were made.
+        #expect(sh.run("ls", "--tag", "work").1 == "[ ] Home #work\n[ ] Work/Call Bob #work #big project\n")
+        #expect(sh.run("ls", "--tag", "#nothing").1 == "(no items tagged #nothing)\n")
+        r = sh.run("tag", "Home", "a:b")
+        #expect(r.0 != 0 && r.2.contains("is not a tag"), "\(r)")
+        #expect(sh.run("tag", "Home").1 == "#work\n")
+        r = sh.run("ls", "--tag", "work", "--json")
+        #expect(r.0 == 0 && r.1.contains(#""path": ["Work", "Call Bob"]"#), "\(r)")
     }
 }

@@ -130,4 +130,29 @@ import Testing
         try o.setHidesDone(true)
         #expect(try w.operations() == [])
     }
+
+    /// Tags are not shared yet (the server has no tags): an import of tagged items sends its items all the
+    /// same (its first rows written are a tag's, which the plan once took for the entry's entity and sent
+    /// nothing), and a change of tags alone sends nothing.
+    @Test func taggedItemsAreSentAndTheirTagsAreNot() throws {
+        let w = try World()
+        let o = w.outline
+        let nodes = [
+            OutlineNode(
+                "list", extras: OutlineNode.Extras(tags: ["work"]), children: [OutlineNode("one", extras: OutlineNode.Extras(tags: ["home"]))])
+        ]
+        try o.perform("Import") {
+            var loader = try OutlineLoader(o, under: try o.root())
+            try loader.add(nodes[0], depth: 0)
+            try loader.add(nodes[0].children[0], depth: 1)
+            try loader.finish()
+        }
+        try o.perform("Paste") { _ = try o.add(nodes, under: try o.root()) }
+        let ops = try w.operations()
+        let titles = ops.map { $0.compactMap { if case .insert(let i) = $0 { i.title } else { nil } }.sorted() }
+        #expect(titles == [["list", "one"], ["list", "one"]])
+        let one = try #require(try o.children(of: try o.root()).first).objectID
+        try o.perform("Tag") { try o.setTags(one, ["later"]) }
+        #expect(try w.operations().allSatisfy(\.isEmpty))
+    }
 }

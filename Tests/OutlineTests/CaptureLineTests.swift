@@ -9,7 +9,9 @@ import Testing
 
     @Test(
         arguments: [
-            ("Call Bob #work !A due:fri", "Call Bob #work", OutlineNode.Extras(priority: "A", deadline: "2026-12-04")),
+            ("Call Bob #work !A due:fri", "Call Bob", OutlineNode.Extras(priority: "A", deadline: "2026-12-04", tags: ["work"])),
+            ("Plan #[[big project]] trip #home #work #home", "Plan trip", OutlineNode.Extras(tags: ["big project", "home", "work"])),
+            ("Fix #123 #bugs", "Fix #123", OutlineNode.Extras(tags: ["bugs"])),
             ("sched:tomorrow 9:00 Meeting", "Meeting", OutlineNode.Extras(scheduled: "2026-11-30 09:00")),
             ("TODO Buy milk", "Buy milk", OutlineNode.Extras(state: "TODO")),
             ("DONE Filed taxes due:today", "Filed taxes", OutlineNode.Extras(state: "DONE", deadline: "2026-11-29")),
@@ -26,7 +28,8 @@ import Testing
 
     /// What is not a token stays in the title, as typed.
     @Test(arguments: [
-        "TODO", "!A due:fri", "due:someday is kept", "!! and !AB", "a 9:00 alone", "NEXT is no state here", "sched:2026-02-30 x", "due: empty"
+        "TODO", "!A due:fri", "due:someday is kept", "!! and !AB", "a 9:00 alone", "NEXT is no state here", "sched:2026-02-30 x", "due: empty",
+        "#work", "C# and F# and # alone", "issue #12", "a #[[never closed", "#a:b has a colon", "#[[]] empty"
     ])
     func wordsThatAreNotTokensStay(line: String) {
         let c = CaptureLine(line, today: Self.today)
@@ -38,6 +41,7 @@ import Testing
         let c = CaptureLine("NEXT Call !c due:mon 8:05", today: Self.today, workflow: Workflow(todo: ["TODO", "NEXT"], done: ["DONE"]))
         #expect(c.title == "Call")
         #expect(c.summary == "NEXT · priority C · due 2026-11-30 08:05")
+        #expect(CaptureLine("Call #work", today: Self.today).summary == "#work")
         #expect(CaptureLine("plain", today: Self.today).summary == nil)
     }
 

@@ -125,7 +125,7 @@ import Testing
             "JSON line 2, column 15: expected a member name in quotes"
         ),
         (.json, "{\"items\": [{\"note\": \"no title\"}]}", "JSON line 1, column 12: an item without \"title\""),
-        (.json, "{\"version\": 3, \"items\": []}", "JSON line 1, column 1: version 3 is not supported"),
+        (.json, "{\"version\": 4, \"items\": []}", "JSON line 1, column 1: version 4 is not supported"),
         // CommonMark reads any indentation; only nesting deeper than 1,000 levels is refused.
         (.markdown, String(repeating: "- ", count: 1001) + "x\n", "Markdown line 1, column 2001: item is at level 1001"),
         (.text, "a\n\tb\n  c\n", "text line 3, column 1: spaces after indenting with tabs"),

@@ -12,10 +12,12 @@ private func n(_ title: String, note: String? = nil, done: Bool = false, _ child
 /// A headline with a keyword and what else its head says.
 private func t(
     _ state: String?, _ title: String, note: String? = nil, done: Bool = false, priority: String? = nil, scheduled: String? = nil,
-    deadline: String? = nil, closed: String? = nil, properties: String? = nil, orgHead: String? = nil, _ children: OutlineNode...
+    deadline: String? = nil, closed: String? = nil, properties: String? = nil, orgHead: String? = nil, tags: [String] = [],
+    _ children: OutlineNode...
 ) -> OutlineNode {
     let extras = OutlineNode.Extras(
-        state: state, priority: priority, scheduled: scheduled, deadline: deadline, closed: closed, properties: properties, orgHead: orgHead)
+        state: state, priority: priority, scheduled: scheduled, deadline: deadline, closed: closed, properties: properties, orgHead: orgHead,
+        tags: tags)
     return OutlineNode(title, note: note, isDone: done, extras: extras, children: children)
 }
 
@@ -87,7 +89,7 @@ private func t(
                     "#+TITLE: Plans\n#+TODO: TODO NEXT WAIT(w@/!) | DONE CANCELLED(c)\n#+STARTUP: overview\n\nSome words before the first headline.\n"
             ),
             t(
-                "NEXT", "Ship the release                                     :work:urgent:",
+                "NEXT", "Ship the release",
                 note: """
                       :LOGBOOK:
                       - State "WAIT"       from "TODO"       [2026-04-20 Mon 10:02]
@@ -96,10 +98,15 @@ private func t(
                       - [X] tag
 
                     """, priority: "A", scheduled: "2026-05-01", deadline: "2026-05-03", properties: ":CUSTOM_ID: release",
+                // Aligned one column past Org's 77: the file's own spacing, kept.
+                orgHead: "NEXT [#A] Ship the release" + String(repeating: " ", count: 37) + ":work:urgent:\n"
+                    + "  SCHEDULED: <2026-05-01 Fri> DEADLINE: <2026-05-03 Sun>\n  :PROPERTIES:\n  :CUSTOM_ID: release\n  :END:",
+                tags: ["work", "urgent"],
                 t("DONE", "Write the notes", done: true, closed: "2026-04-21 09:00"),
                 t(
-                    "TODO", "Upload                                                         :ops:",
+                    "TODO", "Upload",
                     note: "#+BEGIN_SRC org\n* not a headline\n,** two commas\n#+END_SRC\n*bold* at the start of a line, **\n**",
+                    orgHead: "TODO Upload" + String(repeating: " ", count: 57) + ":ops:", tags: ["ops"],
                     t("WAIT", "deep [1/2]")
                 )
             ),
@@ -273,7 +280,7 @@ private func t(
                 * DONE DONE done twice
                 * DONE\u{20}
                 * two lines and three
-                * tags :a:b:
+                * tags :a:b:\u{200B}
                 ,* would be a headline
                 ,** too
                 ,,* has a comma

@@ -42,6 +42,49 @@ import Testing
         #expect(OrgOutline.write(nodes) == Self.gtd)
     }
 
+    /// Tags at a headline's end are the item's tags, the title without them; written back aligned as Emacs
+    /// aligns them (ending at column 77), byte for byte when unchanged.
+    @Test func tagsAreTheHeadlinesEnd() throws {
+        let text = """
+            * Workspace                                                           :work:
+            ** TODO [#B] Review: Type conversions                          :code:urgent:
+            ** Plain :not a tag:
+            ** :solo:
+            ** Ratio 1:2:3
+            ***    Spaced  	:a:b:	
+
+            """
+        let nodes = try OrgOutline.read(text)
+        #expect(nodes[0].title == "Workspace" && nodes[0].tags == ["work"])
+        let items = nodes[0].children
+        #expect(items[0].title == "Review: Type conversions" && items[0].tags == ["code", "urgent"] && items[0].priority == "B")
+        #expect(items.map(\.title) == ["Review: Type conversions", "Plain :not a tag:", "", "Ratio 1:2:3"])
+        #expect(items.map(\.tags) == [["code", "urgent"], [], ["solo"], []])
+        #expect(items[3].children[0].title == "   Spaced" && items[3].children[0].tags == ["a", "b"])
+        #expect(OrgOutline.write(nodes) == text, "unchanged: as it was")
+        // Changed, or made here: aligned to column 77, or one space after a long title.
+        var changed = nodes
+        changed[0].children[0].tags = ["code"]
+        changed[0].children.append(OutlineNode(String(repeating: "long ", count: 16) + "end", extras: OutlineNode.Extras(tags: ["x", "big project"])))
+        let written = OrgOutline.write(changed)
+        let lines = written.split(separator: "\n")
+        #expect(lines[1] == "** TODO [#B] Review: Type conversions" + String(repeating: " ", count: 34) + ":code:")
+        #expect(lines[1].count == 77)
+        #expect(lines.last.map(String.init) == "** " + String(repeating: "long ", count: 16) + "end :x:big_project:")
+        let back = try OrgOutline.read(written)
+        #expect(back[0].children[0].tags == ["code"] && back[0].children.last?.tags == ["x", "big_project"])
+    }
+
+    /// A title that ends as tags would (and has none, or others) is written so that it reads back as title.
+    @Test(arguments: [":a:", "Meeting :x:", "x :y:z:", "  :a:  ", "trailing blanks \t ", "a\u{200B}"])
+    func aTitleThatLooksLikeTagsStaysTitle(title: String) throws {
+        for tags in [[], ["t"]] as [[String]] {
+            let node = OutlineNode(title, extras: OutlineNode.Extras(tags: tags))
+            let back = try OrgOutline.read(OrgOutline.write([node]))
+            #expect(back.map(\.title) == [title] && back.map(\.tags) == [tags], "\(OrgOutline.write([node]))")
+        }
+    }
+
     /// A changed item is written as Emacs writes it; an unchanged one keeps the file's own spacing.
     @Test func aChangedHeadIsWrittenAfresh() throws {
         var nodes = try OrgOutline.read(Self.gtd)

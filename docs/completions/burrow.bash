@@ -180,13 +180,13 @@ _burrow() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    add|ls|note|rm|done|state|schedule|agenda|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
+    add|ls|note|rm|done|state|schedule|tag|agenda|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
         # Offer subcommand argument completions
         "_burrow_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'add ls note rm done state schedule agenda mv rename export import check find undo redo history config sync help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'add ls note rm done state schedule tag agenda mv rename export import check find undo redo history config sync help' -- "${cur}"))
         ;;
     esac
 }
@@ -213,7 +213,7 @@ _burrow_ls() {
     repeating_flags=()
     non_repeating_flags=(--tree --ids --notes --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--db --depth)
+    non_repeating_options=(--db --depth --tag)
     __burrow_offer_flags_options 1
 
     # Offer option value completions
@@ -222,6 +222,9 @@ _burrow_ls() {
         return
         ;;
     '--depth')
+        return
+        ;;
+    '--tag')
         return
         ;;
     esac
@@ -300,6 +303,24 @@ _burrow_schedule() {
     # Offer option value completions
     case "${prev}" in
     '--db')
+        return
+        ;;
+    esac
+}
+
+_burrow_tag() {
+    repeating_flags=()
+    non_repeating_flags=(--list --version -h --help)
+    repeating_options=(--remove)
+    non_repeating_options=(--db)
+    __burrow_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        return
+        ;;
+    '--remove')
         return
         ;;
     esac

@@ -58,6 +58,7 @@ _burrow() {
             'done:Mark an item done (or not done with --undo).'
             'state:Show or set an item'\''s task state (TODO, DONE, or the outline'\''s own) and priority.'
             'schedule:Plan an item for a day (or set its deadline with --deadline).'
+            'tag:Show, add or remove an item'\''s tags, or list every tag.'
             'agenda:List the tasks overdue, then each day'\''s planned and due tasks, from today.'
             'mv:Move an item (with its sub-items) under another item.'
             'rename:Give an item a new title.'
@@ -76,7 +77,7 @@ _burrow() {
         ;;
     arg)
         case "${words[1]}" in
-        add|ls|note|rm|done|state|schedule|agenda|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
+        add|ls|note|rm|done|state|schedule|tag|agenda|mv|rename|export|import|check|find|undo|redo|history|config|sync|help)
             "_burrow_${words[1]}" && ret=0
             ;;
         esac
@@ -111,7 +112,8 @@ _burrow_ls() {
         '--depth[How many levels to list (default\: 1, or all with --tree).]:depth:'
         '--ids[Show each item'\''s ID (#42), which any PATH accepts.]'
         '--notes[Show each item'\''s note under it, indented past its box.]'
-        '--json[Print JSON\: id, title, note, done, a task'\''s state, priority and dates, and children.]'
+        '--json[Print JSON\: id, title, note, done, a task'\''s state, priority, dates and tags, and children.]'
+        '--tag[List every item tagged TAG (work or #work), each with its path, instead of a level.]:tag:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -183,6 +185,22 @@ _burrow_schedule() {
         ':path:'
         ':date:'
         '--deadline[Set the deadline rather than when it is planned.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_burrow_tag() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--db[The outline database.]:db:'
+        ':path:'
+        '*:tags:'
+        '*--remove[A tag to take off (repeat for more).]:remove:'
+        '--list[List every tag with how many items have it.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

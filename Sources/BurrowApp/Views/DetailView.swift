@@ -57,6 +57,7 @@ struct DetailView {
         if let s = e.scheduled { parts.append("planned " + Sanitizer.visible(s)) }
         if let d = e.deadline { parts.append("due " + Sanitizer.visible(d)) }
         if let c = e.closed { parts.append("closed " + Sanitizer.visible(c)) }
+        parts += e.tags.map { "#" + Sanitizer.visible($0) }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 

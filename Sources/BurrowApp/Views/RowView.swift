@@ -3,11 +3,11 @@ import Outline
 import TerminalKit
 
 /// One item of a level: indented two cells per depth when it is inside an open item, a done box, a task's
-/// state and priority, the title cut to the width, a `¶` after it when the item has a note, its date (the
+/// state and priority, the title cut to the width, a `¶` after it when the item has a note, its tags, its date (the
 /// deadline's after "due"; underlined when it is past and the task not done) and the number of sub-items
 /// with a `›` for items that have any (`▾` when they are open beneath it).
 ///
-/// For example: ` [ ] TODO [#B] Review ¶      due Dec 1   12 ›`, or `✂[ ] Groceries` once cut.
+/// For example: ` [ ] TODO [#B] Review ¶ #work   due Dec 1   12 ›`, or `✂[ ] Groceries` once cut.
 struct RowView {
     let row: ItemRow
     var depth = 0
@@ -47,7 +47,10 @@ struct RowView {
         // The note's mark keeps its place after the title: the title is cut first.
         let note = row.hasNote ? Self.noteMark : ""
         let noteWidth = min(DisplayWidth.of(note), max(0, area.width - 5 - taskWidth - markerWidth - dateWidth))
-        let room = max(0, area.width - 5 - taskWidth - markerWidth - dateWidth - noteWidth)
+        // Tags after the note's mark, where the row leaves the title 12 cells; cut from their end.
+        let tags = row.tags.map { " #" + $0 }.joined()
+        let tagsWidth = min(DisplayWidth.of(tags), max(0, area.width - 5 - taskWidth - markerWidth - dateWidth - noteWidth - 12))
+        let room = max(0, area.width - 5 - taskWidth - markerWidth - dateWidth - noteWidth - tagsWidth)
         let title = DisplayWidth.truncate(row.title, to: room)
         let used = buffer.write(
             title, at: Position(x: start, y: area.y),
@@ -55,6 +58,10 @@ struct RowView {
         if noteWidth > 0 {
             let x = start + min(room, used)
             buffer.write(note, at: Position(x: x, y: area.y), style: theme.count, maxWidth: noteWidth)
+        }
+        if tagsWidth > 0 {
+            let x = start + min(room, used) + noteWidth
+            buffer.write(DisplayWidth.truncate(tags, to: tagsWidth), at: Position(x: x, y: area.y), style: theme.count, maxWidth: tagsWidth)
         }
         if dateWidth > 0 {
             buffer.write(

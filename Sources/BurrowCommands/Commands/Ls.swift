@@ -2,7 +2,7 @@ import ArgumentParser
 import Outline
 import TerminalKit
 
-/// `burrow ls [PATH] [--tree] [--depth N] [--ids] [--notes] [--json]`
+/// `burrow ls [PATH] [--tree] [--depth N] [--ids] [--notes] [--json]`, `burrow ls --tag TAG [--ids] [--json]`
 struct Ls: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List a level, or a subtree with --tree.")
 
@@ -23,15 +23,47 @@ struct Ls: ParsableCommand {
     @Flag(help: "Show each item's note under it, indented past its box.")
     var notes = false
 
-    @Flag(help: "Print JSON: id, title, note, done, a task's state, priority and dates, and children.")
+    @Flag(help: "Print JSON: id, title, note, done, a task's state, priority, dates and tags, and children.")
     var json = false
+
+    @Option(help: "List every item tagged TAG (work or #work), each with its path, instead of a level.")
+    var tag: String?
 
     func validate() throws {
         if let depth, depth < 1 { throw ValidationError("--depth must be at least 1") }
+        if tag != nil, !path.isEmpty || tree || depth != nil || notes {
+            throw ValidationError("--tag lists the whole outline's items: it takes no PATH, --tree, --depth or --notes")
+        }
     }
 
     func run() throws {
-        try database.read { try list($0) }
+        try database.read { o in
+            if let tag { try listTagged(tag.hasPrefix("#") ? String(tag.dropFirst()) : tag, o) } else { try list(o) }
+        }
+    }
+
+    /// Every item tagged `tag`, in the outline's order of IDs, as its path (`Work/Projects/Call Bob`).
+    func listTagged(_ tag: String, _ o: Outline) throws {
+        var lines: [String] = []
+        var objects: [String] = []
+        for id in try o.items(tagged: tag) {
+            guard let item = try o.context.existingObject(for: id) as? Item, !item.isInaccessible else { continue }
+            // Without the top item's title: a path as `item(at:)` reads it.
+            let path = Array(try o.titles(downTo: id).dropFirst())
+            let (task, dates) = Ls.task(item.extras)
+            let shown = o.path(of: item)
+            lines.append((ids ? "#\(id.rowID) " : "") + (item.isDone ? "[x] " : "[ ] ") + task + Sanitizer.visible(shown) + dates)
+            objects.append(
+                "{\"id\": \(id.rowID), \"title\": " + JSONOutline.quote(item.title) + ", \"path\": ["
+                    + path.map(JSONOutline.quote).joined(separator: ", ") + "], \"done\": \(item.isDone)}")
+        }
+        if json {
+            say("[" + objects.joined(separator: ",\n ") + "]")
+        } else if lines.isEmpty {
+            say("(no items tagged #\(Sanitizer.visible(tag)))")
+        } else {
+            for line in lines { say(line) }
+        }
     }
 
     func list(_ o: Outline) throws {
@@ -79,6 +111,7 @@ struct Ls: ParsableCommand {
         var after = ""
         if let s = e.scheduled { after += " · planned " + Sanitizer.visible(s) }
         if let d = e.deadline { after += " · due " + Sanitizer.visible(d) }
+        after += e.tags.map { " #" + Sanitizer.visible($0) }.joined()
         return (before, after)
     }
 
@@ -96,6 +129,7 @@ struct Ls: ParsableCommand {
                 {
                     if let value { s += ", \"\(key)\": " + JSONOutline.quote(value) }
                 }
+                if !e.tags.isEmpty { s += ", \"tags\": [" + e.tags.map(JSONOutline.quote).joined(separator: ", ") + "]" }
             }
             let next = k + 1 < rows.count ? rows[k + 1].depth : 0
             if next > row.depth {

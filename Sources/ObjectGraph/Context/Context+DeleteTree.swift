@@ -27,15 +27,15 @@ extension Context {
             return
         }
         let e = object.entity, root = object.objectID
-        // The links (many-to-many) of the rows deleted as rows go as rows too; read first, so a read that
-        // fails changes nothing.
-        let unheld = rows.compactMap { registered[ObjectID(entity: e.index, rowID: $0.0)] == nil ? $0.0 : nil }
-        guard let links = try? linkRows(of: unheld, entity: e) else {
+        // The links (many-to-many) of every item deleted go as rows too, those held here included, in one
+        // read; first, so a read that fails changes nothing.
+        guard let links = try? linkRows(of: [root.rowID] + rows.map(\.0), entity: e) else {
             delete(object)
             return
         }
+        let linkSlots = Self.linkSlots(of: e, in: model)
         statistics.rowsLoaded += rows.count
-        deleteOne(object, root: root, cascade: false, skipping: [tree.slot])
+        deleteOne(object, root: root, cascade: false, skipping: [tree.slot] + linkSlots)
         var ids: [ObjectID] = [], values: [[Value]] = []
         ids.reserveCapacity(rows.count)
         values.reserveCapacity(rows.count)
@@ -51,10 +51,21 @@ extension Context {
             // Held here (shown, say): deleted as an object, so it knows, and its hook runs. What it is
             // linked to through the tree is all in this walk.
             if held.isFault { rowCache[oid] = row }
-            deleteOne(held, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot])
+            deleteOne(held, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot] + linkSlots)
         }
         if !ids.isEmpty { pendingDeletes.append((e, ids, values)) }
         deleteLinks(links)
+    }
+
+    /// The slots of `e`'s hidden to-manys to its links (see `Model.joinSide`): `deleteTree` deletes the links
+    /// it reads with `linkRows` as rows, not through these.
+    private static func linkSlots(of e: EntityDescription, in model: Model) -> [Int] {
+        e.properties.compactMap { p in
+            guard let r = p.relationship, r.isToMany, !r.isManyToMany, model.joinEntities.contains(model.entities[r.destination].name) else {
+                return nil
+            }
+            return p.slot
+        }
     }
 
     /// The stored links (rows of the model's join entities) whose end is one of `ids` of `e`.
@@ -108,16 +119,17 @@ extension Context {
         // The faults held here get their rows now (they are few: what is shown), before anything is deleted.
         let faults = held.filter(\.isFault).map(\.objectID.rowID)
         guard let faultRows = try? store.backend.rows(of: e, ids: faults, layout: e.wholeRow) else { return false }
-        guard let links = try? linkRows(of: rowIDs, entity: e) else { return false }
+        guard let links = try? linkRows(of: [root.rowID] + below, entity: e) else { return false }
+        let linkSlots = Self.linkSlots(of: e, in: model)
         var pending: PendingRows?
         if !rowIDs.isEmpty {
             guard let aside = store.backend.rowsAside(of: e, ids: rowIDs) else { return false }
             pending = aside
         }
         statistics.rowsLoaded += below.count
-        deleteOne(object, root: root, cascade: false, skipping: [tree.slot])
+        deleteOne(object, root: root, cascade: false, skipping: [tree.slot] + linkSlots)
         for (id, row) in zip(faults, faultRows) { if let row { rowCache[ObjectID(entity: e.index, rowID: id)] = row } }
-        for o in held { deleteOne(o, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot]) }
+        for o in held { deleteOne(o, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot] + linkSlots) }
         defer { deleteLinks(links) }
         guard let pending else { return true }
         var ids: [ObjectID] = []

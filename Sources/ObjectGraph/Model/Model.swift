@@ -149,7 +149,7 @@ public final class Model: Sendable {
     static func joinSide(_ relationship: String) -> String { "og_" + relationship }
 
     /// Gives each many-to-many a join entity (`source` to its first side, `target` to the other, indexed
-    /// together) and each side a hidden to-many to it, which cascades: deleting an object deletes its links,
+    /// together both ways) and each side a hidden to-many to it, which cascades: deleting an object deletes its links,
     /// which is the many-to-many's nullify. A deny rule keeps the links until the save refuses. Returns the
     /// names of the join entities.
     private static func addJoinEntities(to entities: inout [Entity]) throws(ModelError) -> Set<String> {
@@ -170,6 +170,8 @@ public final class Model: Sendable {
                         // Not unique: two contexts or processes that link the same pair at once both save, and
                         // the pair counts once (members are a set); removing it removes every link of the pair.
                         CompoundIndex("source", "target")
+                        // The other side's links (a tag's items; its delete) without reading every link.
+                        CompoundIndex("target", "source")
                     })
             }
         }

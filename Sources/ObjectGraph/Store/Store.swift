@@ -40,9 +40,9 @@ public final class Store {
     /// Opens an existing store for reading only: no byte of the file changes, nothing is created or
     /// migrated, a read-only file or folder will do, and readers never wait for a writer (WAL).
     ///
-    /// Throws `.cannotOpen` when there is no store at `path`, and `.needsUpgrade` when the store was written
-    /// by an older model whose schema must change first (a store that only has derived values to recount
-    /// is read as it is).
+    /// Throws `.cannotOpen` when there is no store at `path`. A store written by an older model is read as
+    /// it is: an attribute it lacks reads as nil, an entity it lacks has no objects, a derived value not yet
+    /// recounted reads as stored.
     ///
     /// ```swift
     /// let store = try Store(readingAt: "outline.sqlite", model: model)

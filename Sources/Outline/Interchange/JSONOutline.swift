@@ -11,14 +11,20 @@ public enum JSONOutline {
     /// The members of an item an `OutlineNode.Extras` is written as (version 2), in its order.
     static let extrasMembers = ["state", "priority", "scheduled", "deadline", "closed", "properties", "orgHead"]
 
-    /// Every member of an item but `children`.
-    static let itemMembers = Set(["title", "note", "done"] + extrasMembers)
+    /// Every member of an item but `children`; `tags` (version 3) is an array of strings.
+    static let itemMembers = Set(["title", "note", "done", "tags"] + extrasMembers)
+
+    /// The version written; the reader reads 1 to this.
+    static let version = 3
 
     /// Sets the extra named by `member` on `node`.
     static func set(_ member: String, _ value: String?, on node: inout OutlineNode) {
+        let tags = node.tags
         var values = (node.extras ?? OutlineNode.Extras()).values
         values[extrasMembers.firstIndex(of: member)!] = value
-        node.extras = OutlineNode.Extras(values: values)
+        var extras = OutlineNode.Extras(values: values) ?? OutlineNode.Extras()
+        extras.tags = tags
+        node.extras = extras
     }
 
     /// `s` as a JSON string literal (control characters escaped).

@@ -46,6 +46,8 @@ struct JSONReader {
     /// What an open container is to the outline.
     private enum Role {
         case document, items, item, children, skipped
+        /// An item's `tags`: an array of strings.
+        case tags
     }
 
     /// An open container.
@@ -153,6 +155,10 @@ struct JSONReader {
             return .item
         case .item:
             guard let key = parent.key, key == "children" || JSONOutline.itemMembers.contains(key) else { return .skipped }
+            if key == "tags", !isObject {
+                stack[stack.count - 1].node.tags = []
+                return .tags
+            }
             guard key == "children", !isObject else {
                 itemProblem("\"\(key)\" has the wrong type", parent.line, parent.column, in: &stack, own: true)
                 return .skipped
@@ -164,6 +170,9 @@ struct JSONReader {
             stack[stack.count - 1].sawChildren = true
             return .children
         case .skipped:
+            return .skipped
+        case .tags:
+            itemProblem("a tag must be a string", line, column, in: &stack, own: true)
             return .skipped
         }
     }
@@ -178,8 +187,8 @@ struct JSONReader {
             switch (frame.key, value) {
             case ("format", .string(let text)) where text != "burrow-outline":
                 documentProblem("format is \"\(text)\", expected \"burrow-outline\"", frame)
-            case ("version", .scalar(let text)) where text != "1" && text != "2":
-                documentProblem("version \(text) is not supported (this Burrow reads versions 1 and 2)", frame)
+            case ("version", .scalar(let text)) where !(1...JSONOutline.version).map(String.init).contains(text):
+                documentProblem("version \(text) is not supported (this Burrow reads versions 1 to \(JSONOutline.version))", frame)
             case ("items", _):
                 itemsProblem("\"items\" must be an array")
             default: break
@@ -205,6 +214,12 @@ struct JSONReader {
             }
         case .skipped:
             break
+        case .tags:
+            guard case .string(let tag) = value else {
+                itemProblem("a tag must be a string", line, column, in: &stack, own: true)
+                break
+            }
+            if !stack[n - 1].node.tags.contains(tag) { stack[n - 1].node.tags.append(tag) }
         }
     }
 
@@ -233,7 +248,7 @@ struct JSONReader {
             } else {
                 add(frame.node, depth: frame.depth)
             }
-        case .children, .skipped:
+        case .children, .skipped, .tags:
             break
         }
     }

@@ -5,7 +5,7 @@ struct JSONWriter: OutlineWriter {
     private var first = true
 
     mutating func begin(into out: inout [UInt8]) {
-        out.append(literal: "{\"format\": \"burrow-outline\", \"version\": 2, \"items\": [")
+        out.append(literal: "{\"format\": \"burrow-outline\", \"version\": 3, \"items\": [")
         first = true
     }
 
@@ -25,6 +25,14 @@ struct JSONWriter: OutlineWriter {
                 out.append(contentsOf: Array(key.utf8))
                 out.append(literal: "\": ")
                 JSONOutline.quote(value, into: &out)
+            }
+            if !extras.tags.isEmpty {
+                out.append(literal: ", \"tags\": [")
+                for (k, tag) in extras.tags.enumerated() {
+                    if k > 0 { out.append(literal: ", ") }
+                    JSONOutline.quote(tag, into: &out)
+                }
+                out.append(UInt8(ascii: "]"))
             }
         }
         if hasChildren {

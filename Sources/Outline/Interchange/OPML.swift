@@ -121,6 +121,13 @@ public enum OPML {
     }
 
     /// The attributes Burrow writes an `OutlineNode.Extras` as, in its order (plain text, not HTML).
+    /// The tags of a `_tags` value (`:work:home:`), each once, in order.
+    static func tags(_ value: String) -> [String] {
+        var out: [String] = []
+        for tag in value.split(separator: ":") where !tag.isEmpty && !out.contains(String(tag)) { out.append(String(tag)) }
+        return out
+    }
+
     static let extrasAttributes = ["_state", "_priority", "_scheduled", "_deadline", "_closed", "_properties", "_orgHead"]
 
     /// The number a character reference's digits (`&#233;`, `&#xE9;`) starting at `start` make, and where

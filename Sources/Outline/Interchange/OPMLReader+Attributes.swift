@@ -11,6 +11,7 @@ extension OPMLReader {
         var complete: String?
         var status: String?
         var extras: [String?] = []
+        var tags: String?
         var selfClosing = false
         var attributeCount = 0
         valueHasPlane15 = false
@@ -53,6 +54,7 @@ extension OPMLReader {
             case 4 where matches("text", at: start): textValue = try readValue(keeping: true)
             case 5 where matches("title", at: start): titleValue = try readValue(keeping: true)
             case 5 where matches("_note", at: start): note = try readValue(keeping: true)
+            case 5 where matches("_tags", at: start): tags = try readValue(keeping: true)
             case 9 where matches("_complete", at: start): complete = try readValue(keeping: true)
             case 7 where matches("_status", at: start): status = try readValue(keeping: true)
             default:
@@ -76,15 +78,17 @@ extension OPMLReader {
             title = OPML.unescapeControls(title)
             note = note.map(OPML.unescapeControls)
         }
-        if valueHasPlane15 { extras = extras.map { $0.map(OPML.unescapeControls) } }
+        if valueHasPlane15 {
+            extras = extras.map { $0.map(OPML.unescapeControls) }
+            tags = tags.map(OPML.unescapeControls)
+        }
+        var node = OutlineNode(
+            OPMLMarkup.markdown(fromHTML: title), note: note.map(OPMLMarkup.markdown(fromHTML:)), isDone: done,
+            extras: extras.isEmpty ? nil : OutlineNode.Extras(values: extras))
+        // Burrow's `_tags=":work:home:"` (a tag holds no colon).
+        if let tags { node.tags = OPML.tags(tags) }
         // Both hold HTML (Workflowy's bold, italic and links), read as Markdown.
-        return (
-            selfClosing,
-            OutlineNode(
-                OPMLMarkup.markdown(fromHTML: title), note: note.map(OPMLMarkup.markdown(fromHTML:)), isDone: done,
-                extras: extras.isEmpty ? nil : OutlineNode.Extras(values: extras)
-            )
-        )
+        return (selfClosing, node)
     }
 
     /// Records `name` after the tag's first `count` attribute names; false when it is among them already.

@@ -33,6 +33,11 @@ struct OPMLWriter: OutlineWriter {
                 OPML.escape(value, into: &out)
                 out.append(UInt8(ascii: "\""))
             }
+            if !extras.tags.isEmpty {
+                out.append(literal: " _tags=\"")
+                OPML.escape(":" + extras.tags.joined(separator: ":") + ":", into: &out)
+                out.append(UInt8(ascii: "\""))
+            }
         }
         out.append(literal: hasChildren ? ">\n" : "/>\n")
     }

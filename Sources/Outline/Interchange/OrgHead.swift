@@ -1,11 +1,14 @@
 /// What an Org headline says beyond its stars, as Emacs's `org-element` reads it: the TODO keyword (the
 /// item's state), the priority cookie, the title; and from the lines right below it, the planning line
-/// (`SCHEDULED:`, `DEADLINE:`, `CLOSED:`) and the property drawer. Tags stay in the title for now.
+/// (`SCHEDULED:`, `DEADLINE:`, `CLOSED:`) and the property drawer; the tags at the headline's end
+/// (`:work:home:`).
 struct OrgHead: Equatable {
     var state: [UInt8]?
     var isDone = false
     var priority: [UInt8]?
     var title: [UInt8] = []
+    /// The tags, in order, each without colons.
+    var tags: [String] = []
     var scheduled: String?
     var deadline: String?
     var closed: String?
@@ -32,6 +35,7 @@ struct OrgHead: Equatable {
         properties = extras?.properties.map { p in
             p.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }.filter(Self.isPropertyLine)
         }
+        tags = (extras?.tags ?? []).map(Self.orgTag)
     }
 
     private init() {}
@@ -41,7 +45,7 @@ struct OrgHead: Equatable {
         func text(_ b: [UInt8]?) -> String? { b.map { String(decoding: $0, as: UTF8.self) } }
         let e = OutlineNode.Extras(
             state: text(state), priority: text(priority), scheduled: scheduled, deadline: deadline, closed: closed,
-            properties: properties.map { lines in String(decoding: Array(lines.joined(separator: [0x0A])), as: UTF8.self) })
+            properties: properties.map { lines in String(decoding: Array(lines.joined(separator: [0x0A])), as: UTF8.self) }, tags: tags)
         return e.isEmpty ? nil : e
     }
 
@@ -78,6 +82,21 @@ struct OrgHead: Equatable {
             }
         }
         head.title = Array(headline[i...])
+        if let (tags, start) = tagsAtEnd(head.title[...]) {
+            head.tags = tags
+            var end = start
+            while end > 0, head.title[end - 1] == space || head.title[end - 1] == tab { end -= 1 }
+            head.title.removeSubrange(end...)
+        }
+        // The writer's mark after a title that ends as tags would, or in a blank before tags (see `lines`).
+        if head.title.count > zeroWidthSpace.count, head.title.suffix(zeroWidthSpace.count).elementsEqual(zeroWidthSpace) {
+            let before = head.title.dropLast(zeroWidthSpace.count)
+            if tagsAtEnd(before) != nil || (!head.tags.isEmpty && (before.last == space || before.last == tab))
+                || before.suffix(zeroWidthSpace.count).elementsEqual(zeroWidthSpace)
+            {
+                head.title.removeLast(zeroWidthSpace.count)
+            }
+        }
         var taken = 0
         if let line = section(0), let planning = planning(line) {
             head.scheduled = planning.scheduled
@@ -118,6 +137,21 @@ struct OrgHead: Equatable {
         }
         if needsEscape(keywords) { first += OrgOutline.zeroWidthSpace }
         first += title
+        // A title that ends as tags would is marked, so that it is read back as title; so is one that ends in
+        // a blank before tags (the blanks before tags are not title), or in the mark itself.
+        if Self.tagsAtEnd(title[...]) != nil || (!tags.isEmpty && (title.last == space || title.last == tab))
+            || title.suffix(zeroWidthSpace.count).elementsEqual(zeroWidthSpace)
+        {
+            first += zeroWidthSpace
+        }
+        if !tags.isEmpty {
+            let text = Array((":" + tags.joined(separator: ":") + ":").utf8)
+            // As Emacs aligns them (`org-tags-column` -77): ending at column 77 when the line leaves room.
+            let used = depth + 2 + String(decoding: first, as: UTF8.self).count
+            let width = String(decoding: text, as: UTF8.self).count
+            if !first.isEmpty || used + width < 77 { first += [UInt8](repeating: space, count: max(1, 77 - used - width)) }
+            first += text
+        }
         var out = [first]
         // Under the title: past the stars and their space.
         let indent = [UInt8](repeating: space, count: depth + 2)
@@ -160,6 +194,31 @@ struct OrgHead: Equatable {
     }
 
     private func priorityCookie(_ text: ArraySlice<UInt8>) -> ([UInt8], Int)? { Self.priorityCookie(text) }
+
+    /// The tags ending `text` (`:a:b:` after a blank, or the whole text), and where that group starts; nil
+    /// when it does not end with tags. Blanks after them are allowed, as Org allows them.
+    static func tagsAtEnd(_ text: ArraySlice<UInt8>) -> ([String], Int)? {
+        var end = text.endIndex
+        while end > text.startIndex, text[end - 1] == space || text[end - 1] == tab { end -= 1 }
+        var start = end
+        while start > text.startIndex, text[start - 1] != space, text[start - 1] != tab { start -= 1 }
+        guard end - start >= 3, text[start] == colon, text[end - 1] == colon else { return nil }
+        let group = String(decoding: text[start..<end], as: UTF8.self)
+        guard group.allSatisfy({ $0 == ":" || isTagCharacter($0) }) else { return nil }
+        let tags = group.split(separator: ":").map(String.init)
+        guard !tags.isEmpty else { return nil }
+        return (tags, start - text.startIndex)
+    }
+
+    /// A character Org allows in a tag (`[[:alnum:]_@#%]`).
+    static func isTagCharacter(_ c: Character) -> Bool {
+        c.isLetter || c.isNumber || c == "_" || c == "@" || c == "#" || c == "%"
+    }
+
+    /// A tag as Org can hold it: each character Org does not allow in a tag (a space, `-`) becomes `_`.
+    static func orgTag(_ tag: String) -> String {
+        String(tag.map { isTagCharacter($0) ? $0 : "_" })
+    }
 
     /// Whether `p` can be a priority: one character that the cookie can hold.
     static func isPriority(_ p: [UInt8]) -> Bool {
@@ -209,3 +268,5 @@ struct OrgHead: Equatable {
 
 private let space = UInt8(ascii: " ")
 private let tab = UInt8(ascii: "\t")
+private let colon = UInt8(ascii: ":")
+private let zeroWidthSpace = OrgOutline.zeroWidthSpace

@@ -42,6 +42,12 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
         set { change { $0.priority = newValue } }
     }
 
+    /// The item's tags, in order (`work`, not `#work`).
+    public var tags: [String] {
+        get { box?.extras.tags ?? [] }
+        set { change { $0.tags = newValue } }
+    }
+
     private mutating func change(_ body: (inout Extras) -> Void) {
         var e = extras ?? Extras()
         body(&e)
@@ -62,10 +68,12 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
         /// The org headline's text after its stars, its planning line and drawer as the file had them, when
         /// they are not what the writer would make of the fields: written back while they still say the same.
         public var orgHead: String?
+        /// Its tags, in order; not one of `values` (tags are objects of their own, linked to the item).
+        public var tags: [String]
 
         public init(
             state: String? = nil, priority: String? = nil, scheduled: String? = nil, deadline: String? = nil, closed: String? = nil,
-            properties: String? = nil, orgHead: String? = nil
+            properties: String? = nil, orgHead: String? = nil, tags: [String] = []
         ) {
             self.state = state
             self.priority = priority
@@ -74,20 +82,21 @@ public struct OutlineNode: Equatable, Sendable, CustomReflectable {
             self.closed = closed
             self.properties = properties
             self.orgHead = orgHead
+            self.tags = tags
         }
 
-        /// In the order of `Item.Slot.extras`; nil when all are.
-        init?(values: [String?]) {
-            guard values.contains(where: { $0 != nil }) else { return nil }
+        /// In the order of `Item.Slot.extras`, and the stored tag list (`:work:home:`); nil when all are.
+        init?(values: [String?], tagList: String? = nil) {
+            guard tagList != nil || values.contains(where: { $0 != nil }) else { return nil }
             self.init(
                 state: values[0], priority: values[1], scheduled: values[2], deadline: values[3], closed: values[4], properties: values[5],
-                orgHead: values[6])
+                orgHead: values[6], tags: Item.tags(ofList: tagList))
         }
 
         var values: [String?] { [state, priority, scheduled, deadline, closed, properties, orgHead] }
 
         /// True when it says nothing.
-        public var isEmpty: Bool { values.allSatisfy { $0 == nil } }
+        public var isEmpty: Bool { tags.isEmpty && values.allSatisfy { $0 == nil } }
     }
 
     final class ExtrasBox: Sendable {

@@ -46,8 +46,8 @@ struct WholeJSONReader {
                 switch (v.key, v.kind) {
                 case ("format", .string) where v.text != "burrow-outline":
                     throw WholeJSONReader.fail("format is \"\(v.text)\", expected \"burrow-outline\"", at: root)
-                case ("version", .scalar) where v.text != "1" && v.text != "2":
-                    throw WholeJSONReader.fail("version \(v.text) is not supported (this Burrow reads versions 1 and 2)", at: root)
+                case ("version", .scalar) where !["1", "2", "3"].contains(v.text):
+                    throw WholeJSONReader.fail("version \(v.text) is not supported (this Burrow reads versions 1 to 3)", at: root)
                 case ("items", _): items = k
                 default: break
                 }
@@ -87,6 +87,14 @@ struct WholeJSONReader {
                     case ("note", .scalar) where member.text == "null": node.note = nil
                     case ("done", .scalar) where member.text == "true" || member.text == "false": node.isDone = member.text == "true"
                     case ("children", .array): children = k
+                    case ("tags", .array):
+                        var tags: [String] = []
+                        for e in tape.contents(of: k) {
+                            guard tape[e].kind == .string else { throw fail("a tag must be a string", at: tape[e]) }
+                            if !tags.contains(tape[e].text) { tags.append(tape[e].text) }
+                        }
+                        node.tags = tags
+                    case ("tags", _): throw fail("\"tags\" has the wrong type", at: item)
                     case (let key?, .string) where JSONOutline.extrasMembers.contains(key): JSONOutline.set(key, member.text, on: &node)
                     case (let key?, .scalar) where JSONOutline.extrasMembers.contains(key) && member.text == "null":
                         JSONOutline.set(key, nil, on: &node)

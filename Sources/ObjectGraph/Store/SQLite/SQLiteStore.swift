@@ -77,14 +77,23 @@ final class SQLiteStore: PersistentStore {
         guard let existing = try SQLiteStore.inspect(path: path, model: model) else {
             throw StoreError(.cannotOpen, Store.noStoreYet, path: path)
         }
-        if existing.hash != model.versionHash, !(try SchemaMigration.plan(from: existing, to: model)).isReadable {
-            throw StoreError(
-                .needsUpgrade,
-                "the store was written by an older version and must be upgraded before it can be read; any command that changes it does that",
-                path: path)
-        }
         absentSlots = SQLiteStore.absentSlots(of: existing, in: model)
         queue = try SQLiteStore.openReadOnly(path)
+        // An entity the older store has no table for reads as empty: a table of that name in the
+        // connection's own temporary database, which SQLite finds first and which writes no byte of the file.
+        let snapshot = model.snapshot
+        let absent = snapshot.entities.filter { existing.snapshot.entity($0.name) == nil }
+        if !absent.isEmpty {
+            do {
+                try queue.inDatabase { db in
+                    for e in absent {
+                        try db.execute(sql: Schema.createTable(e, in: snapshot).replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TEMP TABLE "))
+                    }
+                }
+            } catch {
+                throw StoreError.wrap(error, "cannot read the store as this version's", path: path)
+            }
+        }
         try startDataVersion()
     }
 

@@ -8,9 +8,6 @@ enum SchemaMigration {
         /// True when the model has an entity the store has no table for.
         var addsTables = false
         var statements: [String] { schema + recounts }
-        /// True when the store can be read with the model as it is: every table is there, and a column the
-        /// model added reads as NULL (see `SQLiteStore.absentSlots`); only derived values may be behind.
-        var isReadable: Bool { !addsTables }
     }
 
     static func plan(from stored: SQLiteStore.StoredModel, to model: Model) throws(StoreError) -> Plan {
