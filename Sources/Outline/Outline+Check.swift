@@ -11,7 +11,12 @@ extension Outline {
     /// ```
     public func check() throws -> [String] {
         let survey = try Survey(self)
-        return survey.problems
+        return survey.problems + (try tagDisagreements()).map { d in
+            let item = context.object(for: ObjectID(entity: Item.entityIndex, rowID: d.item)) as! Item
+            let listed = d.listed.isEmpty ? "no tags" : d.listed.map { "#" + $0 }.joined(separator: " ")
+            let linked = d.linked.isEmpty ? "none" : d.linked.sorted().map { "#" + $0 }.joined(separator: " ")
+            return "#\(d.item) “\(item.title)” lists \(listed) but is linked to \(linked)"
+        }
     }
 
     /// The tree's part of ``check()`` alone (one top item, every item reachable, valid keys distinct within
@@ -22,8 +27,8 @@ extension Outline {
 
     /// Repairs what can be derived, in one transaction, as one undoable action: stored counts are counted
     /// again, the ID allocator is set above every ID, items not reachable from the top (orphans, cycles)
-    /// are moved under a top-level item “Recovered”, and levels with repeated or invalid order keys get
-    /// new keys in their current order. Returns what it did, one sentence per kind of repair. What cannot
+    /// are moved under a top-level item “Recovered”, levels with repeated or invalid order keys get
+    /// new keys in their current order, and an item's links to tags follow its list of them. Returns what it did, one sentence per kind of repair. What cannot
     /// be derived (SQLite's own integrity) is left for ``check()`` to report.
     public func repair() throws -> [String] {
         let done = try perform("Repair the outline") { () throws -> [String] in
@@ -59,6 +64,11 @@ extension Outline {
                     item.order = key
                     rekeyed += 1
                 }
+            }
+            let tagged = try tagDisagreements()
+            for d in tagged { try relinkTags(ObjectID(entity: Item.entityIndex, rowID: d.item)) }
+            if !tagged.isEmpty {
+                done.append("linked \(tagged.count) item\(tagged.count == 1 ? "" : "s") to the tags \(tagged.count == 1 ? "its list names" : "their lists name")")
             }
             if rekeyed > 0 {
                 done.append(

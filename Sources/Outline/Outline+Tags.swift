@@ -56,6 +56,45 @@ extension Outline {
         return ids.sorted().map { ObjectID(entity: Item.entityIndex, rowID: $0) }
     }
 
+    /// Items whose list of tags (`tagList`) and links to tags say different things: what `check` reports
+    /// and `repair` mends (the list, which keeps the order, is taken as meant). Reads every item with a list
+    /// and every link once.
+    func tagDisagreements() throws -> [(item: Int64, listed: [String], linked: Set<String>)] {
+        var listed: [Int64: [String]] = [:]
+        for (id, v) in try context.fetchValues(FetchRequest(Item.entityName, where: !Property("tagList").isNil), keys: ["tagList"]) {
+            if case .string(let list) = v[0] { listed[id.rowID] = Item.tags(ofList: list) }
+        }
+        let names = try tagNames()
+        var linked: [Int64: Set<String>] = [:]
+        for (_, v) in try context.fetchValues(FetchRequest(Self.links), keys: ["source", "target"]) {
+            guard case .integer(let item) = v[0], case .integer(let tag) = v[1] else { continue }
+            linked[item, default: []].insert(names[tag] ?? "(tag #\(tag), gone)")
+        }
+        var out: [(item: Int64, listed: [String], linked: Set<String>)] = []
+        for item in Set(listed.keys).union(linked.keys).sorted() {
+            let list = listed[item] ?? [], links = linked[item] ?? []
+            if Set(list) != links { out.append((item, list, links)) }
+        }
+        return out
+    }
+
+    /// Makes item `id`'s links follow its list: links to tags the list does not name go, tags it names get
+    /// links (names that cannot be tags leave the list).
+    func relinkTags(_ id: ObjectID) throws {
+        guard let item = try context.existingObject(for: id) as? Item else { return }
+        let wanted = item.tagNames.filter { Tag.problem(with: $0) == nil }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for link in item.objects("tags") {
+            // A link to a tag whose row is gone goes too (its name cannot be read).
+            guard let tag = try context.existingObject(for: link.objectID) as? Tag, wanted.contains(tag.name) else {
+                item.remove(link, from: "tags")
+                continue
+            }
+        }
+        let held = Set(item.objects("tags").compactMap { ($0 as? Tag)?.name })
+        for tag in try tagObjects(wanted.filter { !held.contains($0) }) { item.add(tag, to: "tags") }
+        if item.tagList != Item.list(ofTags: wanted) { item.tagList = Item.list(ofTags: wanted) }
+    }
+
     /// The join entity of `Item.tags`.
     static let links = "Item_tags"
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ObjectGraph
 import TestSupport
 import Testing
@@ -140,6 +141,33 @@ import Testing
         let expected = format == .org ? ["work", "big_project"] : ["work", "big project"]
         #expect(items.map(\.tagNames) == [expected, ["home"], expected, ["home"]], "\(text)")
         #expect(try p.allTags().map { "\($0.name) \($0.count)" } == [expected[1] + " 2", "home 2", "work 2"])
+    }
+
+    /// A list and links that disagree (a store changed by another program) are found by `check` and mended
+    /// by `repair`, the list taken as meant.
+    @Test func checkFindsAndRepairFollowsTheList() throws {
+        let dir = TemporaryDirectory("tags-check")
+        do {
+            let (o, ship, milk) = try outline(dir.path())
+            try o.perform {
+                try o.setTags(ship, ["work", "urgent"])
+                try o.setTags(milk, ["home"])
+            }
+            #expect(try o.check() == [])
+        }
+        try DatabaseQueue(path: dir.path()).write { db in
+            try db.execute(sql: #"DELETE FROM "Item_tags" WHERE "target" = (SELECT "id" FROM "Tag" WHERE "name" = 'urgent')"#)
+            try db.execute(sql: #"UPDATE "Item" SET "tagList" = ':home:later:' WHERE "title" = 'Milk'"#)
+        }
+        let o = try Outline(path: dir.path())
+        let problems = try o.check()
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.contains { $0.hasSuffix("“Ship” lists #work #urgent but is linked to #work") }, "\(problems)")
+        #expect(problems.contains { $0.hasSuffix("“Milk” lists #home #later but is linked to #home") }, "\(problems)")
+        let done = try o.repair()
+        #expect(done.contains("linked 2 items to the tags their lists name"), "\(done)")
+        #expect(try o.check() == [])
+        #expect(try o.allTags().map { "\($0.name) \($0.count)" } == ["home 1", "later 1", "urgent 1", "work 1"])
     }
 
     /// JSON's `tags`: an array of strings, after `children` too; a tag that is no string is refused.
