@@ -11,12 +11,13 @@ extension Outline {
     /// ```
     public func check() throws -> [String] {
         let survey = try Survey(self)
-        return survey.problems + (try tagDisagreements()).map { d in
-            let item = context.object(for: ObjectID(entity: Item.entityIndex, rowID: d.item)) as! Item
-            let listed = d.listed.isEmpty ? "no tags" : d.listed.map { "#" + $0 }.joined(separator: " ")
-            let linked = d.linked.isEmpty ? "none" : d.linked.sorted().map { "#" + $0 }.joined(separator: " ")
-            return "#\(d.item) “\(item.title)” lists \(listed) but is linked to \(linked)"
-        }
+        return survey.problems
+            + (try tagDisagreements()).map { d in
+                let item = context.object(for: ObjectID(entity: Item.entityIndex, rowID: d.item)) as! Item
+                let listed = d.listed.isEmpty ? "no tags" : d.listed.map { "#" + $0 }.joined(separator: " ")
+                let linked = d.linked.isEmpty ? "none" : d.linked.sorted().map { "#" + $0 }.joined(separator: " ")
+                return "#\(d.item) “\(item.title)” lists \(listed) but is linked to \(linked)"
+            }
     }
 
     /// The tree's part of ``check()`` alone (one top item, every item reachable, valid keys distinct within
@@ -68,7 +69,9 @@ extension Outline {
             let tagged = try tagDisagreements()
             for d in tagged { try relinkTags(ObjectID(entity: Item.entityIndex, rowID: d.item)) }
             if !tagged.isEmpty {
-                done.append("linked \(tagged.count) item\(tagged.count == 1 ? "" : "s") to the tags \(tagged.count == 1 ? "its list names" : "their lists name")")
+                done.append(
+                    "linked \(tagged.count) item\(tagged.count == 1 ? "" : "s") to the tags \(tagged.count == 1 ? "its list names" : "their lists name")"
+                )
             }
             if rekeyed > 0 {
                 done.append(
