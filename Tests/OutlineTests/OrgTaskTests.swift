@@ -76,13 +76,21 @@ import Testing
     }
 
     /// A title that ends as tags would (and has none, or others) is written so that it reads back as title.
-    @Test(arguments: [":a:", "Meeting :x:", "x :y:z:", "  :a:  ", "trailing blanks \t ", "a\u{200B}"])
+    @Test(arguments: [":a:", "Meeting :x:", "x :y:z:", "  :a:  ", "trailing blanks \t ", "a\u{200B}", "plain"])
     func aTitleThatLooksLikeTagsStaysTitle(title: String) throws {
         for tags in [[], ["t"]] as [[String]] {
             let node = OutlineNode(title, extras: OutlineNode.Extras(tags: tags))
             let back = try OrgOutline.read(OrgOutline.write([node]))
             #expect(back.map(\.title) == [title] && back.map(\.tags) == [tags], "\(OrgOutline.write([node]))")
         }
+    }
+
+    /// A group with a tag Burrow cannot hold (over 100 characters) stays in the title.
+    @Test func anOverlongTagStaysTitle() throws {
+        let line = "* Ship :" + String(repeating: "x", count: 101) + ":\n"
+        let nodes = try OrgOutline.read(line)
+        #expect(nodes.map(\.tags) == [[]] && nodes.first?.title.hasSuffix("x:") == true)
+        #expect(OrgOutline.write(nodes) == line)
     }
 
     /// A changed item is written as Emacs writes it; an unchanged one keeps the file's own spacing.

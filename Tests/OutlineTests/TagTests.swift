@@ -177,6 +177,11 @@ import Testing
         #expect(nodes.map(\.tags) == [["x", "y"]] && nodes[0].children.map(\.tags) == [[]])
         #expect(throws: InterchangeError.self) { try OutlineFormat.json.read(#"{"items": [{"title": "a", "tags": ["x", 1]}]}"#) }
         #expect(throws: InterchangeError.self) { try OutlineFormat.json.read(#"{"items": [{"title": "a", "tags": "x"}]}"#) }
+        // A string that cannot be a tag is refused where it is, before anything is added.
+        #expect(throws: InterchangeError(format: "JSON", line: 2, column: 25, message: "“ x” is not a tag: a tag cannot start or end with a space")) {
+            try OutlineFormat.json.read("{\"items\": [\n{\"title\": \"a\", \"tags\": [\" x\"]}]}")
+        }
+        #expect(throws: InterchangeError.self) { try OutlineFormat.opml.read(#"<opml><body><outline text="a" _tags=": x:"/></body></opml>"#) }
         #expect(JSONOutline.write([OutlineNode("a", extras: OutlineNode.Extras(tags: ["x", "big one"]))]).contains(#""tags": ["x", "big one"]"#))
     }
 

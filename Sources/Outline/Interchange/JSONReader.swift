@@ -219,6 +219,10 @@ struct JSONReader {
                 itemProblem("a tag must be a string", line, column, in: &stack, own: true)
                 break
             }
+            if let why = Tag.problem(with: tag) {
+                itemProblem("“\(tag)” is not a tag: \(why)", line, column, in: &stack, own: true)
+                break
+            }
             if !stack[n - 1].node.tags.contains(tag) { stack[n - 1].node.tags.append(tag) }
         }
     }

@@ -86,7 +86,12 @@ extension OPMLReader {
             OPMLMarkup.markdown(fromHTML: title), note: note.map(OPMLMarkup.markdown(fromHTML:)), isDone: done,
             extras: extras.isEmpty ? nil : OutlineNode.Extras(values: extras))
         // Burrow's `_tags=":work:home:"` (a tag holds no colon).
-        if let tags { node.tags = OPML.tags(tags) }
+        if let tags {
+            node.tags = OPML.tags(tags)
+            if let bad = node.tags.first(where: { Tag.problem(with: $0) != nil }) {
+                throw fail(tagStart, "“\(bad)” in _tags is not a tag: \(Tag.problem(with: bad)!)")
+            }
+        }
         // Both hold HTML (Workflowy's bold, italic and links), read as Markdown.
         return (selfClosing, node)
     }

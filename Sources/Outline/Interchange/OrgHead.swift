@@ -82,13 +82,15 @@ struct OrgHead: Equatable {
             }
         }
         head.title = Array(headline[i...])
-        if let (tags, start) = tagsAtEnd(head.title[...]) {
+        // A group with a tag Burrow cannot hold (over 100 characters) stays title.
+        if let (tags, start) = tagsAtEnd(head.title[...]), tags.allSatisfy({ Tag.problem(with: $0) == nil }) {
             head.tags = tags
             var end = start
             while end > 0, head.title[end - 1] == space || head.title[end - 1] == tab { end -= 1 }
             head.title.removeSubrange(end...)
         }
-        // The writer's mark after a title that ends as tags would, or in a blank before tags (see `lines`).
+        // The writer's mark after a title that ends as tags would, or in a blank before tags, or in the mark
+        // (see `lines`).
         if head.title.count > zeroWidthSpace.count, head.title.suffix(zeroWidthSpace.count).elementsEqual(zeroWidthSpace) {
             let before = head.title.dropLast(zeroWidthSpace.count)
             if tagsAtEnd(before) != nil || (!head.tags.isEmpty && (before.last == space || before.last == tab))

@@ -91,6 +91,7 @@ struct WholeJSONReader {
                         var tags: [String] = []
                         for e in tape.contents(of: k) {
                             guard tape[e].kind == .string else { throw fail("a tag must be a string", at: tape[e]) }
+                            if let why = Tag.problem(with: tape[e].text) { throw fail("“\(tape[e].text)” is not a tag: \(why)", at: tape[e]) }
                             if !tags.contains(tape[e].text) { tags.append(tape[e].text) }
                         }
                         node.tags = tags
