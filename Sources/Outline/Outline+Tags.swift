@@ -85,10 +85,8 @@ extension Outline {
         let wanted = item.tagNames.filter { Tag.problem(with: $0) == nil }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         for link in item.objects("tags") {
             // A link to a tag whose row is gone goes too (its name cannot be read).
-            guard let tag = try context.existingObject(for: link.objectID) as? Tag, wanted.contains(tag.name) else {
-                item.remove(link, from: "tags")
-                continue
-            }
+            let tag = try context.existingObject(for: link.objectID) as? Tag
+            if !(tag.map { wanted.contains($0.name) } ?? false) { item.remove(link, from: "tags") }
         }
         let held = Set(item.objects("tags").compactMap { ($0 as? Tag)?.name })
         for tag in try tagObjects(wanted.filter { !held.contains($0) }) { item.add(tag, to: "tags") }
@@ -127,10 +125,13 @@ extension Outline {
 
     /// Tag names by row ID: every tag's (an outline has few tags, however many items have them).
     private func tagNames() throws -> [Int64: String] {
-        var out: [Int64: String] = [:]
-        for (id, v) in try context.fetchValues(FetchRequest(Tag.entityName), keys: ["name"]) {
-            if case .string(let name) = v[0] { out[id.rowID] = name }
+        Dictionary(try Self.storedTags(context).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Every stored tag's row ID and name, read as values (no objects).
+    static func storedTags(_ context: Context) throws -> [(id: Int64, name: String)] {
+        try context.fetchValues(FetchRequest(Tag.entityName), keys: ["name"]).compactMap { id, v in
+            if case .string(let name) = v[0] { (id.rowID, name) } else { nil }
         }
-        return out
     }
 }

@@ -16,11 +16,7 @@ struct TagLinker {
     /// for its row.
     mutating func link(_ item: Int64, to names: [String]) throws -> Value {
         if tagIDs == nil {
-            var known: [String: Int64] = [:]
-            for (id, v) in try context.fetchValues(FetchRequest(Tag.entityName), keys: ["name"]) {
-                if case .string(let name) = v[0] { known[name] = id.rowID }
-            }
-            tagIDs = known
+            tagIDs = Dictionary(try Outline.storedTags(context).map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         }
         let checked = try Outline.checkedTags(names)
         for name in checked {
