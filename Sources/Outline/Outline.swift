@@ -22,6 +22,13 @@ public final class Outline {
     /// Opens (or creates) the outline database at `path`.
     public convenience init(path: String) throws(StoreError) {
         self.init(context: Context(store: try Store(path: path, model: OutlineModel.model)))
+        do {
+            try upgradeStoredData()
+        } catch let e as StoreError {
+            throw e
+        } catch {
+            throw StoreError(.storage, "cannot upgrade the outline's data: \(error)", path: path)
+        }
     }
 
     /// Opens the outline database at `path` for reading only (see `Store.init(readingAt:model:)`): listing

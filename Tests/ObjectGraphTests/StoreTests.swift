@@ -61,8 +61,10 @@ import Testing
         #expect(folder.count("notes") == 1)
         let indexes = try c.store.queue.read { db in try db.indexes(on: "Note").map(\.name).sorted() }
         #expect(indexes == ["og_ix_Note_folder", "og_ix_Note_text"])
-        // Opening with v2 again is a plain open.
-        _ = try Store(path: dir.path(), model: Self.v2)
+        // Opening with v2 again is a plain open; the store remembers it was version 1 (for the program's own
+        // steps on data), and a new store was never upgraded.
+        #expect(try Store(path: dir.path(), model: Self.v2).upgradedVersions() == [1])
+        #expect(try Store(inMemoryWith: Self.v2).upgradedVersions() == [])
     }
 
     /// A store opened to read without migrating: a column the newer model added reads as NULL in a fetch's

@@ -35,6 +35,15 @@ extension Context {
     ///     …
     /// }
     /// ```
+    /// ``transaction(actionName:_:)`` for work the user did not ask for (a migration of data): no undo step.
+    @discardableResult
+    public func transactionWithoutUndo<T>(_ edit: () throws -> T) throws -> T {
+        let was = (isApplyingHistory, isSavingWithoutUndo)
+        (isApplyingHistory, isSavingWithoutUndo) = (true, true)
+        defer { (isApplyingHistory, isSavingWithoutUndo) = was }
+        return try transaction(edit)
+    }
+
     @discardableResult
     public func transaction<T>(actionName: String? = nil, _ edit: () throws -> T) throws -> T {
         var result: T?

@@ -282,6 +282,8 @@ protocol AppValueStorage: AnyObject {
     func setAppValue(_ key: String, _ value: String?) throws(StoreError)
     /// The keys that begin with `prefix`, in order.
     func appValueKeys(withPrefix prefix: String) throws(StoreError) -> [String]
+    /// The model versions the store was migrated from, oldest first (see `Store.upgradedVersions()`).
+    func upgradedVersions() throws(StoreError) -> [Int]
 }
 
 /// Checking and repairing what is stored.

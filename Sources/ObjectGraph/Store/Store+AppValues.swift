@@ -15,4 +15,12 @@ extension Store {
 
     /// The keys that begin with `prefix`, in order: `appValueKeys(withPrefix: "sync.")`.
     public func appValueKeys(withPrefix prefix: String) throws(StoreError) -> [String] { try backend.appValueKeys(withPrefix: prefix) }
+
+    /// The model versions this store was migrated from, oldest first (each once, kept for good): a program
+    /// whose new version reads some stored data otherwise runs its own step once for them.
+    ///
+    /// ```swift
+    /// if try store.upgradedVersions().contains(where: { $0 < 7 }) { … }
+    /// ```
+    public func upgradedVersions() throws(StoreError) -> [Int] { try backend.upgradedVersions() }
 }

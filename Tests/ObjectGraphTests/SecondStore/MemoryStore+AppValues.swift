@@ -9,6 +9,9 @@ extension MemoryStore {
         state.appValues.keys.filter { $0.hasPrefix(prefix) }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
+    /// A store in memory is made at its model's version: never migrated.
+    func upgradedVersions() throws(StoreError) -> [Int] { [] }
+
     func setAppValue(_ key: String, _ value: String?) throws(StoreError) {
         if isInTransaction {
             state.appValues[key] = value

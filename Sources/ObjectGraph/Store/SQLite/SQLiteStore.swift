@@ -235,6 +235,13 @@ final class SQLiteStore: PersistentStore {
                             // Re-check inside the write lock: another process may have migrated meanwhile.
                             let plan = try SchemaMigration.plan(from: current, to: model)
                             for sql in plan.statements { try db.execute(sql: sql) }
+                            // Kept for the program's own steps on data the new version reads otherwise (see
+                            // `Store.upgradedVersions()`), in the same commit as the schema's.
+                            if current.version < model.version {
+                                try db.execute(
+                                    sql: "INSERT OR IGNORE INTO og_metadata(key, value) VALUES (?, ?)",
+                                    arguments: [SQLiteStore.upgradedPrefix + String(current.version), model.version])
+                            }
                             // Steps hold rows in the old model's slot order: they cannot be replayed on this one.
                             try db.execute(sql: "DELETE FROM og_history")
                             try SQLiteStore.writeModel(db, model)
@@ -428,6 +435,22 @@ final class SQLiteStore: PersistentStore {
         var snapshot: ModelSnapshot
         var hash: String
         var version: Int
+    }
+
+    /// The key of each model version the store was upgraded from: `upgraded_from.6` = 7.
+    static let upgradedPrefix = "upgraded_from."
+
+    func upgradedVersions() throws(StoreError) -> [Int] {
+        do {
+            return try read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT substr(key, ?) FROM og_metadata WHERE substr(key, 1, ?) = ?",
+                    arguments: [Self.upgradedPrefix.count + 1, Self.upgradedPrefix.count, Self.upgradedPrefix]
+                ).compactMap { Int($0) }.sorted()
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read the store's versions", path: path)
+        }
     }
 
     static func readStoredModel(_ db: Database) throws -> StoredModel? {
