@@ -59,6 +59,33 @@ import Testing
         #expect(try o.tags(of: ship) == ["urgent", "work"])
     }
 
+    /// Undoing the step that made a tag, after a later step that tagged another item with it was passed
+    /// over (changed elsewhere), must not delete the tag under that item's link: the undo is refused as a
+    /// conflict and the history goes on.
+    @Test func undoNeverDeletesATagAnotherItemStillHas() throws {
+        let dir = TemporaryDirectory("burrow-tag-undo")
+        defer { withExtendedLifetime(dir) {} }
+        let (o, ship, milk) = try outline(dir.path())
+        try o.perform("Tag Ship") { try o.setTags(ship, ["new"]) }
+        try o.perform("Tag Milk") { try o.setTags(milk, ["new"]) }
+        // Another process renames Milk without a step of its own: undoing "Tag Milk" conflicts.
+        let other = Outline(context: Context(store: try Store(path: dir.path(), model: OutlineModel.model)))
+        let milkThere = try #require(try other.context.existingObject(for: milk) as? Item)
+        milkThere.title = "Oat milk"
+        try other.context.saveWithoutUndo()
+        #expect(throws: UndoConflict.self) { try o.context.undo() }
+        // "Tag Ship" would delete the tag Milk still has: undone here, and by a process that holds no objects
+        // (the rows are deleted as rows).
+        let fresh = Outline(context: Context(store: try Store(path: dir.path(), model: OutlineModel.model)))
+        #expect(throws: UndoConflict.self) { try fresh.context.undo() }
+        #expect(try linked(o) == ["Ship": ["new"], "Oat milk": ["new"]])
+        #expect(try o.check().isEmpty)
+        // The history goes on: a new action and its undo work.
+        try o.perform("Tag Ship") { try o.addTags(["later"], to: ship) }
+        try o.context.undo()
+        #expect(try o.tags(of: ship) == ["new"])
+    }
+
     @Test(arguments: ["", " work", "work ", "a:b", "line\nbreak", "bell\u{07}", String(repeating: "x", count: 101)])
     func aNameThatCannotBeATagIsRefusedAndNothingChanges(name: String) throws {
         let (o, ship, _) = try outline()
