@@ -59,6 +59,34 @@ import Testing
         #expect(try o.tags(of: ship) == ["urgent", "work"])
     }
 
+    /// `Context.delete` (what sync applies, and `deleteTree`'s fallback) down a tree of tagged items reads
+    /// every item's links in the tree's one walk, not a query per item; the links go with their items.
+    @Test func deletingATaggedTreeReadsItsLinksOnce() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = Outline(context: Context(store: store))
+        var top: ObjectID!
+        try o.perform {
+            top = try o.append("big", to: try o.root()).objectID
+            let big = try o.resolve(top)
+            for chunk in try o.append(titles: (0..<20).map { "c\($0)" }, to: big) {
+                for leaf in try o.append(titles: (0..<49).map { "leaf \($0)" }, to: chunk) where leaf.title.hasSuffix("7") {
+                    try o.setTags(leaf.objectID, ["seven", "odd"])
+                }
+            }
+        }
+        #expect(try o.items(tagged: "seven").count == 100)
+        let fresh = Outline(context: Context(store: store))
+        let start = fresh.context.statistics
+        try fresh.perform {
+            let item = try #require(try fresh.context.existingObject(for: top))
+            fresh.context.delete(item)
+        }
+        #expect(fresh.context.statistics.relationReads - start.relationReads == 0)
+        #expect(try fresh.items(tagged: "seven").isEmpty)
+        #expect(try fresh.check().isEmpty)
+        #expect(try fresh.allTags().isEmpty, "no link left")
+    }
+
     /// Undoing the step that made a tag, after a later step that tagged another item with it was passed
     /// over (changed elsewhere), must not delete the tag under that item's link: the undo is refused as a
     /// conflict and the history goes on.

@@ -70,6 +70,27 @@ extension Context {
         }
     }
 
+    /// The links (many-to-many) of every object of the tree a cascade will delete, read in a few batches per
+    /// relationship and handed to each object as its members, so the cascade reads none one at a time.
+    private func preloadLinks(of ids: [Int64], entity e: EntityDescription) {
+        for slot in Self.linkSlots(of: e, in: model) {
+            let r = e.properties[slot].relationship!
+            // A failed read leaves the cascade to read each object's links, as it did without this.
+            guard let rows = try? linkRows(of: ids, entity: e, slot: slot) else { return }
+            statistics.rowsLoaded += rows.count
+            var members: [Int64: Set<Int64>] = Dictionary(uniqueKeysWithValues: ids.map { ($0, []) })
+            for (id, row) in rows {
+                if case .integer(let owner) = row[r.inverseSlot] { members[owner, default: []].insert(id.rowID) }
+                if registered[id].map({ $0.isFault }) ?? true { rowCache[id] = row }
+            }
+            for (owner, set) in members {
+                let o = object(for: ObjectID(entity: e.index, rowID: owner))
+                guard !o.isInserted, o.relations[slot]?.stored == nil else { continue }
+                o.relations[slot, default: RelationState()].stored = set
+            }
+        }
+    }
+
     /// Before a cascade down a relationship of an entity to itself (a tree): every row below `first`, at every
     /// depth, read in one walk and a few batches, and each one's members known from their keys, so the
     /// cascade makes no query per object (100,000 items: one read, not 100,000; a leaf: one read, as before).
@@ -98,6 +119,7 @@ extension Context {
                 guard !o.isInserted, o.relations[p.slot]?.stored == nil else { continue }
                 o.relations[p.slot, default: RelationState()].stored = set
             }
+            preloadLinks(of: Array(members.keys), entity: e)
             return
         }
     }

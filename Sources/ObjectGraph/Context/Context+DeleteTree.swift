@@ -59,7 +59,7 @@ extension Context {
 
     /// The slots of `e`'s hidden to-manys to its links (see `Model.joinSide`): `deleteTree` deletes the links
     /// it reads with `linkRows` as rows, not through these.
-    private static func linkSlots(of e: EntityDescription, in model: Model) -> [Int] {
+    static func linkSlots(of e: EntityDescription, in model: Model) -> [Int] {
         e.properties.compactMap { p in
             guard let r = p.relationship, r.isToMany, !r.isManyToMany, model.joinEntities.contains(model.entities[r.destination].name) else {
                 return nil
@@ -71,23 +71,26 @@ extension Context {
     /// The stored links (rows of the model's join entities) whose end is one of `ids` of `e`.
     private func linkRows(of ids: [Int64], entity e: EntityDescription) throws(StoreError) -> [(ObjectID, [Value])] {
         var out: [(ObjectID, [Value])] = []
-        for p in e.properties {
-            guard let r = p.relationship, r.isToMany, !r.isManyToMany, model.joinEntities.contains(model.entities[r.destination].name)
-            else { continue }
-            let links = model.entities[r.destination]
-            let key = links.properties[r.inverseSlot].name
-            var start = 0
-            while start < ids.count {
-                // Well under SQLite's 32,766 parameters per statement.
-                let chunk = Array(ids[start..<min(ids.count, start + 8192)])
-                start += chunk.count
-                let request = FetchRequest(links.name, where: Property(key).oneOf(chunk))
-                let names = links.storedSlots.map { links.properties[$0].name }
-                for (id, values) in try fetchValues(request, keys: names) {
-                    var row = links.defaults
-                    for (slot, value) in zip(links.storedSlots, values) { row[slot] = value }
-                    out.append((id, row))
-                }
+        for slot in Self.linkSlots(of: e, in: model) { out += try linkRows(of: ids, entity: e, slot: slot) }
+        return out
+    }
+
+    /// The stored links through `e`'s hidden to-many `slot` whose end is one of `ids`.
+    func linkRows(of ids: [Int64], entity e: EntityDescription, slot: Int) throws(StoreError) -> [(ObjectID, [Value])] {
+        var out: [(ObjectID, [Value])] = []
+        let r = e.properties[slot].relationship!
+        let links = model.entities[r.destination]
+        let key = links.properties[r.inverseSlot].name
+        let names = links.storedSlots.map { links.properties[$0].name }
+        var start = 0
+        while start < ids.count {
+            // Well under SQLite's 32,766 parameters per statement.
+            let chunk = Array(ids[start..<min(ids.count, start + 8192)])
+            start += chunk.count
+            for (id, values) in try fetchValues(FetchRequest(links.name, where: Property(key).oneOf(chunk)), keys: names) {
+                var row = links.defaults
+                for (slot, value) in zip(links.storedSlots, values) { row[slot] = value }
+                out.append((id, row))
             }
         }
         return out
