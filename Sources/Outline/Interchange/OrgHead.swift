@@ -33,7 +33,11 @@ struct OrgHead: Equatable {
         deadline = extras?.deadline.flatMap { OrgTimestamp.kept(Array($0.utf8)) }
         closed = extras?.closed.flatMap { OrgTimestamp.kept(Array($0.utf8)) }
         properties = extras?.properties.map { p in
-            p.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }.filter(Self.isPropertyLine)
+            // A Logseq property (`id:: 42`, from Markdown) as a drawer's line (`:id: 42`).
+            p.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+                guard LogseqBlock.isProperty(line), let colons = line.firstIndex(of: UInt8(ascii: ":")) else { return Array(line) }
+                return [UInt8(ascii: ":")] + line[..<colons] + [UInt8(ascii: ":")] + line[(colons + 2)...]
+            }.filter(Self.isPropertyLine)
         }
         tags = (extras?.tags ?? []).map(Self.orgTag)
     }
@@ -230,7 +234,7 @@ struct OrgHead: Equatable {
 
     /// The timestamps of a planning line: only `SCHEDULED:`, `DEADLINE:` and `CLOSED:`, each once, each
     /// with one timestamp that reads, and blanks; nil for any other line.
-    private static func planning(_ line: [UInt8]) -> (scheduled: String?, deadline: String?, closed: String?)? {
+    static func planning(_ line: [UInt8]) -> (scheduled: String?, deadline: String?, closed: String?)? {
         var i = 0
         let n = line.count
         var found: [String: String] = [:]

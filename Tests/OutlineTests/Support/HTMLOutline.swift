@@ -95,7 +95,9 @@ struct HTMLOutline: Equatable, CustomStringConvertible {
                 } else if e.isBlock {
                     if !sawBlock {
                         let leading = inline.trimmingBlanks
-                        title = e.name == "p" && leading.isEmpty ? e.text : leading
+                        // A paragraph or (Logseq's `- ## Usage`) a heading first is the title.
+                        let titled = e.name == "p" || ["h1", "h2", "h3", "h4", "h5", "h6"].contains(e.name)
+                        title = titled && leading.isEmpty ? e.text : leading
                     }
                     sawBlock = true
                 } else if !sawBlock {

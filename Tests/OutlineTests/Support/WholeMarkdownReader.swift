@@ -97,17 +97,30 @@ struct WholeMarkdownReader {
             try checkDepth(depth, of: item)
             let column = parentColumn + item.contentOffset
             let blocks = item.children
-            var title = ""
+            var head: (title: String, extras: OutlineNode.Extras?, isDone: Bool) = ("", nil, false)
             var rest = blocks[...]
             if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH {
-                title = Self.title(of: first)
+                let (lines, extras) = LogseqBlock.split(first.rawLines.map(Self.trimmed))
+                head = LogseqBlock.read(title: Self.title(ofLines: lines), extras: extras)
                 rest = rest.dropFirst()
+            } else if let first = blocks.first, first.type == CMARK_NODE_HEADING {
+                // Logseq's `- ## Usage`, and the paragraph of its properties under it.
+                var extras: OutlineNode.Extras?
+                rest = rest.dropFirst()
+                if let next = rest.first, next.type == CMARK_NODE_PARAGRAPH {
+                    let (lines, found) = LogseqBlock.split([[]] + next.rawLines.map(Self.trimmed))
+                    if lines.count == 1 {
+                        extras = found
+                        rest = rest.dropFirst()
+                    }
+                }
+                head = LogseqBlock.read(title: Self.title(of: first), extras: extras)
             }
-            let from = rest.startIndex > 0 ? blocks[0].endLine + 1 : item.startLine
+            let from = rest.startIndex > 0 ? blocks[rest.startIndex - 1].endLine + 1 : item.startLine
             let note = self.note(
                 blocks: rest.map { ($0, $0.type != CMARK_NODE_LIST) }, from: from, through: item.endLine, column: column,
                 markerLine: item.startLine)
-            builder.add(OutlineNode(title, note: note, isDone: item.isChecked), depth: depth)
+            builder.add(OutlineNode(head.title, note: note, isDone: item.isChecked || head.isDone, extras: head.extras), depth: depth)
             var children: [(Node, Int, Int)] = []
             for sublist in rest where sublist.type == CMARK_NODE_LIST {
                 children += sublist.children.map { ($0, depth + 1, column) }
@@ -126,8 +139,15 @@ struct WholeMarkdownReader {
 
     /// A paragraph's or heading's text as a title: its source lines joined by spaces (a hard line break's
     /// `\` dropped), the writer's escapes taken off.
-    static func title(of block: Node) -> String {
-        let lines = block.rawLines
+    static func title(of block: Node) -> String { title(ofLines: block.rawLines) }
+
+    static func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var line = line.drop { $0 == MarkdownEscaping.space || $0 == MarkdownEscaping.tab }
+        while let last = line.last, last == MarkdownEscaping.space || last == MarkdownEscaping.tab { line = line.dropLast() }
+        return line
+    }
+
+    static func title(ofLines lines: [ArraySlice<UInt8>]) -> String {
         var joined: [UInt8] = []
         for (n, raw) in lines.enumerated() {
             // Each line's leading blanks are no part of it (cmark leaves a lazy line's in).

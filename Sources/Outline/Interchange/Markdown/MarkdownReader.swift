@@ -204,7 +204,7 @@ struct MarkdownReader {
             let from = item.paragraphEnd.map { $0 + 1 } ?? first.start
             note = self.note(item.notes, from: from, through: item.nextStart ?? source.count, column: 0)
         }
-        add(item.title, note: note, depth: 0)
+        add((item.title, nil, false), note: note, depth: 0)
     }
 
     /// The line where the heading's note starts: after it, or before its first block if cmark ended the
@@ -219,7 +219,7 @@ struct MarkdownReader {
         let from = Self.noteStart(open, firstBlock: open.spans.first?.start ?? list.startLine)
         let note = self.note(open.spans, from: from, through: list.startLine - 1, column: 0)
         section?.handed = Handed(ordinal: ordinal, note: note)
-        add(open.title, note: note, depth: open.depth)
+        add((open.title, nil, false), note: note, depth: open.depth)
     }
 
     /// Ends the section at `through`: hands its heading on now if no list did, else settles its note.
@@ -231,7 +231,7 @@ struct MarkdownReader {
         if let handed = open.handed {
             settle(handed, note: note, done: false, depth: open.depth)
         } else {
-            add(open.title, note: note, depth: open.depth)
+            add((open.title, nil, false), note: note, depth: open.depth)
         }
     }
 
@@ -254,7 +254,7 @@ struct MarkdownReader {
                     if handedItems[item] == nil {
                         let note = itemNote(item, through: sublist, column: column)
                         handedItems[item] = Handed(ordinal: ordinal, note: note, done: item.isChecked)
-                        add(itemTitle(item), note: note, done: item.isChecked, depth: depth)
+                        add(itemHead(item), note: note, done: item.isChecked, depth: depth)
                     }
                     stack.append(.item(item, depth: depth, column: column, after: sublist))
                     stack.append(.list(sublist, depth: depth + 1, column: column))
@@ -268,17 +268,35 @@ struct MarkdownReader {
                         settle(handed, note: itemNote(item, through: nil, column: column), done: item.isChecked, depth: depth)
                     }
                 } else {
-                    add(itemTitle(item), note: itemNote(item, through: nil, column: column), done: item.isChecked, depth: depth)
+                    add(itemHead(item), note: itemNote(item, through: nil, column: column), done: item.isChecked, depth: depth)
                 }
                 cmark_node_free(item)
             }
         }
     }
 
-    /// An item's title: its first paragraph, if it starts with one.
-    private func itemTitle(_ item: Node) -> String {
-        guard builder != nil, let first = item.firstChild, first.type == CMARK_NODE_PARAGRAPH else { return "" }
-        return Self.title(of: first)
+    /// An item's title and what its first block says beyond it (see `LogseqBlock`): its first paragraph, or
+    /// its first heading (Logseq's `- ## Usage`), if it starts with one.
+    private func itemHead(_ item: Node) -> (title: String, extras: OutlineNode.Extras?, isDone: Bool) {
+        guard builder != nil, let first = item.firstChild else { return ("", nil, false) }
+        switch first.type {
+        case CMARK_NODE_PARAGRAPH:
+            let (lines, extras) = LogseqBlock.split(first.rawLines.map(Self.trimmed))
+            return LogseqBlock.read(title: Self.title(ofLines: lines), extras: extras)
+        case CMARK_NODE_HEADING:
+            return LogseqBlock.read(title: Self.title(of: first), extras: Self.properties(after: first)?.extras)
+        default:
+            return ("", nil, false)
+        }
+    }
+
+    /// The paragraph right after an item's heading when all its lines are planning or properties (Logseq
+    /// writes a heading block's properties under it): the block and what it says.
+    private static func properties(after heading: Node) -> (block: Node, extras: OutlineNode.Extras?)? {
+        guard let next = heading.next, next.type == CMARK_NODE_PARAGRAPH else { return nil }
+        // Every line taken (the first is always title, so split a blank line before them).
+        let (title, extras) = LogseqBlock.split([[]] + next.rawLines.map(trimmed))
+        return title.count == 1 ? (next, extras) : nil
     }
 
     /// An item's note: its blocks after the title paragraph, its sub-lists left out, up to `sublist` (the
@@ -291,9 +309,13 @@ struct MarkdownReader {
             next = block.next
         }
         var from = item.startLine
-        if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH {
+        if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH || first.type == CMARK_NODE_HEADING {
             from = first.endLine + 1
             blocks.removeFirst()
+            if first.type == CMARK_NODE_HEADING, let (block, _) = Self.properties(after: first), blocks.first == block {
+                from = block.endLine + 1
+                blocks.removeFirst()
+            }
         }
         let spans = blocks.map { Span($0, isNote: $0.type != CMARK_NODE_LIST) }
         let through = sublist.map { $0.startLine - 1 } ?? item.endLine
@@ -301,12 +323,14 @@ struct MarkdownReader {
     }
 
     /// Hands an item on as the next in document order (the first pass's note for it, if it has one).
-    private mutating func add(_ title: String, note: String?, done: Bool = false, depth: Int) {
+    private mutating func add(
+        _ head: (title: String, extras: OutlineNode.Extras?, isDone: Bool), note: String?, done: Bool = false, depth: Int
+    ) {
         var note = note
         var done = done
         if case .use(let notes) = late, let whole = notes[ordinal] { (note, done) = whole }
         ordinal += 1
-        builder?.add(OutlineNode(title, note: note, isDone: done), depth: depth)
+        builder?.add(OutlineNode(head.title, note: note, isDone: done || head.isDone, extras: head.extras), depth: depth)
     }
 
     /// The whole note of an item handed on with less: set on it, or recorded for the second pass.
@@ -316,7 +340,8 @@ struct MarkdownReader {
         case .amend:
             builder?.update(ofOpenItemAt: depth) {
                 $0.note = note
-                $0.isDone = done
+                // A done marker (`DONE`) stays done; a task box a later line ticks makes it done.
+                $0.isDone = done || ($0.state.map(LogseqBlock.isDone) ?? false)
             }
         case .record: recorded[handed.ordinal] = (note, done)
         case .use: break
@@ -333,8 +358,16 @@ struct MarkdownReader {
 
     /// A paragraph's or heading's text as a title: its source lines joined by spaces (a hard line break's
     /// `\` dropped), the writer's escapes taken off.
-    static func title(of block: Node) -> String {
-        let lines = block.rawLines
+    static func title(of block: Node) -> String { title(ofLines: block.rawLines) }
+
+    private static func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var line = line.drop { $0 == MarkdownEscaping.space || $0 == MarkdownEscaping.tab }
+        while let last = line.last, last == MarkdownEscaping.space || last == MarkdownEscaping.tab { line = line.dropLast() }
+        return line
+    }
+
+    /// The title of a block's source lines (see `title(of:)`).
+    static func title(ofLines lines: [ArraySlice<UInt8>]) -> String {
         var joined: [UInt8] = []
         for (n, raw) in lines.enumerated() {
             // Each line's leading blanks are no part of it (cmark leaves a lazy line's in).

@@ -48,18 +48,34 @@ struct MarkdownWriter: OutlineWriter {
     private func titleLine(_ node: OutlineNode, column: Int, wide: Bool, into out: inout [UInt8]) {
         out += Array(repeating: MarkdownEscaping.space, count: column)
         out += Array((wide ? "-    " : "- ").utf8)
-        if node.isDone { out += Array("[x] ".utf8) }
-        // A title cannot hold a line break: each (LF, CR or CRLF) is a space.
+        if node.isDone && node.state == nil { out += Array("[x] ".utf8) }
+        // A title cannot hold a line break: each (LF, CR or CRLF) is a space. U+0000 is read as U+FFFD: so
+        // it is written, so that what the title is read as (tags at its end, say) is decided on that.
         let raw = Array(node.title.utf8)
         var flat: [UInt8] = []
         var i = 0
         while i < raw.count {
             if raw[i] == 0x0D && i + 1 < raw.count && raw[i + 1] == 0x0A { i += 1 }
-            flat.append(raw[i] == 0x0A || raw[i] == 0x0D ? MarkdownEscaping.space : raw[i])
+            if raw[i] == 0 {
+                flat += [0xEF, 0xBF, 0xBD]
+            } else {
+                flat.append(raw[i] == 0x0A || raw[i] == 0x0D ? MarkdownEscaping.space : raw[i])
+            }
             i += 1
+        }
+        // Most titles have no marker's capital first, no `#`, no extras, no mark at the end (U+200B ends in
+        // 0x8B): nothing to look at.
+        if node.extras != nil || flat.first.map({ $0 == UInt8(ascii: "[") || ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) ?? false
+            || flat.contains(UInt8(ascii: "#")) || flat.last == 0x8B,
+            let line = LogseqBlock.firstLine(of: node, title: String(decoding: flat, as: UTF8.self))
+        {
+            flat = Array(line.utf8)
         }
         out += MarkdownEscaping.source(ofTitle: flat)
         out.append(0x0A)
+        // Planning and properties: lines of the title's paragraph, which the reader takes out of the title.
+        let indent = Array(repeating: MarkdownEscaping.space, count: column + (wide ? 5 : 2))
+        for line in LogseqBlock.moreLines(of: node.extras) { out += indent + Array(line.utf8) + [0x0A] }
     }
 
     /// A blank line, then the note's lines indented to the item's content `column`; blank lines stay empty.

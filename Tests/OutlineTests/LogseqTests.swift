@@ -1,0 +1,87 @@
+import Testing
+
+@testable import Outline
+
+/// Logseq pages read as Logseq reads them: a heading as a block's first line is its title, task markers
+/// and priorities are the item's state and priority, `SCHEDULED:`/`DEADLINE:` lines its dates, `key:: value`
+/// lines its properties, `#tag` and `#[[two words]]` its tags; and Markdown export writes them so.
+@Suite struct LogseqTests {
+    static let page = """
+        - ## Usage
+          collapsed:: true
+        \t- TODO [#A] Call Bob #work
+        \t  SCHEDULED: <2026-05-01 Fri>
+        \t- DONE Ship it #[[big project]], then rest
+        \t- LATER Read
+        \t  id:: 6479
+        \t  DEADLINE: <2026-05-03 Sun 10:00>
+        - NOW Plain paragraph
+          more of the title
+
+          A note.
+        - TODO
+
+        """
+
+    @Test func aPageReadsAsLogseqReadsIt() throws {
+        let nodes = try MarkdownOutline.read(Self.page)
+        #expect(nodes.map(\.title) == ["Usage", "Plain paragraph more of the title", "TODO"])
+        #expect(nodes[0].extras == OutlineNode.Extras(properties: "collapsed:: true"))
+        #expect(nodes[0].note == nil)
+        let tasks = nodes[0].children
+        #expect(tasks.map(\.title) == ["Call Bob", "Ship it #[[big project]], then rest", "Read"])
+        #expect(tasks[0].extras == OutlineNode.Extras(state: "TODO", priority: "A", scheduled: "2026-05-01", tags: ["work"]))
+        #expect(!tasks[0].isDone)
+        // A tag inside the text is text.
+        #expect(tasks[1].isDone && tasks[1].state == "DONE" && tasks[1].tags == [])
+        #expect(tasks[2].extras == OutlineNode.Extras(state: "LATER", deadline: "2026-05-03 10:00", properties: "id:: 6479"))
+        #expect(nodes[1].state == "NOW" && nodes[1].note == "A note.")
+        // A marker alone is a title, as Logseq shows it.
+        #expect(nodes[2].extras == nil)
+    }
+
+    /// What Markdown export writes reads back as the same items: states (an Org keyword Logseq lacks as
+    /// `TODO`/`DONE`), priorities, dates, properties (an Org drawer's as `key:: value`), tags the title does
+    /// not name, and titles that only look like tasks.
+    @Test func exportReadsBackAsTheSameItems() throws {
+        let nodes = [
+            OutlineNode("Call Bob", extras: .init(state: "TODO", priority: "B", scheduled: "2026-05-01 09:00 +1w", tags: ["work", "big project"])),
+            OutlineNode("Shipped", isDone: true, extras: .init(state: "DONE", closed: "2026-04-30 17:05")),
+            OutlineNode("Done box", isDone: true),
+            OutlineNode("TODO list for the week"),
+            OutlineNode("[#A] is a cookie"),
+            OutlineNode("DONE twice", extras: .init(state: "TODO")),
+            OutlineNode("Say #hello to Bob", extras: .init(tags: ["hello"])),
+            OutlineNode("Issue #fix"),
+            OutlineNode("\u{200B}starts with the mark"),
+            OutlineNode(
+                "Heading", note: "Body.", extras: .init(deadline: "2026-06-01", properties: "collapsed:: true\nid:: 42"),
+                children: [OutlineNode("Child", extras: .init(priority: "C"))])
+        ]
+        let text = MarkdownOutline.write(nodes)
+        let back = try MarkdownOutline.read(text)
+        #expect(back == nodes, "\(text)")
+        #expect(text.contains("- TODO [#B] Call Bob #work #[[big project]]\n  SCHEDULED: <2026-05-01 Fri 09:00 +1w>\n"), "\(text)")
+        #expect(text.contains("- \u{200B}TODO list for the week\n"))
+        #expect(text.contains("- Say #hello to Bob #hello\n"))
+        #expect(text.contains("- Issue #fix\u{200B}\n"), "a title that ends as tags would is marked")
+        let ending = [OutlineNode("Fix #bug", extras: .init(tags: ["bug"]))]
+        #expect(try MarkdownOutline.read(MarkdownOutline.write(ending)) == ending)
+
+        // Converted, not lost: an Org keyword Logseq has not, an Org property drawer.
+        let org = [
+            OutlineNode("Wait for it", extras: .init(state: "NEXT")),
+            OutlineNode("Closed", isDone: true, extras: .init(state: "FINISHED", properties: ":ID:       42"))
+        ]
+        let converted = try MarkdownOutline.read(MarkdownOutline.write(org))
+        #expect(converted.map(\.state) == ["TODO", "DONE"])
+        #expect(converted[1].isDone && converted[1].extras?.properties == "ID:: 42")
+
+        // And back to Org: a Logseq property is a drawer's line.
+        let page = try MarkdownOutline.read(Self.page)
+        let orgText = OrgOutline.write(page)
+        #expect(orgText.contains("** LATER Read\n   DEADLINE: <2026-05-03 Sun 10:00>\n   :PROPERTIES:\n   :id: 6479\n   :END:\n"), "\(orgText)")
+        let read = try #require(try OrgOutline.read(orgText).first { $0.title == "Usage" }?.children.last)
+        #expect(read.title == "Read" && read.extras?.properties == ":id: 6479")
+    }
+}
