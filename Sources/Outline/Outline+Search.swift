@@ -67,3 +67,28 @@ extension Outline {
         return out
     }
 }
+
+extension Outline {
+    /// The items `query` finds, in outline order: those its filters match (fetched by the store), which
+    /// contain each of its words and phrases (through the full-text index, so case and diacritics are
+    /// ignored); the top item is never one.
+    ///
+    /// For example: `try outline.items(matching: ItemQuery("state:TODO #work call", today: "2026-11-29"))`.
+    public func items(matching query: ItemQuery) throws -> [ObjectID] {
+        var found: Set<Int64>?
+        if query.hasFilters {
+            found = Set(try context.fetch(FetchRequest(Item.entityName, where: query.filters)).rowIDs)
+        }
+        for word in query.text {
+            let results = try find(word)
+            try results.load(upTo: Int.max)
+            let hits = Set(results.ordered.map(\.rowID))
+            found = found.map { $0.intersection(hits) } ?? hits
+            if found?.isEmpty == true { break }
+        }
+        guard var ids = found else { return [] }
+        ids.remove(try root().objectID.rowID)
+        let entity = try root().objectID.entity
+        return try documentOrder(ids.sorted().map { ObjectID(entity: entity, rowID: $0) })
+    }
+}

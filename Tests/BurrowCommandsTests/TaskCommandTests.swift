@@ -93,4 +93,32 @@ import Testing
         r = sh.run("ls", "--tag", "work", "--json")
         #expect(r.0 == 0 && r.1.contains(#""path": ["Work", "Call Bob"]"#), "\(r)")
     }
+
+    /// `burrow find` with filters: states, tags, priorities, days (relative to today) and text, together.
+    @Test func findWithFilters() throws {
+        let sh = Shell()
+        let inThree = Outline.today(Date().addingTimeInterval(3 * 86_400))
+        let inTen = Outline.today(Date().addingTimeInterval(10 * 86_400))
+        #expect(sh.run("add", "Work").0 == 0)
+        #expect(sh.run("add", "TODO Call Bob #work !A due:\(inThree)", "--under", "Work").0 == 0)
+        #expect(sh.run("add", "TODO Write report #work due:\(inTen)", "--under", "Work").0 == 0)
+        #expect(sh.run("add", "DONE Ship Gödel #work", "--under", "Work").0 == 0)
+        #expect(sh.run("add", "Call mum #home").0 == 0)
+        var r = sh.run("find", "state:TODO #work due:<7d")
+        #expect(r.0 == 0 && r.1.hasSuffix("  Work › Call Bob\n") && r.1.split(separator: "\n").count == 1, "\(r)")
+        r = sh.run("find", "tag:work is:open")
+        #expect(r.1.contains("Call Bob") && r.1.contains("Write report") && !r.1.contains("Ship"), "\(r)")
+        r = sh.run("find", "#work godel")
+        #expect(r.0 == 0 && r.1.contains("Ship Gödel") && r.1.split(separator: "\n").count == 1, "text with a filter: folded, \(r)")
+        r = sh.run("find", "call", "--json")
+        #expect(r.1.contains("Call Bob") && r.1.contains("Call mum"), "\(r)")
+        r = sh.run("find", "pri:A \"call bob\"")
+        #expect(r.0 == 0 && r.1.contains("Call Bob"), "\(r)")
+        r = sh.run("find", "state:TODO due:>=\(inTen)")
+        #expect(r.1.contains("Write report") && !r.1.contains("Call Bob"), "\(r)")
+        r = sh.run("find", "is:done #home")
+        #expect(r.0 == 1 && r.1.isEmpty && r.2.contains("nothing matches"), "\(r)")
+        r = sh.run("find", "due:someday")
+        #expect(r.0 != 0 && r.2.contains("due: takes a day"), "\(r)")
+    }
 }

@@ -6,10 +6,16 @@ import TerminalKit
 /// `burrow find QUERY [--json] [--limit N]`
 struct Find: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Find the items whose title or note contains a text.",
+        abstract: "Find the items whose title or note contains a text, or that a query's filters match.",
         discussion: """
             Case and diacritics are ignored (godel finds Gödel); the hits come in outline order, as #ID  path › title, \
             with "(in the note)" where only the note holds the text. Exits 1 when nothing is found, as grep does.
+
+            Filters, all of which must hold, with words and "quoted phrases" the title or note must contain: \
+            state:TODO (state:TODO,NEXT, state:none, state:any), tag:work or #work, pri:A (pri:none), \
+            due: and sched: with a day (today, tomorrow, fri, +3d, 7d, 2026-12-01) after <, <=, >, >= or nothing \
+            (that day), or any, none; is:done, is:open, is:task. \
+            For example: burrow find 'state:TODO #work due:<7d'.
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -33,9 +39,22 @@ struct Find: ParsableCommand {
     }
 
     func find(_ o: Outline) throws {
-        let results = try o.find(query)
-        try results.load(upTo: limit ?? Int.max)
-        let hits = results.ordered.prefix(limit ?? Int.max)
+        let parsed: ItemQuery
+        do {
+            parsed = try ItemQuery(query, today: Outline.today(), workflow: try o.workflow())
+        } catch {
+            throw UserError("cannot read the query: \(error)")
+        }
+        let hits: ArraySlice<ObjectID>
+        // Without filters or quotes the query is one text, as it always was (`find milk bread`).
+        let isQuery = parsed.hasFilters || query.contains("\"")
+        if isQuery {
+            hits = try o.items(matching: parsed).prefix(limit ?? Int.max)
+        } else {
+            let results = try o.find(query)
+            try results.load(upTo: limit ?? Int.max)
+            hits = results.ordered.prefix(limit ?? Int.max)
+        }
         if json {
             var s = "["
             for id in hits {
@@ -54,14 +73,14 @@ struct Find: ParsableCommand {
         // Nothing found: nothing on stdout and status 1, so `if burrow find X` and pipes work; the sentence
         // goes to stderr for whoever reads the terminal.
         if hits.isEmpty {
-            Console.current.err("(nothing contains “\(Sanitizer.visible(query))”)\n")
+            Console.current.err((parsed.hasFilters ? "(nothing matches “" : "(nothing contains “") + Sanitizer.visible(query) + "”)\n")
             throw ExitCode(1)
         }
-        let folded = TextFolding.fold(query)
+        let folded = (isQuery ? parsed.text : [query]).map(TextFolding.fold)
         for id in hits {
             let titles = try o.titles(downTo: id).dropFirst()
             guard let title = titles.last else { continue }  // deleted meanwhile
-            let inNote = !TextFolding.fold(title).contains(folded)
+            let inNote = !folded.isEmpty && !folded.allSatisfy { TextFolding.fold(title).contains($0) }
             say("#\(id.rowID)  " + titles.map(Sanitizer.visible).joined(separator: " › ") + (inNote ? "  (in the note)" : ""))
         }
     }
