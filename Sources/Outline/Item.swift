@@ -28,6 +28,7 @@ public final class Item: ManagedObject {
         static let properties = entity.slot("properties")!
         static let orgHead = entity.slot("orgHead")!
         static let tagList = entity.slot("tagList")!
+        static let agendaDay = entity.slot("agendaDay")!
         /// The slots an item's `OutlineNode.Extras` go to, in its order.
         static let extras = [state, priority, scheduled, deadline, closed, properties, orgHead]
     }
@@ -128,6 +129,7 @@ public final class Item: ManagedObject {
         set {
             guard newValue != scheduled else { return }
             self[slot: Slot.scheduled] = newValue
+            keepAgendaDay()
             touch()
         }
     }
@@ -138,6 +140,7 @@ public final class Item: ManagedObject {
         set {
             guard newValue != deadline else { return }
             self[slot: Slot.deadline] = newValue
+            keepAgendaDay()
             touch()
         }
     }
@@ -153,7 +156,24 @@ public final class Item: ManagedObject {
         set {
             let values = newValue?.values ?? Array(repeating: nil, count: Slot.extras.count)
             for (slot, value) in zip(Slot.extras, values) where (self[slot: slot] as String?) != value { self[slot: slot] = value }
+            keepAgendaDay()
         }
+    }
+
+    /// The earlier of the days it is planned and due (`2026-05-01`), nil when neither: the agenda's order.
+    public var agendaDay: String? { entity === Slot.entity ? self[slot: Slot.agendaDay] : nil }
+
+    /// The agenda's day of timestamps kept as `2026-05-01 09:00 +1w`.
+    static func agendaDay(scheduled: String?, deadline: String?) -> String? {
+        let days = [scheduled, deadline].compactMap { $0.map { String($0.prefix(10)) } }
+        return days.min()
+    }
+
+    /// Sets `agendaDay` from the dates, when it differs.
+    func keepAgendaDay() {
+        guard entity === Slot.entity else { return }
+        let day = Item.agendaDay(scheduled: scheduled, deadline: deadline)
+        if (self[slot: Slot.agendaDay] as String?) != day { self[slot: Slot.agendaDay] = day }
     }
 
     /// The names of its tags, in the order given.

@@ -5,18 +5,32 @@ import ObjectGraph
 extension Outline {
     /// The app value that says the titles of a store from before version 7 were looked at.
     static let titleTagsMovedKey = "outline.titleTagsMoved"
+    /// The app value that says the items of a store from before version 8 have their agenda days.
+    static let agendaDaysKey = "outline.agendaDays"
 
-    /// Runs the steps the store still needs, each in one write transaction with the flag that says it ran
-    /// (two processes opening at once run it once); none for a store made at the current version.
+    /// Runs the steps the store still needs, in one write transaction with the flags that say they ran (two
+    /// processes opening at once run each once); none for a store made at the current version.
     func upgradeStoredData() throws {
-        guard !context.store.isReadOnly, try context.store.upgradedVersions().contains(where: { $0 < 7 }),
-            try context.store.appValue(Self.titleTagsMovedKey) == nil
-        else { return }
+        guard !context.store.isReadOnly else { return }
+        let from = try context.store.upgradedVersions()
+        guard let oldest = from.first else { return }
+        var steps: [(key: String, run: () throws -> Void)] = []
+        if oldest < 7 { steps.append((Self.titleTagsMovedKey, moveTitleTags)) }
+        if oldest < 8 { steps.append((Self.agendaDaysKey, setAgendaDays)) }
+        let pending = try steps.filter { try context.store.appValue($0.key) == nil }
+        guard !pending.isEmpty else { return }
         try context.transactionWithoutUndo {
-            guard try context.store.appValue(Self.titleTagsMovedKey) == nil else { return }
-            try moveTitleTags()
-            try context.store.setAppValue(Self.titleTagsMovedKey, "1")
+            for step in pending where try context.store.appValue(step.key) == nil {
+                try step.run()
+                try context.store.setAppValue(step.key, "1")
+            }
         }
+    }
+
+    /// Every planned or due item's agenda day (version 8 keeps it with the dates).
+    func setAgendaDays() throws {
+        let dated = try context.fetch(FetchRequest(Item.entityName, where: !Property("scheduled").isNil || !Property("deadline").isNil))
+        for case let item as Item in dated { item.keepAgendaDay() }
     }
 
     /// Before version 7 an Org headline's tags (`* Ship   :work:`) stayed at the end of its title; Org

@@ -68,6 +68,7 @@ public struct OutlineLoader {
         row[Item.Slot.done] = .bool(node.isDone)
         if let extras = node.extras {
             for (slot, value) in zip(Item.Slot.extras, extras.values) where value != nil { row[slot] = .string(value!) }
+            if let day = Item.agendaDay(scheduled: extras.scheduled, deadline: extras.deadline) { row[Item.Slot.agendaDay] = .string(day) }
         }
         row[Item.Slot.order] = .string(key)
         row[parentSlot] = .integer(path[depth].id)

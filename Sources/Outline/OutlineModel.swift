@@ -20,7 +20,9 @@ public enum OutlineModel {
     /// Version 7 added tags: a `Tag` entity (a unique `name`) and the many-to-many `Item.tags`/`Tag.items`
     /// (kept as rows of `Item_tags`), and `tagList` on the item, its tags in order as `:work:home:`, which
     /// every edit keeps equal to its links; deleting an item takes its links away. The migration adds the
-    /// two tables and the column.
+    /// two tables and the column. Version 8 added `agendaDay`, the earlier of the days an item is planned and
+    /// due (`2026-05-01`), kept with them by every edit, indexed: the agenda's order, one index range per view.
+    /// An upgraded store gets its items' days when a writer first opens it.
     public static let model: Model = {
         do {
             return try declared(searchIndex: true)
@@ -32,7 +34,7 @@ public enum OutlineModel {
     /// The model as declared, with or without its full-text index: without, it is what the benchmark
     /// measures the index's cost against (the same tables and indexes otherwise). Only `model` opens stores.
     public static func declared(searchIndex: Bool) throws -> Model {
-        try Model(version: 7) {
+        try Model(version: 8) {
             Entity(Item.entityName, type: Item.self) {
                 Attribute("title", .string, default: "")
                 Attribute("note", .string, optional: true)
@@ -57,6 +59,8 @@ public enum OutlineModel {
                 // The item's tags as `:work:home:`, kept equal to its links to `Tag`s by every edit: what a row
                 // shows and an export writes, read with the item (the links are the index of a tag's items).
                 Attribute("tagList", .string, optional: true)
+                // The earlier day of `scheduled` and `deadline`, kept with them: what the agenda sorts by.
+                Attribute("agendaDay", .string, optional: true)
                 Relationship.toOne("parent", Item.entityName, inverse: "children")
                 Relationship.toMany("children", Item.entityName, inverse: "parent", deleteRule: .cascade)
                 Relationship.toMany("tags", Tag.entityName, inverse: "items")
@@ -68,6 +72,7 @@ public enum OutlineModel {
                 // The agenda's days: the few items planned or due are found without reading the rest.
                 CompoundIndex("scheduled", sparse: true)
                 CompoundIndex("deadline", sparse: true)
+                CompoundIndex("agendaDay", sparse: true)
                 if searchIndex { FullTextIndex("title", "note") }
             }
             Entity(Tag.entityName, type: Tag.self) {

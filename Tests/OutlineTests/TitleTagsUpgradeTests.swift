@@ -108,6 +108,7 @@ import Testing
         #expect(top.map(\.tagNames) == [["work"], ["a", "b"], [], [], ["like", "tags"]])
         let call = try #require(try o.children(of: top[0]).first)
         #expect(call.title == "Call Bob" && call.tagNames == ["phone"] && call.state == "TODO")
+        #expect(call.agendaDay == "2026-05-01" && top[1].agendaDay == "2026-05-01" && top[0].agendaDay == nil, "version 8's days")
         #expect(try o.items(tagged: "work") == [top[0].objectID])
         #expect(top[0].modified == Self.modified, "not the user's change")
         #expect(try o.check().isEmpty)
