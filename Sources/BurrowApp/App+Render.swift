@@ -21,7 +21,9 @@ extension App {
         if case .panel(let panel) = mode {
             panel.render(into: &frame, layout: layout, in: self)
         } else {
-            frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: crumbs.last ?? "")
+            // A view's capture adds at the top level.
+            let here = top.view == nil ? crumbs.last : crumbs.first
+            frame.cursor = renderCapture(into: &frame.buffer, layout: layout, levelTitle: here ?? "")
             if let cursor = renderLevel(into: &frame.buffer, area: layout.list) { frame.cursor = cursor }
             if let area = layout.details { detailsPane.render(into: &frame.buffer, area: area, theme: theme, timeZone: timeZone) }
         }

@@ -320,6 +320,10 @@ public final class App {
     // MARK: Commands
 
     func run(_ command: Command) {
+        if top.view != nil, let refusal = Self.notInViews[command] {
+            status = .info("A view shows items from everywhere: \(refusal) (Enter goes to the item's place)")
+            return
+        }
         if let component = components.first(where: { $0.commands.contains(command) }) {
             component.run(command, in: self)
             return
@@ -344,6 +348,14 @@ public final class App {
         case .halfPageUp: level.move(by: -max(1, height / 2))
         case .drillIn:
             guard let row = level.selectedRow else { return }
+            if level.view != nil {
+                goToPlace(of: row)
+                return
+            }
+            if let query = savedQuery(of: row) {
+                openQuery(query, title: row.title)
+                return
+            }
             // From inside an open list, through the levels of its ancestors: the breadcrumbs say where the
             // item lives, and back goes up that path.
             if level.selectedDepth > 0 { reveal(row.id) }
@@ -381,6 +393,8 @@ public final class App {
             .movePicker,
             .editNoteInPlace, .copy, .cut, .paste, .pasteAbove, .editNote, .commandLine:
             break  // run by their components, or opening their panels (above)
+        case .agenda: openAgenda(days: 7)
+        case .tagView: openTagOfSelected()
         case .visualRange:
             guard let id = level.selectedID else {
                 status = .info("No item here to start a range on")
@@ -432,7 +446,7 @@ public final class App {
     func settle() {
         settleStack()
         for level in stack {
-            if let row = storedRow(level.parentID) { level.lastKnownTitle = row.title }
+            if level.view == nil, let row = storedRow(level.parentID) { level.lastKnownTitle = row.title }
         }
         top.takeFinishedRead()
         for level in stack {

@@ -123,7 +123,7 @@ extension Outline {
                 row[Item.Slot.done] = .bool(level[k].isDone)
                 if let extras = level[k].extras {
                     for (slot, value) in zip(Item.Slot.extras, extras.values) where value != nil { row[slot] = .string(value!) }
-            if let day = Item.agendaDay(scheduled: extras.scheduled, deadline: extras.deadline) { row[Item.Slot.agendaDay] = .string(day) }
+                    if let day = Item.agendaDay(scheduled: extras.scheduled, deadline: extras.deadline) { row[Item.Slot.agendaDay] = .string(day) }
                 }
                 row[Item.Slot.order] = .string(keys[k])
                 row[parentSlot] = .integer(owner)

@@ -92,3 +92,28 @@ extension Outline {
         return try documentOrder(ids.sorted().map { ObjectID(entity: entity, rowID: $0) })
     }
 }
+
+extension Outline {
+    /// Adds a saved search at the end of `parent`'s sub-items: an item titled `title` whose properties say
+    /// `query:: QUERY` (see `ItemQuery`), which the outliner opens as a live view; returns its ID.
+    @discardableResult
+    public func appendSavedSearch(_ title: String, query: String, to parent: ObjectID) throws -> ObjectID {
+        let id = try append(title, to: parent)
+        try resolve(id).extras = OutlineNode.Extras(properties: "query:: " + query)
+        return id
+    }
+
+    /// The query of a saved search (`query:: …` in its properties, or an Org drawer's `:QUERY: …`), nil for an
+    /// item that is none.
+    public func savedQuery(of id: ObjectID) throws -> String? {
+        guard let item = try context.existingObject(for: id) as? Item, let properties = item.extras?.properties else { return nil }
+        for line in properties.split(separator: "\n") {
+            let t = line.drop { $0 == " " || $0 == "\t" }
+            for prefix in ["query::", ":query:", ":QUERY:"] where t.hasPrefix(prefix) {
+                let q = t.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+                if !q.isEmpty { return q }
+            }
+        }
+        return nil
+    }
+}

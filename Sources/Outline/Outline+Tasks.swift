@@ -121,4 +121,9 @@ extension Outline {
     public static func today(_ date: Date = Date(), in timeZone: TimeZone = .current) -> String {
         String(minute(date, in: timeZone).prefix(10))
     }
+
+    /// The day `days` after `day` (`2026-11-29` plus 7 is `2026-12-06`); nil when `day` is not one.
+    public static func day(_ day: String, plus days: Int) -> String? {
+        CaptureLine.Day(day)?.adding(days: days).text
+    }
 }

@@ -152,7 +152,7 @@ complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burro
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'export' -d 'Write the outline, or one item with its sub-items, as OPML, Markdown, Org, text or JSON.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'import' -d 'Add the items of an OPML, Markdown, Org, text or JSON file; nothing is added if the file is bad.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'check' -d 'Verify the outline (and repair what can be derived with --repair).'
-complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'find' -d 'Find the items whose title or note contains a text.'
+complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'find' -d 'Find the items whose title or note contains a text, or that a query\'s filters match.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'undo' -d 'Undo the latest actions, whichever burrow made them.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'redo' -d 'Redo the latest undone actions.'
 complete -c 'burrow' -n '__burrow_should_offer_completions_for_positional "burrow" -eq 1' -fa 'history' -d 'List the undo history, newest first (or clear it).'

@@ -65,7 +65,7 @@ _burrow() {
             'export:Write the outline, or one item with its sub-items, as OPML, Markdown, Org, text or JSON.'
             'import:Add the items of an OPML, Markdown, Org, text or JSON file; nothing is added if the file is bad.'
             'check:Verify the outline (and repair what can be derived with --repair).'
-            'find:Find the items whose title or note contains a text.'
+            'find:Find the items whose title or note contains a text, or that a query'\''s filters match.'
             'undo:Undo the latest actions, whichever burrow made them.'
             'redo:Redo the latest undone actions.'
             'history:List the undo history, newest first (or clear it).'

@@ -1,9 +1,11 @@
 import BurrowSettings
+import Outline
 import TerminalKit
 
 /// `:`, the line a vim user reaches for to leave: `:q`, `:wq`, `:x` and their `!` and `a` forms quit (every
-/// change is saved already, so `:w` only says so); anything else is named as not a command instead of being
-/// added as an item. Enter runs the line; Esc and Ctrl-G leave it (the editors' keys, `[keys.editors]`).
+/// change is saved already, so `:w` only says so); `:agenda [DAYS]`, `:tag NAME` and `:find QUERY` open views,
+/// `:save [NAME]` keeps the view on screen as an item; anything else is named as not a command instead of
+/// being added as an item. Enter runs the line; Esc and Ctrl-G leave it (the editors' keys, `[keys.editors]`).
 final class ExLine: Panel {
     private var field = TextField()
 
@@ -32,6 +34,32 @@ final class ExLine: Panel {
     private func run(_ text: String, in app: App) {
         var name = text.trimmingCharacters(in: .whitespaces)
         if name.hasSuffix("!") { name.removeLast() }
+        let words = text.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1).map(String.init)
+        let rest = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+        switch words.first ?? "" {
+        case "agenda":
+            guard let days = rest.isEmpty ? 7 : Int(rest), days >= 1, days <= 3660 else {
+                app.status = .error("Not a number of days: :agenda 14")
+                return
+            }
+            app.openAgenda(days: days)
+            return
+        case "tag":
+            let tag = rest.hasPrefix("#") ? String(rest.dropFirst()) : rest
+            guard Tag.problem(with: tag) == nil else {
+                app.status = .error("Not a tag: :tag work")
+                return
+            }
+            app.openQuery(#"tag:"\#(tag)""#, title: "#" + tag)
+            return
+        case "find", "filter":
+            app.openQuery(rest)
+            return
+        case "save":
+            app.saveView(named: rest)
+            return
+        default: break
+        }
         if Self.quitting.contains(name) {
             app.quit()
         } else if Self.writing.contains(name) {

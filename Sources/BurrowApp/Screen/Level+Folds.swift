@@ -40,6 +40,8 @@ extension Level {
 
     /// The open sub-items of `node`'s item as stored now: new ones start unknown, closed ones go.
     private func findOpenChildren(of node: FoldNode) throws {
+        // A view's rows come from everywhere: no list is open in it.
+        if view != nil && node === root { return }
         let open = Set(try outline.expandedChildren(of: node.itemID, excludingDone: hidesDone))
         for id in node.children.keys where !open.contains(id) { node.children[id] = nil }
         for id in open where node.children[id] == nil {

@@ -7,8 +7,10 @@ import TerminalKit
 /// screen, see `FoldNode`), with a selection that follows the same item (not the same row) through every
 /// change.
 final class Level {
-    /// The item whose sub-items this level shows.
+    /// The item whose sub-items this level shows (a view's: the top item, where its quick capture adds).
     let parentID: ObjectID
+    /// What the level shows instead of the item's sub-items (a tag's items, a search's, the agenda), if anything.
+    let view: LevelView?
     let outline: Outline
     /// The level's own rows; open sub-lists hang below it.
     let root: FoldNode
@@ -34,9 +36,10 @@ final class Level {
     /// then answered as if the item were not shown); the app tells it when it next settles (`takeReadFailure`).
     private var readFailure: (any Error)?
 
-    init(parent: ItemRow, outline: Outline, hidesDone: Bool = false) throws {
+    init(parent: ItemRow, outline: Outline, hidesDone: Bool = false, view: LevelView? = nil) throws {
         parentID = parent.id
-        lastKnownTitle = parent.title
+        self.view = view
+        lastKnownTitle = view?.title ?? parent.title
         self.outline = outline
         self.hidesDone = hidesDone
         root = FoldNode(itemID: parent.id, depth: 0, parent: nil)
@@ -79,7 +82,7 @@ final class Level {
 
     /// The request for the rows of `item`'s list.
     func request(for item: ObjectID) -> FetchRequest {
-        var r = Outline.level(of: item)
+        var r = item == parentID ? view?.request ?? Outline.level(of: item) : Outline.level(of: item)
         if hidesDone { r.predicate = r.predicate && Property("done") == false }
         return r
     }
@@ -139,6 +142,12 @@ final class Level {
 
     /// The flattened row of `id`, if it is shown (its parent's list is live here and the row is reached).
     func flatIndex(of id: ObjectID) -> Int? {
+        if view != nil {
+            // A view's rows are not their parent's sub-items: look among them.
+            guard let c = root.controller else { return nil }
+            for row in 0..<root.ownCount where c.objectID(at: row) == id { return row < count ? row : nil }
+            return nil
+        }
         guard let parent = reading({ try outline.parentID(of: id) }) ?? nil, let node = node(of: parent), let c = node.controller,
             let start = node.start
         else { return nil }
@@ -183,6 +192,7 @@ final class Level {
     /// Reads the lists on the way down to `id` that are not live (a level just made, or lists scrolled past),
     /// so it can be found; its row, if it is shown here at all.
     func reveal(_ id: ObjectID) -> Int? {
+        if view != nil { return flatIndex(of: id) }
         guard let chain = reading({ try outline.ancestors(of: id).map(\.id) + [id] }) else { return nil }
         var node = root
         var madeLive: [FoldNode] = []

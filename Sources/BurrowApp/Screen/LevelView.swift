@@ -10,12 +10,14 @@ struct LevelView {
     let request: FetchRequest
     /// What the status line says when it is empty.
     let emptyText: String
+    /// The query it shows, when it is a search's (what `:save` keeps).
+    var query: String? = nil
 
     /// The items `query` matches (see `ItemQuery`), in the order they were made.
     static func query(_ query: ItemQuery, title: String? = nil) -> LevelView {
         LevelView(
             title: title ?? query.source, request: FetchRequest(Item.entityName, where: query.predicate && Property("rootMarker").isNil),
-            emptyText: "Nothing matches \(query.source)")
+            emptyText: "Nothing matches \(query.source)", query: query.source)
     }
 
     /// The tasks not done that are planned or due up to `last` (a day, `2026-12-06`), overdue first, by day.

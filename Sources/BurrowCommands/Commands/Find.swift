@@ -20,7 +20,7 @@ struct Find: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: "The text to find (anywhere in a title or note, even inside a word).")
+    @Argument(help: "The text to find (anywhere in a title or note, even inside a word), or a query with filters.")
     var query: String
 
     @Option(help: "Show at most this many hits (default: all).")

@@ -14,6 +14,8 @@ public enum Command: String, CaseIterable, Sendable {
     case movePicker, copy, pasteAbove
     case editNoteInPlace
     case visualRange
+    /// Views: the agenda (tasks overdue, today and the next days), the items of the selected item's tag.
+    case agenda, tagView
     /// In editors and pickers: do what the editor is for (add, rename, go to the hit, move), or leave it
     /// without what was typed.
     case confirm, cancel

@@ -19,7 +19,9 @@ extension Keymap {
                 [
                     KeyBinding("l <Right> <Enter>", .drillIn, "Open the item's sub-items"),
                     KeyBinding("h <Left> <BS> <Esc>", .back, "Back up one level"),
-                    KeyBinding("~", .backToTop, "Back to the top level")
+                    KeyBinding("~", .backToTop, "Back to the top level"),
+                    KeyBinding("=", .agenda, "Agenda: tasks overdue, planned or due today and the next 7 days (:agenda N for N days)"),
+                    KeyBinding("#", .tagView, "The items of the selected item's tag, from everywhere (:tag NAME for any tag)")
                 ]),
             Section(
                 "Editing",

@@ -1,0 +1,109 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@testable import BurrowApp
+@testable import Outline
+
+/// Views are levels: the agenda (`=`), a tag's items (`#`, `:tag`), a search (`:find`) and a saved search (an
+/// item that keeps a query) open like any level, show items from everywhere live, and Enter goes to an
+/// item's own place.
+struct ViewLevelTests {
+    /// 2026-11-29 12:00 UTC.
+    static let noon = Date(timeIntervalSince1970: 1_795_953_600)
+
+    private func harness(height: Int = 10) throws -> AppHarness {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        try o.perform {
+            let top = try o.root().objectID
+            let work = try o.append("Work", to: try o.resolve(top))
+            try o.append(captured: "TODO Review code #work due:2026-12-02", to: work.objectID, today: "2026-11-29")
+            try o.append(captured: "TODO Call Bob #work sched:2026-11-30", to: work.objectID, today: "2026-11-29")
+            try o.append(captured: "TODO Pay rent #home due:2026-11-20", to: top, today: "2026-11-29")
+            try o.append(captured: "DONE Ship #work due:2026-11-29", to: top, today: "2026-11-29")
+            try o.append(captured: "TODO Far away due:2027-03-01", to: top, today: "2026-11-29")
+        }
+        let h = try AppHarness(width: 44, height: height, outline: o)
+        h.app.timeZone = TimeZone(identifier: "UTC")!
+        h.app.now = { Self.noon }
+        h.draw()
+        return h
+    }
+
+    @Test func theAgendaShowsWhatIsDueByDayAndGoesToItsPlace() throws {
+        let h = try harness()
+        try h.press("=")
+        h.expect(
+            """
+            Burrow › Agenda to 2026-12-05
+            + Add to Burrow…
+             [ ] TODO Pay rent #home         due Nov 20
+             [ ] TODO Call Bob #work             Nov 30
+             [ ] TODO Review code #work       due Dec 2
+
+
+
+
+                                                 ?: help
+            """)
+        // Another edit anywhere reaches it live: Review becomes done, so it leaves; a new task arrives.
+        try h.outline.perform {
+            let review = try #require(try h.outline.items(matching: ItemQuery("review", today: "2026-11-29")).first)
+            try h.outline.setState(review, to: "DONE")
+            try h.outline.append(captured: "TODO Dentist sched:2026-12-01", to: try h.outline.root().objectID, today: "2026-11-29")
+        }
+        _ = h.app.poll()
+        h.draw()
+        #expect(
+            h.backend.lines[2...5].map { $0.trimmingCharacters(in: .whitespaces) } == [
+                "[ ] TODO Pay rent #home         due Nov 20", "[ ] TODO Call Bob #work             Nov 30",
+                "[ ] TODO Dentist                     Dec 1", ""
+            ])
+        // Structural keys are refused with a word; Enter goes to the item's own level, back returns.
+        try h.press("j >")
+        #expect(h.app.statusText?.hasPrefix("A view shows items from everywhere") == true, "\(h.app.statusText ?? "")")
+        try h.press("<Enter>")
+        #expect(h.app.breadcrumbs == ["Burrow", "Agenda to 2026-12-05", "Work"])
+        #expect(h.app.top.selectedRow?.title == "Call Bob")
+        try h.press("h")
+        #expect(h.app.breadcrumbs == ["Burrow", "Agenda to 2026-12-05"])
+    }
+
+    @Test func aTagsItemsAndASavedSearch() throws {
+        let h = try harness()
+        // `#` on an item with tags: its first tag's items, from everywhere.
+        try h.press("j #")
+        #expect(h.app.breadcrumbs == ["Burrow", "#home"])
+        #expect(h.app.top.count == 1 && h.app.top.selectedRow?.title == "Pay rent")
+        try h.press("h")
+        try h.press(":")
+        h.type("tag work")
+        try h.press("<Enter>")
+        #expect(h.app.breadcrumbs == ["Burrow", "#work"])
+        #expect((0..<h.app.top.count).map { h.app.top.row(at: $0).title } == ["Review code", "Call Bob", "Ship"])
+        // A capture in a tag view adds at the top; typed with the tag, it shows here at once.
+        try h.press("a")
+        h.type("Plan #work")
+        try h.press("<Enter> <Esc>")
+        #expect((0..<h.app.top.count).map { h.app.top.row(at: $0).title }.last == "Plan")
+        // A search, kept as an item: Enter on it opens it again.
+        try h.press("h :")
+        h.type("find state:TODO #work")
+        try h.press("<Enter>")
+        #expect(h.app.top.count == 2, "Review code and Call Bob")
+        try h.press(":")
+        h.type("save Work to do")
+        try h.press("<Enter>")
+        #expect(h.app.statusText?.hasPrefix("Kept “Work to do”") == true, "\(h.app.statusText ?? "")")
+        try h.press("~ G")
+        #expect(h.app.top.selectedRow?.title == "Work to do")
+        try h.press("<Enter>")
+        #expect(h.app.breadcrumbs == ["Burrow", "Work to do"])
+        #expect(h.app.top.count == 2)
+        // A query that cannot be read says why.
+        try h.press(":")
+        h.type("find due:someday")
+        try h.press("<Enter>")
+        #expect(h.app.statusText?.hasPrefix("Cannot read the query") == true, "\(h.app.statusText ?? "")")
+    }
+}
