@@ -99,6 +99,7 @@ extension App {
         var renaming: (field: TextField, id: ObjectID)? = nil
         if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
+        let progress = taskProgress(of: level, around: state.offset, height: area.height)
         ListView(count: rows, selectedStyle: theme.selectedRow).render(into: &buffer, area: area, state: &state) { row, buffer in
             var index = row.index
             if let e = editorRow {
@@ -117,12 +118,30 @@ extension App {
                 buffer.write(item.isDone ? " [x] " : " [ ] ", at: area.origin)
                 cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
-                RowView(row: item, depth: depth, isCut: cut.contains(item.id), today: today, theme: theme).render(into: &buffer, area: row.area)
+                RowView(row: item, depth: depth, isCut: cut.contains(item.id), today: today, progress: progress[item.id], theme: theme)
+                    .render(into: &buffer, area: row.area)
                 // The rows of a visual range look selected, as the selected row does.
                 if let range, range.contains(index), index != level.list.selected { buffer.updateStyle(in: row.area, theme.selectedRow) }
             }
         }
         return cursor
+    }
+
+    /// The progress of the tasks below the rows around `offset` that have sub-items, read once per change of
+    /// the outline and of those rows (a frame redrawn for a key reads nothing).
+    func taskProgress(of level: Level, around offset: Int, height: Int) -> [ObjectID: (done: Int, total: Int)] {
+        let first = max(0, offset - height), last = min(level.count, offset + 2 * height)
+        guard first < last else { return [:] }
+        var parents: [ObjectID] = []
+        for index in first..<last {
+            let row = level.row(at: index)
+            if row.childCount > 0 { parents.append(row.id) }
+        }
+        let key = ProgressKey(generation: outline.generation, parents: parents)
+        if let cached = progressCache, cached.key == key { return cached.progress }
+        let progress = (try? outline.taskProgress(of: parents)) ?? [:]
+        progressCache = (key, progress)
+        return progress
     }
 
     /// Where the editor row of an insert below the selection goes: after the selected item and everything

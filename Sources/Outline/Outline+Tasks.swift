@@ -126,4 +126,21 @@ extension Outline {
     public static func day(_ day: String, plus days: Int) -> String? {
         CaptureLine.Day(day)?.adding(days: days).text
     }
+
+    /// For each of `parents` with tasks among its sub-items, how many of those are done and how many there
+    /// are (Org's `[3/5]`): one read of the tasks below them all.
+    public func taskProgress(of parents: [ObjectID]) throws -> [ObjectID: (done: Int, total: Int)] {
+        guard let entity = parents.first?.entity else { return [:] }
+        var out: [ObjectID: (done: Int, total: Int)] = [:]
+        let request = FetchRequest(Item.entityName, where: Property("parent").oneOf(parents.map(\.rowID)) && !Property("state").isNil)
+        for (_, values) in try context.fetchValues(request, keys: ["parent", "done"]) {
+            guard case .integer(let parent) = values[0] else { continue }
+            let id = ObjectID(entity: entity, rowID: parent)
+            var p = out[id] ?? (0, 0)
+            p.total += 1
+            if values[1] == .bool(true) { p.done += 1 }
+            out[id] = p
+        }
+        return out
+    }
 }

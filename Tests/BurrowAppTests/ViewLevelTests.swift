@@ -106,4 +106,18 @@ struct ViewLevelTests {
         try h.press("<Enter>")
         #expect(h.app.statusText?.hasPrefix("Cannot read the query") == true, "\(h.app.statusText ?? "")")
     }
+
+    /// A parent shows how many of the tasks among its sub-items are done, as Org's `[1/2]`, kept as they change.
+    @Test func parentsShowTheirTasksProgress() throws {
+        let h = try harness()
+        #expect(h.backend.lines[2].hasPrefix(" [ ] Work [0/2]"), "\(h.backend.lines[2])")
+        try h.press("l <Space>")
+        try h.press("h")
+        #expect(h.backend.lines[2].hasPrefix(" [ ] Work [1/2]"), "\(h.backend.lines[2])")
+        // A plain sub-item is no task: not counted.
+        try h.outline.perform { _ = try h.outline.append(titles: ["Note to self"], to: try #require(h.app.top.selectedID)) }
+        _ = h.app.poll()
+        h.draw()
+        #expect(h.backend.lines[2].hasPrefix(" [ ] Work [1/2]") && h.backend.lines[2].hasSuffix("3 ›"), "\(h.backend.lines[2])")
+    }
 }

@@ -3,7 +3,8 @@ import Outline
 import TerminalKit
 
 /// One item of a level: indented two cells per depth when it is inside an open item, a done box, a task's
-/// state and priority, the title cut to the width, a `¶` after it when the item has a note, its tags, its date (the
+/// state and priority, the title cut to the width, a `¶` after it when the item has a note, the progress of the
+/// tasks among its sub-items (`[3/5]`), its tags, its date (the
 /// deadline's after "due"; underlined when it is past and the task not done) and the number of sub-items
 /// with a `›` for items that have any (`▾` when they are open beneath it).
 ///
@@ -15,6 +16,8 @@ struct RowView {
     var isCut = false
     /// Today (`2026-11-29`): what a date is shown against.
     var today = ""
+    /// How many of the tasks among its sub-items are done, of how many (shown `[3/5]`), when it has any.
+    var progress: (done: Int, total: Int)? = nil
 
     /// Cells of indentation per depth; deep rows stop indenting where a title would have no room.
     static func indent(_ depth: Int, width: Int) -> Int { min(depth * 2, max(0, width - 12)) }
@@ -48,7 +51,7 @@ struct RowView {
         let note = row.hasNote ? Self.noteMark : ""
         let noteWidth = min(DisplayWidth.of(note), max(0, area.width - 5 - taskWidth - markerWidth - dateWidth))
         // Tags after the note's mark, where the row leaves the title 12 cells; cut from their end.
-        let tags = row.tags.map { " #" + $0 }.joined()
+        let tags = (progress.map { " [\($0.done)/\($0.total)]" } ?? "") + row.tags.map { " #" + $0 }.joined()
         let tagsWidth = min(DisplayWidth.of(tags), max(0, area.width - 5 - taskWidth - markerWidth - dateWidth - noteWidth - 12))
         let room = max(0, area.width - 5 - taskWidth - markerWidth - dateWidth - noteWidth - tagsWidth)
         let title = DisplayWidth.truncate(row.title, to: room)
