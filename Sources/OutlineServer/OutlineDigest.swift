@@ -28,13 +28,17 @@ public struct OutlineDigest: Hashable, Sendable, CustomStringConvertible {
     /// An item's share: 0 for the top item (no parent), which the server makes and no device edits.
     public static func hash(_ item: ServerItem) -> Int64 {
         guard let parent = item.parent else { return 0 }
-        let bytes = SHA256.hash(canonical(id: item.id, parent: parent, ord: item.ord, title: item.title, note: item.note, done: item.isDone))
+        let bytes = SHA256.hash(
+            canonical(id: item.id, parent: parent, ord: item.ord, title: item.title, note: item.note, done: item.isDone, extras: item.extras))
         return Int64(bitPattern: bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 
-    /// The bytes hashed, as `burrow.item_hash` builds them: `id/parent/` then each text as its length in
-    /// bytes, `:` and the text (a missing note as `~`), then `T` or `F`.
-    static func canonical(id: UUID, parent: UUID, ord: String, title: String, note: String?, done: Bool) -> [UInt8] {
+    /// The bytes hashed, as `burrow.item_hash2` builds them: `id/parent/` then each text as its length in
+    /// bytes, `:` and the text (a missing note as `~`), then `T` or `F`, then each extra's name and value so,
+    /// by name in byte order (an item without extras hashes as it did before schema 5).
+    static func canonical(id: UUID, parent: UUID, ord: String, title: String, note: String?, done: Bool, extras: [String: String] = [:])
+        -> [UInt8]
+    {
         var out = Array("\(id.uuidString.lowercased())/\(parent.uuidString.lowercased())/".utf8)
         func text(_ s: String) {
             out += Array(String(s.utf8.count).utf8)
@@ -45,6 +49,10 @@ public struct OutlineDigest: Hashable, Sendable, CustomStringConvertible {
         text(title)
         if let note { text(note) } else { out.append(UInt8(ascii: "~")) }
         out.append(UInt8(ascii: done ? "T" : "F"))
+        for key in extras.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            text(key)
+            text(extras[key]!)
+        }
         return out
     }
 

@@ -341,12 +341,14 @@ public final class ServerConnection: Sendable {
                 """
                 WITH RECURSIVE t(id, depth) AS (SELECT id, 0 FROM burrow.item WHERE outline = \(outline) AND parent IS NULL \
                 UNION ALL SELECT i.id, t.depth + 1 FROM burrow.item i JOIN t ON i.outline = \(outline) AND i.parent = t.id) \
-                SELECT i.id, i.parent, i.ord, i.title, i.note, i.done FROM t JOIN burrow.item i ON i.outline = \(outline) AND i.id = t.id \
-                ORDER BY t.depth, i.parent, i.ord
+                SELECT i.id, i.parent, i.ord, i.title, i.note, i.done, i.extras::text FROM t JOIN burrow.item i ON i.outline = \(outline) \
+                AND i.id = t.id ORDER BY t.depth, i.parent, i.ord
                 """, logger: logger)
             for try await row in rows {
-                let (id, parent, ord, title, note, done) = try row.decode((UUID, UUID?, String, String, String?, Bool).self)
-                items.append(ServerItem(id: id, parent: parent, ord: ord, title: title, note: note, isDone: done))
+                let (id, parent, ord, title, note, done, extrasText) = try row.decode((UUID, UUID?, String, String, String?, Bool, String).self)
+                let object = try? JSONSerialization.jsonObject(with: Data(extrasText.utf8)) as? [String: Any]
+                let extras = (object ?? [:]).compactMapValues { $0 as? String }
+                items.append(ServerItem(id: id, parent: parent, ord: ord, title: title, note: note, isDone: done, extras: extras))
             }
             return (items, seq)
         }

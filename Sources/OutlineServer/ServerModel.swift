@@ -121,6 +121,9 @@ public final class ServerModel: SharedOutlineServer {
                 if let title = fields["title"] { item.title = title.text ?? "" }
                 if let note = fields["note"] { item.note = note.text }
                 if let done = fields["done"] { item.isDone = done.truth ?? false }
+                for (key, value) in fields where key.hasPrefix(ServerItem.extraPrefix) {
+                    item.extras[String(key.dropFirst(ServerItem.extraPrefix.count))] = value.text
+                }
                 put(item)
                 rows = [item]
             case .move(let id, let to, let ord):
@@ -256,8 +259,11 @@ public final class ServerModel: SharedOutlineServer {
         }
 
         /// Whether field `name` of `item` is `value`, as `row_of(o, i)->f IS NOT DISTINCT FROM expect->f` says
-        /// (a field the row does not have never is).
+        /// (a field the row does not have never is; an extra it does not have is none).
         static func holds(_ item: ServerItem, _ name: String, _ value: ServerValue) -> Bool {
+            if name.hasPrefix(ServerItem.extraPrefix) {
+                return value == (item.extras[String(name.dropFirst(ServerItem.extraPrefix.count))].map(ServerValue.string) ?? .null)
+            }
             switch name {
             case "title": return value == .string(item.title)
             case "note": return value == (item.note.map(ServerValue.string) ?? .null)

@@ -75,16 +75,26 @@ public struct ServerItem: Equatable, Sendable {
     public var title: String
     public var note: String?
     public var isDone: Bool
+    /// What else it says, by the client's field name (a task's `state`, `tagList`, …; schema 5), each sent
+    /// and kept as `x.NAME`: the server keeps them without reading them.
+    public var extras: [String: String]
 
-    public init(id: UUID, parent: UUID?, ord: String, title: String, note: String? = nil, isDone: Bool = false) {
-        (self.id, self.parent, self.ord, self.title, self.note, self.isDone) = (id, parent, ord, title, note, isDone)
+    public init(
+        id: UUID, parent: UUID?, ord: String, title: String, note: String? = nil, isDone: Bool = false, extras: [String: String] = [:]
+    ) {
+        (self.id, self.parent, self.ord, self.title, self.note, self.isDone, self.extras) = (id, parent, ord, title, note, isDone, extras)
     }
 
+    /// The prefix of an extra's name in operations and rows (`x.state`).
+    public static let extraPrefix = "x."
+
     var object: [String: Any] {
-        [
+        var o: [String: Any] = [
             "id": id.uuidString.lowercased(), "parent": parent.map { $0.uuidString.lowercased() } ?? NSNull(), "ord": ord, "title": title,
             "note": note ?? NSNull(), "done": isDone
         ]
+        for (k, v) in extras { o[Self.extraPrefix + k] = v }
+        return o
     }
 
     /// A row as a change carries it (`burrow.row_of`); nil when any field is missing or not what it must be
@@ -106,7 +116,12 @@ public struct ServerItem: Equatable, Sendable {
         case let text as String: note = text
         default: return nil
         }
-        self.init(id: id, parent: parent, ord: ord, title: title, note: note, isDone: done)
+        var extras: [String: String] = [:]
+        for (k, v) in o where k.hasPrefix(Self.extraPrefix) {
+            guard let text = v as? String else { return nil }
+            extras[String(k.dropFirst(Self.extraPrefix.count))] = text
+        }
+        self.init(id: id, parent: parent, ord: ord, title: title, note: note, isDone: done, extras: extras)
     }
 }
 

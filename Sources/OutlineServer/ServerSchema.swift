@@ -10,10 +10,96 @@
 /// number, then rings `NOTIFY` (a doorbell only: clients read `seq >` their checkpoint).
 enum ServerSchema {
     /// The schema version this program writes and reads.
-    static let version = 4
+    static let version = 5
 
     /// The statements that take a server from version `k` to `k + 1`, for each `k` from 0.
-    static let migrations: [[String]] = [version1, version2, version3, version4]
+    static let migrations: [[String]] = [version1, version2, version3, version4, version5]
+
+    /// Items' extras (a task's state, priority, dates, properties, Org headline and tag list): `burrow.item.extras`,
+    /// a JSON object of texts by the client's field name, sent and given back as fields `x.NAME` (an insert's,
+    /// a set's, a change's rows), each set or removed (null) on its own, so two devices setting different
+    /// extras of one item both keep theirs; an undo expects each as it was (a missing one as null). The
+    /// digest hashes them after done, by name (`item_hash2`; an item without extras hashes as before, so
+    /// digests kept so far stay true). A program of schema 4 refuses this server ("a newer Burrow").
+    static let version5: [String] = [
+        "ALTER TABLE burrow.item ADD COLUMN extras jsonb NOT NULL DEFAULT '{}'::jsonb",
+        // The `x.NAME` text fields of an operation or row as extras (other values are not extras).
+        """
+        CREATE FUNCTION burrow.extras_of(r jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+            SELECT coalesce(jsonb_object_agg(substr(e.key, 3), e.value), '{}'::jsonb) FROM jsonb_each(r) e
+            WHERE left(e.key, 2) = 'x.' AND jsonb_typeof(e.value) = 'string'
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow.row_of(o uuid, i uuid) RETURNS jsonb LANGUAGE sql STABLE AS $$
+            SELECT jsonb_build_object('id', id, 'parent', parent, 'ord', ord, 'title', title, 'note', note, 'done', done)
+                || coalesce((SELECT jsonb_object_agg('x.' || e.key, e.value) FROM jsonb_each(extras) e), '{}'::jsonb)
+            FROM burrow.item WHERE outline = o AND id = i
+        $$
+        """,
+        applyFunction5,
+        "ALTER FUNCTION burrow.apply(uuid, uuid, text, jsonb) SECURITY DEFINER SET search_path = pg_catalog, pg_temp",
+        """
+        CREATE FUNCTION burrow.item_hash2(id uuid, parent uuid, ord text, title text, note text, done boolean, extras jsonb) RETURNS bigint \
+        LANGUAGE sql IMMUTABLE AS $$
+            SELECT CASE WHEN parent IS NULL THEN 0::bigint ELSE ('x' || encode(substr(sha256(convert_to(
+                id::text || '/' || parent::text || '/' || octet_length(ord) || ':' || ord || octet_length(title) || ':' || title
+                || coalesce(octet_length(note) || ':' || note, '~') || CASE WHEN done THEN 'T' ELSE 'F' END
+                || coalesce((SELECT string_agg(octet_length(e.key) || ':' || e.key || octet_length(e.value) || ':' || e.value, '' \
+                    ORDER BY e.key COLLATE "C") FROM jsonb_each_text(extras) e), ''), 'UTF8')), 1, 8), 'hex'))::bit(64)::bigint END
+        $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION burrow.keep_digest() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'DELETE' OR TG_OP = 'UPDATE' THEN
+                UPDATE burrow.outline o SET digest = o.digest # d.x FROM (
+                    SELECT t.outline, bit_xor(burrow.item_hash2(t.id, t.parent, t.ord, t.title, t.note, t.done, t.extras)) AS x
+                    FROM gone_rows t GROUP BY t.outline
+                ) d WHERE o.id = d.outline;
+            END IF;
+            IF TG_OP = 'INSERT' OR TG_OP = 'UPDATE' THEN
+                UPDATE burrow.outline o SET digest = o.digest # d.x FROM (
+                    SELECT t.outline, bit_xor(burrow.item_hash2(t.id, t.parent, t.ord, t.title, t.note, t.done, t.extras)) AS x
+                    FROM new_rows t GROUP BY t.outline
+                ) d WHERE o.id = d.outline;
+            END IF;
+            RETURN NULL;
+        END $$
+        """,
+        "REVOKE EXECUTE ON FUNCTION burrow.item_hash2(uuid, uuid, text, text, text, boolean, jsonb), burrow.extras_of(jsonb) FROM PUBLIC"
+    ]
+
+    /// Version 1's `burrow.apply` with extras: an insert's and a restore's rows keep their `x.` fields, a set
+    /// sets or removes each it names, an expected extra the item lacks is null.
+    static let applyFunction5: String = {
+        var text = applyFunction
+        let changes = [
+            ("CREATE FUNCTION burrow.apply", "CREATE OR REPLACE FUNCTION burrow.apply"),
+            (
+                "INSERT INTO burrow.item (outline, id, parent, ord, title, note, done)",
+                "INSERT INTO burrow.item (outline, id, parent, ord, title, note, done, extras)"
+            ),
+            ("coalesce((r->>'done')::boolean, false));", "coalesce((r->>'done')::boolean, false), burrow.extras_of(r));"),
+            (
+                "IF (burrow.row_of(o, i)->f) IS DISTINCT FROM (op->'expect'->f) THEN",
+                "IF coalesce(burrow.row_of(o, i)->f, 'null'::jsonb) IS DISTINCT FROM coalesce(op->'expect'->f, 'null'::jsonb) THEN"
+            ),
+            (
+                "done = CASE WHEN op->'set' ? 'done' THEN coalesce((op->'set'->>'done')::boolean, false) ELSE done END",
+                """
+                done = CASE WHEN op->'set' ? 'done' THEN coalesce((op->'set'->>'done')::boolean, false) ELSE done END,
+                                            extras = jsonb_strip_nulls(extras || coalesce((SELECT jsonb_object_agg(substr(e.key, 3), e.value) \
+                                                FROM jsonb_each(op->'set') e WHERE left(e.key, 2) = 'x.'), '{}'::jsonb))
+                """
+            )
+        ]
+        for (old, new) in changes {
+            precondition(text.contains(old), "version 1's apply has changed: \(old)")
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+        return text
+    }()
 
     /// `burrow.free_key` through the `(outline, parent, ord)` index: version 1's `parent IS NOT DISTINCT FROM p`
     /// cannot use it, so every insert and move read every item of the outline (an upload of 100,000 items took

@@ -129,5 +129,6 @@ public enum ChangeApplier {
         if item.title != server.title { item.title = server.title }
         if item.note != server.note { item.note = server.note }
         if item.isDone != server.isDone { item.isDone = server.isDone }
+        if item.syncedExtras != server.extras { try outline.setSyncedExtras(server.extras, of: item) }
     }
 }

@@ -16,10 +16,32 @@ import OutlineServer
 /// }
 /// ```
 public enum OutboxOperations {
-    /// The fields the server keeps besides place.
-    static let fields = ["title", "note", "done"]
+    /// The fields the server keeps besides place: title, note, done, and the item's shared extras (sent as
+    /// `x.NAME`).
+    static let fields = ["title", "note", "done"] + Item.syncedExtrasKeys
     /// What a row of an item the entry inserted without its values is read as.
-    static let keys = ["parent", "order", "title", "note", "done"]
+    static let keys = ["parent", "order", "title", "note", "done"] + Item.syncedExtrasKeys
+
+    /// A field's name on the server.
+    static func serverName(_ field: String) -> String {
+        Item.syncedExtrasKeys.contains(field) ? ServerItem.extraPrefix + field : field
+    }
+
+    /// What a stored row is read as beside a subtree's rows, for the server's items: its order key and extras.
+    static let placeKeys = ["order"] + Item.syncedExtrasKeys
+
+    /// The order key and the extras of values read with `placeKeys`.
+    static func orderAndExtras(_ values: [Value]?) -> (ord: String, extras: [String: String]) {
+        guard let values else { return ("", [:]) }
+        return (text(values.first) ?? "", extras(Dictionary(uniqueKeysWithValues: zip(placeKeys, values))))
+    }
+
+    /// The shared extras among stored values by attribute name.
+    static func extras(_ values: [String: Value]) -> [String: String] {
+        var out: [String: String] = [:]
+        for key in Item.syncedExtrasKeys { if case .string(let s)? = values[key] { out[key] = s } }
+        return out
+    }
 
     /// An item the entry touched: its values before and after (nil: inserted, deleted).
     struct Change {
@@ -95,7 +117,7 @@ public enum OutboxOperations {
             if was == nil { named.append(c.id) }
             let item = ServerItem(
                 id: try name(c.id), parent: try parent(after).map(name), ord: order(after), title: text(after["title"]) ?? "",
-                note: text(after["note"]), isDone: after["done"] == .bool(true))
+                note: text(after["note"]), isDone: after["done"] == .bool(true), extras: extras(after))
             if was != nil && !fresh.contains(c.id) { restored.append(item) } else { ops.append(.insert(item)) }
         }
         if !restored.isEmpty { ops.insert(.restore(restored), at: 0) }
@@ -110,8 +132,8 @@ public enum OutboxOperations {
             }
             var set: [String: ServerValue] = [:], expect: [String: ServerValue] = [:]
             for f in fields where (before[f] ?? .null) != (after[f] ?? .null) {
-                set[f] = value(after[f])
-                expect[f] = value(before[f])
+                set[serverName(f)] = value(after[f])
+                expect[serverName(f)] = value(before[f])
             }
             if !set.isEmpty { sets.append(.set(id: try name(c.id), fields: set, expect: replaying ? expect : nil)) }
         }

@@ -34,6 +34,8 @@ struct Rebase {
         var title: String
         var note: String?
         var done: Bool
+        /// The shared extras (`Item.syncedExtrasKeys`) that have a value.
+        var extras: [String: String] = [:]
     }
 
     let outline: Outline
@@ -214,7 +216,9 @@ struct Rebase {
         case .integer(let n)?: done = n != 0
         default: done = false
         }
-        return State(parent: parent, ord: ord, title: OutboxOperations.text(v["title"]) ?? "", note: OutboxOperations.text(v["note"]), done: done)
+        return State(
+            parent: parent, ord: ord, title: OutboxOperations.text(v["title"]) ?? "", note: OutboxOperations.text(v["note"]), done: done,
+            extras: OutboxOperations.extras(v))
     }
 
     /// The item as stored here now (nil: not here), read once.
@@ -226,7 +230,7 @@ struct Rebase {
         {
             s = State(
                 parent: .row(item.parent?.objectID.rowID ?? root.objectID.rowID), ord: item.order, title: item.title, note: item.note,
-                done: item.isDone)
+                done: item.isDone, extras: item.syncedExtras)
         }
         stored[k] = .some(s)
         return s
@@ -267,6 +271,10 @@ struct Rebase {
             if b.title != a.title && (!replaying || s.title == b.title) { s.title = a.title }
             if b.note != a.note && (!replaying || s.note == b.note) { s.note = a.note }
             if b.done != a.done && (!replaying || s.done == b.done) { s.done = a.done }
+            // Each extra on its own, as the server sets them.
+            for key in Set(b.extras.keys).union(a.extras.keys) where b.extras[key] != a.extras[key] {
+                if !replaying || s.extras[key] == b.extras[key] { s.extras[key] = a.extras[key] }
+            }
             target[k] = .some(s)
         case (nil, nil):
             return
@@ -411,6 +419,7 @@ struct Rebase {
             if it.title != want.title { it.title = want.title }
             if it.note != want.note { it.note = want.note }
             if it.isDone != want.done { it.isDone = want.done }
+            if it.syncedExtras != want.extras { try outline.setSyncedExtras(want.extras, of: it) }
         }
         for k in order where target[k] ?? nil == nil {
             guard let it = try item(k), !it.isRoot, !it.isDeleted else { continue }
@@ -430,6 +439,7 @@ struct Rebase {
         }
         var o: [String: Any] = ["p": parent, "o": s.ord, "t": s.title, "d": s.done]
         if let note = s.note { o["n"] = note }
+        if !s.extras.isEmpty { o["x"] = s.extras }
         // Strings, numbers and booleans only: it cannot fail to serialise.
         let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
@@ -442,12 +452,13 @@ struct Rebase {
             let ord = o["o"] as? String, let title = o["t"] as? String, let done = o["d"] as? Bool
         else { throw SyncError("a pending action's record of the server (\(shadow.prefix(80))) cannot be read") }
         // An empty parent: one with no name here, which only the top can be for the server.
-        return ServerItem(id: name, parent: UUID(uuidString: text), ord: ord, title: title, note: o["n"] as? String, isDone: done)
+        let extras = (o["x"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+        return ServerItem(id: name, parent: UUID(uuidString: text), ord: ord, title: title, note: o["n"] as? String, isDone: done, extras: extras)
     }
 }
 
 extension Rebase.State {
     init(_ item: ServerItem, parent: Rebase.Key) {
-        self.init(parent: parent, ord: item.ord, title: item.title, note: item.note, done: item.isDone)
+        self.init(parent: parent, ord: item.ord, title: item.title, note: item.note, done: item.isDone, extras: item.extras)
     }
 }

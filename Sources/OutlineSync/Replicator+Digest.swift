@@ -23,7 +23,7 @@ extension Replicator {
             let rows = try outline.subtree(under: root)
             let ids = rows.map(\.id)
             let names = try store.knownExternalIDs(for: ids)
-            let orders = try context.storedValues(of: ids, entity: Item.entityName, keys: ["order"])
+            let orders = try context.storedValues(of: ids, entity: Item.entityName, keys: OutboxOperations.placeKeys)
             var byRow: [Int64: UUID] = [root.objectID.rowID: id]
             byRow.reserveCapacity(rows.count + 1)
             for (row, name) in zip(rows, names) { byRow[row.id.rowID] = name }
@@ -34,9 +34,8 @@ extension Replicator {
                     unnamed += 1
                     continue
                 }
-                let ord: String
-                if case .string(let s)? = order?.first { ord = s } else { ord = "" }
-                digest.toggle(ServerItem(id: name, parent: parent, ord: ord, title: row.title, note: row.note, isDone: row.isDone))
+                let (ord, extras) = OutboxOperations.orderAndExtras(order)
+                digest.toggle(ServerItem(id: name, parent: parent, ord: ord, title: row.title, note: row.note, isDone: row.isDone, extras: extras))
             }
             return (digest, seq, unnamed, change)
         }
@@ -48,15 +47,15 @@ extension Replicator {
         let root = try outline.root()
         let rows = try outline.subtree(under: root)
         let names = try store.knownExternalIDs(for: rows.map(\.id))
-        let orders = try outline.context.storedValues(of: rows.map(\.id), entity: Item.entityName, keys: ["order"])
+        let orders = try outline.context.storedValues(of: rows.map(\.id), entity: Item.entityName, keys: OutboxOperations.placeKeys)
         var byRow: [Int64: UUID] = [root.objectID.rowID: id]
         for (row, name) in zip(rows, names) { byRow[row.id.rowID] = name }
         var here: [UUID: ServerItem] = [:]
         for ((row, name), order) in zip(zip(rows, names), orders) {
             guard let name else { continue }
-            let ord: String
-            if case .string(let s)? = order?.first { ord = s } else { ord = "" }
-            here[name] = ServerItem(id: name, parent: byRow[row.parent], ord: ord, title: row.title, note: row.note, isDone: row.isDone)
+            let (ord, extras) = OutboxOperations.orderAndExtras(order)
+            here[name] = ServerItem(
+                id: name, parent: byRow[row.parent], ord: ord, title: row.title, note: row.note, isDone: row.isDone, extras: extras)
         }
         let there = Dictionary(items.filter { $0.parent != nil }.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let titles = there.mapValues(\.title).merging(here.mapValues(\.title)) { a, _ in a }

@@ -127,14 +127,13 @@ public final class Replicator {
         let localItems = try outline.subtree(under: root)
         let names = try store.externalIDs(for: localItems.map(\.id))
         let byRow = Dictionary(uniqueKeysWithValues: zip(localItems.map(\.id.rowID), names))
-        let orders = try outline.context.storedValues(of: localItems.map(\.id), entity: Item.entityName, keys: ["order"])
-        let items = zip(zip(localItems, names), orders).map { pair, order in
+        let stored = try outline.context.storedValues(of: localItems.map(\.id), entity: Item.entityName, keys: OutboxOperations.placeKeys)
+        let items = zip(zip(localItems, names), stored).map { pair, values in
             let (row, name) = pair
-            let ord: String
-            if case .string(let s)? = order?.first { ord = s } else { ord = "" }
+            let (ord, extras) = OutboxOperations.orderAndExtras(values)
             return ServerItem(
                 id: name, parent: row.parent == root.objectID.rowID ? id : byRow[row.parent], ord: ord, title: row.title, note: row.note,
-                isDone: row.isDone)
+                isDone: row.isDone, extras: extras)
         }
         // Operation IDs of this try's own: a try after a cut sends its batches again, which may differ.
         let attempt = UUID()

@@ -131,10 +131,11 @@ import Testing
         #expect(try w.operations() == [])
     }
 
-    /// Tags are not shared yet (the server has no tags): an import of tagged items sends its items all the
-    /// same (its first rows written are a tag's, which the plan once took for the entry's entity and sent
-    /// nothing), and a change of tags alone sends nothing.
-    @Test func taggedItemsAreSentAndTheirTagsAreNot() throws {
+    /// Tags go as the item's tag list (the server keeps no tag objects): an import of tagged items sends its
+    /// items with their lists (its first rows written are a tag's, which the plan once took for the entry's
+    /// entity and sent nothing), and a change of tags sends the item's new list; a task's fields each go as
+    /// `x.NAME`, an undo expecting what it undoes.
+    @Test func tagsAndTaskFieldsAreSentAsTheItemsExtras() throws {
         let w = try World()
         let o = w.outline
         let nodes = [
@@ -149,10 +150,17 @@ import Testing
         }
         try o.perform("Paste") { _ = try o.add(nodes, under: try o.root()) }
         let ops = try w.operations()
-        let titles = ops.map { $0.compactMap { if case .insert(let i) = $0 { i.title } else { nil } }.sorted() }
-        #expect(titles == [["list", "one"], ["list", "one"]])
+        let inserted = ops.map { $0.compactMap { if case .insert(let i) = $0 { "\(i.title) \(i.extras)" } else { nil } }.sorted() }
+        #expect(
+            inserted == [
+                [#"list ["tagList": ":work:"]"#, #"one ["tagList": ":home:"]"#], [#"list ["tagList": ":work:"]"#, #"one ["tagList": ":home:"]"#]
+            ])
         let one = try #require(try o.children(of: try o.root()).first).objectID
         try o.perform("Tag") { try o.setTags(one, ["later"]) }
-        #expect(try w.operations().allSatisfy(\.isEmpty))
+        #expect(try w.operations() == [[.set(id: try w.name(one), fields: ["x.tagList": .string(":later:")], expect: nil)]])
+        try o.perform("State") { try o.setState(one, to: "TODO") }
+        #expect(try w.operations() == [[.set(id: try w.name(one), fields: ["x.state": .string("TODO")], expect: nil)]])
+        try o.context.undo()
+        #expect(try w.operations() == [[.set(id: try w.name(one), fields: ["x.state": .null], expect: ["x.state": .string("TODO")])]])
     }
 }

@@ -21,10 +21,12 @@ import Testing
     final class Tally: CustomStringConvertible {
         var steps = 0, actions = 0, crossings = 0, cyclesRefused = 0, refused = 0, recovered = 0, lostAnswers = 0, cutRounds = 0
         var crashes = 0, offlineRounds = 0, undos = 0, redos = 0, moves = 0, duringRounds = 0, rebased = 0, withdrawn = 0, screenBatches = 0
+        var extrasEdits = 0
         /// Rounds that found a device's outline gone its own way and replaced it: each one a failure.
         var repairs: [String] = []
         var description: String {
-            "\(steps) steps, \(actions) actions (\(undos) undos, \(redos) redos, \(moves) moves), \(duringRounds) saved during a round, "
+            "\(steps) steps, \(actions) actions (\(undos) undos, \(redos) redos, \(moves) moves, \(extrasEdits) of states and tags), "
+                + "\(duringRounds) saved during a round, "
                 + "\(withdrawn) withdrawn (undone before sent, with their undos), "
                 + "\(rebased) rebased over the server's changes, \(crossings) crossing moves, \(cyclesRefused) moves refused as cycles, "
                 + "\(refused) refusals in all, \(recovered) put under Recovered, \(lostAnswers) answers lost, \(cutRounds) rounds cut, "
@@ -179,10 +181,23 @@ import Testing
 
         /// The outline as "name title [x]" lines, indented, for comparing with the server's.
         func lines() throws -> [String] {
-            try rows().map {
-                String(repeating: "  ", count: $0.row.depth) + "\($0.name?.uuidString ?? "unnamed") \($0.row.title)\($0.row.isDone ? " [x]" : "")"
+            let fresh = Outline(context: Context(store: outline.context.store))
+            return try rows().map {
+                let item = try fresh.context.existingObject(for: $0.row.id) as? Item
+                // The tags' links must say what the list says (a rebuilt link set, not only the list).
+                let linked = try item.map { try fresh.tags(of: $0.objectID) } ?? []
+                let extras = item?.syncedExtras ?? [:]
+                let tags = linked.isEmpty ? "" : ":" + linked.joined(separator: ":") + ":"
+                return String(repeating: "  ", count: $0.row.depth)
+                    + "\($0.name?.uuidString ?? "unnamed") \($0.row.title)\($0.row.isDone ? " [x]" : "")"
+                    + SyncSimulationTests.extrasText(extras) + (tags == (extras["tagList"] ?? "") ? "" : " links " + tags)
             }
         }
+    }
+
+    /// An item's extras as text for its line: ` {state=TODO tagList=:a:}`, by name.
+    static func extrasText(_ extras: [String: String]) -> String {
+        extras.isEmpty ? "" : " {" + extras.keys.sorted().map { "\($0)=\(extras[$0]!)" }.joined(separator: " ") + "}"
     }
 
     /// The server's outline as the same lines, children in key order (bytes, as the server compares them).
@@ -192,7 +207,7 @@ import Testing
         var out: [String] = []
         func walk(_ id: UUID, _ depth: Int) {
             for c in (children[id] ?? []).sorted(by: { $0.ord.utf8.lexicographicallyPrecedes($1.ord.utf8) }) {
-                out.append(String(repeating: "  ", count: depth) + "\(c.id.uuidString) \(c.title)\(c.isDone ? " [x]" : "")")
+                out.append(String(repeating: "  ", count: depth) + "\(c.id.uuidString) \(c.title)\(c.isDone ? " [x]" : "")" + extrasText(c.extras))
                 walk(c.id, depth + 1)
             }
         }
@@ -237,6 +252,7 @@ import Testing
         #expect(tally.cyclesRefused * 10 >= tally.moves, "\(tally)")
         #expect(tally.lostAnswers > 0 && tally.crashes > 0 && tally.cutRounds > 0, "\(tally)")
         #expect(tally.rebased > 0 && tally.undos > 0 && tally.redos > 0 && tally.withdrawn > 0 && tally.screenBatches > 0, "\(tally)")
+        #expect(tally.extrasEdits * 20 >= tally.actions, "states and tags are edited often enough to meet each other: \(tally)")
     }
 
     /// One seed's run; nil when every check held, else the schedule so far and what failed.
@@ -355,6 +371,23 @@ import Testing
                 } catch let error as UndoConflict {
                     log.append("\(d.name) undo refused: \(error)")
                 }
+            case 16:
+                // A task's state, through the workflow: sent as the item's `x.state`.
+                if let r = pick(&rng) {
+                    try outline.perform("State") { _ = try outline.cycleState(r.id) }
+                    tally.actions += 1
+                    tally.extrasEdits += 1
+                    log.append("\(d.name) state \(r.title)")
+                }
+            case 17:
+                // Tags: the list goes to the server, the links follow it everywhere.
+                if let r = pick(&rng) {
+                    let tags = [["work"], ["home", "work"], [], ["ünï"]][rng.below(4)]
+                    try outline.perform("Tag") { try outline.setTags(r.id, tags) }
+                    tally.actions += 1
+                    tally.extrasEdits += 1
+                    log.append("\(d.name) tag \(r.title) \(tags)")
+                }
             case 14, 15:
                 do {
                     let redone = try outline.context.redo()
@@ -377,12 +410,12 @@ import Testing
                 let top = try d.outline.root().objectID
                 switch rng.below(20) {
                 case 0..<7, 8, 9, 16:
-                    try localAction(d, d.outline, kind: rng.below(16), &rng)
+                    try localAction(d, d.outline, kind: rng.below(18), &rng)
                 case 15:
                     // An action saved while a round is under way (between reading the server's changes and taking
                     // them in), by another program on the same outline: it must end on top of them.
                     var own = SeededRandom(seed: rng.next())
-                    let kind = rng.below(16)
+                    let kind = rng.below(18)
                     d.link.whileReading = {
                         let other = Outline(context: Context(store: d.outline.context.store))
                         try localAction(d, other, kind: kind, &own)
