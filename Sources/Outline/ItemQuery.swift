@@ -37,7 +37,7 @@ public struct ItemQuery: Equatable, Sendable {
             }
             let w = word.text
             if w.count > 1, w.first == "#", let tag = CaptureLine.tag(w) {
-                filters.append(Property("tagList").contains(":" + tag + ":"))
+                filters.append(Self.tagged(tag))
                 continue
             }
             guard let colon = w.firstIndex(of: ":"), colon != w.startIndex else {
@@ -52,7 +52,7 @@ public struct ItemQuery: Equatable, Sendable {
             case "tag":
                 let name = value.hasPrefix("#") ? String(value.dropFirst()) : value
                 guard Tag.problem(with: name) == nil else { throw Problem(word: w, expected: "tag: takes a tag's name (tag:work)") }
-                filters.append(Property("tagList").contains(":" + name + ":"))
+                filters.append(Self.tagged(name))
             case "pri", "priority":
                 if value.lowercased() == "none" {
                     filters.append(Property("priority").isNil)
@@ -88,6 +88,12 @@ public struct ItemQuery: Equatable, Sendable {
         var all = hasFilters ? [filters] : []
         for t in text { all.append(Property("title").contains(t, caseInsensitive: true) || Property("note").contains(t, caseInsensitive: true)) }
         return all.isEmpty ? .true : all.count == 1 ? all[0] : .and(all)
+    }
+
+    /// Items tagged `name`: through the index of tagged items' lists (the condition says the list is there, so
+    /// only those are read).
+    static func tagged(_ name: String) -> ObjectPredicate {
+        !Property("tagList").isNil && Property("tagList").contains(":" + name + ":")
     }
 
     private static func state(_ value: String, word: String, workflow: Workflow) throws(Problem) -> ObjectPredicate {

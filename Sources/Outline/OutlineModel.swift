@@ -21,7 +21,8 @@ public enum OutlineModel {
     /// (kept as rows of `Item_tags`), and `tagList` on the item, its tags in order as `:work:home:`, which
     /// every edit keeps equal to its links; deleting an item takes its links away. The migration adds the
     /// two tables and the column. Version 8 added `agendaDay`, the earlier of the days an item is planned and
-    /// due (`2026-05-01`), kept with them by every edit, indexed: the agenda's order, one index range per view.
+    /// due (`2026-05-01`), kept with them by every edit, indexed: the agenda's order, one index range per view;
+    /// and an index of the tagged items' lists, which a tag's view reads instead of every item.
     /// An upgraded store gets its items' days when a writer first opens it.
     public static let model: Model = {
         do {
@@ -73,6 +74,8 @@ public enum OutlineModel {
                 CompoundIndex("scheduled", sparse: true)
                 CompoundIndex("deadline", sparse: true)
                 CompoundIndex("agendaDay", sparse: true)
+                // A tag's items: only the tagged items' lists are read (`ItemQuery`'s `tag:`), not every item.
+                CompoundIndex("tagList", sparse: true)
                 if searchIndex { FullTextIndex("title", "note") }
             }
             Entity(Tag.entityName, type: Tag.self) {

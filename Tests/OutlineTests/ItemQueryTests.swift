@@ -15,7 +15,7 @@ import Testing
         #expect(
             q.filters
                 == .and([
-                    Property("state").oneOf(["TODO"]), Property("tagList").contains(":work:"), Property("deadline") < "2026-12-06"
+                    Property("state").oneOf(["TODO"]), ItemQuery.tagged("work"), Property("deadline") < "2026-12-06"
                 ]))
         #expect(try !ItemQuery("milk bread", today: Self.today).hasFilters)
         #expect(try ItemQuery("due:fri", today: Self.today).filters == (Property("deadline") >= "2026-12-04" && Property("deadline") < "2026-12-05"))
