@@ -58,6 +58,7 @@ do {
         .run(only: only)
     try HistoryBenchmarks(branches: quick ? 10 : 100, leaves: 999, runs: quick ? 2 : 5, edits: quick ? 50 : 500).run(only: only)
     try SearchBenchmarks(size: quick ? 10_000 : 100_000, hugeLevel: quick ? 20_000 : 1_000_000, runs: quick ? 2 : 5).run(only: only)
+    try AgendaBenchmarks(size: quick ? 50_000 : 1_000_000, runs: quick ? 3 : 5).run(only: only)
     try LiveBenchmarks(adds: quick ? 20 : 200, idleSeconds: quick ? 2 : 10).run(only: only)
     try StreamingBenchmarks(size: quick ? 100_000 : 1_000_000, runs: quick ? 2 : 3).run(only: only)
     try SyncBenchmarks(queued: 1000, runs: quick ? 1 : 3, edits: quick ? 20 : 200, idleItems: quick ? 10_000 : 100_000, idleSeconds: quick ? 10 : 30)

@@ -67,4 +67,12 @@ extension Outline {
         }
         return path
     }
+
+    /// The agenda's items as a live list: tasks not done planned or due before `next` (a day), by their agenda
+    /// day (the earlier of the two), then order; one range of the agenda days' index.
+    public static func agendaRequest(before next: String) -> FetchRequest {
+        var request = FetchRequest(Item.entityName, where: Property("agendaDay") < next && Property("done") == false)
+        request.sortKeys = [SortKey("agendaDay"), SortKey("order")]
+        return request
+    }
 }

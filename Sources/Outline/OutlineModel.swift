@@ -73,7 +73,8 @@ public enum OutlineModel {
                 // The agenda's days: the few items planned or due are found without reading the rest.
                 CompoundIndex("scheduled", sparse: true)
                 CompoundIndex("deadline", sparse: true)
-                CompoundIndex("agendaDay", sparse: true)
+                // In the agenda's order: its first screen is the index's first entries.
+                CompoundIndex("agendaDay", "order", "done", sparse: true)
                 // A tag's items: only the tagged items' lists are read (`ItemQuery`'s `tag:`), not every item.
                 CompoundIndex("tagList", sparse: true)
                 if searchIndex { FullTextIndex("title", "note") }

@@ -22,9 +22,7 @@ struct LevelView {
 
     /// The tasks not done that are planned or due up to `last` (a day, `2026-12-06`), overdue first, by day.
     static func agenda(through last: String, next: String) -> LevelView {
-        // The earlier of the two days is before `next` when either is: one range of the agenda days' index.
-        var request = FetchRequest(Item.entityName, where: Property("agendaDay") < next && Property("done") == false)
-        request.sortKeys = [SortKey("agendaDay"), SortKey("order")]
+        let request = Outline.agendaRequest(before: next)
         return LevelView(title: "Agenda to \(last)", request: request, emptyText: "Nothing planned or due")
     }
 }

@@ -1,0 +1,101 @@
+import Foundation
+import GRDBSQLite
+import ObjectGraph
+import Outline
+
+/// Issue 33's views at scale, each beside raw SQLite in the same run: the first screen (the live list read
+/// and its first 40 rows) of the agenda and of a tag's items in an outline of `size` items (a tenth of them
+/// planned or due, one in a hundred tagged `work`); and a change elsewhere reaching that screen (another
+/// store's commit, polled, to the list's batch).
+struct AgendaBenchmarks {
+    let size: Int
+    let runs: Int
+
+    static let today = "2026-11-29"
+
+    /// Item `i`: every tenth planned or due within 60 days either side of today, every hundredth tagged
+    /// `work` (and some `home`).
+    static func node(_ i: Int) -> OutlineNode {
+        var extras = OutlineNode.Extras()
+        if i % 10 == 0, let day = Outline.day(today, plus: (i / 10) % 121 - 60) {
+            if i % 20 == 0 { extras.deadline = day } else { extras.scheduled = day }
+            extras.state = "TODO"
+        }
+        if i % 100 == 7 { extras.tags = ["work"] }
+        if i % 100 == 8 { extras.tags = ["home", "work"] }
+        return OutlineNode("item \(i)", isDone: i % 30 == 0, extras: extras.isEmpty ? nil : extras)
+    }
+
+    func run(only: Set<String>) throws {
+        guard only.isEmpty || only.contains("agenda") else { return }
+        let dir = Harness.scratch("agenda")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/agenda.sqlite"
+        let nodes = stride(from: 0, to: size, by: 1000).map { start in
+            OutlineNode("group \(start / 1000)", children: (start..<min(size, start + 1000)).map(Self.node))
+        }
+        let load = try Harness.time {
+            let outline = try Outline(path: path)
+            let root = try outline.root().objectID
+            _ = try outline.perform("Import") { try outline.add(nodes, under: root) }
+            outline.checkpoint()
+        }
+        print("  \(size) items, a tenth dated, a hundredth tagged: loaded in \(Harness.ms(load))")
+        let next = Outline.day(Self.today, plus: 7)!
+        let sql = RawSQLite(path: path)
+        try firstScreen(
+            path, sql, "agenda to \(next) in \(size)", Outline.agendaRequest(before: next),
+            raw: "SELECT id, title FROM Item WHERE agendaDay < '\(next)' AND done = 0 ORDER BY agendaDay, \"order\" LIMIT 40",
+            count: "SELECT count(*) FROM Item WHERE agendaDay < '\(next)' AND done = 0")
+        let work = try ItemQuery("#work", today: Self.today)
+        try firstScreen(
+            path, sql, "tag #work in \(size)", FetchRequest(Item.entityName, where: work.predicate),
+            raw:
+                "SELECT i.id, i.title FROM Item_tags l JOIN Item i ON i.id = l.source WHERE l.target = (SELECT id FROM Tag WHERE name = 'work') ORDER BY i.id LIMIT 40",
+            count: "SELECT count(*) FROM Item_tags WHERE target = (SELECT id FROM Tag WHERE name = 'work')")
+        try changeReachesTheScreen(path, Outline.agendaRequest(before: next))
+    }
+
+    /// The list made and its first 40 rows read, as a view level's first frame reads them; beside it the
+    /// same rows and their count by the fastest SQL for them.
+    private func firstScreen(_ path: String, _ sql: RawSQLite, _ label: String, _ request: FetchRequest, raw: String, count: String) throws {
+        let store = try Store(path: path, model: OutlineModel.model)
+        var shown = 0
+        let (ours, baseline) = try Harness.interleaved(runs: runs) {
+            let outline = Outline(context: Context(store: store))
+            let c = outline.controller(for: request)
+            try c.performFetch()
+            shown = c.count
+            for row in 0..<min(40, c.count) { _ = c.itemRow(at: row) }
+        } baseline: {
+            let n = sql.prepare(count)
+            _ = sqlite3_step(n)
+            sqlite3_finalize(n)
+            let s = sql.prepare(raw)
+            while sqlite3_step(s) == SQLITE_ROW { _ = sql.text(s, 1) }
+            sqlite3_finalize(s)
+        }
+        Harness.report("first screen, \(label) (\(shown) rows)", ours: ours, baseline: baseline, goal: "<= 50 ms")
+    }
+
+    /// Another store (a process of its own) marks a task on the agenda's first screen done; the time from
+    /// its commit to the list's batch here, median of `runs`.
+    private func changeReachesTheScreen(_ path: String, _ request: FetchRequest) throws {
+        let outline = try Outline(path: path)
+        let c = outline.controller(for: request)
+        var delivered = false
+        c.onChange = { _ in delivered = true }
+        try c.performFetch()
+        let other = try Outline(path: path)
+        var times: [Double] = []
+        for k in 0..<min(runs, c.count) {
+            let id = c.objectID(at: k)
+            guard let item = try other.context.existingObject(for: id) as? Item else { break }
+            try other.perform("Done") { item.isDone = true }
+            delivered = false
+            times.append(try Harness.time { _ = try outline.context.store.poll() })
+            precondition(delivered, "the change did not reach the list")
+        }
+        Harness.report("a change elsewhere to the agenda's screen", ours: Harness.percentile(times, 0.5), baseline: 0, goal: "<= 20 ms")
+    }
+}
