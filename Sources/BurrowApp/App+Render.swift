@@ -100,6 +100,7 @@ extension App {
         if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
         let progress = taskProgress(of: level, around: state.offset, height: area.height)
+        var drawnDay: (index: Int, section: String?)?
         ListView(count: rows, selectedStyle: theme.selectedRow).render(into: &buffer, area: area, state: &state) { row, buffer in
             var index = row.index
             if let e = editorRow {
@@ -112,6 +113,21 @@ extension App {
                 if index > e { index -= 1 }
             }
             let (item, depth) = level.entry(at: index)
+            var rowArea = row.area
+            if level.view?.showsDays == true, rowArea.width > LevelView.dayGutter + 20 {
+                // The agenda's days: a label in the gutter on each day's first row (and on the first row shown).
+                let section = LevelView.section(of: LevelView.agendaDay(of: item), today: today)
+                // Rows are drawn top to bottom: the one drawn before is the row above, unless this is the first.
+                let isFirst = drawnDay?.index != index - 1
+                defer { drawnDay = (index, section) }
+                if let section, isFirst || drawnDay?.section != section {
+                    let label = LevelView.label(of: section, today: today)
+                    buffer.write(
+                        label, at: row.area.origin, style: section == "overdue" ? theme.overdue : theme.breadcrumbs, maxWidth: LevelView.dayGutter - 1
+                    )
+                }
+                rowArea = Rect(x: row.area.x + LevelView.dayGutter, y: row.area.y, width: row.area.width - LevelView.dayGutter, height: 1)
+            }
             if var field = renaming?.field, renaming?.id == item.id {
                 let indent = RowView.indent(depth, width: row.area.width)
                 let area = Rect(x: row.area.x + indent, y: row.area.y, width: row.area.width - indent, height: 1)
@@ -119,7 +135,7 @@ extension App {
                 cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
                 RowView(row: item, depth: depth, isCut: cut.contains(item.id), today: today, progress: progress[item.id], theme: theme)
-                    .render(into: &buffer, area: row.area)
+                    .render(into: &buffer, area: rowArea)
                 // The rows of a visual range look selected, as the selected row does.
                 if let range, range.contains(index), index != level.list.selected { buffer.updateStyle(in: row.area, theme.selectedRow) }
             }

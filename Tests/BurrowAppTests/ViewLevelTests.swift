@@ -12,7 +12,7 @@ struct ViewLevelTests {
     /// 2026-11-29 12:00 UTC.
     static let noon = Date(timeIntervalSince1970: 1_795_953_600)
 
-    private func harness(height: Int = 10) throws -> AppHarness {
+    private func harness(width: Int = 44, height: Int = 10) throws -> AppHarness {
         let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
         try o.perform {
             let top = try o.root().objectID
@@ -23,7 +23,7 @@ struct ViewLevelTests {
             try o.append(captured: "DONE Ship #work due:2026-11-29", to: top, today: "2026-11-29")
             try o.append(captured: "TODO Far away due:2027-03-01", to: top, today: "2026-11-29")
         }
-        let h = try AppHarness(width: 44, height: height, outline: o)
+        let h = try AppHarness(width: width, height: height, outline: o)
         h.app.timeZone = TimeZone(identifier: "UTC")!
         h.app.now = { Self.noon }
         h.draw()
@@ -31,20 +31,20 @@ struct ViewLevelTests {
     }
 
     @Test func theAgendaShowsWhatIsDueByDayAndGoesToItsPlace() throws {
-        let h = try harness()
+        let h = try harness(width: 56)
         try h.press("=")
         h.expect(
             """
             Burrow › Agenda to 2026-12-05
             + Add to Burrow…
-             [ ] TODO Pay rent #home         due Nov 20
-             [ ] TODO Call Bob #work             Nov 30
-             [ ] TODO Review code #work       due Dec 2
+            Overdue     [ ] TODO Pay rent #home          due Nov 20
+            Tomorrow    [ ] TODO Call Bob #work              Nov 30
+            Wed Dec 2   [ ] TODO Review code #work        due Dec 2
 
 
 
 
-                                                 ?: help
+                                                             ?: help
             """)
         // Another edit anywhere reaches it live: Review becomes done, so it leaves; a new task arrives.
         try h.outline.perform {
@@ -54,10 +54,11 @@ struct ViewLevelTests {
         }
         _ = h.app.poll()
         h.draw()
+        // Each day's first row is labelled: the overdue together, then by day.
         #expect(
             h.backend.lines[2...5].map { $0.trimmingCharacters(in: .whitespaces) } == [
-                "[ ] TODO Pay rent #home         due Nov 20", "[ ] TODO Call Bob #work             Nov 30",
-                "[ ] TODO Dentist                     Dec 1", ""
+                "Overdue     [ ] TODO Pay rent #home          due Nov 20", "Tomorrow    [ ] TODO Call Bob #work              Nov 30",
+                "Tue Dec 1   [ ] TODO Dentist                      Dec 1", ""
             ])
         // Structural keys are refused with a word; Enter goes to the item's own level, back returns.
         try h.press("j >")

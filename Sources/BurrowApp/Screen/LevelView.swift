@@ -12,6 +12,8 @@ struct LevelView {
     let emptyText: String
     /// The query it shows, when it is a search's (what `:save` keeps).
     var query: String? = nil
+    /// Its rows are grouped by day (the agenda's): each day's first row is labelled in a gutter.
+    var showsDays = false
 
     /// The items `query` matches (see `ItemQuery`), in the order they were made.
     static func query(_ query: ItemQuery, title: String? = nil) -> LevelView {
@@ -23,6 +25,30 @@ struct LevelView {
     /// The tasks not done that are planned or due up to `last` (a day, `2026-12-06`), overdue first, by day.
     static func agenda(through last: String, next: String) -> LevelView {
         let request = Outline.agendaRequest(before: next)
-        return LevelView(title: "Agenda to \(last)", request: request, emptyText: "Nothing planned or due")
+        return LevelView(title: "Agenda to \(last)", request: request, emptyText: "Nothing planned or due", showsDays: true)
+    }
+
+    /// How wide the day gutter is: `Wed Dec 31 ` and a blank.
+    static let dayGutter = 11
+
+    /// The day a row is on the agenda: the earlier of its planned and due days.
+    static func agendaDay(of row: ItemRow) -> String? {
+        [row.scheduled, row.deadline].compactMap { $0.map { String($0.prefix(10)) } }.min()
+    }
+
+    /// The section of `day` against `today`: every past day is one, "Overdue".
+    static func section(of day: String?, today: String) -> String? {
+        guard let day else { return nil }
+        return day < today ? "overdue" : day
+    }
+
+    /// A section's label: `Overdue`, `Today`, `Tomorrow`, `Tue Dec 1`.
+    static func label(of section: String, today: String) -> String {
+        if section == "overdue" { return "Overdue" }
+        if section == today { return "Today" }
+        if section == Outline.day(today, plus: 1) { return "Tomorrow" }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard let m = Int(section.dropFirst(5).prefix(2)), (1...12).contains(m), let d = Int(section.suffix(2)) else { return section }
+        return Agenda.weekday(section) + " " + months[m - 1] + " \(d)"
     }
 }
