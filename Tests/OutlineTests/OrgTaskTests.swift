@@ -73,6 +73,9 @@ import Testing
         #expect(lines.last.map(String.init) == "** " + String(repeating: "long ", count: 16) + "end :x:big_project:")
         let back = try OrgOutline.read(written)
         #expect(back[0].children[0].tags == ["code"] && back[0].children.last?.tags == ["x", "big_project"])
+        // Aligned as Emacs counts columns: a wide character takes two, a combining mark none.
+        let wide = OrgOutline.write([OutlineNode("会議 café\u{301}", extras: OutlineNode.Extras(tags: ["work"]))])
+        #expect(wide == "* 会議 café\u{301}" + String(repeating: " ", count: 77 - 2 - 9 - 6) + ":work:\n", "\(wide)")
     }
 
     /// A title that ends as tags would (and has none, or others) is written so that it reads back as title.

@@ -153,8 +153,8 @@ struct OrgHead: Equatable {
         if !tags.isEmpty {
             let text = Array((":" + tags.joined(separator: ":") + ":").utf8)
             // As Emacs aligns them (`org-tags-column` -77): ending at column 77 when the line leaves room.
-            let used = depth + 2 + String(decoding: first, as: UTF8.self).count
-            let width = String(decoding: text, as: UTF8.self).count
+            let used = depth + 2 + Self.width(String(decoding: first, as: UTF8.self))
+            let width = Self.width(String(decoding: text, as: UTF8.self))
             if !first.isEmpty || used + width < 77 { first += [UInt8](repeating: space, count: max(1, 77 - used - width)) }
             first += text
         }
@@ -174,6 +174,27 @@ struct OrgHead: Equatable {
             out.append(indent + Array(":END:".utf8))
         }
         return out
+    }
+
+    /// How many columns Emacs gives `text` (`string-width`): two for a wide East Asian character or an
+    /// emoji, none for a combining mark or a format character (the zero-width space), one for the rest.
+    static func width(_ text: String) -> Int {
+        var n = 0
+        for u in text.unicodeScalars {
+            switch u.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: continue
+            default: break
+            }
+            let v = u.value
+            let wide =
+                (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
+                || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
+                || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
+                || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
+                || (0x1F900...0x1F9FF).contains(v) || (0x20000...0x3FFFD).contains(v)
+            n += wide ? 2 : 1
+        }
+        return n
     }
 
     /// Whether the title, written after what comes before it, would be read as more than a title: a
