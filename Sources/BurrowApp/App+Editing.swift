@@ -46,11 +46,14 @@ extension App {
     var here: Named { (top.parentID, top.lastKnownTitle) }
 
     func addFromCapture(_ text: String) {
-        let line = text.trimmingCharacters(in: .whitespaces)
-        guard !line.isEmpty else { return }
+        let typed = text.trimmingCharacters(in: .whitespaces)
+        guard !typed.isEmpty else { return }
         let parent = here
+        let today = Outline.today(now(), in: timeZone)
+        // In a view, what makes the item show there (its tag, today for the agenda) is added to the line.
+        let line = top.view?.captureLine(typed, today: today, workflow: workflowForCapture) ?? typed
         // The line's tokens (TODO, !A, due:fri) become the task's; the rest is its title.
-        let captured = CaptureLine(line, today: Outline.today(now(), in: timeZone), workflow: workflowForCapture)
+        let captured = CaptureLine(line, today: today, workflow: workflowForCapture)
         let title = captured.title.isEmpty ? line : captured.title
         if perform("Add \(quoted(title))", naming: [parent], { try outline.append(captured: line, to: parent.id, today: captured.today) }) {
             status = .info("Added \(quoted(title))" + (captured.summary.map { " · " + $0 } ?? ""))

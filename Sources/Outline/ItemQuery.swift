@@ -17,6 +17,10 @@ public struct ItemQuery: Equatable, Sendable {
     public let hasFilters: Bool
     /// The query as typed.
     public let source: String
+    /// The tags it asks for (`#work`, `tag:work`), and the one state it asks for if it names one: what an
+    /// item added while its view is shown is given, so that it shows there.
+    public let tags: [String]
+    public let state: String?
 
     /// A filter the query cannot read: what was typed and what it takes.
     public struct Problem: Error, Equatable, CustomStringConvertible {
@@ -30,6 +34,8 @@ public struct ItemQuery: Equatable, Sendable {
         source = query
         var text: [String] = []
         var filters: [ObjectPredicate] = []
+        var tags: [String] = []
+        var states: [String] = []
         for word in Self.words(query) {
             if word.quoted {
                 text.append(word.text)
@@ -38,6 +44,7 @@ public struct ItemQuery: Equatable, Sendable {
             let w = word.text
             if w.count > 1, w.first == "#", let tag = CaptureLine.tag(w) {
                 filters.append(Self.tagged(tag))
+                tags.append(tag)
                 continue
             }
             guard let colon = w.firstIndex(of: ":"), colon != w.startIndex else {
@@ -49,10 +56,12 @@ public struct ItemQuery: Equatable, Sendable {
             switch key {
             case "state":
                 filters.append(try Self.state(value, word: w, workflow: workflow))
+                states += value.split(separator: ",").map { s in workflow.states.first { $0.lowercased() == s.lowercased() } ?? String(s) }
             case "tag":
                 let name = value.hasPrefix("#") ? String(value.dropFirst()) : value
                 guard Tag.problem(with: name) == nil else { throw Problem(word: w, expected: "tag: takes a tag's name (tag:work)") }
                 filters.append(Self.tagged(name))
+                tags.append(name)
             case "pri", "priority":
                 if value.lowercased() == "none" {
                     filters.append(Property("priority").isNil)
@@ -78,6 +87,8 @@ public struct ItemQuery: Equatable, Sendable {
             }
         }
         self.text = text
+        self.tags = tags
+        state = states.count == 1 && !["none", "any"].contains(states[0].lowercased()) ? states[0] : nil
         hasFilters = !filters.isEmpty
         self.filters = filters.isEmpty ? .true : filters.count == 1 ? filters[0] : .and(filters)
     }

@@ -82,11 +82,12 @@ struct ViewLevelTests {
         try h.press("<Enter>")
         #expect(h.app.breadcrumbs == ["Burrow", "#work"])
         #expect((0..<h.app.top.count).map { h.app.top.row(at: $0).title } == ["Review code", "Call Bob", "Ship"])
-        // A capture in a tag view adds at the top; typed with the tag, it shows here at once.
+        // A capture in a tag view adds at the top, tagged: it shows here at once.
         try h.press("a")
-        h.type("Plan #work")
+        h.type("Plan")
         try h.press("<Enter> <Esc>")
         #expect((0..<h.app.top.count).map { h.app.top.row(at: $0).title }.last == "Plan")
+        #expect(h.app.statusText == "Added “Plan” · #work", "\(h.app.statusText ?? "")")
         // A search, kept as an item: Enter on it opens it again.
         try h.press("h :")
         h.type("find state:TODO #work")
@@ -101,6 +102,17 @@ struct ViewLevelTests {
         try h.press("<Enter>")
         #expect(h.app.breadcrumbs == ["Burrow", "Work to do"])
         #expect(h.app.top.count == 2)
+        // Captured in a search of one state and a tag: given both, so it shows there.
+        try h.press("a")
+        h.type("Draft !B")
+        try h.press("<Enter> <Esc>")
+        #expect(h.app.top.count == 3 && h.app.statusText == "Added “Draft” · TODO · priority B · #work", "\(h.app.statusText ?? "")")
+        // In the agenda, for today unless the line names a day.
+        try h.press("~ =")
+        try h.press("a")
+        h.type("Dentist")
+        try h.press("<Enter> <Esc>")
+        #expect((0..<h.app.top.count).map { h.app.top.row(at: $0).title }.contains("Dentist"))
         // A query that cannot be read says why.
         try h.press(":")
         h.type("find due:someday")

@@ -14,12 +14,15 @@ struct LevelView {
     var query: String? = nil
     /// Its rows are grouped by day (the agenda's): each day's first row is labelled in a gutter.
     var showsDays = false
+    /// What an item captured here is given so that it shows in the view: the query's tags and state.
+    var captureTags: [String] = []
+    var captureState: String? = nil
 
     /// The items `query` matches (see `ItemQuery`), in the order they were made.
     static func query(_ query: ItemQuery, title: String? = nil) -> LevelView {
         LevelView(
             title: title ?? query.source, request: FetchRequest(Item.entityName, where: query.predicate && Property("rootMarker").isNil),
-            emptyText: "Nothing matches \(query.source)", query: query.source)
+            emptyText: "Nothing matches \(query.source)", query: query.source, captureTags: query.tags, captureState: query.state)
     }
 
     /// The tasks not done that are planned or due up to `last` (a day, `2026-12-06`), overdue first, by day.
@@ -50,5 +53,18 @@ struct LevelView {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         guard let m = Int(section.dropFirst(5).prefix(2)), (1...12).contains(m), let d = Int(section.suffix(2)) else { return section }
         return Agenda.weekday(section) + " " + months[m - 1] + " \(d)"
+    }
+
+    /// A capture line as typed here, with what makes its item show in the view: the agenda plans it for
+    /// today unless it names a day, a tag's view tags it, a search of one state gives it that state.
+    func captureLine(_ line: String, today: String, workflow: Workflow) -> String {
+        let read = CaptureLine(line, today: today, workflow: workflow).extras
+        var out = line
+        if showsDays && read?.scheduled == nil && read?.deadline == nil { out += " sched:today" }
+        for tag in captureTags where !(read?.tags.contains(tag) ?? false) {
+            out += tag.contains(" ") ? " #[[" + tag + "]]" : " #" + tag
+        }
+        if let state = captureState, read?.state == nil { out = state + " " + out }
+        return out
     }
 }
