@@ -84,4 +84,24 @@ import Testing
         let read = try #require(try OrgOutline.read(orgText).first { $0.title == "Usage" }?.children.last)
         #expect(read.title == "Read" && read.extras?.properties == ":id: 6479")
     }
+
+    /// Obsidian Tasks' dates at a task's end: 📅 due, ⏳ scheduled, ✅ done (and closed that day).
+    @Test func obsidianTasksDates() throws {
+        let nodes = try MarkdownOutline.read(
+            """
+            - [ ] Call Bob #work 📅 2026-12-01 ⏳ 2026-11-30
+            - [x] Shipped ✅ 2026-11-20
+            - Feeling 📅 fine
+            - 📅 2026-12-01
+
+            """)
+        #expect(nodes[0].title == "Call Bob" && nodes[0].tags == ["work"] && !nodes[0].isDone)
+        #expect(nodes[0].extras?.deadline == "2026-12-01" && nodes[0].extras?.scheduled == "2026-11-30")
+        #expect(nodes[1].title == "Shipped" && nodes[1].isDone && nodes[1].extras?.closed == "2026-11-20")
+        #expect(nodes[2].title == "Feeling 📅 fine" && nodes[2].extras == nil)
+        #expect(nodes[3].title == "📅 2026-12-01" && nodes[3].extras == nil, "a date alone is a title")
+        // What reads as a date and was none is written so that it stays title.
+        let plain = [OutlineNode("Meet 📅 2026-12-01")]
+        #expect(try MarkdownOutline.read(MarkdownOutline.write(plain)) == plain)
+    }
 }

@@ -188,7 +188,8 @@ import Testing
             "\t", "\n", "\r\n", "\r", "[ ]", "[x]", "<div>", "<!--", "-->", "```", "a", "word", "é", "漢字", "👩‍👩‍👧", "\u{1B}[31m",
             "\u{0B}", "\u{0C}", "\u{7F}", "\u{85}", "\u{2028}", "\u{FEFF}", "\u{0}", "0", "9", ".",
             // What Logseq reads as more than text: markers, priorities, tags, planning and property lines, the mark.
-            "TODO ", "DONE ", "NOW", "[#A] ", "[#", " #work", "#[[big one]]", "SCHEDULED: <2026-05-01 Fri>", "key:: v", "\u{200B}"
+            "TODO ", "DONE ", "NOW", "[#A] ", "[#", " #work", "#[[big one]]", "SCHEDULED: <2026-05-01 Fri>", "key:: v", "\u{200B}", " 📅 2026-12-01",
+            " ✅"
         ]
         func pick(_ n: Int) -> Int { Int.random(in: 0..<n, using: &random) }
         func text(_ n: Int) -> String { (0..<pick(n + 1)).map { _ in pieces[pick(pieces.count)] }.joined() }

@@ -48,7 +48,10 @@ struct WholeJSONReader {
                     throw WholeJSONReader.fail("format is \"\(v.text)\", expected \"burrow-outline\"", at: root)
                 case ("version", .scalar) where !["1", "2", "3"].contains(v.text):
                     throw WholeJSONReader.fail("version \(v.text) is not supported (this Burrow reads versions 1 to 3)", at: root)
-                case ("items", _): items = k
+                case ("items", _):
+                    // Which of two would be meant cannot be known: the streaming reader refuses the document.
+                    if items != nil { throw WholeJSONReader.fail("\"items\" is there twice", at: root) }
+                    items = k
                 default: break
                 }
             }
@@ -86,7 +89,9 @@ struct WholeJSONReader {
                     case ("note", .string): node.note = member.text
                     case ("note", .scalar) where member.text == "null": node.note = nil
                     case ("done", .scalar) where member.text == "true" || member.text == "false": node.isDone = member.text == "true"
-                    case ("children", .array): children = k
+                    case ("children", .array):
+                        if children != nil { throw fail("\"children\" is there twice", at: item) }
+                        children = k
                     case ("tags", .array):
                         var tags: [String] = []
                         for e in tape.contents(of: k) {

@@ -63,10 +63,13 @@ enum LogseqBlock {
         e.priority = front.priority
         // Tags after the text are the item's, not its title's (a row shows them after it); a mark at the
         // text's end says that what ends it only looks like tags.
-        var (text, tags) = trailingTags(front.rest)
+        let ending = trailingTokens(front.rest)
+        var text = ending.rest
+        // Obsidian's dates are the item's (a done date makes it done); a planning line under says the same.
+        for (field, day) in ending.dates { field.set(day, in: &e) }
         if text.hasSuffix(mark) { text = Substring(text.unicodeScalars.dropLast()) }
-        e.tags = tags
-        let isDone = front.state.map(isDone) ?? false
+        e.tags = ending.tags
+        let isDone = front.state.map(isDone) ?? ending.dates.contains { $0.0 == .closed }
         return (String(text), e.isEmpty ? nil : e, isDone)
     }
 
@@ -95,11 +98,41 @@ enum LogseqBlock {
     /// The run of tags ending `text` (`Call Bob #work #[[big project]]`) and the text before it, without the
     /// blanks between; a text of tags alone is a title.
     static func trailingTags(_ text: Substring) -> (rest: Substring, tags: [String]) {
-        guard text.contains("#") else { return (text, []) }
+        let (rest, tags, _) = trailingTokens(text)
+        return (rest, tags)
+    }
+
+    /// The dates Obsidian Tasks writes after a task.
+    enum DateField: Sendable, Equatable {
+        case deadline, scheduled, closed
+
+        /// The field of `extras` it sets.
+        func set(_ day: String, in extras: inout OutlineNode.Extras) {
+            switch self {
+            case .deadline: if extras.deadline == nil { extras.deadline = day }
+            case .scheduled: if extras.scheduled == nil { extras.scheduled = day }
+            case .closed: if extras.closed == nil { extras.closed = day }
+            }
+        }
+    }
+
+    /// Obsidian Tasks' signs: due, scheduled, done.
+    static let dateSigns: [(sign: String, field: DateField)] = [("📅", .deadline), ("⏳", .scheduled), ("✅", .closed)]
+
+    /// The run of tags and Obsidian Tasks' dates (`📅 2026-12-01`) ending `text`, and the text before it; a
+    /// text of them alone is a title.
+    static func trailingTokens(_ text: Substring) -> (rest: Substring, tags: [String], dates: [(DateField, String)]) {
+        guard text.contains("#") || dateSigns.contains(where: { text.contains($0.sign) }) else { return (text, [], []) }
         var words = text.split(separator: " ", omittingEmptySubsequences: false)
         var found: [String] = []
+        var dates: [(DateField, String)] = []
         while words.count > 1, let last = words.last, !last.hasSuffix(mark) {
-            if last.hasSuffix("]]"), let start = words.lastIndex(where: { $0.hasPrefix("#[[") }) {
+            if words.count > 2, let sign = dateSigns.first(where: { words[words.count - 2] == $0.sign }),
+                let day = OrgTimestamp.kept(Array(last.utf8)[...]), day.count == 10, !dates.contains(where: { $0.0 == sign.field })
+            {
+                dates.append((sign.field, day))
+                words.removeLast(2)
+            } else if last.hasSuffix("]]"), let start = words.lastIndex(where: { $0.hasPrefix("#[[") }) {
                 let tag = String(words[start...].joined(separator: " ").dropFirst(3).dropLast(2))
                 guard start > 0, Tag.problem(with: tag) == nil, !tag.contains("[["), !tag.contains("]]") else { break }
                 found.insert(tag, at: 0)
@@ -112,9 +145,9 @@ enum LogseqBlock {
             }
             while words.count > 1, words.last == "" { words.removeLast() }
         }
-        guard !found.isEmpty else { return (text, []) }
+        guard !found.isEmpty || !dates.isEmpty else { return (text, [], []) }
         let rest = words.joined(separator: " ")
-        return (text[text.startIndex..<text.index(text.startIndex, offsetBy: rest.count)], found)
+        return (text[text.startIndex..<text.index(text.startIndex, offsetBy: rest.count)], found, dates)
     }
 
     /// How a tag is written in a title: `#work`, or `#[[big project]]` when it holds what ends a `#word`.
@@ -146,7 +179,8 @@ enum LogseqBlock {
         }
         let read = front(Substring(prefix + title))
         var line = read.state == state && read.priority == priority && read.rest == title ? prefix + title : prefix + mark + title
-        if title.hasSuffix(mark) || !trailingTags(title[...]).tags.isEmpty { line += mark }
+        let ending = trailingTokens(title[...])
+        if title.hasSuffix(mark) || !ending.tags.isEmpty || !ending.dates.isEmpty { line += mark }
         for tag in e.tags { line += " " + written(tag: tag) }
         return line == title ? nil : line
     }

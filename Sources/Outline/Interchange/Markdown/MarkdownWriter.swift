@@ -63,10 +63,10 @@ struct MarkdownWriter: OutlineWriter {
             }
             i += 1
         }
-        // Most titles have no marker's capital first, no `#`, no extras, no mark at the end (U+200B ends in
-        // 0x8B): nothing to look at.
+        // Most titles have no marker's capital first, no `#`, no extras, none of the signs and marks that start
+        // with 0xE2 or 0xF0 in UTF-8 (U+200B, ✅, ⏳, 📅): nothing to look at.
         if node.extras != nil || flat.first.map({ $0 == UInt8(ascii: "[") || ($0 >= 0x41 && $0 <= 0x5A) || $0 >= 0x80 }) ?? false
-            || flat.contains(UInt8(ascii: "#")) || flat.last == 0x8B,
+            || flat.contains(where: { $0 == UInt8(ascii: "#") || $0 == 0xE2 || $0 == 0xF0 }),
             let line = LogseqBlock.firstLine(of: node, title: String(decoding: flat, as: UTF8.self))
         {
             flat = Array(line.utf8)
