@@ -192,13 +192,15 @@ private func t(
     }
 
     /// Done keywords: `DONE`, or the ones the file's keyword lines name (after `|`, else the last),
-    /// wherever those lines stand; other keywords stay in the title; a keyword needs a space after it.
+    /// wherever those lines stand; other keywords stay in the title; a keyword needs a space after it or the
+    /// line's end (`* DONE` alone is a done task with an empty title, as Emacs reads it).
     @Test(
         arguments: [
             (
                 "* TODO a\n* DONE b\n* DONE\n* DONE \n* DONE\tc\n* done d\n*  DONE e\n* \tDONE f\n",
                 [
-                    t("TODO", "a"), n("b", done: true), n("DONE"), n("", done: true), n("DONE\tc"), n("done d"),
+                    t("TODO", "a"), n("b", done: true), t("DONE", "", done: true, orgHead: "DONE"), n("", done: true), n("DONE\tc"),
+                    n("done d"),
                     t("DONE", "e", done: true, orgHead: " DONE e"), t("DONE", "f", done: true, orgHead: "\tDONE f")
                 ]
             ),
@@ -275,7 +277,7 @@ private func t(
                 * plain
                 ** \u{200B}DONE not done
                 ** \u{200B}  DONE spaced
-                ** DONE
+                ** \u{200B}DONE
                 ** \u{200B}\u{200B}starts with the mark
                 * DONE DONE done twice
                 * DONE\u{20}

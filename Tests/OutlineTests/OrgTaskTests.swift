@@ -143,6 +143,31 @@ import Testing
     }
 
     /// Timestamps: what reads, what is kept, and the day's name written.
+    /// Timestamps from real files that Emacs reads: a range (planned from its start), a repeater or time Burrow
+    /// does not keep whole (the day kept), a keyword alone as a task with an empty title; each file is
+    /// written back as it was.
+    @Test func timestampsEmacsReadsLeniently() throws {
+        let text = """
+            * TODO Course
+              SCHEDULED: <2017-06-05 Mon 10:00>--<2017-06-09 Fri 18:00>
+            * TODO Yearly
+              SCHEDULED: <2025-05-04 Sun +1yr>
+            * TODO Odd time
+              DEADLINE: <2020-10-18 1700 Sun .+7d/14d -2d>
+            ** TODO
+            * Not a date
+              SCHEDULED: <someday>
+
+            """
+        let nodes = try OrgOutline.read(text)
+        #expect(nodes.map(\.title) == ["Course", "Yearly", "Odd time", "Not a date"])
+        #expect(nodes[0].extras?.scheduled == "2017-06-05 10:00" && nodes[1].extras?.scheduled == "2025-05-04")
+        #expect(nodes[2].extras?.deadline == "2020-10-18")
+        #expect(nodes[2].children.first?.state == "TODO" && nodes[2].children.first?.title == "")
+        #expect(nodes[3].extras?.scheduled == nil && nodes[3].note == "  SCHEDULED: <someday>")
+        #expect(OrgOutline.write(nodes) == text)
+    }
+
     @Test func timestamps() {
         #expect(OrgTimestamp.kept(Array("2026-05-01 Fri".utf8)) == "2026-05-01")
         #expect(OrgTimestamp.kept(Array("2026-05-01 Fr 9:30-10:45 .+1d/3d --2w".utf8)) == "2026-05-01 09:30-10:45 .+1d/3d --2w")

@@ -69,13 +69,14 @@ struct OrgHead: Equatable {
             while start < n, headline[start] == space || headline[start] == tab { start += 1 }
             var end = start
             while end < n, headline[end] != space { end += 1 }
-            if end < n, end > start {
+            // A keyword then a space, or the keyword alone (`* TODO`: a task with an empty title, as Emacs reads it).
+            if end > start {
                 let word = Array(headline[start..<end])
                 let isDone = word.withUnsafeBufferPointer { keywords.isDone($0) }
                 if isDone || keywords.isTodo(word) {
                     head.state = word
                     head.isDone = isDone
-                    i = end + 1
+                    i = min(end + 1, n)
                 }
             }
             if !literal(), let (cookie, length) = priorityCookie(headline[i...]) {
@@ -204,7 +205,7 @@ struct OrgHead: Equatable {
         if priority != nil { return title.first == space || title.first == tab }
         if priorityCookie(title[...]) != nil { return true }
         guard state == nil else { return false }
-        return title.withUnsafeBufferPointer { keywords.keyword(in: $0, 0..<$0.count) != nil }
+        return title.withUnsafeBufferPointer { keywords.keyword(in: $0, 0..<$0.count, orEnd: true) != nil }
     }
 
     /// `[#A]` at the start of `text` (any one character between `[#` and `]`, as Emacs takes it): the
@@ -269,12 +270,32 @@ struct OrgHead: Equatable {
             while i < n, line[i] == space || line[i] == tab { i += 1 }
             guard i < n, line[i] == UInt8(ascii: "<") || line[i] == UInt8(ascii: "[") else { return nil }
             let close = line[i] == UInt8(ascii: "<") ? UInt8(ascii: ">") : UInt8(ascii: "]")
-            guard let end = line[(i + 1)...].firstIndex(of: close), let kept = OrgTimestamp.kept(line[(i + 1)..<end]) else { return nil }
+            guard let end = line[(i + 1)...].firstIndex(of: close) else { return nil }
+            // A timestamp Emacs reads though it is not one Burrow keeps whole (`+1yr`, `1700`, a weekday in
+            // another script twice): its day, the line kept as the file had it (`orgHead`).
+            let inner = line[(i + 1)..<end]
+            guard let kept = OrgTimestamp.kept(inner) ?? Self.day(startingWith: inner) else { return nil }
             found[name] = kept
             i = end + 1
+            // A range (`<…>--<…>`): planned or due from its start, as Emacs reads it.
+            if i + 2 < n, line[i] == UInt8(ascii: "-"), line[i + 1] == UInt8(ascii: "-"),
+                line[i + 2] == UInt8(ascii: "<") || line[i + 2] == UInt8(ascii: "["),
+                let rangeEnd = line[(i + 3)...].firstIndex(of: line[i + 2] == UInt8(ascii: "<") ? UInt8(ascii: ">") : UInt8(ascii: "]"))
+            {
+                i = rangeEnd + 1
+            }
         }
         guard !found.isEmpty else { return nil }
         return (found["SCHEDULED:"], found["DEADLINE:"], found["CLOSED:"])
+    }
+
+    /// The day `2026-05-01` a timestamp's text starts with (then a blank or its end), if it is a real day.
+    static func day(startingWith inner: ArraySlice<UInt8>) -> String? {
+        let head = inner.prefix(10)
+        guard head.count == 10, inner.count == 10 || inner[inner.startIndex + 10] == space,
+            let kept = OrgTimestamp.kept(head), kept.count == 10
+        else { return nil }
+        return kept
     }
 
     /// `:NAME:` then nothing or a blank and a value: a line of a property drawer (already without its

@@ -69,16 +69,20 @@ struct OrgKeywords {
     }
 
     /// The keyword (either kind) that starts `title` after blanks, with the space after it, and whether it
-    /// is a done one.
-    func keyword(in bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> (range: Range<Int>, word: Range<Int>, isDone: Bool)? {
+    /// is a done one; with `orEnd`, also one that ends the title (Emacs reads `* TODO` as a task with an empty
+    /// title).
+    func keyword(in bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>, orEnd: Bool = false)
+        -> (range: Range<Int>, word: Range<Int>, isDone: Bool)?
+    {
         var start = title.lowerBound
         while start < title.upperBound, bytes[start] == space || bytes[start] == tab { start += 1 }
         var end = start
         while end < title.upperBound, bytes[end] != space { end += 1 }
-        guard end < title.upperBound, end > start else { return nil }
+        guard end < title.upperBound || (orEnd && end == title.upperBound), end > start else { return nil }
         let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if isDone(word) { return (start..<(end + 1), start..<end, true) }
-        if isTodo(word) { return (start..<(end + 1), start..<end, false) }
+        let taken = start..<min(end + 1, title.upperBound)
+        if isDone(word) { return (taken, start..<end, true) }
+        if isTodo(word) { return (taken, start..<end, false) }
         return nil
     }
 
