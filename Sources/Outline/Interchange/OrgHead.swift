@@ -135,7 +135,7 @@ struct OrgHead: Equatable {
         var first: [UInt8] = []
         if let state {
             first += state
-            // A space even before an empty title: `* DONE` alone is a headline titled "DONE".
+            // A space even before an empty title, as Emacs writes it (`* DONE` alone reads the same).
             first.append(space)
         }
         if let priority {

@@ -62,7 +62,7 @@ struct OrgKeywords {
     }
 
     /// The range of the done keyword that starts `title` (after blanks) and the space that ends it, if any:
-    /// Emacs takes a keyword only when a space follows it (`* DONE` alone is a headline titled "DONE").
+    /// Emacs takes a keyword when a space follows it (and, with `orEnd`, at the title's end).
     func doneKeyword(in bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> Range<Int>? {
         guard let found = keyword(in: bytes, title), found.isDone else { return nil }
         return found.range
