@@ -61,13 +61,6 @@ struct OrgKeywords {
         return false
     }
 
-    /// The range of the done keyword that starts `title` (after blanks) and the space that ends it, if any:
-    /// Emacs takes a keyword when a space follows it (and, with `orEnd`, at the title's end).
-    func doneKeyword(in bytes: UnsafeBufferPointer<UInt8>, _ title: Range<Int>) -> Range<Int>? {
-        guard let found = keyword(in: bytes, title), found.isDone else { return nil }
-        return found.range
-    }
-
     /// The keyword (either kind) that starts `title` after blanks, with the space after it, and whether it
     /// is a done one; with `orEnd`, also one that ends the title (Emacs reads `* TODO` as a task with an empty
     /// title).
