@@ -43,7 +43,8 @@ extension App {
             status = .info("\(quoted(row.title)) has no tags · :tag NAME shows any tag's items")
             return
         }
-        openQuery("#" + tag, title: "#" + tag)
+        // As `tag:"…"`: a tag of several words, or one `#word` cannot name (`2024`), is one tag.
+        openQuery(#"tag:"\#(tag)""#, title: "#" + tag)
     }
 
     /// A view of the items `text` (an `ItemQuery`) matches.
@@ -75,7 +76,9 @@ extension App {
     /// A saved search's query (an item whose properties say `query:: state:TODO #work`); Enter on it opens
     /// its view.
     func savedQuery(of row: ItemRow) -> String? {
-        (try? outline.savedQuery(of: row.id)) ?? nil
+        // One with sub-items of its own opens them, as any item does.
+        guard row.childCount == 0 else { return nil }
+        return (try? outline.savedQuery(of: row.id)) ?? nil
     }
 
     /// Keeps the query of the view on screen as an item at the end of the top level (a saved search: Enter

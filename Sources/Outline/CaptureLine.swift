@@ -86,7 +86,7 @@ public struct CaptureLine: Equatable, Sendable {
 
     /// The tag of a `#work` word: `#` then a letter (`#1` is an issue number, `# ` a heading), the rest a
     /// tag can hold.
-    static func tag(_ word: String) -> String? {
+    public static func tag(_ word: String) -> String? {
         guard word.first == "#", word.count > 1 else { return nil }
         let tag = String(word.dropFirst())
         guard let lead = tag.first, lead.isLetter || lead == "_" || lead == "@", !tag.contains("#"), Tag.problem(with: tag) == nil else { return nil }

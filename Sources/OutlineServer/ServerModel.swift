@@ -121,8 +121,13 @@ public final class ServerModel: SharedOutlineServer {
                 if let title = fields["title"] { item.title = title.text ?? "" }
                 if let note = fields["note"] { item.note = note.text }
                 if let done = fields["done"] { item.isDone = done.truth ?? false }
-                for (key, value) in fields where key.hasPrefix(ServerItem.extraPrefix) {
-                    item.extras[String(key.dropFirst(ServerItem.extraPrefix.count))] = value.text
+                // As `apply` does: known extras only, each text or none.
+                for (key, value) in fields where ServerItem.extraFields.contains(key) {
+                    switch value {
+                    case .string(let text): item.extras[String(key.dropFirst(ServerItem.extraPrefix.count))] = text
+                    case .null: item.extras[String(key.dropFirst(ServerItem.extraPrefix.count))] = nil
+                    case .bool: break
+                    }
                 }
                 put(item)
                 rows = [item]
@@ -189,6 +194,8 @@ public final class ServerModel: SharedOutlineServer {
                     message = "its parent was deleted: it is under “Recovered”"
                 }
                 item.ord = freeKey(under: item.parent!, want: item.ord, besides: item.id)
+                // As `extras_of`: known extras only.
+                item.extras = item.extras.filter { ServerItem.extraFields.contains(ServerItem.extraPrefix + $0.key) }
                 place(item)
                 rows.append(item)
             }

@@ -88,6 +88,10 @@ public struct ServerItem: Equatable, Sendable {
     /// The prefix of an extra's name in operations and rows (`x.state`).
     public static let extraPrefix = "x."
 
+    /// The extras' fields a schema-5 server keeps (`ServerSchema.extraFields`).
+    public static let extraFields: Set<String> = Set(
+        ["state", "priority", "scheduled", "deadline", "closed", "properties", "orgHead", "tagList"].map { extraPrefix + $0 })
+
     var object: [String: Any] {
         var o: [String: Any] = [
             "id": id.uuidString.lowercased(), "parent": parent.map { $0.uuidString.lowercased() } ?? NSNull(), "ord": ord, "title": title,

@@ -27,7 +27,7 @@ enum ServerSchema {
         """
         CREATE FUNCTION burrow.extras_of(r jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
             SELECT coalesce(jsonb_object_agg(substr(e.key, 3), e.value), '{}'::jsonb) FROM jsonb_each(r) e
-            WHERE left(e.key, 2) = 'x.' AND jsonb_typeof(e.value) = 'string'
+            WHERE e.key IN (\(extraFields)) AND jsonb_typeof(e.value) = 'string'
         $$
         """,
         """
@@ -70,6 +70,12 @@ enum ServerSchema {
         "REVOKE EXECUTE ON FUNCTION burrow.item_hash2(uuid, uuid, text, text, text, boolean, jsonb), burrow.extras_of(jsonb) FROM PUBLIC"
     ]
 
+    /// The extras a server of this schema keeps, as SQL strings (`'x.state', …`): a device keeps and hashes
+    /// exactly these, so an unknown one (or a value that is not text) is never stored where it could make
+    /// every device's digest differ; a new one is a new schema version.
+    static let extraFields = ["state", "priority", "scheduled", "deadline", "closed", "properties", "orgHead", "tagList"]
+        .map { "'x.\($0)'" }.joined(separator: ", ")
+
     /// Version 1's `burrow.apply` with extras: an insert's and a restore's rows keep their `x.` fields, a set
     /// sets or removes each it names, an expected extra the item lacks is null.
     static let applyFunction5: String = {
@@ -90,7 +96,8 @@ enum ServerSchema {
                 """
                 done = CASE WHEN op->'set' ? 'done' THEN coalesce((op->'set'->>'done')::boolean, false) ELSE done END,
                                             extras = jsonb_strip_nulls(extras || coalesce((SELECT jsonb_object_agg(substr(e.key, 3), e.value) \
-                                                FROM jsonb_each(op->'set') e WHERE left(e.key, 2) = 'x.'), '{}'::jsonb))
+                                                FROM jsonb_each(op->'set') e WHERE e.key IN (\(extraFields)) \
+                                                AND jsonb_typeof(e.value) IN ('string', 'null')), '{}'::jsonb))
                 """
             )
         ]

@@ -149,7 +149,40 @@ public final class Replicator {
         // between the tries, and the first round takes in all of it.
         done.seq = again ? 0 : seq
         try done.save(in: outline.context)
+        // Its extras went up with it.
+        try store.setAppValue(Self.extrasSentKey, id.uuidString)
         return "Shared \(items.count) item\(items.count == 1 ? "" : "s") to \(address) as a new outline"
+    }
+
+    /// The app value that says this device's extras went up (see `sendExtrasOnce`).
+    static let extrasSentKey = "sync.extrasSent"
+
+    /// Once per shared outline, on a device that shared it before the server kept items' extras (task
+    /// fields, properties, tags: schema 5): each extra it has goes up, one operation each, expecting the
+    /// server to have none, so what another device sent first (and later edits there) wins. Without it the
+    /// first digest check would find the outlines different and replace this one's extras with none.
+    func sendExtrasOnce(_ state: SyncState, through connection: any SharedOutlineServer) async throws {
+        guard try store.appValue(Self.extrasSentKey) != state.outline.uuidString else { return }
+        let root = try outline.root()
+        let rows = try outline.subtree(under: root)
+        let names = try store.knownExternalIDs(for: rows.map(\.id))
+        let stored = try outline.context.storedValues(of: rows.map(\.id), entity: Item.entityName, keys: Item.syncedExtrasKeys)
+        var ops: [ServerOperation] = []
+        for (name, values) in zip(names, stored) {
+            guard let name, let values else { continue }
+            for (key, value) in zip(Item.syncedExtrasKeys, values) {
+                guard case .string(let text) = value else { continue }
+                let field = ServerItem.extraPrefix + key
+                ops.append(.set(id: name, fields: [field: .string(text)], expect: [field: .null]))
+            }
+        }
+        for (k, start) in stride(from: 0, to: ops.count, by: Self.batch).enumerated() {
+            let batch = ops[start..<min(ops.count, start + Self.batch)].enumerated().map {
+                (op: $0.element, id: Self.opID(state.client, entry: -1 - Int64(k), index: $0.offset))
+            }
+            _ = try await connection.apply(batch, outline: state.outline, client: state.client.uuidString)
+        }
+        try store.setAppValue(Self.extrasSentKey, state.outline.uuidString)
     }
 
     /// Brings the server's whole outline here (again, after a cut: every item upserted), then marks the
@@ -164,6 +197,8 @@ public final class Replicator {
         // Killed between the two, the attach downloads again when run again.
         try ChangeApplier.apply([download], to: outline)
         try done.save(in: outline.context)
+        // Nothing here before: nothing of its own to send.
+        try store.setAppValue(Self.extrasSentKey, state.outline.uuidString)
         return "Downloaded \(items.count - 1) item\(items.count == 2 ? "" : "s") from \(address)"
     }
 
@@ -176,6 +211,8 @@ public final class Replicator {
             throw SyncError("the attach to \(state.address) was cut short: burrow sync attach \(state.address) finishes it")
         }
         let (id, client) = (state.outline, state.client)
+        // Before anything is compared: what this device kept before the server held extras (schema 5).
+        try await sendExtrasOnce(state, through: connection)
         var round = Round()
         var refusals: [Refusal] = []
         // The refusals' notes say where each item is once the round is over.

@@ -133,4 +133,31 @@ struct ViewLevelTests {
         h.draw()
         #expect(h.backend.lines[2].hasPrefix(" [ ] Work [1/2]") && h.backend.lines[2].hasSuffix("3 ›"), "\(h.backend.lines[2])")
     }
+
+    /// Tags a `#word` cannot name (several words, a number first) are one tag in their view and in what is
+    /// captured there; an item that keeps a query but has sub-items opens them.
+    @Test func tagsOfSeveralWordsOrDigits() throws {
+        let h = try harness()
+        try h.outline.perform {
+            let top = try h.outline.root().objectID
+            let report = try h.outline.append("Report", to: try h.outline.resolve(top)).objectID
+            try h.outline.setTags(report, ["big project", "2024"])
+            let kept = try h.outline.appendSavedSearch("Kept", query: "#work", to: top)
+            _ = try h.outline.append(titles: ["Inside"], to: kept)
+        }
+        _ = h.app.poll()
+        try h.press("G k #")
+        #expect(h.app.breadcrumbs == ["Burrow", "#big project"])
+        #expect(h.app.top.count == 1 && h.app.top.selectedRow?.title == "Report")
+        try h.press("h :")
+        h.type("tag 2024")
+        try h.press("<Enter> a")
+        h.type("Plan")
+        try h.press("<Enter> <Esc>")
+        #expect((0..<h.app.top.count).map { h.app.top.row(at: $0).title } == ["Report", "Plan"])
+        try h.press("~ G k <Enter>")
+        #expect(
+            h.app.breadcrumbs == ["Burrow", "Kept"] && h.app.top.selectedRow?.title == "Inside",
+            "\(h.app.breadcrumbs) \(h.app.top.selectedRow?.title ?? "")")
+    }
 }

@@ -123,6 +123,46 @@ import Testing
         #expect(try a.outline.context.store.appValueKeys(withPrefix: "sync.") == [])
     }
 
+    /// An outline shared before the server kept extras (schema 4: its items have none there): the first round
+    /// after the upgrade sends each device's task fields and tags up before it compares digests, so nothing
+    /// is repaired away; an extra another device sent first wins, the rest of this one's are kept.
+    @Test func extrasKeptBeforeTheServerHadThemGoUpOnce() async throws {
+        let url = try PostgresCluster.shared().newDatabase()
+        let a = try await Device(url), b = try await Device(url)
+        _ = try a.outline.perform("Add") { try a.outline.append(titles: ["Ship", "Call"], to: try a.top) }
+        _ = try await a.sync.attach(try ServerAddress(url), through: a.connection)
+        _ = try await b.sync.attach(try ServerAddress(url), through: b.connection)
+        // As a schema-4 world had it: each device's extras kept only there, the server's items without them.
+        for d in [a, b] {
+            try ChangeApplier.unrecorded(d.outline.context) {
+                try d.outline.context.transactionWithoutUndo {
+                    try d.outline.setSyncedExtras(
+                        ["state": "TODO", "tagList": ":work:"],
+                        of: try #require(try d.outline.context.existingObject(for: try d.item("Ship")) as? Item))
+                }
+            }
+            try d.outline.context.store.setAppValue(Replicator.extrasSentKey, nil)
+        }
+        try b.outline.context.transactionWithoutUndo {
+            let call = try #require(try b.outline.context.existingObject(for: try b.item("Call")) as? Item)
+            try b.outline.setSyncedExtras(["state": "NEXT"], of: call)
+        }
+        // B goes first: its extras go up; then A's, where the server has none.
+        let first = try await b.sync.syncOnce(through: b.connection)
+        #expect(first.repaired == nil, "\(first)")
+        let round = try await a.sync.syncOnce(through: a.connection)
+        #expect(round.repaired == nil, "\(round)")
+        let ship = try #require(try a.outline.context.existingObject(for: try a.item("Ship")) as? Item)
+        #expect(ship.state == "TODO" && ship.tagNames == ["work"])
+        _ = try await a.sync.syncOnce(through: a.connection)
+        let call = try #require(try a.outline.context.existingObject(for: try a.item("Call")) as? Item)
+        #expect(call.state == "NEXT", "B's, which A never had")
+        let (items, _) = try await a.connection.items(outline: try #require(try SyncState.load(a.outline.context.store)).outline)
+        #expect(items.first { $0.title == "Ship" }?.extras == ["state": "TODO", "tagList": ":work:"])
+        // Once: a later round sends nothing of it again.
+        #expect(try a.outline.context.store.appValue(Replicator.extrasSentKey) != nil)
+    }
+
     @Test func operationIDsAreStableAndDistinct() {
         let client = UUID(), other = UUID()
         #expect(Replicator.opID(client, entry: 7, index: 2) == Replicator.opID(client, entry: 7, index: 2))

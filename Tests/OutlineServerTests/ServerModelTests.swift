@@ -58,7 +58,7 @@ import Testing
                 case 0..<6:
                     let id = UUID()
                     known.append(id)
-                    let extras = rng.below(3) == 0 ? ["state": "TODO", "tagList": ":w:"] : [:]
+                    let extras = rng.below(3) == 0 ? ["state": "TODO", "tagList": ":w:", "future": "x"] : [:]
                     op = .insert(
                         ServerItem(id: id, parent: b, ord: key, title: "t\(rng.below(9))", note: rng.below(3) == 0 ? "n" : nil, extras: extras))
                 case 6:
@@ -66,7 +66,8 @@ import Testing
                 case 7:
                     // Extras, each set or removed on its own; an undo's expects them (a missing one as null).
                     let now = items.first { $0.id == a }
-                    let key = ["x.state", "x.tagList", "x.deadline"][rng.below(3)]
+                    // An extra no schema-5 device keeps is not kept either.
+                    let key = ["x.state", "x.tagList", "x.deadline", "x.future"][rng.below(4)]
                     let value: ServerValue = rng.below(3) == 0 ? .null : .string(["TODO", ":a:b:", "2026-12-01", "ünï"][rng.below(4)])
                     let was = now?.extras[String(key.dropFirst(2))].map(ServerValue.string) ?? .null
                     op = .set(id: a, fields: [key: value], expect: rng.below(3) == 0 ? [key: rng.below(2) == 0 ? was : .string("other")] : nil)

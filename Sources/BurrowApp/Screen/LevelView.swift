@@ -62,7 +62,8 @@ struct LevelView {
         var out = line
         if showsDays && read?.scheduled == nil && read?.deadline == nil { out += " sched:today" }
         for tag in captureTags where !(read?.tags.contains(tag) ?? false) {
-            out += tag.contains(" ") ? " #[[" + tag + "]]" : " #" + tag
+            // `#[[…]]` for a tag `#word` cannot name (`big project`, `2024`).
+            out += CaptureLine.tag("#" + tag) == tag ? " #" + tag : " #[[" + tag + "]]"
         }
         if let state = captureState, read?.state == nil { out = state + " " + out }
         return out
