@@ -18,6 +18,9 @@ extension App {
     func perform(_ name: String, naming named: [Named], _ edit: () throws -> ObjectID?) -> Bool {
         let level = top
         defer { level.expectedID = nil }
+        // In a view, the place an undo goes back to is the acted-on item's own level (read before the edit,
+        // which may delete it), not the view's.
+        let viewPlace = level.view == nil ? nil : level.selectedID.flatMap { id in (try? outline.parentID(of: id)) ?? nil }
         do {
             var selected: ObjectID?
             try whileBusy(name) {
@@ -25,7 +28,7 @@ extension App {
                     selected = try edit()
                     level.expectedID = selected
                     // Recorded with the action, so undoing it from any process comes back here.
-                    outline.setActionPlace(ActionPlace(container: level.parentID, focus: selected))
+                    outline.setActionPlace(ActionPlace(container: viewPlace ?? level.parentID, focus: viewPlace == nil ? selected : level.selectedID))
                 }
             }
             // The edit may not have touched this level's rows (the item already selected, a rename): select it.

@@ -160,4 +160,17 @@ struct ViewLevelTests {
             h.app.breadcrumbs == ["Burrow", "Kept"] && h.app.top.selectedRow?.title == "Inside",
             "\(h.app.breadcrumbs) \(h.app.top.selectedRow?.title ?? "")")
     }
+
+    /// What is done in a view is recorded at the item's own place: undone from there, it comes back there.
+    @Test func undoOfAnActionInAViewGoesToTheItemsPlace() throws {
+        let h = try harness()
+        try h.press(":")
+        h.type("find review")
+        try h.press("<Enter> d d")
+        #expect(h.app.top.count == 0)
+        try h.press("~ <Enter> u")
+        #expect(h.app.breadcrumbs == ["Burrow", "Work"], "\(h.app.breadcrumbs)")
+        #expect(h.app.top.selectedRow?.title == "Review code")
+        #expect(h.app.statusText?.hasPrefix("Undid: Delete") == true, "\(h.app.statusText ?? "")")
+    }
 }
