@@ -53,6 +53,11 @@ public struct ItemQuery: Equatable, Sendable {
             }
             let key = w[..<colon].lowercased()
             let value = String(w[w.index(after: colon)...])
+            // `is:` or `note:` alone is a word to find, as it always was.
+            if value.isEmpty {
+                text.append(w)
+                continue
+            }
             switch key {
             case "state":
                 filters.append(try Self.state(value, word: w, workflow: workflow))

@@ -18,6 +18,7 @@ import Testing
                     Property("state").oneOf(["TODO"]), ItemQuery.tagged("work"), Property("deadline") < "2026-12-06"
                 ]))
         #expect(try !ItemQuery("milk bread", today: Self.today).hasFilters)
+        #expect(try ItemQuery("is: state:", today: Self.today).text == ["is:", "state:"], "a key alone is text")
         #expect(try ItemQuery("due:fri", today: Self.today).filters == (Property("deadline") >= "2026-12-04" && Property("deadline") < "2026-12-05"))
         #expect(try ItemQuery("sched:<=today", today: Self.today).filters == (Property("scheduled") < "2026-11-30"))
         #expect(try ItemQuery("due:>2026-12-01", today: Self.today).filters == (Property("deadline") >= "2026-12-02"))
