@@ -104,4 +104,23 @@ import Testing
         let plain = [OutlineNode("Meet 📅 2026-12-01")]
         #expect(try MarkdownOutline.read(MarkdownOutline.write(plain)) == plain)
     }
+
+    /// From real Logseq pages: a property whose name has a dot, tags on the first line of a
+    /// block written over several, a `#` inside inline code.
+    @Test func realPagesShapes() throws {
+        let nodes = try MarkdownOutline.read(
+            """
+            - list one
+              logseq.order-list-type:: number
+            - DOING Write
+            - TODO List commands #docs
+              more of it
+            - `#if 0 ... #endif`
+
+            """)
+        #expect(nodes.map(\.title) == ["list one", "Write", "List commands more of it", "`#if 0 ... #endif`"])
+        #expect(nodes[0].extras?.properties == "logseq.order-list-type:: number")
+        #expect(nodes[1].state == "DOING")
+        #expect(nodes[2].tags == ["docs"] && nodes[3].tags == [])
+    }
 }

@@ -101,7 +101,7 @@ struct WholeMarkdownReader {
             var rest = blocks[...]
             if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH {
                 let (lines, extras) = LogseqBlock.split(first.rawLines.map(Self.trimmed))
-                head = LogseqBlock.read(title: Self.title(ofLines: lines), extras: extras)
+                head = MarkdownReader.head(lines, extras)
                 rest = rest.dropFirst()
             } else if let first = blocks.first, first.type == CMARK_NODE_HEADING {
                 // Logseq's `- ## Usage`, and the paragraph of its properties under it.

@@ -50,8 +50,10 @@ enum LogseqBlock {
         return after == line.endIndex || line[after] == space || line[after] == tab
     }
 
+    /// A byte of a property's name: letters and digits of any script, `-`, `_`, `.` (`logseq.order-list-type`), `/`.
     private static func isKeyByte(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b >= 0x80
+            || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".") || b == UInt8(ascii: "/")
     }
 
     /// The marker and priority at the start of `title` (already unescaped), taken off, and the tags in it
@@ -137,7 +139,7 @@ enum LogseqBlock {
                 guard start > 0, Tag.problem(with: tag) == nil, !tag.contains("[["), !tag.contains("]]") else { break }
                 found.insert(tag, at: 0)
                 words.removeSubrange(start...)
-            } else if let tag = CaptureLine.tag(String(last)) {
+            } else if !last.contains("`"), let tag = CaptureLine.tag(String(last)) {
                 found.insert(tag, at: 0)
                 words.removeLast()
             } else {

@@ -282,12 +282,25 @@ struct MarkdownReader {
         switch first.type {
         case CMARK_NODE_PARAGRAPH:
             let (lines, extras) = LogseqBlock.split(first.rawLines.map(Self.trimmed))
-            return LogseqBlock.read(title: Self.title(ofLines: lines), extras: extras)
+            return Self.head(lines, extras)
         case CMARK_NODE_HEADING:
             return LogseqBlock.read(title: Self.title(of: first), extras: Self.properties(after: first)?.extras)
         default:
             return ("", nil, false)
         }
+    }
+
+    /// A block's title lines read as Logseq reads a block: marker, priority and tags from the first line,
+    /// the lines after it (a block's text over several lines) joined to its title.
+    static func head(_ lines: [ArraySlice<UInt8>], _ extras: OutlineNode.Extras?) -> (title: String, extras: OutlineNode.Extras?, isDone: Bool) {
+        guard lines.count > 1 else { return LogseqBlock.read(title: title(ofLines: lines), extras: extras) }
+        // A hard line break's `\` is no part of the title, as when the lines are joined.
+        var first = lines[0]
+        if first.reversed().prefix(while: { $0 == MarkdownEscaping.backslash }).count % 2 == 1 { first = first.dropLast() }
+        var head = LogseqBlock.read(title: title(ofLines: [first]), extras: extras)
+        let rest = title(ofLines: Array(lines.dropFirst()))
+        if !rest.isEmpty { head.title += head.title.isEmpty ? rest : " " + rest }
+        return head
     }
 
     /// The paragraph right after an item's heading when all its lines are planning or properties (Logseq
