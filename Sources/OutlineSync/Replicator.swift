@@ -155,7 +155,7 @@ public final class Replicator {
     }
 
     /// The app value that says this device's extras went up (see `sendExtrasOnce`).
-    static let extrasSentKey = "sync.extrasSent"
+    static let extrasSentKey = "sharing.extrasSent"
 
     /// Once per shared outline, on a device that shared it before the server kept items' extras (task
     /// fields, properties, tags: schema 5): each extra it has goes up, one operation each, expecting the
