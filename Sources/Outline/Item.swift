@@ -164,7 +164,7 @@ public final class Item: ManagedObject {
     public var agendaDay: String? { entity === Slot.entity ? self[slot: Slot.agendaDay] : nil }
 
     /// The agenda's day of timestamps kept as `2026-05-01 09:00 +1w`.
-    static func agendaDay(scheduled: String?, deadline: String?) -> String? {
+    public static func agendaDay(scheduled: String?, deadline: String?) -> String? {
         let days = [scheduled, deadline].compactMap { $0.map { String($0.prefix(10)) } }
         return days.min()
     }

@@ -36,7 +36,7 @@ struct LevelView {
 
     /// The day a row is on the agenda: the earlier of its planned and due days.
     static func agendaDay(of row: ItemRow) -> String? {
-        [row.scheduled, row.deadline].compactMap { $0.map { String($0.prefix(10)) } }.min()
+        Item.agendaDay(scheduled: row.scheduled, deadline: row.deadline)
     }
 
     /// The section of `day` against `today`: every past day is one, "Overdue".

@@ -97,13 +97,6 @@ enum LogseqBlock {
         return (state, priority, text)
     }
 
-    /// The run of tags ending `text` (`Call Bob #work #[[big project]]`) and the text before it, without the
-    /// blanks between; a text of tags alone is a title.
-    static func trailingTags(_ text: Substring) -> (rest: Substring, tags: [String]) {
-        let (rest, tags, _) = trailingTokens(text)
-        return (rest, tags)
-    }
-
     /// The dates Obsidian Tasks writes after a task.
     enum DateField: Sendable, Equatable {
         case deadline, scheduled, closed
