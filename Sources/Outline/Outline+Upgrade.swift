@@ -8,21 +8,27 @@ extension Outline {
     /// The app value that says the items of a store from before version 8 have their agenda days.
     static let agendaDaysKey = "outline.agendaDays"
 
-    /// Runs the steps the store still needs, in one write transaction with the flags that say they ran (two
-    /// processes opening at once run each once); none for a store made at the current version.
+    /// Runs the steps the store still needs, each in one write transaction with the flag that says it ran
+    /// (two processes opening at once run it once); none for a store made at the current version. A step
+    /// that changes what replicas share (titles, tags) is sent as an action no one can undo; one that only
+    /// derives local values is not sent.
     func upgradeStoredData() throws {
         guard !context.store.isReadOnly else { return }
         let from = try context.store.upgradedVersions()
         guard let oldest = from.first else { return }
-        var steps: [(key: String, run: () throws -> Void)] = []
-        if oldest < 7 { steps.append((Self.titleTagsMovedKey, moveTitleTags)) }
-        if oldest < 8 { steps.append((Self.agendaDaysKey, setAgendaDays)) }
-        let pending = try steps.filter { try context.store.appValue($0.key) == nil }
-        guard !pending.isEmpty else { return }
-        try context.transactionWithoutUndo {
-            for step in pending where try context.store.appValue(step.key) == nil {
+        var steps: [(key: String, shared: String?, run: () throws -> Void)] = []
+        if oldest < 7 { steps.append((Self.titleTagsMovedKey, "Upgrade: tags from titles", moveTitleTags)) }
+        if oldest < 8 { steps.append((Self.agendaDaysKey, nil, setAgendaDays)) }
+        for step in steps where try context.store.appValue(step.key) == nil {
+            let run = {
+                guard try self.context.store.appValue(step.key) == nil else { return }
                 try step.run()
-                try context.store.setAppValue(step.key, "1")
+                try self.context.store.setAppValue(step.key, "1")
+            }
+            if let name = step.shared {
+                try context.transactionOutsideUndo(actionName: name, run)
+            } else {
+                try context.transactionWithoutUndo(run)
             }
         }
     }

@@ -124,6 +124,34 @@ import Testing
         #expect(later.title == "Later :kept:" && later.tagNames.isEmpty)
     }
 
+    /// A shared store: what was done offline under version 6 and not sent yet is still in the outbox after
+    /// the upgrade, readable in version 8's numbers, and the upgrade's own change to titles and tags follows it
+    /// as an action to send (else other devices keep the tag groups in their titles, and a repair puts them
+    /// back here), not as one to undo.
+    @Test func aSharedStoreSendsWhatItDidOfflineAndTheUpgrade() throws {
+        let dir = TemporaryDirectory("burrow-title-tags-shared")
+        defer { withExtendedLifetime(dir) {} }
+        let path = dir.path()
+        try makeVersion6Store(at: path)
+        do {
+            let store = try Store(path: path, model: Self.version6)
+            try store.setOutbox(enabled: true)
+            let c = Context(store: store)
+            let plain = try #require(try c.fetch(FetchRequest("Item", where: Property("title") == "Plain: no tags here")).first)
+            plain["title"] = "Plain, renamed offline"
+            try c.save(actionName: "Rename")
+        }
+        let o = try Outline(path: path)
+        let entries = try o.context.store.outbox(after: 0)
+        #expect(entries.map(\.name) == ["Rename", "Upgrade: tags from titles"])
+        let rename = try #require(entries[0].objects.first)
+        #expect(rename.before?["title"] == .string("Plain: no tags here") && rename.after?["title"] == .string("Plain, renamed offline"))
+        let ship = try #require(entries[1].objects.first { $0.before?["title"] == .string("Ship   :work:") })
+        #expect(ship.after?["title"] == .string("Ship") && ship.after?["tagList"] == .string(":work:"))
+        #expect(entries[1].kind == .action && entries[1].history == nil)
+        #expect(o.context.undoHistory.canUndo == false)
+    }
+
     /// A store made at version 7 was never upgraded: a title like `x :y:` there is what the user typed.
     @Test func aNewStoreIsLeftAlone() throws {
         let dir = TemporaryDirectory("burrow-title-tags-new")

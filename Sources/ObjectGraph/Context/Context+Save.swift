@@ -44,6 +44,17 @@ extension Context {
         return try transaction(edit)
     }
 
+    /// ``transaction(actionName:_:)`` for a change the program makes to the data (an upgrade's step) that
+    /// other replicas must see but the user cannot undo: in the store's outbox when it keeps one, never in
+    /// the undo history.
+    @discardableResult
+    public func transactionOutsideUndo<T>(actionName: String, _ edit: () throws -> T) throws -> T {
+        let was = isSavingOutsideUndo
+        isSavingOutsideUndo = true
+        defer { isSavingOutsideUndo = was }
+        return try transaction(actionName: actionName, edit)
+    }
+
     @discardableResult
     public func transaction<T>(actionName: String? = nil, _ edit: () throws -> T) throws -> T {
         var result: T?
@@ -102,11 +113,12 @@ extension Context {
             && unit.changed.allSatisfy { o in o.changedMask.rawValue & ~o.entity.viewStateMask == 0 }
         if viewStateOnly { return }
         let outbox = try store.backend.outboxIsEnabled()
-        guard !isApplyingHistory || outbox else { return }
+        guard !(isApplyingHistory || isSavingOutsideUndo) || outbox else { return }
         try takeRowsReadAside()
         var step = UndoRecord(unit, rows: pendingRows, deletedRows: pendingDeletes, name: pendingActionName ?? "")
         step.appendFingerprinted(flushed.fingerprints)
-        let history = isApplyingHistory ? replayedAction : try undoHistory.record(step, place: pendingPlace, model: model)
+        let history =
+            isApplyingHistory ? replayedAction : isSavingOutsideUndo ? nil : try undoHistory.record(step, place: pendingPlace, model: model)
         if outbox {
             let kind: OutboxEntry.Kind = !isApplyingHistory ? .action : isUndoing ? .undo : .redo
             _ = try store.backend.appendOutbox(

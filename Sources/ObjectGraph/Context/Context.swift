@@ -36,6 +36,8 @@ public final class Context {
     var replayedAction: Int64?
     /// True during `saveWithoutUndo()`: set-up work, which neither the history nor the outbox keeps.
     var isSavingWithoutUndo = false
+    /// True during `transactionOutsideUndo`: the outbox keeps the step, the undo history does not.
+    var isSavingOutsideUndo = false
     /// Objects read in one batch when a fetch result or relationship is touched.
     public var batchSize = 256
     /// A domain's own rules, run in every saving transaction after the edit and before validation, with

@@ -10,8 +10,8 @@ extension UndoRecord {
     private static let magicFingerprinted: [UInt8] = Array("OU2".utf8)
     /// The same two with changed slots only (``Flag/changedOnly``) in some entries: builds from before
     /// 2026-11-28 refuse them. A step without such an entry keeps its older magic, readable by them.
-    private static let magicChangedOnly: [UInt8] = Array("OU3".utf8)
-    private static let magicChangedOnlyFingerprinted: [UInt8] = Array("OU4".utf8)
+    static let magicChangedOnly: [UInt8] = Array("OU3".utf8)
+    static let magicChangedOnlyFingerprinted: [UInt8] = Array("OU4".utf8)
 
     private enum Tag: UInt8 {
         case null, string, integer, double, boolFalse, boolTrue, date, data, uuid

@@ -29,6 +29,24 @@ extension SQLiteStore {
         if !has(db, column: "history") { try db.execute(sql: "ALTER TABLE og_outbox ADD COLUMN history INTEGER") }
     }
 
+    /// Rewrites the entries written under the model a migration leaves (`hash`, laid out as `old`) in
+    /// `model`'s numbers, inside the migration's transaction: a replicator then sends what was done offline
+    /// before the upgrade instead of stopping at an entry it cannot read. One that cannot be translated stays,
+    /// and is refused when read, as a damaged one is.
+    static func translateOutbox(_ db: Database, from old: SlotLayout?, hash: String, to model: Model) throws {
+        guard let old, sqlite3_table_column_metadata(db.sqliteConnection, "main", "og_outbox", nil, nil, nil, nil, nil, nil) == SQLITE_OK
+        else { return }
+        let rows = try Row.fetchAll(db, sql: "SELECT seq, name, step FROM og_outbox WHERE model_hash = ? ORDER BY seq", arguments: [hash])
+        for row in rows {
+            guard let name = String.fromDatabaseValue(row[1] as DatabaseValue), let step = Data.fromDatabaseValue(row[2] as DatabaseValue),
+                let translated = UndoRecord.translated([UInt8](step), name: name, from: old, to: model)
+            else { continue }
+            try db.execute(
+                sql: "UPDATE og_outbox SET step = ?, model_hash = ? WHERE seq = ?",
+                arguments: [Data(translated), model.versionHash, row[0] as DatabaseValue])
+        }
+    }
+
     func setOutbox(enabled: Bool) throws(StoreError) {
         do {
             try withWriteTransaction { db in try db.execute(sql: enabled ? Self.outboxTable : "DROP TABLE IF EXISTS og_outbox") }

@@ -231,7 +231,10 @@ final class SQLiteStore: PersistentStore {
                         }
                     }
                     if let current {
-                        if current.hash != model.versionHash {
+                        // The hash digests names, not their order: a model that only reordered what it declares
+                        // has the hash it had and other slot numbers, which steps already written must follow.
+                        let layout = try SQLiteStore.readLayout(db)
+                        if current.hash != model.versionHash || (layout != nil && layout != SlotLayout(model)) {
                             // Re-check inside the write lock: another process may have migrated meanwhile.
                             let plan = try SchemaMigration.plan(from: current, to: model)
                             for sql in plan.statements { try db.execute(sql: sql) }
@@ -242,8 +245,14 @@ final class SQLiteStore: PersistentStore {
                                     sql: "INSERT OR IGNORE INTO og_metadata(key, value) VALUES (?, ?)",
                                     arguments: [SQLiteStore.upgradedPrefix + String(current.version), model.version])
                             }
+                            // What was done offline before the upgrade is still to be sent, in this model's numbers.
+                            try SQLiteStore.translateOutbox(
+                                db, from: layout ?? SlotLayout(inferredFrom: current.snapshot, by: model), hash: current.hash, to: model)
                             // Steps hold rows in the old model's slot order: they cannot be replayed on this one.
                             try db.execute(sql: "DELETE FROM og_history")
+                            try SQLiteStore.writeModel(db, model)
+                        } else if layout == nil {
+                            // A store from before layouts were kept: its steps are in this model's numbers.
                             try SQLiteStore.writeModel(db, model)
                         }
                         try SQLiteStore.upgradeFormat(db, model)
@@ -469,7 +478,12 @@ final class SQLiteStore: PersistentStore {
 
     static func writeModel(_ db: Database, _ model: Model) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('model', ?), ('model_hash', ?), ('model_version', ?)",
-            arguments: [String(decoding: model.snapshot.json, as: UTF8.self), model.versionHash, model.version])
+            sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('model', ?), ('model_hash', ?), ('model_version', ?), ('layout', ?)",
+            arguments: [String(decoding: model.snapshot.json, as: UTF8.self), model.versionHash, model.version, SlotLayout(model).json])
+    }
+
+    /// The slot layout of the model that wrote the store, when the store keeps one (written since 2026-11-30).
+    static func readLayout(_ db: Database) throws -> SlotLayout? {
+        try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'layout'").flatMap(SlotLayout.decode)
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// What an encoded step's numbers mean: each entity in its index order, with its slots' property names
+/// (attributes, then relationships, in declaration order). A model snapshot keeps names sorted for its
+/// hash and so cannot say; a store keeps this beside it, so steps written under one model version can be
+/// read under the next (``UndoRecord/translated(from:to:)``).
+struct SlotLayout: Codable, Equatable, Sendable {
+    struct EntitySlots: Codable, Equatable, Sendable {
+        var name: String
+        var slots: [String]
+    }
+
+    var entities: [EntitySlots]
+
+    init(_ model: Model) {
+        entities = model.entities.map { e in EntitySlots(name: e.name, slots: e.properties.map(\.name)) }
+    }
+
+    /// The layout of the model that wrote `snapshot`, for a store written before layouts were kept: `model`'s
+    /// order with only the names the snapshot has. Right whenever the model grew only by additions (what a
+    /// migration allows) and never reordered what it declared; the slot counts are checked against the
+    /// snapshot's, so a layout that cannot be right is nil.
+    init?(inferredFrom snapshot: ModelSnapshot, by model: Model) {
+        var out: [EntitySlots] = []
+        for e in model.entities {
+            guard let old = snapshot.entity(e.name) else { continue }
+            let attributes = Set(old.attributes.map(\.name)), relationships = Set(old.relationships.map(\.name))
+            let slots = e.properties.filter { p in p.attribute != nil ? attributes.contains(p.name) : relationships.contains(p.name) }
+            guard slots.count == old.attributes.count + old.relationships.count else { return nil }
+            out.append(EntitySlots(name: e.name, slots: slots.map(\.name)))
+        }
+        guard out.count == snapshot.entities.count else { return nil }
+        entities = out
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try! encoder.encode(self), as: UTF8.self)
+    }
+
+    static func decode(_ text: String) -> SlotLayout? {
+        try? JSONDecoder().decode(SlotLayout.self, from: Data(text.utf8))
+    }
+}
