@@ -89,7 +89,12 @@ public struct CaptureLine: Equatable, Sendable {
     public static func tag(_ word: String) -> String? {
         guard word.first == "#", word.count > 1 else { return nil }
         let tag = String(word.dropFirst())
-        guard let lead = tag.first, lead.isLetter || lead == "_" || lead == "@", !tag.contains("#"), Tag.problem(with: tag) == nil else { return nil }
+        guard let lead = tag.first, !tag.contains("#"), Tag.problem(with: tag) == nil else { return nil }
+        // A letter of any script, `_`, `@`, an emoji (Logseq's `#📑READ`), or `.` then a letter (Logseq's
+        // `#.ol`); not a digit: `#123` is an issue's number.
+        let second = tag.dropFirst().first
+        guard lead.isLetter || lead == "_" || lead == "@" || (!lead.isASCII && lead.isSymbol) || (lead == "." && second?.isLetter == true)
+        else { return nil }
         return tag
     }
 

@@ -63,7 +63,9 @@ extension Outline {
         case .opml: return try stream.run(OPMLWriter(title: title), write: write, progress: progress)
         case .json: return try stream.run(JSONWriter(), write: write, progress: progress)
         case .text: return try stream.run(IndentedTextWriter(), write: write, progress: progress)
-        case .markdown: return try stream.run(MarkdownWriter(), write: write, progress: progress)
+        case .markdown:
+            // As Org's: the top item's note is the outline's own text above the first item.
+            return try stream.run(MarkdownWriter(preamble: item.isRoot ? item.note : nil), write: write, progress: progress)
         case .org:
             // The top item's note is the outline's own text above the first headline (an imported file's
             // settings and introduction).

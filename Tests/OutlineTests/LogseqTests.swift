@@ -40,6 +40,18 @@ import Testing
         #expect(nodes[2].extras == nil)
     }
 
+    /// Logseq's tags need not start with a letter: an emoji (`#📑READ`), or a class like `#.ol`; a number
+    /// (`#123`, an issue's) stays text, as does a `#` alone.
+    @Test func tagsOfEmojiAndClasses() throws {
+        let nodes = try MarkdownOutline.read("- Paper #📑READ\n- Steps #.ol\n- Fixed (#123)\n- Issue #123\n- C #\n- Me #🙋🏻PICKME\n")
+        #expect(nodes.map(\.title) == ["Paper", "Steps", "Fixed (#123)", "Issue #123", "C #", "Me"])
+        #expect(nodes.map(\.tags) == [["📑READ"], [".ol"], [], [], [], ["🙋🏻PICKME"]])
+        // Written back as they were.
+        let written = MarkdownOutline.write(nodes)
+        #expect(written.contains("- Paper #📑READ\n") && written.contains("- Steps #.ol\n"), "\(written)")
+        #expect(try MarkdownOutline.read(written) == nodes)
+    }
+
     /// What Markdown export writes reads back as the same items: states (an Org keyword Logseq lacks as
     /// `TODO`/`DONE`), priorities, dates, properties (an Org drawer's as `key:: value`), tags the title does
     /// not name, and titles that only look like tasks.

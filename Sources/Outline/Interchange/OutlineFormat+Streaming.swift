@@ -12,8 +12,8 @@ extension OutlineFormat {
     /// ```
     ///
     /// `preamble`: where an Org file's text before its first headline goes (its `#+TITLE:`, `#+TODO:` and
-    /// introduction: the outline's own, not an item); without it, that text is a first item with an empty
-    /// title, as ``read(_:)`` gives it.
+    /// introduction: the outline's own, not an item), and a Markdown file's code, quotes or HTML before its
+    /// first item; without it, that text is a first item with an empty title, as ``read(_:)`` gives it.
     public func read(_ text: String, preamble: ((String) -> Void)? = nil, each: (OutlineNode, Int) throws -> Void) throws {
         switch self {
         case .text, .org, .markdown, .json:
@@ -26,7 +26,7 @@ extension OutlineFormat {
                 if self == .text {
                     try IndentedText.read(text, into: &builder)
                 } else if self == .markdown {
-                    try MarkdownOutline.read(text, into: &builder)
+                    try MarkdownOutline.read(text, into: &builder, preamble: preamble)
                 } else if self == .json {
                     try JSONOutline.read(text, into: &builder)
                 } else {

@@ -36,6 +36,8 @@ struct HTMLOutline: Equatable, CustomStringConvertible {
         var headings: [(level: Int, node: HTMLOutline)] = []  // open sections
         var loose: HTMLOutline?
         var looseTakesBlocks = false
+        // Right after a top-level list: code, a quote, HTML are its last item's note.
+        var afterList = false
         func add(_ node: HTMLOutline) {
             if headings.isEmpty { roots.append(node) } else { headings[headings.count - 1].node.children.append(node) }
         }
@@ -58,12 +60,16 @@ struct HTMLOutline: Equatable, CustomStringConvertible {
                 flushLoose()
                 looseTakesBlocks = false
                 for item in block.elements where item.name == "li" { add(listItem(item)) }
+                afterList = true
             } else if !headings.isEmpty || block.name == "hr" {
                 continue  // a heading's note, or a thematic break
             } else if block.name == "p" {
                 flushLoose()
+                afterList = false
                 loose = HTMLOutline(title: comparable(block.text), done: false, children: [])
                 looseTakesBlocks = true
+            } else if afterList {
+                continue
             } else if !(looseTakesBlocks && loose != nil) {
                 flushLoose()
                 loose = HTMLOutline(title: "", done: false, children: [])

@@ -29,13 +29,16 @@ struct WholeMarkdownReader {
         // The levels of the open headings: an item under them is as deep as they are many.
         var headings: [Int] = []
         // Before the first heading, the item a top-level paragraph made, whose note the blocks after it are.
-        var looseItem: (title: String, paragraph: Int?, notes: [Int])?
+        var looseItem: (title: String, paragraph: Int?, notes: [Int], continues: Bool)?
+        // Right after a top-level list (thematic breaks aside): code, a quote, HTML are its last item's note.
+        var afterList = false
         var index = 0
         while index < blocks.count {
             let block = blocks[index]
             let type = block.type
             if type == CMARK_NODE_HEADING {
                 addLoose(&looseItem, blocks)
+                afterList = false
                 let level = block.headingLevel
                 while let last = headings.last, last >= level { headings.removeLast() }
                 let depth = headings.count
@@ -62,12 +65,15 @@ struct WholeMarkdownReader {
             if type == CMARK_NODE_LIST {
                 addLoose(&looseItem, blocks)
                 try readList(block, depth: 0, column: 0)
+                afterList = true
             } else if type == CMARK_NODE_PARAGRAPH {
                 addLoose(&looseItem, blocks)
-                looseItem = (Self.title(of: block), index, [])
+                afterList = false
+                looseItem = (Self.title(of: block), index, [], false)
             } else if type != CMARK_NODE_THEMATIC_BREAK {
-                // Code, a quote, HTML: the note of the paragraph item above, or of an item of its own.
-                if looseItem == nil { looseItem = ("", nil, []) }
+                // Code, a quote, HTML: the note of the paragraph item or the list's last item above, or of an
+                // item of its own.
+                if looseItem == nil { looseItem = ("", nil, [], afterList) }
                 looseItem!.notes.append(index)
             }
             index += 1
@@ -77,7 +83,7 @@ struct WholeMarkdownReader {
     }
 
     /// Adds the item a top-level paragraph (or other block) before the first heading made, if any.
-    private mutating func addLoose(_ item: inout (title: String, paragraph: Int?, notes: [Int])?, _ blocks: [Node]) {
+    private mutating func addLoose(_ item: inout (title: String, paragraph: Int?, notes: [Int], continues: Bool)?, _ blocks: [Node]) {
         guard let loose = item else { return }
         var note: String?
         if let first = loose.notes.first, let last = loose.notes.last {
@@ -85,7 +91,14 @@ struct WholeMarkdownReader {
             let from = loose.paragraph.map { blocks[$0].endLine + 1 } ?? blocks[first].startLine
             note = self.note(blocks: loose.notes.map { (blocks[$0], true) }, from: from, through: nextStart(after: last, in: blocks), column: 0)
         }
-        builder.add(OutlineNode(loose.title, note: note), depth: 0)
+        if loose.continues {
+            builder.update(ofOpenItemAt: 0) { last in
+                last.note = [last.note, note].compactMap { $0 }.joined(separator: "\n\n")
+                if last.note?.isEmpty == true { last.note = nil }
+            }
+        } else {
+            builder.add(OutlineNode(loose.title, note: note), depth: 0)
+        }
         item = nil
     }
 

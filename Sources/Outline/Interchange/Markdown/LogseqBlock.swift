@@ -147,7 +147,8 @@ enum LogseqBlock {
 
     /// How a tag is written in a title: `#work`, or `#[[big project]]` when it holds what ends a `#word`.
     static func written(tag: String) -> String {
-        let plain = CaptureLine.tag("#" + tag) == tag && !tag.contains(where: { ",.;:!?)\"'([]".contains($0) || $0.isWhitespace })
+        let body = tag.hasPrefix(".") ? tag.dropFirst() : tag[...]
+        let plain = CaptureLine.tag("#" + tag) == tag && !body.contains(where: { ",.;:!?)\"'([]".contains($0) || $0.isWhitespace })
         return plain ? "#" + tag : "#[[" + tag + "]]"
     }
 

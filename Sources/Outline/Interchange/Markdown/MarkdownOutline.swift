@@ -22,7 +22,12 @@ public enum MarkdownOutline {
     /// small ones). An emitting builder gets items as they are read, after a first pass that hands nothing on
     /// and finds the notes that go on after an item's sub-items (``MarkdownReader/LateNotes``); a bad file is
     /// refused by that pass, before any item is handed on.
-    static func read(_ text: String, into builder: inout OutlineBuilder, feedSize: Int = 1 << 16) throws(InterchangeError) {
+    ///
+    /// `preamble`: where code, quotes or HTML at the top of the file, before any item, go (an Obsidian note's
+    /// callout, a README's badges: the outline's own text); without it they are a first item with an empty title.
+    static func read(
+        _ text: String, into builder: inout OutlineBuilder, feedSize: Int = 1 << 16, preamble: ((String) -> Void)? = nil
+    ) throws(InterchangeError) {
         var text = text
         let result = text.withUTF8 { utf8 in
             Result { () throws(InterchangeError) in
@@ -30,11 +35,11 @@ public enum MarkdownOutline {
                 if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(3)) }
                 var late = MarkdownReader.LateNotes.amend
                 if builder.emits {
-                    var first = MarkdownReader(bytes, into: nil, late: .record)
+                    var first = MarkdownReader(bytes, into: nil, late: .record, preamble: preamble)
                     try first.read(feedSize: feedSize)
                     late = .use(first.recorded)
                 }
-                var reader = MarkdownReader(bytes, into: builder, late: late)
+                var reader = MarkdownReader(bytes, into: builder, late: late, preamble: preamble)
                 try reader.read(feedSize: feedSize)
                 if let built = reader.builder { builder = built }
             }

@@ -42,6 +42,12 @@ struct MarkdownReader {
     /// Before the first heading, the item a top-level paragraph (or other block) made, whose note the blocks
     /// after it are, until the next paragraph, list or heading.
     private var loose: Loose?
+    /// Before the first heading, the last item of the top-level list just read, with its whole note: code,
+    /// a quote or HTML right after the list is more of its note (as blocks after any item are), not an item.
+    private var lastTop: Handed?
+    /// Where the blocks before anything else (code, a quote, HTML at the top of the file) go: the outline's
+    /// own text, as an Org file's preamble; without it they make a first item with an empty title.
+    private let preamble: ((String) -> Void)?
 
     /// Counts the blocks of cmark's tree after each piece (`mostBlocksAlive`): tests show that closed blocks
     /// are freed as they go. Walking the tree costs what the tree holds, so it is off otherwise.
@@ -86,6 +92,10 @@ struct MarkdownReader {
         var notes: [Span] = []
         /// The line before the block after the last note block, once there is one.
         var nextStart: Int?
+        /// The list item handed on already whose note these blocks continue (nil: a new item's).
+        var continues: Handed?
+        /// The blocks are the file's preamble.
+        var isPreamble = false
     }
 
     /// A list being read, or an item of one: the explicit stack of the walk down the open blocks.
@@ -96,10 +106,11 @@ struct MarkdownReader {
     }
 
     /// A reader of `bytes` (valid UTF-8 without a byte-order mark; they must outlive the reader).
-    init(_ bytes: UnsafeBufferPointer<UInt8>, into builder: OutlineBuilder?, late: LateNotes) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, into builder: OutlineBuilder?, late: LateNotes, preamble: ((String) -> Void)? = nil) {
         source = SourceLines(bytes)
         self.builder = builder
         self.late = late
+        self.preamble = preamble
     }
 
     /// Reads the whole text, feeding cmark `feedSize` bytes at a time.
@@ -156,6 +167,7 @@ struct MarkdownReader {
             let depth = headings.count
             try checkDepth(depth, of: block)
             headings.append(level)
+            lastTop = nil
             section = Section(title: builder == nil ? "" : Self.title(of: block), depth: depth, endLine: block.endLine)
         } else if section != nil {
             if type == CMARK_NODE_LIST { try readTopList(block) }
@@ -165,12 +177,16 @@ struct MarkdownReader {
         } else if type == CMARK_NODE_PARAGRAPH {
             see(block)
             try flushLoose()
+            lastTop = nil
             loose = Loose(title: builder == nil ? "" : Self.title(of: block), paragraphEnd: block.endLine)
         } else if type == CMARK_NODE_THEMATIC_BREAK {
             see(block)
         } else {
-            // Code, a quote, HTML: the note of the paragraph item above, or of an item of its own.
-            if loose == nil { loose = Loose(title: "", paragraphEnd: nil) }
+            // Code, a quote, HTML: the note of the paragraph item or list item above; at the top of the file
+            // the preamble, or an item of its own.
+            if loose == nil {
+                loose = Loose(title: "", paragraphEnd: nil, continues: lastTop, isPreamble: lastTop == nil && ordinal == 0 && preamble != nil)
+            }
             loose?.notes.append(Span(block, isNote: true))
             loose?.nextStart = nil
         }
@@ -204,7 +220,15 @@ struct MarkdownReader {
             let from = item.paragraphEnd.map { $0 + 1 } ?? first.start
             note = self.note(item.notes, from: from, through: item.nextStart ?? source.count, column: 0)
         }
-        add((item.title, nil, false), note: note, depth: 0)
+        if let last = item.continues {
+            let whole = [last.note, note].compactMap { $0 }.joined(separator: "\n\n")
+            settle(last, note: whole.isEmpty ? nil : whole, done: last.done, depth: 0)
+            lastTop = Handed(ordinal: last.ordinal, note: whole.isEmpty ? nil : whole, done: last.done)
+        } else if item.isPreamble {
+            if builder != nil, let note { preamble?(note) }
+        } else {
+            add((item.title, nil, false), note: note, depth: 0)
+        }
     }
 
     /// The line where the heading's note starts: after it, or before its first block if cmark ended the
@@ -262,13 +286,22 @@ struct MarkdownReader {
                 }
                 // Every sub-list walked. An open item is the last of the open blocks: nothing after it is closed.
                 if item.isOpen { return }
+                let note = itemNote(item, through: nil, column: column)
+                var last: Handed
                 if let handed = handedItems.removeValue(forKey: item) {
                     if case .use = late {
                     } else {
-                        settle(handed, note: itemNote(item, through: nil, column: column), done: item.isChecked, depth: depth)
+                        settle(handed, note: note, done: item.isChecked, depth: depth)
                     }
+                    last = Handed(ordinal: handed.ordinal, note: note, done: item.isChecked)
                 } else {
-                    add(itemHead(item), note: itemNote(item, through: nil, column: column), done: item.isChecked, depth: depth)
+                    last = Handed(ordinal: ordinal, note: note, done: item.isChecked)
+                    add(itemHead(item), note: note, done: item.isChecked, depth: depth)
+                }
+                if depth == 0 && section == nil {
+                    // A second pass was handed the whole note, blocks after the list included.
+                    if case .use(let notes) = late, let whole = notes[last.ordinal] { (last.note, last.done) = whole }
+                    lastTop = last
                 }
                 cmark_node_free(item)
             }

@@ -9,7 +9,39 @@ struct MarkdownWriter: OutlineWriter {
     /// content is `wide` (5 columns after the marker instead of 2), and its note when that goes after them.
     private var open: [(childColumn: Int, childrenWide: Bool, note: [UInt8]?, content: Int)] = []
 
-    func begin(into out: inout [UInt8]) {}
+    /// The outline's own text (the top item's note), written above the first item.
+    let preamble: String?
+
+    init(preamble: String? = nil) {
+        self.preamble = preamble
+    }
+
+    mutating func begin(into out: inout [UInt8]) {
+        guard let preamble, let lines = Self.noteLines(preamble, column: 0) else { return }
+        if Self.readsAsPreamble(lines) {
+            out += lines
+            out += [0x0A, 0x0A]
+        } else {
+            // Text that would read as items (a paragraph, a list, a heading) or take them in (a fence left
+            // open): the note of a first item with an empty title, which is how it reads back.
+            enter(OutlineNode("", note: preamble), depth: 0, hasChildren: false, into: &out)
+        }
+    }
+
+    /// The lines read back as a preamble (see `MarkdownReader`): only code, quotes, HTML and breaks, none
+    /// left open to take in the first item after them.
+    static func readsAsPreamble(_ lines: [UInt8]) -> Bool {
+        let text = lines + Array("\n\n- item\n".utf8)
+        let document = MarkdownDocument(text)
+        let blocks = document.root.children
+        guard let last = blocks.last, last.type == CMARK_NODE_LIST, last.children.count == 1,
+            last.startLine == text.split(separator: 0x0A, omittingEmptySubsequences: false).count - 1
+        else { return false }
+        return blocks.dropLast().allSatisfy { b in
+            b.type == CMARK_NODE_CODE_BLOCK || b.type == CMARK_NODE_BLOCK_QUOTE || b.type == CMARK_NODE_HTML_BLOCK
+                || b.type == CMARK_NODE_THEMATIC_BREAK
+        }
+    }
 
     mutating func enter(_ node: OutlineNode, depth: Int, hasChildren: Bool, into out: inout [UInt8]) {
         // `column` is where the item's marker goes; its content (note lines, sub-items) starts 2 further, or 5
