@@ -98,11 +98,11 @@ public struct ItemQuery: Equatable, Sendable {
         self.filters = filters.isEmpty ? .true : filters.count == 1 ? filters[0] : .and(filters)
     }
 
-    /// The filters and the text (each word in the title or the note, ASCII letters of any case), as one
-    /// condition: what a live view of the query fetches.
+    /// The filters and the text (each word in the title or the note, compared as `burrow find` and `/`
+    /// compare: case and diacritics folded, “cafe” in “Café”), as one condition: what a live view fetches.
     public var predicate: ObjectPredicate {
         var all = hasFilters ? [filters] : []
-        for t in text { all.append(Property("title").contains(t, caseInsensitive: true) || Property("note").contains(t, caseInsensitive: true)) }
+        for t in text { all.append(Property("title").containsFolded(t) || Property("note").containsFolded(t)) }
         return all.isEmpty ? .true : all.count == 1 ? all[0] : .and(all)
     }
 

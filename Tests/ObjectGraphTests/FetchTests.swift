@@ -35,6 +35,14 @@ import Testing
         add("begins", Property("name").beginsWith("ab"))
         add("ends", Property("name").endsWith("c"))
         add("ends empty", Property("name").endsWith(""))
+        // As full-text search compares: case and diacritics folded, in any script.
+        add("folded godel", Property("name").containsFolded("godel"))
+        add("folded GÖ", Property("name").containsFolded("GÖ"))
+        add("folded ss", Property("name").containsFolded("ss"))
+        add("folded istanbul", Property("name").containsFolded("istanbul"))
+        add("folded AB", Property("name").containsFolded("AB"))
+        add("folded empty", Property("name").containsFolded(""))
+        add("not folded b", !Property("name").containsFolded("b"))
         let moreThanOne: ObjectPredicate = Property("n") > Int64(1)
         add("and", moreThanOne && Property("x") < 0.8)
         let zero: ObjectPredicate = Property("n") == Int64(0)
@@ -59,7 +67,7 @@ import Testing
     /// Random rows with nulls, ties and mixed case.
     func populate(_ c: Context, count: Int, seed: UInt64) throws -> [ManagedObject] {
         var rng = SeededRandom(seed: seed)
-        let names: [Value] = [.null, "a", "ab", "abc", "B", "b", "Cab", "c", "", "zz"]
+        let names: [Value] = [.null, "a", "ab", "abc", "B", "b", "Cab", "c", "", "zz", "Gödel", "GÖDEL", "godot", "Straße", "İstanbul", "Ǆ"]
         var out: [ManagedObject] = []
         for _ in 0..<count {
             let p = try c.insert("P")
@@ -275,5 +283,44 @@ import Testing
         r.limit = 2
         #expect(try c.fetch(r).map { $0["name"] as String } == ["bravo", "charlie"])
         #expect(try c.count(FetchRequest("P", where: Property("n") >= Int64(3))) == 2)
+    }
+}
+
+/// `containsFolded` finds what full-text search finds: case and diacritics folded in any script, through
+/// SQL (the store's C function, ASCII rows searched in place) and in memory alike.
+@Suite struct FoldedContainsTests {
+    @Test func foldedTextMatchesAsSearchDoes() throws {
+        let model = try Model {
+            Entity("P") { Attribute("name", .string, optional: true) }
+        }
+        let c = Context(store: try Store(inMemoryWith: model))
+        let names = ["Gödel", "GÖDEL", "godot", "Straße", "STRASSE", "İstanbul", "istanbul", "Café au lait", "CAFE", "日本語", "plain"]
+        var all: [ManagedObject] = []
+        for n in names {
+            let p = try c.insert("P")
+            p["name"] = .string(n)
+            all.append(p)
+        }
+        all.append(try c.insert("P"))  // no name
+        try c.save()
+        func found(_ needle: String) throws -> [String] {
+            let p = Property("name").containsFolded(needle)
+            let viaSQL = try c.fetch(FetchRequest("P", where: p, sortedBy: [SortKey("name")])).map { $0["name"] as String }
+            let viaMemory = all.filter { p.evaluate($0) }.map { $0["name"] as String }.sorted()
+            #expect(viaSQL == viaMemory, "\(needle)")
+            return viaSQL
+        }
+        #expect(try found("godel") == ["GÖDEL", "Gödel"])
+        #expect(try found("GÖD") == ["GÖDEL", "Gödel", "godot"])
+        #expect(try found("strasse") == ["STRASSE", "Straße"])
+        #expect(try found("café") == ["CAFE", "Café au lait"])
+        #expect(try found("本") == ["日本語"])
+        #expect(try found("istanbul") == ["istanbul", "İstanbul"])
+        #expect(try found("zzz") == [])
+        // What full-text search finds for the same text (the folding it indexes with).
+        for needle in ["godel", "strasse", "café"] {
+            let folded = TextFolding.fold(needle)
+            #expect(try found(needle) == names.filter { TextFolding.fold($0).contains(folded) }.sorted())
+        }
     }
 }

@@ -54,4 +54,22 @@ import Testing
         #expect(matched > 20)
         #expect(try o.items(matching: ItemQuery("#work call", today: Self.today)).count == 1)
     }
+
+    /// A view's text (the predicate) finds what `burrow find` (the full-text index) finds: case and
+    /// diacritics folded, in titles and notes.
+    @Test func aViewFindsTheTextFindFinds() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let top = try o.root().objectID
+        try o.perform {
+            _ = try o.append(titles: ["Café au lait", "CAFE", "Gödel, Escher", "Straße", "plain"], to: top)
+            let plain = try #require(try o.children(of: try o.root()).last)
+            plain.note = "Ein Lied von GÖDEL"
+        }
+        for text in ["cafe", "godel", "STRASSE", "café lait", #""au lait""#, "zzz"] {
+            let q = try ItemQuery(text, today: Self.today)
+            let viewed = Set(try o.context.fetch(FetchRequest(Item.entityName, where: q.predicate)).map(\.objectID)).subtracting([top])
+            #expect(viewed == Set(try o.items(matching: q)), "\(text)")
+        }
+        #expect(try o.context.fetch(FetchRequest(Item.entityName, where: try ItemQuery("godel", today: Self.today).predicate)).count == 2)
+    }
 }

@@ -73,8 +73,9 @@ struct Import: ParsableCommand {
                         if loader.count % 4096 == 0 { progress.update(loader.count) }
                     }
                     if let text {
-                        // An Org file's settings and introduction are the note of the item it goes under
-                        // (the outline's own at the top), not an item: `burrow export` writes them back there.
+                        // An Org file's settings and introduction (a Markdown file's blocks before its first
+                        // item) are the note of the item it goes under (the outline's own at the top), not an
+                        // item: `burrow export` writes them back there.
                         try fmt.read(text, preamble: { preamble = $0 }, each: each)
                     } else {
                         try OPML.read(bytes: data, mappedFromFile: mapped != nil, each: each)
@@ -94,7 +95,10 @@ struct Import: ParsableCommand {
             progress.finish()
             say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")
             // Said, so that text that became no item is not taken for lost.
-            if keptPreamble { say("Its text before the first headline is the note of \(o.quoted(parent)) (burrow export writes it back)") }
+            if keptPreamble {
+                let first = fmt == .org ? "headline" : "item"
+                say("Its text before the first \(first) is the note of \(o.quoted(parent)) (burrow export writes it back)")
+            }
         }
     }
 

@@ -37,6 +37,10 @@ extension ObjectPredicate {
         case .oneOf(let k, let vs):
             let x = read(k)
             return !x.isNull && vs.contains { ObjectPredicate.sqlEqual(x, $0) }
+        case .text(let k, .containsFolded, let s, _):
+            guard case .string(let str) = read(k) else { return false }
+            let needle = Array(TextFolding.fold(s).utf8)
+            return needle.isEmpty || ObjectPredicate.find(needle, in: Array(TextFolding.fold(str).utf8))
         case .text(let k, let test, let s, let ci):
             guard case .string(let str) = read(k) else { return false }
             let hay = ci ? ObjectPredicate.asciiLower(str) : Array(str.utf8)
@@ -45,6 +49,7 @@ extension ObjectPredicate {
             case .contains: return needle.isEmpty || ObjectPredicate.find(needle, in: hay)
             case .beginsWith: return hay.starts(with: needle)
             case .endsWith: return hay.reversed().starts(with: needle.reversed())
+            case .containsFolded: return false  // above
             }
         case .and(let ps): return ps.allSatisfy { $0.evaluate(entity, value) }
         case .or(let ps): return ps.contains { $0.evaluate(entity, value) }

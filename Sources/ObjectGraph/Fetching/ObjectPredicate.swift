@@ -23,6 +23,9 @@ public indirect enum ObjectPredicate: Sendable, Hashable {
 
     public enum TextTest: Sendable, Hashable {
         case contains, beginsWith, endsWith
+        /// Contains, comparing as full-text search does (``TextFolding``: case and diacritics folded, in any
+        /// script); `caseInsensitive` is then implied.
+        case containsFolded
     }
 
     public static func && (a: ObjectPredicate, b: ObjectPredicate) -> ObjectPredicate { .and([a, b]) }
@@ -59,6 +62,14 @@ public struct Property: Sendable {
     public func oneOf<T: AttributeValue>(_ values: [T]) -> ObjectPredicate { .oneOf(name, values.map(\.value)) }
     public func contains(_ s: String, caseInsensitive: Bool = false) -> ObjectPredicate {
         .text(name, .contains, s, caseInsensitive: caseInsensitive)
+    }
+    /// Holds `s` as full-text search finds it: “godel” in “Gödel”, “ss” in “STRASSE” (see ``TextFolding``).
+    ///
+    /// ```swift
+    /// let p = Property("title").containsFolded("cafe")   // matches “Café au lait”
+    /// ```
+    public func containsFolded(_ s: String) -> ObjectPredicate {
+        .text(name, .containsFolded, s, caseInsensitive: true)
     }
     public func beginsWith(_ s: String, caseInsensitive: Bool = false) -> ObjectPredicate {
         .text(name, .beginsWith, s, caseInsensitive: caseInsensitive)

@@ -25,6 +25,10 @@ extension ObjectPredicate {
             args.append(contentsOf: vs)
             args.append(contentsOf: repeatElement(vs[vs.count - 1], count: size - vs.count))
             return "\(ObjectPredicate.column(k, e, absent)) IN (" + Array(repeating: "?", count: size).joined(separator: ",") + ")"
+        case .text(let k, .containsFolded, let s, _):
+            // The needle folded once here; each row's text in `og_contains_folded` (see `FoldedContains`).
+            args.append(.string(TextFolding.fold(s)))
+            return "likelihood(og_contains_folded(\(ObjectPredicate.column(k, e, absent)), ?), 0.05)"
         case .text(let k, let test, let s, let ci):
             let col = ci ? "lower(\(ObjectPredicate.column(k, e, absent)))" : ObjectPredicate.column(k, e, absent)
             let arg = ci ? "lower(?)" : "?"
@@ -40,6 +44,7 @@ extension ObjectPredicate {
             case .endsWith:
                 args.append(contentsOf: [.string(s), .string(s), .string(s)])
                 return "(\(col) IS NOT NULL AND (length(\(arg)) = 0 OR substr(\(col), -length(\(arg))) = \(arg)))"
+            case .containsFolded: preconditionFailure("handled above")
             }
         case .and(let ps): return ps.isEmpty ? "1" : "(" + ps.map { $0.build(e, absent, &args) }.joined(separator: " AND ") + ")"
         case .or(let ps): return ps.isEmpty ? "0" : "(" + ps.map { $0.build(e, absent, &args) }.joined(separator: " OR ") + ")"

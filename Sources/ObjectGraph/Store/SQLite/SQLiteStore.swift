@@ -198,6 +198,7 @@ final class SQLiteStore: PersistentStore {
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(5)
         config.readonly = readonly
+        config.prepareDatabase { db in try FoldedContains.register(db) }
         config.label = "ObjectGraph"
         if !readonly {
             // WAL set here rather than by GRDB's `journalMode = .wal`, which also commits a throwaway table
