@@ -4,7 +4,7 @@ import ObjectGraph
 import Outline
 
 /// Issue 33's views at scale, each beside raw SQLite in the same run: the first screen (the live list read
-/// and its first 40 rows) of the agenda and of a tag's items in an outline of `size` items (a tenth of them
+/// and its first 40 rows) of the agenda, of a tag's items and of a search's text in an outline of `size` items (a tenth of them
 /// planned or due, one in a hundred tagged `work`); and a change elsewhere reaching that screen (another
 /// store's commit, polled, to the list's batch).
 struct AgendaBenchmarks {
@@ -53,6 +53,13 @@ struct AgendaBenchmarks {
             raw:
                 "SELECT i.id, i.title FROM Item_tags l JOIN Item i ON i.id = l.source WHERE l.target = (SELECT id FROM Tag WHERE name = 'work') ORDER BY i.id LIMIT 40",
             count: "SELECT count(*) FROM Item_tags WHERE target = (SELECT id FROM Tag WHERE name = 'work')")
+        // A search view's text, compared as search compares it (case and diacritics folded); the baseline
+        // folds ASCII letters only, in SQLite's own functions.
+        let text = try ItemQuery("\"item 4242\"", today: Self.today)
+        try firstScreen(
+            path, sql, "text \"item 4242\" in \(size)", FetchRequest(Item.entityName, where: text.predicate),
+            raw: "SELECT id, title FROM Item WHERE instr(lower(title), 'item 4242') > 0 OR instr(lower(note), 'item 4242') > 0 ORDER BY id LIMIT 40",
+            count: "SELECT count(*) FROM Item WHERE instr(lower(title), 'item 4242') > 0 OR instr(lower(note), 'item 4242') > 0")
         try changeReachesTheScreen(path, Outline.agendaRequest(before: next))
     }
 
