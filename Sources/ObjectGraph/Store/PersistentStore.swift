@@ -201,6 +201,14 @@ protocol ChangeLogStorage: AnyObject {
     /// number up to the newest is given to exactly one entry, so a number missing from the entries is one
     /// that was pruned (a reader behind it must re-read everything).
     func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], newest: Int64)
+    /// For a store opened read-only on a file an older model wrote: true once, when another connection has
+    /// migrated the file to this model meanwhile and the store now reads it as it is (everything must be
+    /// read again). False for any other store.
+    func tookInMigrationElsewhere() throws(StoreError) -> Bool
+}
+
+extension ChangeLogStorage {
+    func tookInMigrationElsewhere() throws(StoreError) -> Bool { false }
 }
 
 /// The shared undo history's rows.

@@ -151,6 +151,12 @@ public final class Store {
         do {
             if isCatchingUpInPlace { return try catchUp() }
             guard try backend.mayHaveChangedElsewhere() else { return 0 }
+            if try backend.tookInMigrationElsewhere() {
+                // Tables and columns that read as empty until now have rows: every context reads again.
+                resynchronizations += 1
+                contexts.removeAll { $0.context == nil }
+                for c in contexts { c.context?.resynchronize() }
+            }
             return try snapshot(catchingUp: false) { try catchUp() }
         } catch {
             throw StoreError.wrap(error, "cannot read changes made elsewhere", path: path)

@@ -48,6 +48,8 @@ final class SQLiteStore: PersistentStore {
         guard let path else { return nil }
         // Without a second connection, scans read in place (the caller's fallback): slower, never wrong.
         backgroundReaderStorage = try? DatabaseQueue(path: path, configuration: SQLiteStore.configuration(readonly: true))
+        // It reads an older store as this store does: its missing tables as empty ones.
+        if let reader = backgroundReaderStorage, (try? addAbsentTables(to: reader)) == nil { backgroundReaderStorage = nil }
         return backgroundReaderStorage
     }
 
@@ -79,28 +81,53 @@ final class SQLiteStore: PersistentStore {
         }
         absentSlots = SQLiteStore.absentSlots(of: existing, in: model)
         queue = try SQLiteStore.openReadOnly(path)
-        // An entity the older store has no table for reads as empty: a table of that name in the
-        // connection's own temporary database, which SQLite finds first and which writes no byte of the file.
-        let snapshot = model.snapshot
-        let absent = snapshot.entities.filter { existing.snapshot.entity($0.name) == nil }
-        if !absent.isEmpty {
-            do {
-                try queue.inDatabase { db in
-                    for e in absent {
-                        try db.execute(sql: Schema.createTable(e, in: snapshot).replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TEMP TABLE "))
-                    }
-                }
-            } catch {
-                throw StoreError.wrap(error, "cannot read the store as this version's", path: path)
-            }
+        absentEntities = model.snapshot.entities.filter { existing.snapshot.entity($0.name) == nil }.map(\.name)
+        do {
+            try addAbsentTables(to: queue)
+        } catch {
+            throw StoreError.wrap(error, "cannot read the store as this version's", path: path)
         }
         try startDataVersion()
+    }
+
+    /// An entity the older store has no table for reads as empty: a table of that name in the connection's
+    /// own temporary database, which SQLite finds first and which writes no byte of the file.
+    private func addAbsentTables(to queue: DatabaseQueue) throws {
+        guard !absentEntities.isEmpty else { return }
+        let snapshot = model.snapshot
+        try queue.inDatabase { db in
+            for name in absentEntities {
+                guard let e = snapshot.entity(name) else { continue }
+                try db.execute(sql: Schema.createTable(e, in: snapshot).replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TEMP TABLE "))
+            }
+        }
+    }
+
+    /// Read-only on an older store: when a writer has migrated the file to this model since, its real tables
+    /// and columns are read from now on (the empty stand-ins go).
+    func tookInMigrationElsewhere() throws(StoreError) -> Bool {
+        guard isReadOnly, !absentEntities.isEmpty || !absentSlots.isEmpty else { return false }
+        do {
+            let migrated = try queue.inDatabase { db in try SQLiteStore.readStoredModel(db)?.hash == model.versionHash }
+            guard migrated else { return false }
+            try queue.inDatabase { db in
+                for name in absentEntities { try db.execute(sql: "DROP TABLE IF EXISTS temp.\(Schema.quote(name))") }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot read the migrated store", path: path)
+        }
+        absentEntities = []
+        absentSlots = [:]
+        backgroundReaderStorage = nil
+        return true
     }
 
     /// By entity, the stored slots of the model that a store written by an older model has no column for
     /// (read only: a store opened for writing is migrated first, and has them all). Reads select NULL for
     /// them, so an older store reads as the model's with those values missing.
     private(set) var absentSlots: [Int: Set<Int>] = [:]
+    /// The entities such a store has no table for (see `addAbsentTables`).
+    private var absentEntities: [String] = []
 
     private static func absentSlots(of stored: StoredModel, in model: Model) -> [Int: Set<Int>] {
         var out: [Int: Set<Int>] = [:]
