@@ -52,6 +52,13 @@ import Testing
         #expect(try MarkdownOutline.read(written) == nodes)
     }
 
+    /// A block over several lines was not written by Burrow (its titles are one line): no `\\` is taken as
+    /// the writer's escape there, so LaTeX's row breaks (`\\\\`) stay at a line's end and start.
+    @Test func latexOverSeveralLinesKeepsItsBackslashes() throws {
+        let nodes = try MarkdownOutline.read("- $$x = 1 \\\\\n  \\\\= y \\\\\n  z$$\n- \\# one line\n")
+        #expect(nodes.map(\.title) == ["$$x = 1 \\\\ \\\\= y \\\\ z$$", "# one line"])
+    }
+
     /// What Markdown export writes reads back as the same items: states (an Org keyword Logseq lacks as
     /// `TODO`/`DONE`), priorities, dates, properties (an Org drawer's as `key:: value`), tags the title does
     /// not name, and titles that only look like tasks.

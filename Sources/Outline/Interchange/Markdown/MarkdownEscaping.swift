@@ -11,10 +11,10 @@ enum MarkdownEscaping {
     // MARK: Titles
 
     /// The title a paragraph's source text stands for: the writer's leading and trailing `\` taken off.
-    static func title(fromSource source: [UInt8]) -> [UInt8] {
+    static func title(fromSource source: [UInt8], leading: Bool = true, trailing: Bool = true) -> [UInt8] {
         var s = source[...]
-        if s.first == backslash, s.count == 1 || takesLeadingEscape(s[s.startIndex + 1]) { s = s.dropFirst() }
-        if s.count >= 2, s.last == backslash, [space, tab, backslash].contains(s[s.endIndex - 2]) { s = s.dropLast() }
+        if leading, s.first == backslash, s.count == 1 || takesLeadingEscape(s[s.startIndex + 1]) { s = s.dropFirst() }
+        if trailing, s.count >= 2, s.last == backslash, [space, tab, backslash].contains(s[s.endIndex - 2]) { s = s.dropLast() }
         return Array(s)
     }
 
