@@ -59,6 +59,31 @@ import Testing
         #expect(nodes.map(\.title) == ["$$x = 1 \\\\ \\\\= y \\\\ z$$", "# one line"])
     }
 
+    /// Logseq's clocked time (`:LOGBOOK:` … `:END:` under a block's first line) is the item's note, not
+    /// part of its title, and goes back as a drawer Org reads.
+    @Test func aLogbookIsTheNote() throws {
+        let page = """
+            - DONE Write the report #work
+              SCHEDULED: <2022-11-18 Fri>
+              :LOGBOOK:
+              CLOCK: [2022-11-18 Fri 10:00:00]--[2022-11-18 Fri 10:30:00] =>  00:30:00
+              :END:
+              - a child
+            - Not a drawer
+              :word: without an end
+
+            """
+        let nodes = try MarkdownOutline.read(page)
+        #expect(nodes.map(\.title) == ["Write the report", "Not a drawer :word: without an end"])
+        let logbook = ":LOGBOOK:\nCLOCK: [2022-11-18 Fri 10:00:00]--[2022-11-18 Fri 10:30:00] =>  00:30:00\n:END:"
+        #expect(nodes[0].note == logbook)
+        #expect(nodes[0].extras == OutlineNode.Extras(state: "DONE", scheduled: "2022-11-18", tags: ["work"]))
+        #expect(nodes[0].children.map(\.title) == ["a child"])
+        #expect(try MarkdownOutline.read(MarkdownOutline.write(nodes)) == nodes)
+        let org = OrgOutline.write(nodes)
+        #expect(org.contains("  SCHEDULED: <2022-11-18 Fri>\n" + logbook + "\n** a child\n"), "\(org)")
+    }
+
     /// What Markdown export writes reads back as the same items: states (an Org keyword Logseq lacks as
     /// `TODO`/`DONE`), priorities, dates, properties (an Org drawer's as `key:: value`), tags the title does
     /// not name, and titles that only look like tasks.

@@ -112,8 +112,11 @@ struct WholeMarkdownReader {
             let blocks = item.children
             var head: (title: String, extras: OutlineNode.Extras?, isDone: Bool) = ("", nil, false)
             var rest = blocks[...]
+            var drawer: Int?
             if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH {
-                let (lines, extras) = LogseqBlock.split(first.rawLines.map(Self.trimmed))
+                let all = first.rawLines.map(Self.trimmed)
+                drawer = LogseqBlock.drawerStart(all).map { first.startLine + $0 }
+                let (lines, extras) = LogseqBlock.split(Array(all.prefix(LogseqBlock.drawerStart(all) ?? all.count)))
                 head = MarkdownReader.head(lines, extras)
                 rest = rest.dropFirst()
             } else if let first = blocks.first, first.type == CMARK_NODE_HEADING {
@@ -129,7 +132,7 @@ struct WholeMarkdownReader {
                 }
                 head = LogseqBlock.read(title: Self.title(of: first), extras: extras)
             }
-            let from = rest.startIndex > 0 ? blocks[rest.startIndex - 1].endLine + 1 : item.startLine
+            let from = drawer ?? (rest.startIndex > 0 ? blocks[rest.startIndex - 1].endLine + 1 : item.startLine)
             let note = self.note(
                 blocks: rest.map { ($0, $0.type != CMARK_NODE_LIST) }, from: from, through: item.endLine, column: column,
                 markerLine: item.startLine)

@@ -314,7 +314,8 @@ struct MarkdownReader {
         guard builder != nil, let first = item.firstChild else { return ("", nil, false) }
         switch first.type {
         case CMARK_NODE_PARAGRAPH:
-            let (lines, extras) = LogseqBlock.split(first.rawLines.map(Self.trimmed))
+            let all = first.rawLines.map(Self.trimmed)
+            let (lines, extras) = LogseqBlock.split(Array(all.prefix(LogseqBlock.drawerStart(all) ?? all.count)))
             return Self.head(lines, extras)
         case CMARK_NODE_HEADING:
             return LogseqBlock.read(title: Self.title(of: first), extras: Self.properties(after: first)?.extras)
@@ -359,6 +360,10 @@ struct MarkdownReader {
         var from = item.startLine
         if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH || first.type == CMARK_NODE_HEADING {
             from = first.endLine + 1
+            // A drawer in the title's paragraph (Logseq's `:LOGBOOK:`) begins the note.
+            if first.type == CMARK_NODE_PARAGRAPH, let k = LogseqBlock.drawerStart(first.rawLines.map(Self.trimmed)) {
+                from = first.startLine + k
+            }
             blocks.removeFirst()
             if first.type == CMARK_NODE_HEADING, let (block, _) = Self.properties(after: first), blocks.first == block {
                 from = block.endLine + 1
