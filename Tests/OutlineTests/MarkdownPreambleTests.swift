@@ -61,6 +61,27 @@ import Testing
         #expect(nodes.map(\.title) == ["", "a"] && nodes[0].note == preamble.first)
     }
 
+    /// A Logseq page's own properties (`key:: value` lines above its first block) are its preamble too, and
+    /// are written back there; such a paragraph after an item is an item, as any paragraph there.
+    @Test func aLogseqPagesPropertiesAreThePreamble() throws {
+        let text = "title:: Reading list\ntags:: books, later\n\n- first block\n\nkey:: after\n"
+        var preamble: [String] = []
+        var titles: [String] = []
+        try OutlineFormat.markdown.read(text, preamble: { preamble.append($0) }, each: { node, _ in titles.append(node.title) })
+        #expect(preamble == ["title:: Reading list\ntags:: books, later"])
+        #expect(titles == ["first block", "key:: after"])
+
+        let dir = TemporaryDirectory("burrow-md-page")
+        let o = try Outline(path: dir.path())
+        try o.perform {
+            _ = try o.append(titles: ["first block"], to: try o.root().objectID)
+            try o.root().note = "title:: Reading list\ntags:: books, later"
+        }
+        var bytes: [UInt8] = []
+        try o.export(try o.root(), as: .markdown, title: "t", write: { bytes += $0 })
+        #expect(String(decoding: bytes, as: UTF8.self) == "title:: Reading list\ntags:: books, later\n\n- first block\n")
+    }
+
     /// The top item's note is written above the first item; text that would read back as items goes as an
     /// untitled first item's note, so nothing of it is lost.
     @Test func anExportOfTheWholeOutlineWritesThePreamble() throws {

@@ -174,6 +174,11 @@ struct MarkdownReader {
             section?.spans.append(Span(block, isNote: type != CMARK_NODE_LIST))
         } else if type == CMARK_NODE_LIST {
             try readTopList(block)
+        } else if type == CMARK_NODE_PARAGRAPH, preamble != nil, ordinal == 0, loose?.isPreamble ?? true, Self.isPageProperties(block) {
+            // A Logseq page's own properties (`tags:: a, b` above its first block): part of the preamble.
+            if loose == nil { loose = Loose(title: "", paragraphEnd: nil, isPreamble: true) }
+            loose?.notes.append(Span(block, isNote: true))
+            loose?.nextStart = nil
         } else if type == CMARK_NODE_PARAGRAPH {
             see(block)
             try flushLoose()
@@ -190,6 +195,12 @@ struct MarkdownReader {
             loose?.notes.append(Span(block, isNote: true))
             loose?.nextStart = nil
         }
+    }
+
+    /// A paragraph of `key:: value` lines only: how Logseq writes a page's properties above its blocks.
+    static func isPageProperties(_ block: Node) -> Bool {
+        let lines = block.rawLines
+        return !lines.isEmpty && lines.allSatisfy { LogseqBlock.isProperty(trimmed($0)) }
     }
 
     /// A top-level list (open or closed), read as far as cmark has closed its items.

@@ -28,8 +28,8 @@ struct MarkdownWriter: OutlineWriter {
         }
     }
 
-    /// The lines read back as a preamble (see `MarkdownReader`): only code, quotes, HTML and breaks, none
-    /// left open to take in the first item after them.
+    /// The lines read back as a preamble (see `MarkdownReader`): only code, quotes, HTML, breaks and a Logseq
+    /// page's properties, none left open to take in the first item after them.
     static func readsAsPreamble(_ lines: [UInt8]) -> Bool {
         let text = lines + Array("\n\n- item\n".utf8)
         let document = MarkdownDocument(text)
@@ -39,7 +39,7 @@ struct MarkdownWriter: OutlineWriter {
         else { return false }
         return blocks.dropLast().allSatisfy { b in
             b.type == CMARK_NODE_CODE_BLOCK || b.type == CMARK_NODE_BLOCK_QUOTE || b.type == CMARK_NODE_HTML_BLOCK
-                || b.type == CMARK_NODE_THEMATIC_BREAK
+                || b.type == CMARK_NODE_THEMATIC_BREAK || (b.type == CMARK_NODE_PARAGRAPH && MarkdownReader.isPageProperties(b))
         }
     }
 
