@@ -84,6 +84,45 @@ import Testing
         #expect(org.contains("  SCHEDULED: <2022-11-18 Fri>\n" + logbook + "\n** a child\n"), "\(org)")
     }
 
+    /// A repeating task's log holds the state changes Logseq records, `* State "DONE" from "TODO" […]`, which
+    /// CommonMark reads as a list: inside the drawer they are the note too, not sub-items; the item's own
+    /// sub-items after `:END:` stay. The same read whole or a piece at a time, taken one by one.
+    @Test func aLogbookWithStateChangesIsTheNote() throws {
+        let page = """
+            - DONE Water the plants
+              :LOGBOOK:
+              * State "DONE" from "TODO" [2022-09-12 Mon 08:54]
+              CLOCK: [2022-09-19 Mon 08:46:50]--[2022-09-19 Mon 08:46:52] =>  00:00:02
+              * State "DONE" from "TODO" [2022-09-13 Tue 11:22]
+              :END:
+              - a real child
+            - Next
+
+            """
+        let nodes = try MarkdownOutline.read(page)
+        #expect(nodes.map(\.title) == ["Water the plants", "Next"])
+        #expect(nodes[0].children.map(\.title) == ["a real child"])
+        #expect(
+            nodes[0].note == """
+                :LOGBOOK:
+                * State "DONE" from "TODO" [2022-09-12 Mon 08:54]
+                CLOCK: [2022-09-19 Mon 08:46:50]--[2022-09-19 Mon 08:46:52] =>  00:00:02
+                * State "DONE" from "TODO" [2022-09-13 Tue 11:22]
+                :END:
+                """)
+        for size in [1, 3, 64, 1 << 16] {
+            var taken: [(String, String?, Int)] = []
+            var builder = OutlineBuilder { node, depth in taken.append((node.title, node.note, depth)) }
+            try MarkdownOutline.read(page, into: &builder, feedSize: size)
+            #expect(taken.map(\.0) == ["Water the plants", "a real child", "Next"] && taken[0].1 == nodes[0].note, "pieces of \(size)")
+            var tree = OutlineBuilder()
+            try MarkdownOutline.read(page, into: &tree, feedSize: size)
+            #expect(tree.finish() == nodes, "pieces of \(size)")
+        }
+        #expect(try MarkdownOutline.read(MarkdownOutline.write(nodes)) == nodes)
+        #expect(try WholeMarkdownReader.read(page) == nodes)
+    }
+
     /// What Markdown export writes reads back as the same items: states (an Org keyword Logseq lacks as
     /// `TODO`/`DONE`), priorities, dates, properties (an Org drawer's as `key:: value`), tags the title does
     /// not name, and titles that only look like tasks.

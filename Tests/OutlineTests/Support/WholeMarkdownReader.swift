@@ -112,11 +112,11 @@ struct WholeMarkdownReader {
             let blocks = item.children
             var head: (title: String, extras: OutlineNode.Extras?, isDone: Bool) = ("", nil, false)
             var rest = blocks[...]
-            var drawer: Int?
+            var drawer: ClosedRange<Int>?
             if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH {
                 let all = first.rawLines.map(Self.trimmed)
-                drawer = LogseqBlock.drawerStart(all).map { first.startLine + $0 }
-                let (lines, extras) = LogseqBlock.split(Array(all.prefix(LogseqBlock.drawerStart(all) ?? all.count)))
+                drawer = MarkdownReader.drawer(in: first, column: column, source: source)
+                let (lines, extras) = LogseqBlock.split(Array(all.prefix(drawer.map { $0.lowerBound - first.startLine } ?? all.count)))
                 head = MarkdownReader.head(lines, extras)
                 rest = rest.dropFirst()
             } else if let first = blocks.first, first.type == CMARK_NODE_HEADING {
@@ -132,13 +132,13 @@ struct WholeMarkdownReader {
                 }
                 head = LogseqBlock.read(title: Self.title(of: first), extras: extras)
             }
-            let from = drawer ?? (rest.startIndex > 0 ? blocks[rest.startIndex - 1].endLine + 1 : item.startLine)
+            let from = drawer?.lowerBound ?? (rest.startIndex > 0 ? blocks[rest.startIndex - 1].endLine + 1 : item.startLine)
             let note = self.note(
-                blocks: rest.map { ($0, $0.type != CMARK_NODE_LIST) }, from: from, through: item.endLine, column: column,
-                markerLine: item.startLine)
+                blocks: rest.map { ($0, $0.type != CMARK_NODE_LIST || drawer?.contains($0.startLine) == true) }, from: from,
+                through: item.endLine, column: column, markerLine: item.startLine)
             builder.add(OutlineNode(head.title, note: note, isDone: item.isChecked || head.isDone, extras: head.extras), depth: depth)
             var children: [(Node, Int, Int)] = []
-            for sublist in rest where sublist.type == CMARK_NODE_LIST {
+            for sublist in rest where sublist.type == CMARK_NODE_LIST && drawer?.contains(sublist.startLine) != true {
                 children += sublist.children.map { ($0, depth + 1, column) }
             }
             pending += children.reversed()

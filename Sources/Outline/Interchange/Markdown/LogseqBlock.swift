@@ -41,28 +41,29 @@ enum LogseqBlock {
         return (title, extras.isEmpty ? nil : extras)
     }
 
-    /// Where a drawer starts among a title paragraph's lines (each without its indentation): a line after the
-    /// first that is `:NAME:` alone (Logseq's `:LOGBOOK:` of clocked time), with an `:END:` line after it. The
-    /// lines from there on are the item's note, not its title: Org reads them as the drawer they are.
-    static func drawerStart(_ lines: [ArraySlice<UInt8>]) -> Int? {
-        func name(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-            var t = line
-            while let last = t.last, last == space || last == tab { t = t.dropLast() }
-            guard t.count > 2, t.first == UInt8(ascii: ":"), t.last == UInt8(ascii: ":") else { return nil }
-            let inner = t.dropFirst().dropLast()
-            return inner.allSatisfy {
-                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F || $0 == 0x2D
-            }
-                ? inner : nil
+    /// The name of a drawer line, `:LOGBOOK:` (letters, digits, `_`, `-` between colons, blanks after).
+    static func drawerName(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        var t = line.drop { $0 == space || $0 == tab }
+        while let last = t.last, last == space || last == tab { t = t.dropLast() }
+        guard t.count > 2, t.first == UInt8(ascii: ":"), t.last == UInt8(ascii: ":") else { return nil }
+        let inner = t.dropFirst().dropLast()
+        let isName = inner.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x2D
         }
-        guard lines.count > 2 else { return nil }
-        for n in 1..<(lines.count - 1) {
-            guard let word = name(lines[n]), !word.elementsEqual("END".utf8) else { continue }
-            if lines[(n + 1)...].contains(where: { name($0).map { $0.elementsEqual("END".utf8) || $0.elementsEqual("end".utf8) } ?? false }) {
-                return n
-            }
-        }
-        return nil
+        return isName ? inner : nil
+    }
+
+    /// `:END:` (any case), which closes a drawer.
+    static func isDrawerEnd(_ line: ArraySlice<UInt8>) -> Bool {
+        drawerName(line).map { Array($0).map { $0 | 0x20 } == Array("end".utf8) } ?? false
+    }
+
+    /// Where a drawer opens among a title paragraph's lines: a line after the first that is `:NAME:` alone
+    /// (Logseq's `:LOGBOOK:` of clocked time). Whether it closes is for the reader to find (see
+    /// `MarkdownReader.drawer(in:column:source:)`).
+    static func drawerOpening(_ lines: [ArraySlice<UInt8>]) -> Int? {
+        guard lines.count > 1 else { return nil }
+        return (1..<lines.count).first { n in drawerName(lines[n]) != nil && !isDrawerEnd(lines[n]) }
     }
 
     /// `key:: value` (or `key::` alone): a word of letters, digits, `-` and `_`, then `::`.

@@ -197,6 +197,29 @@ struct MarkdownReader {
         }
     }
 
+    /// The source lines of a drawer that opens under the first line of an item's title paragraph (Logseq's
+    /// `:LOGBOOK:`) and closes at an `:END:` line, in the paragraph or further down the item (where the state
+    /// changes Logseq logs, `* State "DONE" from "TODO" […]`, read as a list): what they hold is the item's
+    /// note, not its title or sub-items. `column`: where the item's content starts. Nil when none closes
+    /// before the item ends (then the lines are what CommonMark makes of them).
+    static func drawer<B>(in paragraph: Node, column: Int, source: SourceLines<B>) -> ClosedRange<Int>? {
+        // Most titles are one line: nothing to read.
+        guard paragraph.endLine > paragraph.startLine else { return nil }
+        let lines = paragraph.rawLines.map(Self.trimmed)
+        guard let n = LogseqBlock.drawerOpening(lines) else { return nil }
+        let start = paragraph.startLine + n
+        if let k = lines[(n + 1)...].firstIndex(where: LogseqBlock.isDrawerEnd) { return start...(paragraph.startLine + k) }
+        var line = paragraph.endLine + 1
+        // Bounded: a drawer of clocked time is a few hundred lines at most; a file need not be walked twice.
+        while line <= min(source.count, paragraph.endLine + 10_000) {
+            if LogseqBlock.isDrawerEnd(source.line(line, droppingColumns: 0)) { return start...line }
+            let (indent, blank) = source.indentation(line)
+            if !blank && indent < column { return nil }
+            line += 1
+        }
+        return nil
+    }
+
     /// A paragraph of `key:: value` lines only: how Logseq writes a page's properties above its blocks.
     static func isPageProperties(_ block: Node) -> Bool {
         let lines = block.rawLines
@@ -284,12 +307,14 @@ struct MarkdownReader {
                 stack.append(.item(item, depth: depth, column: column + item.contentOffset, after: nil))
             case .item(let item, let depth, let column, let after):
                 var next = after.map { $0.next } ?? item.firstChild
-                while let block = next, block.type != CMARK_NODE_LIST { next = block.next }
+                // A list inside a drawer (Logseq's `* State "DONE" from "TODO"` lines) is note, not sub-items.
+                let drawer = item.firstChild.flatMap { $0.type == CMARK_NODE_PARAGRAPH ? Self.drawer(in: $0, column: column, source: source) : nil }
+                while let block = next, block.type != CMARK_NODE_LIST || drawer?.contains(block.startLine) == true { next = block.next }
                 if let sublist = next {
                     if handedItems[item] == nil {
                         let note = itemNote(item, through: sublist, column: column)
                         handedItems[item] = Handed(ordinal: ordinal, note: note, done: item.isChecked)
-                        add(itemHead(item), note: note, done: item.isChecked, depth: depth)
+                        add(itemHead(item, column: column), note: note, done: item.isChecked, depth: depth)
                     }
                     stack.append(.item(item, depth: depth, column: column, after: sublist))
                     stack.append(.list(sublist, depth: depth + 1, column: column))
@@ -307,7 +332,7 @@ struct MarkdownReader {
                     last = Handed(ordinal: handed.ordinal, note: note, done: item.isChecked)
                 } else {
                     last = Handed(ordinal: ordinal, note: note, done: item.isChecked)
-                    add(itemHead(item), note: note, done: item.isChecked, depth: depth)
+                    add(itemHead(item, column: column), note: note, done: item.isChecked, depth: depth)
                 }
                 if depth == 0 && section == nil {
                     // A second pass was handed the whole note, blocks after the list included.
@@ -321,12 +346,13 @@ struct MarkdownReader {
 
     /// An item's title and what its first block says beyond it (see `LogseqBlock`): its first paragraph, or
     /// its first heading (Logseq's `- ## Usage`), if it starts with one.
-    private func itemHead(_ item: Node) -> (title: String, extras: OutlineNode.Extras?, isDone: Bool) {
+    private func itemHead(_ item: Node, column: Int) -> (title: String, extras: OutlineNode.Extras?, isDone: Bool) {
         guard builder != nil, let first = item.firstChild else { return ("", nil, false) }
         switch first.type {
         case CMARK_NODE_PARAGRAPH:
             let all = first.rawLines.map(Self.trimmed)
-            let (lines, extras) = LogseqBlock.split(Array(all.prefix(LogseqBlock.drawerStart(all) ?? all.count)))
+            let cut = Self.drawer(in: first, column: column, source: source).map { $0.lowerBound - first.startLine } ?? all.count
+            let (lines, extras) = LogseqBlock.split(Array(all.prefix(cut)))
             return Self.head(lines, extras)
         case CMARK_NODE_HEADING:
             return LogseqBlock.read(title: Self.title(of: first), extras: Self.properties(after: first)?.extras)
@@ -369,11 +395,13 @@ struct MarkdownReader {
             next = block.next
         }
         var from = item.startLine
+        var inDrawer: ClosedRange<Int>?
         if let first = blocks.first, first.type == CMARK_NODE_PARAGRAPH || first.type == CMARK_NODE_HEADING {
             from = first.endLine + 1
-            // A drawer in the title's paragraph (Logseq's `:LOGBOOK:`) begins the note.
-            if first.type == CMARK_NODE_PARAGRAPH, let k = LogseqBlock.drawerStart(first.rawLines.map(Self.trimmed)) {
-                from = first.startLine + k
+            // A drawer from the title's paragraph on (Logseq's `:LOGBOOK:`) begins the note, lists in it too.
+            if first.type == CMARK_NODE_PARAGRAPH, let drawer = Self.drawer(in: first, column: column, source: source) {
+                from = drawer.lowerBound
+                inDrawer = drawer
             }
             blocks.removeFirst()
             if first.type == CMARK_NODE_HEADING, let (block, _) = Self.properties(after: first), blocks.first == block {
@@ -381,7 +409,7 @@ struct MarkdownReader {
                 blocks.removeFirst()
             }
         }
-        let spans = blocks.map { Span($0, isNote: $0.type != CMARK_NODE_LIST) }
+        let spans = blocks.map { Span($0, isNote: $0.type != CMARK_NODE_LIST || inDrawer?.contains($0.startLine) == true) }
         let through = sublist.map { $0.startLine - 1 } ?? item.endLine
         return note(spans, from: from, through: through, column: column, markerLine: item.startLine)
     }

@@ -27,6 +27,20 @@ struct SourceLines<Bytes: RandomAccessCollection<UInt8>> where Bytes.Index == In
 
     var count: Int { starts.count - 1 }
 
+    /// The columns of line `number`'s indentation (tabs stop every 4), and whether it holds nothing else.
+    func indentation(_ number: Int) -> (columns: Int, blank: Bool) {
+        guard number >= 1 && number <= count else { return (0, true) }
+        var col = 0
+        for i in range(number) {
+            switch bytes[i] {
+            case 0x20: col += 1
+            case 0x09: col = (col / 4 + 1) * 4
+            default: return (col, false)
+            }
+        }
+        return (col, true)
+    }
+
     /// The bytes of line `number` (from 1), without its line ending.
     private func range(_ number: Int) -> Range<Int> {
         let start = starts[number - 1]
