@@ -123,6 +123,22 @@ import Testing
         #expect(try WholeMarkdownReader.read(page) == nodes)
     }
 
+    /// A title's end as written: a `\\` is text (LaTeX's `\\\\`, read from any file), and what the writer must
+    /// keep (a blank a paragraph drops, a `\\` that a planning line after it would make a line break) it keeps
+    /// with its mark after it, with tags and dates or without.
+    @Test func titleEndsReadBack() throws {
+        #expect(try MarkdownOutline.read("- 850 & 0 \\\\\n- a \\\n").map(\.title) == ["850 & 0 \\\\", "a \\"])
+        var nodes: [OutlineNode] = []
+        for title in ["a \\", "a\\", "a \\\\", "trailing ", "tab\t", "x #tag ", "\\", " "] {
+            nodes.append(OutlineNode(title))
+            nodes.append(OutlineNode(title, extras: .init(scheduled: "2026-05-01")))
+            nodes.append(OutlineNode(title, extras: .init(tags: ["work"])))
+            nodes.append(OutlineNode(title, extras: .init(state: "TODO", deadline: "2026-05-02", tags: ["a", "b c"])))
+        }
+        let written = MarkdownOutline.write(nodes)
+        #expect(try MarkdownOutline.read(written) == nodes, "\(written)")
+    }
+
     /// What Markdown export writes reads back as the same items: states (an Org keyword Logseq lacks as
     /// `TODO`/`DONE`), priorities, dates, properties (an Org drawer's as `key:: value`), tags the title does
     /// not name, and titles that only look like tasks.

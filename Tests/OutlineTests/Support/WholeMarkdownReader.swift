@@ -175,7 +175,7 @@ struct WholeMarkdownReader {
             if n > 0 { joined.append(MarkdownEscaping.space) }
             joined += line
         }
-        return String(decoding: MarkdownEscaping.title(fromSource: joined, trailing: lines.count == 1), as: UTF8.self)
+        return String(decoding: MarkdownEscaping.title(fromSource: joined), as: UTF8.self)
     }
 
     /// The note of the lines `from` through `through`: without the container's indentation (and, on the

@@ -201,7 +201,9 @@ enum LogseqBlock {
         let read = front(Substring(prefix + title))
         var line = read.state == state && read.priority == priority && read.rest == title ? prefix + title : prefix + mark + title
         let ending = trailingTokens(title[...])
-        if title.hasSuffix(mark) || !ending.tags.isEmpty || !ending.dates.isEmpty { line += mark }
+        // The mark also keeps a blank at the title's end before the tags written after it.
+        let blankEnd = title.unicodeScalars.last.map { [" ", "\t", "\u{0B}", "\u{0C}"].contains($0) } ?? false
+        if title.hasSuffix(mark) || !ending.tags.isEmpty || !ending.dates.isEmpty || (blankEnd && !e.tags.isEmpty) { line += mark }
         for tag in e.tags { line += " " + written(tag: tag) }
         return line == title ? nil : line
     }

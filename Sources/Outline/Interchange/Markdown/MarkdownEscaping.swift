@@ -4,22 +4,24 @@
 ///
 /// A title is a paragraph's source text: a title that would start another block (a heading, quote, list,
 /// code fence, HTML block, task box, link reference definition) or begins with blanks gets one `\` in
-/// front; one that ends with blanks (which a paragraph drops) or with `\` after a blank or `\` gets one at
-/// its end. A note line that would start a list (which the reader takes for sub-items) gets one `\` before
+/// front; one that ends with a blank (which a paragraph drops) gets the writer's mark, a zero-width space,
+/// after it. A note line that would start a list (which the reader takes for sub-items) gets one `\` before
 /// its marker.
 enum MarkdownEscaping {
     // MARK: Titles
 
-    /// The title a paragraph's source text stands for: the writer's leading and trailing `\` taken off.
-    static func title(fromSource source: [UInt8], leading: Bool = true, trailing: Bool = true) -> [UInt8] {
+    /// The title a paragraph's source text stands for: the writer's leading `\` taken off. Its end is as
+    /// written: a `\` there is text (LaTeX's `\\` ends many a line), and the writer's mark after a blank is
+    /// taken off with the title's other marks (`LogseqBlock.read`).
+    static func title(fromSource source: [UInt8], leading: Bool = true) -> [UInt8] {
         var s = source[...]
         if leading, s.first == backslash, s.count == 1 || takesLeadingEscape(s[s.startIndex + 1]) { s = s.dropFirst() }
-        if trailing, s.count >= 2, s.last == backslash, [space, tab, backslash].contains(s[s.endIndex - 2]) { s = s.dropLast() }
         return Array(s)
     }
 
     /// The source text that reads back as `title` (which holds no line breaks) at the start of an item.
-    static func source(ofTitle title: [UInt8]) -> [UInt8] {
+    /// `moreLines`: lines of the same paragraph follow (planning, properties).
+    static func source(ofTitle title: [UInt8], moreLines: Bool = false) -> [UInt8] {
         if title.isEmpty { return [backslash] }
         var out: [UInt8] = []
         let first = title[0]
@@ -31,12 +33,20 @@ enum MarkdownEscaping {
             out.append(backslash)
         }
         out += title
+        // A blank at the end (which a paragraph drops), or a `\` that would break the line before the next
+        // line of the paragraph: kept by the writer's mark after it, a zero-width space, which the reader
+        // takes off.
         let last = title[title.count - 1]
-        if last == space || last == tab || (title.count >= 2 && last == backslash && [space, tab, backslash].contains(title[title.count - 2])) {
-            out.append(backslash)
+        if last == space || last == tab || last == 0x0B || last == 0x0C
+            || (moreLines && out.reversed().prefix { $0 == backslash }.count % 2 == 1)
+        {
+            out += mark
         }
         return out
     }
+
+    /// The writer's mark (U+200B, `LogseqBlock.mark`) as UTF-8.
+    static let mark: [UInt8] = [0xE2, 0x80, 0x8B]
 
     /// A `\` before this byte at the start of a title is the writer's.
     private static func takesLeadingEscape(_ b: UInt8) -> Bool {

@@ -370,8 +370,8 @@ struct MarkdownReader {
         if first.reversed().prefix(while: { $0 == MarkdownEscaping.backslash }).count % 2 == 1 { first = first.dropLast() }
         // A title Burrow writes is one line: the lines of one written elsewhere lose no `\\` at their ends
         // (LaTeX's `\\\\` ends many), nor at the start of the lines after the first.
-        var head = LogseqBlock.read(title: title(ofLines: [first], trailingEscape: false), extras: extras)
-        let rest = title(ofLines: Array(lines.dropFirst()), leadingEscape: false, trailingEscape: false)
+        var head = LogseqBlock.read(title: title(ofLines: [first]), extras: extras)
+        let rest = title(ofLines: Array(lines.dropFirst()), leadingEscape: false)
         if !rest.isEmpty { head.title += head.title.isEmpty ? rest : " " + rest }
         return head
     }
@@ -460,7 +460,7 @@ struct MarkdownReader {
 
     /// The title of a block's source lines (see `title(of:)`); without the writer's `\\` taken off the
     /// start or the end when it cannot be the writer's.
-    static func title(ofLines lines: [ArraySlice<UInt8>], leadingEscape: Bool = true, trailingEscape: Bool = true) -> String {
+    static func title(ofLines lines: [ArraySlice<UInt8>], leadingEscape: Bool = true) -> String {
         var joined: [UInt8] = []
         for (n, raw) in lines.enumerated() {
             // Each line's leading blanks are no part of it (cmark leaves a lazy line's in).
@@ -472,9 +472,7 @@ struct MarkdownReader {
             if n > 0 { joined.append(MarkdownEscaping.space) }
             joined += line
         }
-        // The writer's `\\` at the end is on a title of one line.
-        let trailing = trailingEscape && lines.count == 1
-        return String(decoding: MarkdownEscaping.title(fromSource: joined, leading: leadingEscape, trailing: trailing), as: UTF8.self)
+        return String(decoding: MarkdownEscaping.title(fromSource: joined, leading: leadingEscape), as: UTF8.self)
     }
 
     /// The note of the lines `from` through `through`: without the container's indentation (and, on the

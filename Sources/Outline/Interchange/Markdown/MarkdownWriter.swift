@@ -103,11 +103,12 @@ struct MarkdownWriter: OutlineWriter {
         {
             flat = Array(line.utf8)
         }
-        out += MarkdownEscaping.source(ofTitle: flat)
-        out.append(0x0A)
         // Planning and properties: lines of the title's paragraph, which the reader takes out of the title.
+        let more = LogseqBlock.moreLines(of: node.extras)
+        out += MarkdownEscaping.source(ofTitle: flat, moreLines: !more.isEmpty)
+        out.append(0x0A)
         let indent = Array(repeating: MarkdownEscaping.space, count: column + (wide ? 5 : 2))
-        for line in LogseqBlock.moreLines(of: node.extras) { out += indent + Array(line.utf8) + [0x0A] }
+        for line in more { out += indent + Array(line.utf8) + [0x0A] }
     }
 
     /// A blank line, then the note's lines indented to the item's content `column`; blank lines stay empty.
