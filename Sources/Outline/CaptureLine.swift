@@ -95,6 +95,9 @@ public struct CaptureLine: Equatable, Sendable {
         let second = tag.dropFirst().first
         guard lead.isLetter || lead == "_" || lead == "@" || (!lead.isASCII && lead.isSymbol) || (lead == "." && second?.isLetter == true)
         else { return nil }
+        // `(see #work)`, `#done.`: the punctuation closes the sentence, and the word is no tag (a tag that
+        // ends so is written `#[[work)]]`).
+        if let last = tag.last, ",.;:!?)\"'(]".contains(last) { return nil }
         return tag
     }
 

@@ -50,6 +50,10 @@ import Testing
         let written = MarkdownOutline.write(nodes)
         #expect(written.contains("- Paper #📑READ\n") && written.contains("- Steps #.ol\n"), "\(written)")
         #expect(try MarkdownOutline.read(written) == nodes)
+        // Punctuation after the word closes a sentence: no tag (`#[[work)]]` is how such a tag is written).
+        let prose = try MarkdownOutline.read("- Fixed (#work)\n- I tant, una etiqueta #ficticia.\n- Meet #[[work)]]\n")
+        #expect(prose.map(\.title) == ["Fixed (#work)", "I tant, una etiqueta #ficticia.", "Meet"])
+        #expect(prose.map(\.tags) == [[], [], ["work)"]])
     }
 
     /// A block over several lines was not written by Burrow (its titles are one line): no `\\` is taken as
