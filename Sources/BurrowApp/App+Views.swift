@@ -55,7 +55,7 @@ extension App {
                 status = .error("Nothing to find: :find state:TODO #work \"text\"")
                 return
             }
-            openView(.query(query, title: title))
+            openView(.query(query, title: title, root: try outline.root().objectID))
         } catch {
             status = .error("Cannot read the query: \(error)")
         }

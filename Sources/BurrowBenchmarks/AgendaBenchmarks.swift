@@ -49,7 +49,7 @@ struct AgendaBenchmarks {
             count: "SELECT count(*) FROM Item WHERE agendaDay < '\(next)' AND done = 0")
         let work = try ItemQuery("#work", today: Self.today)
         try firstScreen(
-            path, sql, "tag #work in \(size)", FetchRequest(Item.entityName, where: work.predicate),
+            path, sql, "tag #work in \(size)", FetchRequest(Item.entityName, where: work.predicate && Property("id") != (try Outline(path: path).root().objectID.rowID)),
             raw:
                 "SELECT i.id, i.title FROM Item_tags l JOIN Item i ON i.id = l.source WHERE l.target = (SELECT id FROM Tag WHERE name = 'work') ORDER BY i.id LIMIT 40",
             count: "SELECT count(*) FROM Item_tags WHERE target = (SELECT id FROM Tag WHERE name = 'work')")
@@ -61,6 +61,40 @@ struct AgendaBenchmarks {
             raw: "SELECT id, title FROM Item WHERE instr(lower(title), 'item 4242') > 0 OR instr(lower(note), 'item 4242') > 0 ORDER BY id LIMIT 40",
             count: "SELECT count(*) FROM Item WHERE instr(lower(title), 'item 4242') > 0 OR instr(lower(note), 'item 4242') > 0")
         try changeReachesTheScreen(path, Outline.agendaRequest(before: next))
+        try viewsInATerminal(path)
+    }
+
+    /// The same views as the user meets them: the outliner (release build, beside the benchmark) on the
+    /// store in a pseudo-terminal, from the key that opens the view to its frame drawn; beside it, in the
+    /// same process, a key that only moves the selection (the terminal's and the program's floor).
+    private func viewsInATerminal(_ path: String) throws {
+        guard let burrow = Harness.sibling("burrow") else {
+            print("  views in a terminal: skipped (build the outliner beside the benchmark: swift build -c release)")
+            return
+        }
+        let views: [(label: String, typed: String, key: String, marker: String)] = [
+            ("the agenda (=)", "", "=", "Agenda to"), ("tag #work (:tag work)", ":tag work", "\r", "#work")
+        ]
+        for view in views {
+            var ours: [Double] = []
+            var floor: [Double] = []
+            for _ in 0..<runs {
+                let pty = try PseudoTerminal(burrow, ["--db", path])
+                defer { pty.stop() }
+                guard pty.time(until: "?: help") != nil else { throw PseudoTerminal.Failure("burrow drew no frame") }
+                // `j` moves to the second group: its title is drawn selected.
+                guard let moved = pty.time(afterTyping: "j", until: "group 1") else { throw PseudoTerminal.Failure("no frame after j") }
+                floor.append(moved)
+                if !view.typed.isEmpty { _ = pty.time(afterTyping: view.typed, until: view.typed, timeout: 2) }
+                guard let t = pty.time(afterTyping: view.key, until: view.marker) else {
+                    throw PseudoTerminal.Failure("burrow drew no \(view.label)")
+                }
+                ours.append(t)
+            }
+            Harness.report(
+                "in a terminal: key to \(view.label)'s frame, \(size) items (vs j)", ours: Harness.percentile(ours, 0.5),
+                baseline: Harness.percentile(floor, 0.5), goal: "<= 50 ms")
+        }
     }
 
     /// The list made and its first 40 rows read, as a view level's first frame reads them; beside it the

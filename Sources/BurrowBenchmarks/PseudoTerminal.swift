@@ -62,9 +62,22 @@ final class PseudoTerminal {
 
     /// Seconds from the start until `marker` has been drawn (appears in the output), or nil after `timeout`.
     func time(until marker: String, timeout: Double = 30) -> Double? {
+        guard let seen = wait(for: marker, until: started + UInt64(timeout * 1e9)) else { return nil }
+        return Double(seen - started) / 1e9
+    }
+
+    /// Seconds from writing `keys` to the terminal until `marker` is drawn after them, or nil after `timeout`.
+    func time(afterTyping keys: String, until marker: String, timeout: Double = 30) -> Double? {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = Array(keys.utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        guard let seen = wait(for: marker, until: start + UInt64(timeout * 1e9)) else { return nil }
+        return Double(seen - start) / 1e9
+    }
+
+    /// Reads what is drawn until `marker` appears in it (the instant, in uptime nanoseconds), or `deadline`.
+    private func wait(for marker: String, until deadline: UInt64) -> UInt64? {
         let needle = Array(marker.utf8)
         var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = started + UInt64(timeout * 1e9)
         while DispatchTime.now().uptimeNanoseconds < deadline {
             var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             guard poll(&p, 1, 50) > 0 else { continue }
@@ -72,9 +85,7 @@ final class PseudoTerminal {
             guard n > 0 else { return nil }
             let from = max(0, visible.count - needle.count)
             for b in buffer[..<n] { take(b) }
-            if visible[from...].firstRange(of: needle) != nil {
-                return Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            }
+            if visible[from...].firstRange(of: needle) != nil { return DispatchTime.now().uptimeNanoseconds }
         }
         return nil
     }

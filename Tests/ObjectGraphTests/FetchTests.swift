@@ -43,6 +43,9 @@ import Testing
         add("folded AB", Property("name").containsFolded("AB"))
         add("folded empty", Property("name").containsFolded(""))
         add("not folded b", !Property("name").containsFolded("b"))
+        // The object's own row ID.
+        add("id != 3", Property("id") != Int64(3))
+        add("id < 40 and name", Property("id") < Int64(40) && !Property("name").isNil)
         let moreThanOne: ObjectPredicate = Property("n") > Int64(1)
         add("and", moreThanOne && Property("x") < 0.8)
         let zero: ObjectPredicate = Property("n") == Int64(0)

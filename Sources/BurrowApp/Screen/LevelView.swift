@@ -18,10 +18,12 @@ struct LevelView {
     var captureTags: [String] = []
     var captureState: String? = nil
 
-    /// The items `query` matches (see `ItemQuery`), in the order they were made.
-    static func query(_ query: ItemQuery, title: String? = nil) -> LevelView {
+    /// The items `query` matches (see `ItemQuery`), in the order they were made; never the top item `root`
+    /// (left out by its ID, which every index holds: a condition on one of its columns made SQLite read each
+    /// matching row, 68 ms for a tag's 20,000 items among a million, 12 ms without).
+    static func query(_ query: ItemQuery, title: String? = nil, root: ObjectID) -> LevelView {
         LevelView(
-            title: title ?? query.source, request: FetchRequest(Item.entityName, where: query.predicate && Property("rootMarker").isNil),
+            title: title ?? query.source, request: FetchRequest(Item.entityName, where: query.predicate && Property("id") != root.rowID),
             emptyText: "Nothing matches \(query.source)", query: query.source, captureTags: query.tags, captureState: query.state)
     }
 

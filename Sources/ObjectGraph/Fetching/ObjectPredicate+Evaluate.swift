@@ -1,16 +1,18 @@
 extension ObjectPredicate {
     /// Evaluates the predicate against an object's current (unsaved included) values, as SQL would.
     public func evaluate(_ object: ManagedObject) -> Bool {
-        evaluate(object.entity) { object.value(slot: $0) }
+        evaluate(object.entity, rowID: object.objectID.rowID) { object.value(slot: $0) }
     }
 
-    /// Evaluates the predicate against a row's values (as read from the store).
-    func evaluate(_ entity: EntityDescription, values: [Value]) -> Bool {
-        evaluate(entity) { values[$0] }
+    /// Evaluates the predicate against a row's values (as read from the store) and its ID.
+    func evaluate(_ entity: EntityDescription, rowID: Int64, values: [Value]) -> Bool {
+        evaluate(entity, rowID: rowID) { values[$0] }
     }
 
-    private func evaluate(_ entity: EntityDescription, _ value: (Int) -> Value) -> Bool {
+    private func evaluate(_ entity: EntityDescription, rowID: Int64, _ value: (Int) -> Value) -> Bool {
         func read(_ key: String) -> Value {
+            // `id` (a name no property may take) is the row's own ID.
+            if key == "id" { return .integer(rowID) }
             guard let p = entity.property(key), p.isStored else {
                 preconditionFailure("\(entity.name).\(key) is not a stored attribute or to-one relationship")
             }
@@ -51,9 +53,9 @@ extension ObjectPredicate {
             case .endsWith: return hay.reversed().starts(with: needle.reversed())
             case .containsFolded: return false  // above
             }
-        case .and(let ps): return ps.allSatisfy { $0.evaluate(entity, value) }
-        case .or(let ps): return ps.contains { $0.evaluate(entity, value) }
-        case .not(let p): return !p.evaluate(entity, value)
+        case .and(let ps): return ps.allSatisfy { $0.evaluate(entity, rowID: rowID, value) }
+        case .or(let ps): return ps.contains { $0.evaluate(entity, rowID: rowID, value) }
+        case .not(let p): return !p.evaluate(entity, rowID: rowID, value)
         }
     }
 

@@ -6,7 +6,8 @@
 /// let q = Property("parent") == groceries
 /// ```
 /// Equality is null-safe (`Property("note") == nil` matches missing notes); ordering comparisons with nil are
-/// false, as in SQL. String tests compare bytes; `caseInsensitive` folds ASCII letters only.
+/// false, as in SQL. String tests compare bytes; `caseInsensitive` folds ASCII letters only. `Property("id")`
+/// is the object's own row ID (`Property("id") != home.objectID.rowID`), which every index holds.
 public indirect enum ObjectPredicate: Sendable, Hashable {
     case `true`
     case `false`

@@ -7,7 +7,7 @@ extension ResultsController {
         // The current state of every touched row: its sort keys when it matches the request now.
         let rows = try currentRows(Array(touched.keys), local: local)
         var keysOf: [Int64: [Value]] = [:]
-        for (id, row) in rows where request.predicate.evaluate(entity, values: row) {
+        for (id, row) in rows where request.predicate.evaluate(entity, rowID: id, values: row) {
             keysOf[id] = sortSlots.map { ObjectPredicate.normalized(row[$0]) }
         }
         let oldPos = positions(of: Array(touched.keys), in: old)

@@ -107,7 +107,7 @@ final class MemoryStore: PersistentStore {
     /// SQLite's `ORDER BY` does (NULL first ascending, last descending).
     private func matching(_ request: FetchRequest, _ entity: EntityDescription) -> [(id: Int64, row: [Value])] {
         var out: [(id: Int64, row: [Value])] = []
-        for (id, row) in state.tables[entity.index] where request.predicate.evaluate(entity, values: row) {
+        for (id, row) in state.tables[entity.index] where request.predicate.evaluate(entity, rowID: id, values: row) {
             out.append((id, row))
         }
         let keys = request.sortKeys.map { key -> (slot: Int, ascending: Bool) in

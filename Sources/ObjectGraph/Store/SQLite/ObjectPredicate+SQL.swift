@@ -66,6 +66,7 @@ extension ObjectPredicate {
     }
 
     static func column(_ key: String, _ e: EntityDescription, _ absent: Set<Int> = []) -> String {
+        if key == "id" { return "\"id\"" }
         guard let p = e.property(key), p.isStored else {
             preconditionFailure("\(e.name).\(key) is not a stored attribute or to-one relationship")
         }
