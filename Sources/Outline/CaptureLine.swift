@@ -93,8 +93,9 @@ public struct CaptureLine: Equatable, Sendable {
         // A letter of any script, `_`, `@`, an emoji (Logseq's `#📑READ`), or `.` then a letter (Logseq's
         // `#.ol`); not a digit: `#123` is an issue's number.
         let second = tag.dropFirst().first
-        guard lead.isLetter || lead == "_" || lead == "@" || (!lead.isASCII && lead.isSymbol) || (lead == "." && second?.isLetter == true)
-        else { return nil }
+        // An emoji as drawn by default (`📑`, not `€`, `©` or `°`, which stay text).
+        let emoji = lead.unicodeScalars.first?.properties.isEmojiPresentation ?? false
+        guard lead.isLetter || lead == "_" || lead == "@" || emoji || (lead == "." && second?.isLetter == true) else { return nil }
         // `(see #work)`, `#done.`: the punctuation closes the sentence, and the word is no tag (a tag that
         // ends so is written `#[[work)]]`).
         if let last = tag.last, ",.;:!?)\"'(]".contains(last) { return nil }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import TestSupport
 import Testing
@@ -126,6 +127,44 @@ import Testing
         let before = try Self.entries(try Store(path: dir.path(), model: Self.v1))
         #expect(before.first == "Add ship: - → folder=\(folder) rank=3 text=\"ship\"")
         #expect(try Self.entries(try Store(path: dir.path(), model: Self.v1Reordered)) == before)
+    }
+
+    /// A layout left by a program that wrote it for another model (its hash not the store's) is not
+    /// trusted: the old numbers are inferred, and the entries still read right.
+    @Test func aLayoutOfAnotherModelIsNotTrusted() throws {
+        let dir = TemporaryDirectory("outbox-upgrade")
+        let folder = try Self.writeOffline(dir.path())
+        let q = try DatabaseQueue(path: dir.path())
+        try q.write { db in
+            try db.execute(sql: "UPDATE og_metadata SET value = ? WHERE key = 'layout'", arguments: [SlotLayout(Self.v1Reordered).json])
+            try db.execute(sql: "UPDATE og_metadata SET value = 'another' WHERE key = 'layout_hash'")
+        }
+        let store = try Store(path: dir.path(), model: Self.v2)
+        #expect(try Self.entries(store).first == "Add ship: - → folder=\(folder) label=nil pinned=true rank=3 text=\"ship\"")
+    }
+
+    /// An entry whose bytes name an entity or a row width the old layout has not (a damaged file) is left
+    /// as it is and refused when read: the migration neither traps nor fails (it did: an index out of range
+    /// inside the open's transaction, so the store could never be opened again).
+    @Test func anEntryOfTheWrongShapeStaysAndIsRefused() throws {
+        let dir = TemporaryDirectory("outbox-upgrade")
+        _ = try Self.writeOffline(dir.path())
+        var wide = UndoRecord(name: "Wide")
+        wide.append(ObjectID(entity: 0, rowID: 1), before: nil, after: Array(repeating: .string("x"), count: 9))
+        var stranger = UndoRecord(name: "Stranger")
+        stranger.append(ObjectID(entity: 7, rowID: 1), before: nil, after: [.string("x")])
+        let q = try DatabaseQueue(path: dir.path())
+        try q.write { db in
+            for r in [wide, stranger] {
+                try db.execute(
+                    sql: "INSERT INTO og_outbox(name, model_hash, step, kind) VALUES (?, ?, ?, 0)",
+                    arguments: [r.name, Self.v1.versionHash, Data(r.encoded(changedOnly: false))])
+            }
+        }
+        let store = try Store(path: dir.path(), model: Self.v2)
+        #expect(try store.outbox(after: 0, limit: 4).map(\.name) == ["Add ship", "Rename ship", "Add gone", "Delete gone"])
+        #expect(throws: StoreError.self) { try store.outbox(after: 4, limit: 1) }
+        #expect(try store.outboxCount() == 6)
     }
 
     /// An entry that does not decode under the old model stays and is refused, as a damaged one always was.

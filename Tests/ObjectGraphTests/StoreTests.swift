@@ -109,6 +109,12 @@ import Testing
         let pinned = ResultsController(context: c, request: FetchRequest("Note", where: Property("pinned") == true))
         try pinned.performFetch()
         #expect(pinned.count == 0)
+        // Rows read by ID before the migration: the SQL that read them selected NULL for `pinned`.
+        let noteA = try #require(try c.fetch(FetchRequest("Note", where: Property("text") == "a")).first).objectID
+        let other = Context(store: reader)
+        #expect(try other.existingObject(for: noteA)?["pinned"] == .null)
+        let all = ResultsController(context: c, request: FetchRequest("Note", sortedBy: [SortKey("text")]))
+        try all.performFetch()
         #expect(try reader.poll() == 0)
 
         do {
@@ -123,6 +129,10 @@ import Testing
         _ = try reader.poll()
         #expect(folders.count == 1)
         #expect(pinned.count == 1)
+        #expect(try c.fetch(FetchRequest("Note", sortedBy: [SortKey("text")])).map { $0["pinned"] as Value } == [.bool(true), .bool(false)])
+        #expect(try Context(store: reader).existingObject(for: noteA)?["pinned"] == .bool(true))
+        #expect(try other.existingObject(for: noteA)?["pinned"] == .bool(true))
+        #expect(all.count == 2)
         #expect(try c.fetch(FetchRequest("Folder")).first?["name"] == .string("Work"))
         #expect(reader.resynchronizations == 1)
     }

@@ -29,7 +29,8 @@ import Testing
     /// What is not a token stays in the title, as typed.
     @Test(arguments: [
         "TODO", "!A due:fri", "due:someday is kept", "!! and !AB", "a 9:00 alone", "NEXT is no state here", "sched:2026-02-30 x", "due: empty",
-        "#work", "C# and F# and # alone", "issue #12", "a #[[never closed", "#a:b has a colon", "#[[]] empty", "it is #done.", "see #work)"
+        "#work", "C# and F# and # alone", "issue #12", "a #[[never closed", "#a:b has a colon", "#[[]] empty", "it is #done.", "see #work)",
+        "Lunch #€", "#© mine", "#°C"
     ])
     func wordsThatAreNotTokensStay(line: String) {
         let c = CaptureLine(line, today: Self.today)

@@ -102,6 +102,12 @@ import Testing
         try OutlineFormat.markdown.read(try markdown(), preamble: { preamble = $0 }, each: { node, _ in titles.append(node.title) })
         #expect(preamble == "> [!summary]\n> About." && titles == ["a"])
 
+        // A break first or last: kept too (as a first item's note; a preamble would lose it).
+        for note in ["> quote\n\n---", "---\n\n> quote", "---"] {
+            try o.perform { try o.root().note = note }
+            let nodes = try MarkdownOutline.read(try markdown())
+            #expect(nodes.first?.note == note && nodes.first?.title == "", "\(note)")
+        }
         try o.perform { try o.root().note = "An introduction.\n\n```\nnot closed" }
         let written = try markdown()
         let nodes = try MarkdownOutline.read(written)

@@ -18,19 +18,28 @@ extension UndoRecord {
             entityMap.append(new.index)
             slotMaps.append(map)
         }
-        func row(_ values: [Value]?, _ entity: Int) -> [Value]? {
-            guard let values else { return nil }
+        // Bytes from a file: an entity or a row the old layout does not have makes the step untranslatable
+        // (it stays, and is refused when read), never an index out of range.
+        func row(_ values: [Value]?, _ entity: Int) -> [Value]?? {
+            guard let values else { return .some(nil) }
+            guard values.count == slotMaps[entity].count else { return nil }
             var out = model.entities[entityMap[entity]].defaults
             for (i, v) in values.enumerated() { out[slotMaps[entity][i]] = v }
-            return out
+            return .some(out)
         }
         var out = UndoRecord(name: name)
         out.reserve(record.entries.count)
         for e in record.entries {
             let entity = e.id.entity
-            out.append(ObjectID(entity: entityMap[entity], rowID: e.id.rowID), before: row(e.before, entity), after: row(e.after, entity))
+            guard entity >= 0, entity < entityMap.count, let before = row(e.before, entity), let after = row(e.after, entity) else { return nil }
+            out.append(ObjectID(entity: entityMap[entity], rowID: e.id.rowID), before: before, after: after)
         }
-        out.appendFingerprinted(record.fingerprinted.map { (ObjectID(entity: entityMap[$0.id.entity], rowID: $0.id.rowID), $0.fingerprint) })
+        var fingerprinted: [(id: ObjectID, fingerprint: UInt64)] = []
+        for f in record.fingerprinted {
+            guard f.id.entity >= 0, f.id.entity < entityMap.count else { return nil }
+            fingerprinted.append((ObjectID(entity: entityMap[f.id.entity], rowID: f.id.rowID), f.fingerprint))
+        }
+        out.appendFingerprinted(fingerprinted)
         guard out.fits(model) else { return nil }
         // A history's step keeps changed slots only, an outbox's whole rows: each stays the kind it was.
         let sparse = bytes.starts(with: magicChangedOnly) || bytes.starts(with: magicChangedOnlyFingerprinted)

@@ -68,10 +68,11 @@ extension SQLiteStore {
         // The SQL of a result's batches differs only by form and limit: built once, not once per batch.
         let key = (count + ties) << 2 | keyset.form.key
         let cache: OrderedReadCache
-        if let known = storage.storeCache as? OrderedReadCache {
+        if let known = storage.storeCache as? OrderedReadCache, known.generation == readGeneration {
             cache = known
         } else {
-            cache = OrderedReadCache(arguments: request.predicate.sql(for: entity, absent: absentSlots[entity.index] ?? []).1)
+            cache = OrderedReadCache(
+                arguments: request.predicate.sql(for: entity, absent: absentSlots[entity.index] ?? []).1, generation: readGeneration)
             storage.storeCache = cache
         }
         let sql: String
@@ -140,8 +141,11 @@ extension SQLiteStore {
 final class OrderedReadCache {
     var sql: [Int: String] = [:]
     let arguments: [Value]
+    /// The store's `readGeneration` it was built in.
+    let generation: Int
 
-    init(arguments: [Value]) {
+    init(arguments: [Value], generation: Int) {
         self.arguments = arguments
+        self.generation = generation
     }
 }

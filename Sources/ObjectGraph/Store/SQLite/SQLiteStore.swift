@@ -21,6 +21,9 @@ final class SQLiteStore: PersistentStore {
     var cachedStatements: Int { statements.count }
     /// `SELECT <row> FROM <entity> WHERE id IN (?,...)` by entity, list size and columns.
     var rowsByIDSQL: [RowsByIDKey: String] = [:]
+    /// Changes when SQL built before can no longer be used (a read-only store took in a migration): a
+    /// result's cached batch SQL (`OrderedReadCache`) is built again.
+    var readGeneration = 0
     /// `INSERT` of one or several rows, by entity and row count.
     var insertSQL: [Int: String] = [:]
     /// The last `PRAGMA data_version` seen: it changes when another connection commits.
@@ -119,6 +122,11 @@ final class SQLiteStore: PersistentStore {
         absentEntities = []
         absentSlots = [:]
         backgroundReaderStorage = nil
+        // SQL built while columns were missing selected NULL for them: none of it is used again.
+        rowsByIDSQL = [:]
+        statements = [:]
+        hot = [Statement?](repeating: nil, count: HotSQL.allCases.count)
+        readGeneration += 1
         return true
     }
 
@@ -261,7 +269,7 @@ final class SQLiteStore: PersistentStore {
                     if let current {
                         // The hash digests names, not their order: a model that only reordered what it declares
                         // has the hash it had and other slot numbers, which steps already written must follow.
-                        let layout = try SQLiteStore.readLayout(db)
+                        let layout = try SQLiteStore.readLayout(db, for: current.hash)
                         if current.hash != model.versionHash || (layout != nil && layout != SlotLayout(model)) {
                             // Re-check inside the write lock: another process may have migrated meanwhile.
                             let plan = try SchemaMigration.plan(from: current, to: model)
@@ -506,12 +514,20 @@ final class SQLiteStore: PersistentStore {
 
     static func writeModel(_ db: Database, _ model: Model) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('model', ?), ('model_hash', ?), ('model_version', ?), ('layout', ?)",
-            arguments: [String(decoding: model.snapshot.json, as: UTF8.self), model.versionHash, model.version, SlotLayout(model).json])
+            sql: """
+                INSERT OR REPLACE INTO og_metadata(key, value) VALUES ('model', ?), ('model_hash', ?), ('model_version', ?), \
+                ('layout', ?), ('layout_hash', ?)
+                """,
+            arguments: [
+                String(decoding: model.snapshot.json, as: UTF8.self), model.versionHash, model.version, SlotLayout(model).json, model.versionHash
+            ])
     }
 
-    /// The slot layout of the model that wrote the store, when the store keeps one (written since 2026-11-30).
-    static func readLayout(_ db: Database) throws -> SlotLayout? {
-        try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'layout'").flatMap(SlotLayout.decode)
+    /// The slot layout of the model that wrote the store (whose hash is `hash`), when the store keeps one
+    /// for it: written since 2026-11-30, and not left behind by an earlier program that migrated the store
+    /// without writing one.
+    static func readLayout(_ db: Database, for hash: String) throws -> SlotLayout? {
+        guard try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'layout_hash'") == hash else { return nil }
+        return try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'layout'").flatMap(SlotLayout.decode)
     }
 }

@@ -35,7 +35,9 @@ struct MarkdownWriter: OutlineWriter {
         let document = MarkdownDocument(text)
         let blocks = document.root.children
         guard let last = blocks.last, last.type == CMARK_NODE_LIST, last.children.count == 1,
-            last.startLine == text.split(separator: 0x0A, omittingEmptySubsequences: false).count - 1
+            last.startLine == text.split(separator: 0x0A, omittingEmptySubsequences: false).count - 1,
+            // A break first or last only separates: the reader keeps none outside the blocks it separates.
+            blocks.first?.type != CMARK_NODE_THEMATIC_BREAK, blocks.dropLast().last?.type != CMARK_NODE_THEMATIC_BREAK
         else { return false }
         return blocks.dropLast().allSatisfy { b in
             b.type == CMARK_NODE_CODE_BLOCK || b.type == CMARK_NODE_BLOCK_QUOTE || b.type == CMARK_NODE_HTML_BLOCK
