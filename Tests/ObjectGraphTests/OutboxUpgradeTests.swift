@@ -129,6 +129,26 @@ import Testing
         #expect(try Self.entries(try Store(path: dir.path(), model: Self.v1Reordered)) == before)
     }
 
+    /// A store's layout is written as JSON with `try!` (see `SlotLayout.json`): any model's names, the join
+    /// entities of many-to-many relationships and non-ASCII names included, encode and read back the same.
+    @Test func aLayoutReadsBackAsWritten() throws {
+        let model = try Model(version: 3) {
+            Entity("Nöte") {
+                Attribute("tëxt \\ 日本 \u{7F}", .string, default: "")
+                Relationship.toMany("tags", "Tag", inverse: "notes")
+            }
+            Entity("Tag") {
+                Attribute("name", .string, default: "")
+                Relationship.toMany("notes", "Nöte", inverse: "tags")
+            }
+        }
+        for m in [model, Self.v1, Self.v2] {
+            let layout = SlotLayout(m)
+            #expect(layout.entities.count == m.entities.count)
+            #expect(SlotLayout.decode(layout.json) == layout)
+        }
+    }
+
     /// A layout left by a program that wrote it for another model (its hash not the store's) is not
     /// trusted: the old numbers are inferred, and the entries still read right.
     @Test func aLayoutOfAnotherModelIsNotTrusted() throws {

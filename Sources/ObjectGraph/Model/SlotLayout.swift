@@ -36,6 +36,9 @@ struct SlotLayout: Codable, Equatable, Sendable {
     var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // Safe: the layout is strings and arrays of strings only, and JSONEncoder fails only on values it
+        // cannot write (non-finite numbers, a throwing `encode`). OutboxUpgradeTests.aLayoutReadsBackAsWritten
+        // encodes every entity and property name a model may take and decodes it back.
         return String(decoding: try! encoder.encode(self), as: UTF8.self)
     }
 
