@@ -11,11 +11,19 @@ final class PseudoTerminal {
     private var state = EscapeState.text
     /// The parameter bytes of the control sequence being read.
     private var csiParameters = [UInt8]()
+    /// Whether cursor position requests are answered (as terminals do) or left unanswered (as some do).
+    private let answersCursorQueries: Bool
+    /// The row the program last moved the cursor to (1-based), to answer a position request with.
+    private var cursorRow = 1
 
     private enum EscapeState { case text, escape, intermediate, csi }
 
     /// Starts `executable` as the session leader of a new `rows`×`columns` terminal (TERM=xterm-256color).
-    init(_ executable: String, _ arguments: [String], rows: Int = 24, columns: Int = 80, environment: [String: String] = [:]) throws {
+    init(
+        _ executable: String, _ arguments: [String], rows: Int = 24, columns: Int = 80, environment: [String: String] = [:],
+        answersCursorQueries: Bool = true
+    ) throws {
+        self.answersCursorQueries = answersCursorQueries
         // posix_openpt and friends are hidden from Swift's Glibc module (they need _XOPEN_SOURCE); on Linux they
         // are /dev/ptmx plus two ioctls: unlock the pair (TIOCSPTLCK) and get its number (TIOCGPTN).
         let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -103,11 +111,14 @@ final class PseudoTerminal {
         case .csi:
             if b >= 0x40 && b <= 0x7E {
                 state = .text
-                // A cursor position request (the outliner asks how wide some characters are drawn at start):
-                // answered as a terminal does, at once, with a position two cells along the row.
-                if b == UInt8(ascii: "n") && csiParameters == [UInt8(ascii: "6")] {
-                    let reply = Array("\u{1B}[1;3R".utf8)
+                // A cursor position request (the outliner asks how wide some characters are drawn): answered
+                // as a terminal does, at once, with a position two cells along the row last moved to.
+                if b == UInt8(ascii: "n") && csiParameters == [UInt8(ascii: "6")] && answersCursorQueries {
+                    let reply = Array("\u{1B}[\(cursorRow);3R".utf8)
                     _ = reply.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+                } else if b == UInt8(ascii: "H") {
+                    let row = csiParameters.prefix { $0 != UInt8(ascii: ";") }
+                    cursorRow = Int(String(decoding: row, as: UTF8.self)) ?? 1
                 }
                 csiParameters = []
             } else {

@@ -1,7 +1,7 @@
 import Foundation
 
 // Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
-//        [interchange] [hostile] [startup] [keys] [memory] [folds] [search] [history] [live] [streaming] [sync]   (startup, live,
+//        [interchange] [hostile] [startup] [commands] [keys] [memory] [folds] [search] [history] [live] [streaming] [sync]   (startup, commands, live,
 //        streaming and sync need `swift build -c release` for the burrow binary; streaming and sync run only when named;
 //        sync needs BURROW_BENCH_PG=postgres://user:password@host:port/postgres, a user that may create databases)
 //        BurrowBenchmarks --generate-outline N DIR   (writes the scenarios' outline files, e.g. to load in hnb)
@@ -54,6 +54,7 @@ do {
         sizes: quick ? [10_000, 20_000] : [10_000, 100_000, 1_000_000], keysLevel: quick ? 10_000 : 100_000,
         memoryLevel: quick ? 20_000 : 1_000_000, runs: quick ? 2 : 5, keyPresses: quick ? 500 : 5_000
     ).run(only: only)
+    try CommandBenchmarks(size: quick ? 10_000 : 100_000, runs: quick ? 5 : 20).run(only: only)
     try FoldBenchmarks(size: quick ? 10_000 : 100_000, hugeLevel: quick ? 20_000 : 100_000, runs: quick ? 2 : 5, keyPresses: quick ? 500 : 5_000)
         .run(only: only)
     try HistoryBenchmarks(branches: quick ? 10 : 100, leaves: 999, runs: quick ? 2 : 5, edits: quick ? 50 : 500).run(only: only)

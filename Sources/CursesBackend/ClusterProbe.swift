@@ -1,10 +1,11 @@
-import Foundation
+import TerminalKit
 
 /// How wide the terminal draws characters made of several visible code points, which neither the C library
 /// nor ncurses can measure: ZWJ sequences (a family), flags (two regional indicators) and emoji with a skin
 /// tone. Terminals differ (tmux 3.3a joins the first two into two cells but draws a skin tone as two more), so
-/// it is asked once at start: each sample is written at the start of a row, then the cursor position is
-/// requested (`ESC [ 6 n`) and read back.
+/// the terminal is asked once, with the first frame: each sample is written at the start of a row, then the
+/// cursor position is requested (`ESC [ 6 n`); the answers arrive among the keys. Until they do (and in a
+/// terminal that never answers), such characters are drawn as a stand-in of the same width.
 struct ClusterProbe: Sendable {
     /// The kinds of cluster a terminal may or may not draw as one character.
     enum Kind: CaseIterable, Sendable {
@@ -32,33 +33,39 @@ struct ClusterProbe: Sendable {
         }
     }
 
+    /// Where the question stands: not asked yet (before the first frame), asked, or every kind answered.
+    enum State: Sendable { case unasked, asked, answered }
+
     /// The cells the terminal took for each kind's sample; a kind it did not answer for is missing.
     var widths: [Kind: Int] = [:]
+    var state = State.unasked
 
-    /// Asks the terminal on standard output, reading its answers from standard input (already in raw mode),
-    /// for at most `timeout`. Writes on the screen: the caller repaints it after.
-    static func ask(timeout: Duration = .milliseconds(300)) -> ClusterProbe {
+    /// The screen row (from 0) of the first sample. Not the top row: the answer `ESC [ 1 ; 3 R` is also how
+    /// xterm sends Alt-F3, which terminfo lists; no key is sent as `ESC [ 2 ; …R` to `ESC [ 4 ; …R`.
+    static let firstRow = 1
+
+    /// The bytes that ask: each sample at the start of its row, then a cursor position request; then the
+    /// cursor back at `cursorAfter`, where ncurses believes it is. Nil (and nothing asked) on a screen too
+    /// small to hold the samples.
+    mutating func request(screen: Size, cursorAfter: Position) -> String? {
+        guard state == .unasked, screen.height >= Self.firstRow + Kind.allCases.count, screen.width >= 12 else { return nil }
+        state = .asked
         var request = ""
-        for (row, kind) in Kind.allCases.enumerated() { request += "\u{1B}[\(row + 1);1H\(kind.sample)\u{1B}[6n" }
-        FileHandle.standardOutput.write(Data(request.utf8))
-        var reply: [UInt8] = []
-        let deadline = ContinuousClock.now + timeout
-        var answers: [(row: Int, column: Int)] = []
-        while answers.count < Kind.allCases.count {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { break }
-            var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
-            guard poll(&poller, 1, max(1, ms)) > 0 else { break }
-            var buffer = [UInt8](repeating: 0, count: 64)
-            let n = read(STDIN_FILENO, &buffer, buffer.count)
-            guard n > 0 else { break }
-            reply += buffer[..<n]
-            answers = cursorReports(in: reply)
+        for (i, kind) in Kind.allCases.enumerated() {
+            request += "\u{1B}[\(Self.firstRow + i + 1);1H\(kind.sample)\u{1B}[6n"
         }
-        var probe = ClusterProbe()
-        for (kind, answer) in zip(Kind.allCases, answers) { probe.widths[kind] = answer.column - 1 }
-        return probe
+        return request + "\u{1B}[\(cursorAfter.y + 1);\(cursorAfter.x + 1)H"
+    }
+
+    /// Takes a cursor position report (1-based, as the terminal sends it) that arrived among the keys; true
+    /// when it answers the question, false when it is something else (a key such as Shift-F3, say).
+    mutating func take(row: Int, column: Int) -> Bool {
+        guard state == .asked else { return false }
+        let index = row - 1 - Self.firstRow
+        guard Kind.allCases.indices.contains(index), column >= 1 else { return false }
+        widths[Kind.allCases[index]] = column - 1
+        if widths.count == Kind.allCases.count { state = .answered }
+        return true
     }
 
     /// The `ESC [ row ; column R` reports in `bytes`, in order (anything else, such as a key typed meanwhile,

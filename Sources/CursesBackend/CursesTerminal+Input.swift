@@ -150,6 +150,14 @@ extension CursesTerminal {
             if introducer == "O" { return KeyDecoder.ss3(final: Character(scalar)).map { .key($0) } }
             if v >= 0x40 && v <= 0x7E {
                 if parameters == "200" && scalar == "~" { return .paste(readPaste()) }
+                if scalar == "R", let report = ClusterProbe.cursorReports(in: Array("\u{1B}[\(parameters)R".utf8)).first,
+                    clusters.take(row: report.row, column: report.column)
+                {
+                    // The last answer: what was drawn as stand-ins may now be drawn whole, so all is drawn again.
+                    guard clusters.state == .answered, drewStandIn else { return nil }
+                    drewStandIn = false
+                    return .resize(size)
+                }
                 return KeyDecoder.csi(parameters: parameters, final: Character(scalar)).map { .key($0) }
             }
             guard parameters.count < 32 else { return nil }

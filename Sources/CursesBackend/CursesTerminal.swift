@@ -46,8 +46,14 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     /// Where the cursor is left after each refresh (the top left while it is hidden), so that what is written
     /// past ncurses knows where the terminal's cursor must go back to.
     private var cursorHome = Position(x: 0, y: 0)
-    /// How wide the terminal draws flags, skin tones and ZWJ sequences, asked at start.
-    private var clusters = ClusterProbe()
+    /// Where the last refresh left the terminal's cursor (and where ncurses believes it is until the next).
+    private var cursorRefreshed = Position(x: 0, y: 0)
+    /// How wide the terminal draws flags, skin tones and ZWJ sequences, asked with the first frame and
+    /// learnt from the answers as they arrive among the keys.
+    var clusters = ClusterProbe()
+    /// Whether a character of several visible code points was drawn as a stand-in: when the terminal's
+    /// answer comes, the screen is drawn again.
+    var drewStandIn = false
     /// Characters of several visible code points drawn this frame: ncurses holds a stand-in of their width,
     /// and `flush` writes them over it.
     private var overprints: [(position: Position, symbol: String, style: Style)] = []
@@ -108,9 +114,6 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
         terminal.setCursor(nil)
         werase(window)
         wrefresh(window)
-        terminal.clusters = ClusterProbe.ask()
-        // The samples are on the screen: the first frame repaints all of it.
-        clearok(window, true)
         return terminal
     }
 
@@ -178,6 +181,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             while symbol.unicodeScalars.last?.value == 0x200D { symbol.unicodeScalars.removeLast() }
             overprints.append((position, symbol, cell.style))
         } else {
+            if clusters.state == .asked { drewStandIn = true }
             _ = put(y, x, [0xFFFD], attributes, pair)
             for i in 1..<max(1, Int32(cell.width)) { _ = put(y, x + i, [0x20], attributes, pair) }
         }
@@ -205,7 +209,18 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     }
 
     public func flush() {
+        if clusters.state == .unasked {
+            // Asked before the first frame is painted, in the same write, so the frame waits for nothing: the
+            // samples go on rows the frame then paints over, and the answers arrive later among the keys.
+            if let request = clusters.request(screen: size, cursorAfter: cursorRefreshed) {
+                burrow_write_raw(request)
+                wredrawln(window, Int32(ClusterProbe.firstRow), Int32(ClusterProbe.Kind.allCases.count))
+            } else {
+                clusters.state = .answered
+            }
+        }
         wrefresh(window)
+        cursorRefreshed = cursorHome
         guard !overprints.isEmpty else { return }
         // ncurses ends a refresh with the attributes reset and the cursor at `cursorHome`; so do these writes.
         var out = ""

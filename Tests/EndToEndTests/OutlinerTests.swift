@@ -25,6 +25,17 @@ struct OutlinerTests {
         return (status, out + err)
     }
 
+    /// Keys typed while the outliner starts are kept: the terminal is asked how it draws some characters
+    /// with the first frame and its answers are read among the keys (the question asked before the first
+    /// frame read the terminal for up to 300 ms and dropped every key it found there).
+    @Test func keysTypedWhileItStartsAreKept() throws {
+        let (tmux, _) = try start()
+        try tmux.send("a")
+        try tmux.type("Typed early")
+        try tmux.send("Enter")
+        #expect(tmux.waitFor { Self.shows($0, " [ ] Typed early") } != nil, "\(tmux.screen())")
+    }
+
     /// After `q`, the database file alone is the whole outline: the write-ahead log was checkpointed, so a
     /// copy of just the `.sqlite` file (a backup, a sync tool) loses nothing.
     @Test func quittingLeavesTheFileAloneComplete() throws {

@@ -4,7 +4,7 @@ import Outline
 
 /// `burrow mv PATH --to PATH [--position N]`
 struct Mv: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Move an item (with its sub-items) under another item.")
+    static let configuration = CommandConfiguration(commandName: "mv", abstract: "Move an item (with its sub-items) under another item.")
 
     @OptionGroup var database: DatabaseOptions
 

@@ -10,6 +10,7 @@ import TerminalKit
 /// `burrow sync attach URL | now | status | detach`
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Share the outline through a PostgreSQL server.",
         discussion: """
             attach URL connects this outline (postgres://user@host:port/database, TLS as sslmode says; the \
@@ -20,7 +21,7 @@ struct Sync: ParsableCommand {
         subcommands: [Attach.self, Now.self, Status.self, Detach.self])
 
     struct Attach: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Share this outline through the server at URL.")
+        static let configuration = CommandConfiguration(commandName: "attach", abstract: "Share this outline through the server at URL.")
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "postgres://user@host:port/database") var url: String
 
@@ -41,7 +42,7 @@ struct Sync: ParsableCommand {
     }
 
     struct Now: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Send what waits and receive what others did, once.")
+        static let configuration = CommandConfiguration(commandName: "now", abstract: "Send what waits and receive what others did, once.")
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The server's URL, when its password is only there (it is never kept in the outline).") var url: String?
 
@@ -71,7 +72,7 @@ struct Sync: ParsableCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Where the outline is shared and what waits to be sent.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Where the outline is shared and what waits to be sent.")
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
@@ -118,7 +119,7 @@ struct Sync: ParsableCommand {
     }
 
     struct Detach: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop sharing this outline (its items stay).")
+        static let configuration = CommandConfiguration(commandName: "detach", abstract: "Stop sharing this outline (its items stay).")
         @OptionGroup var database: DatabaseOptions
 
         func run() throws {

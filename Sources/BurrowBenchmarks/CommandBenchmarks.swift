@@ -1,0 +1,52 @@
+import Foundation
+import Outline
+
+/// Issue 34's commands as a script meets them: the whole process of `burrow --version`, `add`, `ls` and
+/// `find`, from spawn to exit, on an outline of `size` items, beside `sqlite3 DB 'select 1'` (the C library's
+/// own shell opening the same file) in the same run, alternated.
+struct CommandBenchmarks {
+    let size: Int
+    let runs: Int
+
+    func run(only: Set<String>) throws {
+        guard only.isEmpty || only.contains("commands") else { return }
+        guard let burrow = Harness.sibling("burrow") else {
+            print("commands: skipped (build the outliner beside the benchmark: swift build -c release)")
+            return
+        }
+        let dir = Harness.scratch("commands")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let generated = try GeneratedOutline.make(size: size, in: dir + "/gen")
+        let store = dir + "/outline.sqlite"
+        do {
+            let outline = try Outline(path: store)
+            let text = try String(contentsOfFile: generated + "/big.txt", encoding: .utf8)
+            try outline.add(try OutlineFormat.text.read(text), under: try outline.root())
+            try outline.save()
+        }
+        let sqlite = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let commands: [(name: String, arguments: [String])] = [
+            ("--version", ["--version"]),
+            ("add", ["add", "Call the plumber", "--db", store]),
+            ("ls", ["ls", "--db", store]),
+            ("find (first 10 hits)", ["find", "fox", "--limit", "10", "--db", store])
+        ]
+        var times = Array(repeating: [Double](), count: commands.count)
+        var baseline: [Double] = []
+        for _ in 0..<runs {
+            if let sqlite, let t = Harness.runProcess(sqlite, [store, "select 1"]) { baseline.append(t) }
+            for (i, command) in commands.enumerated() {
+                guard let t = Harness.runProcess(burrow, command.arguments) else {
+                    throw PseudoTerminal.Failure("burrow \(command.arguments.joined(separator: " ")) failed")
+                }
+                times[i].append(t)
+            }
+        }
+        let base = baseline.isEmpty ? 0 : Harness.percentile(baseline, 0.5)
+        for (i, command) in commands.enumerated() {
+            Harness.report(
+                "\(size) items: burrow \(command.name) (vs sqlite3)", ours: Harness.percentile(times[i], 0.5), baseline: base,
+                goal: "<= 10 ms, whole process")
+        }
+    }
+}
