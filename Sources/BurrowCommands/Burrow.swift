@@ -51,6 +51,12 @@ public enum BurrowMain {
     /// `outliner` runs the full-screen outliner when no subcommand is given; it gets the database path and
     /// returns the exit status.
     public static func run(_ arguments: [String], outliner: ((String) throws -> Int32)? = nil) -> Int32 {
+        // Scripts ask for the version to check what is installed: answered without building the parser
+        // (which inspects every command's options and costs more than the rest of the process).
+        if arguments == ["--version"] {
+            Console.current.out(Burrow.configuration.version + "\n")
+            return 0
+        }
         // The check reads every option of the command from its help, which costs more than the rest of a
         // quick command's start together, so it runs before parsing only when a word could be misread (one
         // that starts with a single dash, which ArgumentParser would split into letters), and otherwise only
@@ -65,7 +71,8 @@ public enum BurrowMain {
         do {
             command = try Burrow.parseAsRoot(arguments)
         } catch {
-            if !mayBeMisread, let refusal = Burrow.misreadOption(in: arguments) {
+            // Help asked for is no failure: nothing was misread.
+            if !mayBeMisread, Burrow.exitCode(for: error) != .success, let refusal = Burrow.misreadOption(in: arguments) {
                 Console.current.err(refusal + "\n")
                 return 2
             }

@@ -106,7 +106,8 @@ extension Context {
         for (e, ids, values) in pendingRows {
             write.inserts.append((e, ids.map(\.rowID), values))
             if undoHistory.recordsActions && !isApplyingHistory {
-                flushed.fingerprints.reserveCapacity(flushed.fingerprints.count + ids.count)
+                // No reserveCapacity(count + ids.count) here: an exact reservation on every batch copied the
+                // whole list each time (a million rows: 1.5 GB moved); appending grows it geometrically.
                 var scratch = ByteWriter()
                 for (id, row) in zip(ids, values) { flushed.fingerprints.append((id, UndoRecord.fingerprint(row, e, scratch: &scratch))) }
             }

@@ -40,7 +40,7 @@ extension SQLiteStore {
         }
         let stored: StoredModel?
         do {
-            stored = try readStoredModelWithoutWriting(path: path)
+            stored = try readStoredModelWithoutWriting(path: path, model: model)
         } catch {
             var e = error
             e.path = path
@@ -68,7 +68,7 @@ extension SQLiteStore {
 extension SQLiteStore {
     /// Reads the model record through SQLite's C API. Without a WAL file nobody has the database open, so
     /// it is opened `immutable`: no lock, no `-wal` or `-shm` file is created, not one byte changes.
-    static func readStoredModelWithoutWriting(path: String) throws(StoreError) -> StoredModel? {
+    static func readStoredModelWithoutWriting(path: String, model: Model) throws(StoreError) -> StoredModel? {
         let walExists = FileManager.default.fileExists(atPath: path + "-wal")
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
@@ -117,8 +117,8 @@ extension SQLiteStore {
         for row in try query("SELECT key, value FROM og_metadata WHERE key IN ('model', 'model_hash', 'model_version')") {
             if let k = row[0], let v = row[1] { dict[k] = v }
         }
-        guard let json = dict["model"], let snapshot = ModelSnapshot.decode(Data(json.utf8)), let hash = dict["model_hash"],
-            let version = dict["model_version"].flatMap({ Int($0) })
+        guard let json = dict["model"], let hash = dict["model_hash"], let version = dict["model_version"].flatMap({ Int($0) }),
+            let snapshot = StoredModel.snapshot(json: json, hash: hash, model: model)
         else {
             throw StoreError(.notAStore, "the store's model record is damaged")
         }

@@ -111,7 +111,7 @@ final class SQLiteStore: PersistentStore {
     func tookInMigrationElsewhere() throws(StoreError) -> Bool {
         guard isReadOnly, !absentEntities.isEmpty || !absentSlots.isEmpty else { return false }
         do {
-            let migrated = try queue.inDatabase { db in try SQLiteStore.readStoredModel(db)?.hash == model.versionHash }
+            let migrated = try queue.inDatabase { db in try SQLiteStore.readStoredModel(db, model: model)?.hash == model.versionHash }
             guard migrated else { return false }
             try queue.inDatabase { db in
                 for name in absentEntities { try db.execute(sql: "DROP TABLE IF EXISTS temp.\(Schema.quote(name))") }
@@ -246,6 +246,11 @@ final class SQLiteStore: PersistentStore {
                 }
                 // NORMAL in WAL mode survives a killed process; only a power cut can lose the last commits.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // A statement that inserts several rows keeps what it changes in a statement journal (to undo
+                // itself alone), and SQLite writes that journal to a temporary file once it passes 64 KiB,
+                // which a long transaction then writes through for every statement: 1.2 GB for an import of a
+                // million items. Kept in memory, each statement's journal is freed at its end.
+                try db.execute(sql: "PRAGMA temp_store = MEMORY")
             }
         }
         return config
@@ -257,7 +262,7 @@ final class SQLiteStore: PersistentStore {
         do {
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
-                    let current = try SQLiteStore.readStoredModel(db)
+                    let current = try SQLiteStore.readStoredModel(db, model: model)
                     if current != nil {
                         try db.execute(sql: Schema.changeLogTable)
                         for sql in Schema.historyTable { try db.execute(sql: sql) }
@@ -480,6 +485,12 @@ final class SQLiteStore: PersistentStore {
         var snapshot: ModelSnapshot
         var hash: String
         var version: Int
+
+        /// The snapshot recorded as `json` with `hash`: `model`'s own when the hashes agree (the hash digests
+        /// that JSON), so an open by the model that wrote the store decodes nothing; nil when damaged.
+        static func snapshot(json: String, hash: String, model: Model) -> ModelSnapshot? {
+            hash == model.versionHash ? model.snapshot : ModelSnapshot.decode(Data(json.utf8))
+        }
     }
 
     /// The key of each model version the store was upgraded from: `upgraded_from.6` = 7.
@@ -498,14 +509,14 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
-    static func readStoredModel(_ db: Database) throws -> StoredModel? {
+    static func readStoredModel(_ db: Database, model: Model) throws -> StoredModel? {
         guard try db.tableExists("og_metadata") else { return nil }
         let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM og_metadata WHERE key IN ('model', 'model_hash', 'model_version')")
         var dict: [String: DatabaseValue] = [:]
         for r in rows { dict[r["key"]] = r["value"] as DatabaseValue }
-        guard let json = dict["model"].flatMap(String.fromDatabaseValue), let snapshot = ModelSnapshot.decode(Data(json.utf8)),
-            let hash = dict["model_hash"].flatMap(String.fromDatabaseValue),
-            let version = dict["model_version"].flatMap(Int.fromDatabaseValue)
+        guard let json = dict["model"].flatMap(String.fromDatabaseValue), let hash = dict["model_hash"].flatMap(String.fromDatabaseValue),
+            let version = dict["model_version"].flatMap(Int.fromDatabaseValue),
+            let snapshot = StoredModel.snapshot(json: json, hash: hash, model: model)
         else {
             throw StoreError(.notAStore, "the store's model record is damaged")
         }
