@@ -251,6 +251,10 @@ final class SQLiteStore: PersistentStore {
                 // which a long transaction then writes through for every statement: 1.2 GB for an import of a
                 // million items. Kept in memory, each statement's journal is freed at its end.
                 try db.execute(sql: "PRAGMA temp_store = MEMORY")
+                // Debian's SQLite zeroes every freed page (SECURE_DELETE), so freeing a large undo step wrote
+                // all its pages again: 86 MB and 0.3 s on the action after a million-item delete. FAST zeroes
+                // deleted content only where that costs no extra write (within pages written anyway).
+                try db.execute(sql: "PRAGMA secure_delete = FAST")
             }
         }
         return config
