@@ -280,6 +280,9 @@ extension SQLiteStore {
         try fullTextMatches(folded, of: e, among: nil, limit: nil).count
     }
 
+    /// The most of the file a scan of every chunk reads through a memory map.
+    static let scanMappedBytes = 1 << 30
+
     /// Fewer IDs than this are looked for in their own chunks; more, in every chunk.
     private static let chunksReadForFewIDs = 64
 
@@ -311,6 +314,11 @@ extension SQLiteStore {
             hits.sort()
             if zip(hits, hits.dropFirst()).contains(where: { $0 == $1 }) { damaged = true }
         } else {
+            // Every chunk is read (29 MB at a million items): through a memory map, not a read() per page,
+            // which was 10 ms of system calls alone. Mapped only for the scan: the pages it touches would
+            // otherwise stay in the process's resident size (171 MiB, not 42, with a million-item level open).
+            try db.execute(sql: "PRAGMA mmap_size = \(SQLiteStore.scanMappedBytes)")
+            defer { try? db.execute(sql: "PRAGMA mmap_size = 0") }
             let all = try statement(db, "SELECT start, data FROM \(table) ORDER BY start")
             while hits.count < limit, !damaged, try all.step(db) { scan(all) }
             all.reset()
