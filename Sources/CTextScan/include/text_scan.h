@@ -28,19 +28,74 @@ static inline int burrow_text_scan_record(long row, long *rows, long capacity, l
     return 1;
 }
 
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define BURROW_TEXT_SCAN_AVX2 1
+
+/// Whether the processor has AVX2 (asked once; a race only asks twice).
+static inline int burrow_text_scan_has_avx2(void) {
+    static int known = -1;
+    if (known < 0) known = __builtin_cpu_supports("avx2") ? 1 : 0;
+    return known;
+}
+
+/// The loop of `burrow_text_scan` 32 bytes at a time, where the processor has AVX2 (twice the SSE2 loop's
+/// bytes per step): advances `*at`, `*found` and `*ended` past the blocks it takes; 0 on damaged bytes.
+__attribute__((target("avx2,popcnt")))
+static inline int burrow_text_scan_avx2(const unsigned char *texts, size_t length, const unsigned char *needle,
+                                        size_t m, long columns, long *rows, long capacity, size_t *at,
+                                        long *found, long *ended) {
+    const __m256i first = _mm256_set1_epi8((char)needle[0]), last = _mm256_set1_epi8((char)needle[m - 1]);
+    const __m256i end = _mm256_set1_epi8((char)0xFF), none = _mm256_set1_epi8((char)0xFE);
+    size_t i = *at;
+    long ends_before = *ended;
+    while (i + 32 + m - 1 <= length) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(texts + i));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(texts + i + m - 1));
+        unsigned candidates =
+            (unsigned)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last)));
+        const unsigned ends = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, end));
+        unsigned nones = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, none));
+        while (nones) {
+            if (!burrow_text_scan_none_alone(texts, length, i + (size_t)__builtin_ctz(nones))) return 0;
+            nones &= nones - 1;
+        }
+        while (candidates) {
+            const unsigned k = (unsigned)__builtin_ctz(candidates);
+            if (m <= 2 || memcmp(texts + i + k + 1, needle + 1, m - 2) == 0) {
+                const long before = ends_before + __builtin_popcount(ends & ((1u << k) - 1u));
+                if (!burrow_text_scan_record(before / columns, rows, capacity, found)) return 0;
+            }
+            candidates &= candidates - 1;
+        }
+        ends_before += __builtin_popcount(ends);
+        i += 32;
+    }
+    *at = i;
+    *ended = ends_before;
+    return 1;
+}
+#endif
+
 /// The rows of a search-index chunk's texts that hold `needle`: `texts` is `length` bytes of `capacity`
 /// rows of `columns` texts, each text ended by the byte 0xFF, 0xFE standing alone for none. Writes each
 /// matching row's index once, ascending, to `rows` (room for `capacity`), and returns how many; -1 when the
 /// texts are not that (damaged bytes: more or fewer texts, a stray 0xFE, no 0xFF at the end), checked in
 /// the same pass. `needle` (`needle_length` > 0) holds neither 0xFF nor 0xFE (it is UTF-8), so a match lies
-/// within one text. Reads no byte outside `texts` and `needle`.
-static inline long burrow_text_scan(const unsigned char *texts, size_t length, const unsigned char *needle,
-                                    size_t needle_length, long columns, long *rows, long capacity) {
+/// within one text. Reads no byte outside `texts` and `needle`. With `wide`, 32 bytes at a time where the
+/// processor has AVX2 (`burrow_text_scan`); without, 16 (the tests compare both).
+static inline long burrow_text_scan_using(const unsigned char *texts, size_t length, const unsigned char *needle,
+                                          size_t needle_length, long columns, long *rows, long capacity, int wide) {
     if (needle_length == 0 || columns <= 0 || capacity <= 0) return 0;
     if (length == 0 || texts[length - 1] != 0xFF) return -1;
     const size_t m = needle_length;
     long found = 0, ended = 0;
     size_t i = 0;
+#if defined(BURROW_TEXT_SCAN_AVX2)
+    if (wide && burrow_text_scan_has_avx2() &&
+        !burrow_text_scan_avx2(texts, length, needle, m, columns, rows, capacity, &i, &found, &ended))
+        return -1;
+#endif
 #if defined(__SSE2__)
     const __m128i first = _mm_set1_epi8((char)needle[0]), last = _mm_set1_epi8((char)needle[m - 1]);
     const __m128i end = _mm_set1_epi8((char)0xFF), none = _mm_set1_epi8((char)0xFE);
@@ -74,6 +129,11 @@ static inline long burrow_text_scan(const unsigned char *texts, size_t length, c
         if (texts[i] == 0xFE && !burrow_text_scan_none_alone(texts, length, i)) return -1;
     }
     return ended == capacity * columns ? found : -1;
+}
+
+static inline long burrow_text_scan(const unsigned char *texts, size_t length, const unsigned char *needle,
+                                    size_t needle_length, long columns, long *rows, long capacity) {
+    return burrow_text_scan_using(texts, length, needle, needle_length, columns, rows, capacity, 1);
 }
 
 /// Where each row of a chunk's `texts` ends: writes `rows` offsets (each just past the row's last 0xFF) to
