@@ -24,6 +24,14 @@ struct LiveBenchmarks {
         /// Everything the outliner wrote, kept when asked (to replay into another terminal and compare).
         var transcript: [UInt8]?
 
+        /// The outliner on an existing store, its first frame drawn.
+        init(burrow: String, existing store: String, dir: String) throws {
+            self.store = store
+            pty = try PseudoTerminal(
+                burrow, ["--db", store], environment: ["XDG_CONFIG_HOME": dir + "/config", "XDG_STATE_HOME": dir + "/state"])
+            guard wait(timeout: 30, until: { $0.shows("?: help") }) != nil else { throw PseudoTerminal.Failure("no first frame") }
+        }
+
         init(burrow: String, dir: String, name: String, watches: Bool, recording: Bool = false) throws {
             if recording { transcript = [] }
             store = dir + "/\(name).sqlite"
