@@ -73,7 +73,7 @@ struct FoldBenchmarks {
             for (i, key) in keys.enumerated() {
                 let t = Harness.time { press(app, terminal, [key]) }
                 times.append(t)
-                if t > 0.005, slow.count < 12 { slow.append("#\(i) \(key.label) \(Harness.ms(t))") }
+                if t > 0.001, slow.count < 40 { slow.append("#\(i) \(key.label) \(Harness.ms(t))") }
             }
             if ProcessInfo.processInfo.environment["BURROW_BENCH_SLOW"] != nil { print("    slow keys (\(open ? "open" : "closed")): \(slow)") }
             if open { press(app, terminal, [.character("z"), .character("M")]) }

@@ -7,8 +7,8 @@ import Outline
 /// flattened list.
 ///
 /// A node is in one of three states, so that only what is on screen costs anything:
-/// - *live*: a results controller keeps its rows (only lists with one of their own rows, or their item's
-///   row, on screen; and the root);
+/// - *live*: a results controller keeps its rows (lists with one of their own rows, or their item's row,
+///   on screen; the 16 last on screen before them, so that going back reads nothing; and the root);
 /// - *sized*: no controller, but how many rows it has and, when it was live once, where its open sub-lists
 ///   are among them, as last seen (scrolled past, or counted for a jump to the end); the rows of a list open
 ///   in it can be found through it, and it is read again when one of its own rows comes back on screen;
@@ -40,6 +40,8 @@ final class FoldNode {
     private(set) var ownIsComplete = true
     /// Whether `entries` say where the open sub-lists are (false for a list counted without being read).
     private(set) var hasLayout = false
+    /// The level's settle pass when one of its rows was last on screen (which lists stay live off screen).
+    var lastOnScreen = 0
 
     init(itemID: ObjectID, depth: Int, parent: FoldNode?) {
         self.itemID = itemID

@@ -28,6 +28,8 @@ final class Level {
     private(set) var isPaused = false
     /// The open lists that are live now (the root is always live and not in here).
     var liveLists: [ObjectIdentifier: FoldNode] = [:]
+    /// Counts the passes that settle which lists are live: when each list was last on screen.
+    var settlePasses = 0
     /// Items that arrived above the first row shown, not scrolled up to yet ("3 new above").
     var newAbove = NewAbove()
     /// The context observer that closes open lists whose item was closed or deleted (`takeFoldChanges`).
