@@ -44,7 +44,7 @@ struct TextScanKernelTests {
         let alphabet = Array("abcab xyzé".utf8)
         var wrong: [String] = []
         var hits = 0
-        for trial in 0..<400 {
+        for trial in 0..<150 {
             let rows: [[[UInt8]?]] = (0..<(1 + rng.below(40))).map { _ in
                 (0..<2).map { _ in
                     rng.below(5) == 0 ? nil : (0..<rng.below(70)).map { _ in alphabet[rng.below(alphabet.count)] }
