@@ -181,7 +181,8 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             while symbol.unicodeScalars.last?.value == 0x200D { symbol.unicodeScalars.removeLast() }
             overprints.append((position, symbol, cell.style))
         } else {
-            if clusters.state == .asked { drewStandIn = true }
+            // Drawn before the answers came (the first frame is drawn before the question is even sent).
+            if clusters.state != .answered { drewStandIn = true }
             _ = put(y, x, [0xFFFD], attributes, pair)
             for i in 1..<max(1, Int32(cell.width)) { _ = put(y, x + i, [0x20], attributes, pair) }
         }

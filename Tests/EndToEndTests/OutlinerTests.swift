@@ -36,6 +36,23 @@ struct OutlinerTests {
         #expect(tmux.waitFor { Self.shows($0, " [ ] Typed early") } != nil, "\(tmux.screen())")
     }
 
+    /// A flag in the first frame is drawn whole once the terminal has said it draws flags in two cells
+    /// (tmux does): drawn as a stand-in first, then again when the answer arrives after that frame.
+    @Test func aFlagInTheFirstFrameIsDrawnWholeOnceTheTerminalAnswers() throws {
+        let dir = TemporaryDirectory("flag")
+        let db = dir.url.appendingPathComponent("outline.sqlite").path
+        #expect(try Binaries.run("burrow", ["add", "Paris \u{1F1EB}\u{1F1F7} trip", "--db", db]).0 == 0)
+        let tmux = try Tmux(
+            width: 60, height: 12,
+            shellCommand: """
+                export BURROW_LOG="$TEST_DIR/burrow.log"
+                \(Binaries.path("burrow")) --db \(Tmux.quote(db)); echo "exit=$?"; exec sleep infinity
+                """)
+        #expect(tmux.waitFor(text: "Paris \u{1F1EB}\u{1F1F7} trip") != nil, "\(tmux.screen())")
+        try tmux.send("q")
+        #expect(tmux.waitFor(text: "exit=0") != nil)
+    }
+
     /// After `q`, the database file alone is the whole outline: the write-ahead log was checkpointed, so a
     /// copy of just the `.sqlite` file (a backup, a sync tool) loses nothing.
     @Test func quittingLeavesTheFileAloneComplete() throws {
