@@ -43,12 +43,7 @@ struct AppBenchmarks {
             let generated = try GeneratedOutline.make(size: n, in: dir + "/gen\(n)")
             // Setup: the generator's outline (its indented-text form) imported through the object graph.
             let store = dir + "/outline\(n).sqlite"
-            do {
-                let outline = try Outline(path: store)
-                let text = try String(contentsOfFile: generated + "/big.txt", encoding: .utf8)
-                try outline.add(try OutlineFormat.text.read(text), under: try outline.root())
-                try outline.save()
-            }
+            try GeneratedOutline.importText(from: generated, into: store)
             // Alternated: a terminal that answers cursor queries at once, and one that never answers them.
             var times: [Double] = [], silent: [Double] = []
             for _ in 0..<runs {

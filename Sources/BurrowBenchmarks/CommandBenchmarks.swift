@@ -1,5 +1,4 @@
 import Foundation
-import Outline
 
 /// Issue 34's commands as a script meets them: the whole process of `burrow --version`, `add`, `ls` and
 /// `find`, from spawn to exit, on an outline of `size` items, beside `sqlite3 DB 'select 1'` (the C library's
@@ -18,12 +17,7 @@ struct CommandBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let generated = try GeneratedOutline.make(size: size, in: dir + "/gen")
         let store = dir + "/outline.sqlite"
-        do {
-            let outline = try Outline(path: store)
-            let text = try String(contentsOfFile: generated + "/big.txt", encoding: .utf8)
-            try outline.add(try OutlineFormat.text.read(text), under: try outline.root())
-            try outline.save()
-        }
+        try GeneratedOutline.importText(from: generated, into: store)
         let sqlite = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let commands: [(name: String, arguments: [String])] = [
             ("--version", ["--version"]),

@@ -31,12 +31,7 @@ struct FoldBenchmarks {
     private func openEverything(_ dir: String) throws {
         let generated = try GeneratedOutline.make(size: size, in: dir + "/gen")
         let store = dir + "/generated.sqlite"
-        do {
-            let outline = try Outline(path: store)
-            let text = try String(contentsOfFile: generated + "/big.txt", encoding: .utf8)
-            try outline.add(try OutlineFormat.text.read(text), under: try outline.root())
-            try outline.save()
-        }
+        try GeneratedOutline.importText(from: generated, into: store)
         let terminal = Terminal(backend: NullBackend(width: 80, height: 24))
         var opened = 0
         var zR: [Double] = [], closed: [Double] = []

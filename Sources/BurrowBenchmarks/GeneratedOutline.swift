@@ -1,4 +1,5 @@
 import Foundation
+import Outline
 
 /// The generated outlines the scenarios read (big.opml, big.hnb, big.txt), and hnb as their optional baseline.
 enum GeneratedOutline {
@@ -6,6 +7,15 @@ enum GeneratedOutline {
     static func make(size: Int, in dir: String) throws -> String {
         try OutlineGenerator(size: size).write(to: dir)
         return dir
+    }
+
+    /// Imports the generated outline in `generated` (its indented-text form) into a new store at `store`,
+    /// through the object graph: the setup of the scenarios that open it.
+    static func importText(from generated: String, into store: String) throws {
+        let outline = try Outline(path: store)
+        let text = try String(contentsOfFile: generated + "/big.txt", encoding: .utf8)
+        try outline.add(try OutlineFormat.text.read(text), under: try outline.root())
+        try outline.save()
     }
 
     /// hnb, when it is installed (`apt-get install hnb`): the outliner the issues compare with.
