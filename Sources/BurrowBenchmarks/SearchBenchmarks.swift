@@ -42,6 +42,13 @@ struct SearchBenchmarks {
         try pathByTitle(flat, title: Self.node(hugeLevel * 3 / 4).title)
     }
 
+    /// The first screens of `queries` on the outline at `path`, in-process and in a terminal.
+    func onStore(_ path: String, queries: [String]) throws {
+        let n = try Context(store: try Store(path: path, model: OutlineModel.model)).count(FetchRequest(Item.entityName)) - 1
+        let counts = try firstScreen(path, queries: queries, n: n)
+        try searchInATerminal(path, counts: counts, n: n)
+    }
+
     /// Imports `nodes` into a store with the index and one without, alternated three times into new stores
     /// (medians reported); reports the sizes of the last two. Returns the indexed store's path.
     private func importBoth(_ dir: String, _ nodes: [OutlineNode], label: String) throws -> String {

@@ -5,6 +5,7 @@ import Foundation
 //        streaming and sync need `swift build -c release` for the burrow binary; streaming and sync run only when named;
 //        sync needs BURROW_BENCH_PG=postgres://user:password@host:port/postgres, a user that may create databases)
 //        BurrowBenchmarks --generate-outline N DIR   (writes the scenarios' outline files, e.g. to load in hnb)
+//        BurrowBenchmarks --search-store DB [QUERY...]   (the search scenario's first screens on an existing outline)
 // Prints each scenario's figure beside the raw SQLite C API doing the same work in the same run.
 if CommandLine.arguments.count == 4 && CommandLine.arguments[1] == "--child-writer" {
     try ObservationBenchmarks.childWriter(path: CommandLine.arguments[2], count: Int(CommandLine.arguments[3])!)
@@ -32,6 +33,13 @@ if CommandLine.arguments.dropFirst().first == "--generate-outline" {
         print("cannot write the outline to \(dir): \(error)")
         exit(1)
     }
+}
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "--search-store" {
+    // The search scenario's first screens on an existing outline (to profile without importing).
+    let queries = CommandLine.arguments.count > 3 ? Array(CommandLine.arguments.dropFirst(3)) : ["garden", "zurich", "x"]
+    Harness.header()
+    try SearchBenchmarks(size: 0, hugeLevel: 0, runs: 15).onStore(CommandLine.arguments[2], queries: queries)
+    exit(0)
 }
 let quick = CommandLine.arguments.contains("--quick")
 print(

@@ -10,6 +10,8 @@ struct TextChunkScanner {
     let columns: Int
     /// The rows found in one chunk, kept from chunk to chunk.
     private var rows: [Int] = []
+    /// Their IDs.
+    private var ids: [Int64] = []
 
     init(needle: [UInt8], columns: Int) {
         self.needle = needle
@@ -32,18 +34,21 @@ struct TextChunkScanner {
             }
         }
         guard found >= 0 else { return false }
-        // Row `idRow`'s ID is `id`; the next one's delta is at `idAt`.
-        var idRow = -1, id = start, idAt = offsets.ids
-        for k in 0..<found where hits.count < limit {
-            let row = rows[k]
-            while idRow < row {
-                guard let delta = TextChunk.readVarint(bytes, &idAt), idAt <= offsets.text, idRow < 0 || delta > 0,
-                    delta <= TextChunk.ordered(Int64.max) - TextChunk.ordered(id)
-                else { return false }
-                id = id &+ Int64(bitPattern: delta)
-                idRow += 1
+        guard found > 0 else { return true }
+        if ids.count < found { ids = Array(repeating: 0, count: max(found, count)) }
+        let decoded = rows.withUnsafeBufferPointer { r in
+            ids.withUnsafeMutableBufferPointer { out in
+                burrow_chunk_ids(
+                    chunk.assumingMemoryBound(to: UInt8.self) + offsets.ids, offsets.text - offsets.ids, start, r.baseAddress, found,
+                    out.baseAddress)
             }
-            if among.map({ TextChunkScanner.contains($0, id) }) ?? true { hits.append(id) }
+        }
+        guard decoded != 0 else { return false }
+        let taken = min(found, limit - hits.count)
+        if let among {
+            for k in 0..<found where hits.count < limit && TextChunkScanner.contains(among, ids[k]) { hits.append(ids[k]) }
+        } else if taken > 0 {
+            hits.append(contentsOf: ids[0..<taken])
         }
         return true
     }

@@ -21,6 +21,16 @@ extension SQLiteStore {
     /// there is current.
     static func fullTextStampKey(_ e: EntityDescription) -> String { "fulltext_" + e.name }
 
+    /// The key of a token written with each build of `e`'s index: a store that holds the index in memory
+    /// (``TextIndexCache``) reads it whole again when the token is another.
+    static func fullTextBuildKey(_ e: EntityDescription) -> String { "fulltext_build_" + e.name }
+
+    /// A token no earlier build wrote.
+    static func newBuildToken() -> String {
+        var g = SystemRandomNumberGenerator()
+        return String(g.next(), radix: 36) + String(g.next(), radix: 36)
+    }
+
     /// What a current index of `e` records: the folding's version, the chunks' format and capacity and the
     /// indexed attributes.
     private static func fullTextStamp(_ e: EntityDescription) -> String {
@@ -73,7 +83,7 @@ extension SQLiteStore {
             if e.fullTextSlots.isEmpty {
                 if try db.tableExists(fullTextTableName(e)) {
                     try db.execute(sql: "DROP TABLE \(fullTextTable(e))")
-                    try db.execute(sql: "DELETE FROM og_metadata WHERE key = ?", arguments: [fullTextStampKey(e)])
+                    try db.execute(sql: "DELETE FROM og_metadata WHERE key IN (?, ?)", arguments: [fullTextStampKey(e), fullTextBuildKey(e)])
                 }
                 continue
             }
@@ -95,7 +105,8 @@ extension SQLiteStore {
             }
             try writer.finish(write)
             try db.execute(
-                sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES (?, ?)", arguments: [fullTextStampKey(e), fullTextStamp(e)])
+                sql: "INSERT OR REPLACE INTO og_metadata(key, value) VALUES (?, ?), (?, ?)",
+                arguments: [fullTextStampKey(e), fullTextStamp(e), fullTextBuildKey(e), Self.newBuildToken()])
             built.append(e.name)
         }
         return built
@@ -267,9 +278,12 @@ extension SQLiteStore {
     func fullTextMatches(_ folded: String, of e: EntityDescription, among ids: [Int64]?, limit: Int?) throws(StoreError) -> [Int64] {
         guard !folded.isEmpty, !e.fullTextSlots.isEmpty, ids?.isEmpty != true else { return [] }
         do {
-            return try read { db in
-                guard try fullTextIsCurrentNow(db, e) else { return try scanFullText(db, e, folded, among: ids, limit: limit) }
-                return try searchChunks(db, e, folded, among: ids.map { $0.sorted() }, limit: limit ?? Int.max)
+            // On one snapshot: the held index is brought up to the log entry its reads see.
+            return try snapshot {
+                try read { db in
+                    guard try fullTextIsCurrentNow(db, e) else { return try scanFullText(db, e, folded, among: ids, limit: limit) }
+                    return try searchChunks(db, e, folded, among: ids.map { $0.sorted() }, limit: limit ?? Int.max)
+                }
             }
         } catch {
             throw StoreError.wrap(error, "cannot search", path: path)
@@ -292,13 +306,14 @@ extension SQLiteStore {
         var scanner = TextChunkScanner(needle: Array(folded.utf8), columns: e.fullTextSlots.count)
         var hits: [Int64] = []
         var damaged = false
-        func scan(_ s: RawStatement) {
-            let blob = sqlite3_column_blob(s.handle, 1)
-            let bytes = UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(s.handle, 1)))
-            let start = s.int64(at: 0)
+        func scan(_ bytes: UnsafeRawBufferPointer, start: Int64) {
             // Chunks hold disjoint runs: a row found in one chunk at or past the next one's start is damage.
             if among == nil, let last = hits.last, last >= start { damaged = true }
             if !scanner.scan(bytes, start: start, among: among, limit: limit, into: &hits) { damaged = true }
+        }
+        func scan(_ s: RawStatement) {
+            let blob = sqlite3_column_blob(s.handle, 1)
+            scan(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(s.handle, 1))), start: s.int64(at: 0))
         }
         let table = SQLiteStore.fullTextTable(e)
         if let among, among.count < SQLiteStore.chunksReadForFewIDs {
@@ -313,6 +328,14 @@ extension SQLiteStore {
             }
             hits.sort()
             if zip(hits, hits.dropFirst()).contains(where: { $0 == $1 }) { damaged = true }
+        } else if let cache = try heldTextIndex(db, e) {
+            if let found = cache.scan(
+                scanner.needle, columns: e.fullTextSlots.count, among: among, limit: limit, parallelFrom: heldIndexParallelChunks)
+            {
+                hits = found
+            } else {
+                damaged = true
+            }
         } else {
             // Every chunk is read (29 MB at a million items): through a memory map, not a read() per page,
             // which was 10 ms of system calls alone. Mapped only for the scan: the pages it touches would

@@ -42,6 +42,16 @@ final class SQLiteStore: PersistentStore {
     /// The log's counter as read or moved on inside the open write transaction (nil until then): no other
     /// connection can move it before the transaction ends.
     var counterInTransaction: Int64?
+    /// The search indexes held in memory, by entity index (see ``TextIndexCache``), and how many searches
+    /// read each whole: the first reads the file, a second keeps it (a command that searches once keeps
+    /// nothing).
+    var textIndexCaches: [Int: TextIndexCache] = [:]
+    var wholeIndexScans: [Int: Int] = [:]
+    /// What keeping them up to date took, for tests: whole reads, patches, ranges read by patches, and
+    /// ranges widened past a held chunk's start the file no longer has.
+    var heldIndexTally = (wholeReads: 0, patches: 0, ranges: 0, widened: 0)
+    /// Held chunks from this many on are scanned in two halves at once (lowered by tests).
+    var heldIndexParallelChunks = TextIndexCache.parallelChunks
     /// A read-only connection for background scans (file stores only), opened on first use.
     private var backgroundReaderStorage: DatabaseQueue?
 

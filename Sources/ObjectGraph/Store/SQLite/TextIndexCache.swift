@@ -1,0 +1,111 @@
+import Dispatch
+
+/// An entity's search index (its chunks, see ``TextChunk``) held in memory by the store that searches it
+/// again and again (the outliner's search as the user types): the scan then reads memory, not SQLite's
+/// pages (29 MB at a million items: the faults, the copies and the VM were two thirds of a search).
+///
+/// It is the index as of one entry of the change log (``seq``), and is brought up to date from the log:
+/// the chunks around each row the entries since then inserted, deleted or changed the indexed text of
+/// are read again. Anything it cannot account for that way (entries pruned or unreadable, the index built
+/// again, too much changed) reads it whole.
+final class TextIndexCache {
+    /// The change-log entry it is current with.
+    var seq: Int64
+    /// The index build it was read from (a token written with each build; nil for one an earlier version
+    /// built): a build since reads it whole.
+    var build: String?
+    /// The chunks' starts, ascending, and their encoded bytes.
+    private(set) var starts: [Int64]
+    private(set) var chunks: [[UInt8]]
+    /// The bytes it holds.
+    private(set) var bytes: Int
+
+    init(seq: Int64, build: String?, starts: [Int64], chunks: [[UInt8]]) {
+        self.seq = seq
+        self.build = build
+        self.starts = starts
+        self.chunks = chunks
+        bytes = chunks.reduce(0) { $0 + $1.count }
+    }
+
+    /// The most index bytes a store keeps in memory; a bigger index is read from the file by each search.
+    static let limit = 64 << 20
+
+    /// The position of the chunk that would hold `id` (the greatest start not above it), -1 for none.
+    func segment(of id: Int64) -> Int {
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if starts[mid] <= id { lo = mid + 1 } else { hi = mid }
+        }
+        return lo - 1
+    }
+
+    /// The position of the first chunk whose start is `id` or above (``starts``' count for none).
+    func firstStart(atLeast id: Int64) -> Int {
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if starts[mid] < id { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Replaces the chunks whose starts lie in `lo..<hi` (nil: unbounded) by `fresh` (ascending, in the same
+    /// range).
+    func replace(from lo: Int64?, to hi: Int64?, with fresh: [(start: Int64, bytes: [UInt8])]) {
+        let first = lo.map(firstStart(atLeast:)) ?? 0
+        let end = hi.map(firstStart(atLeast:)) ?? starts.count
+        for k in first..<end { bytes -= chunks[k].count }
+        starts.replaceSubrange(first..<end, with: fresh.map(\.start))
+        chunks.replaceSubrange(first..<end, with: fresh.map(\.bytes))
+        bytes += fresh.reduce(0) { $0 + $1.bytes.count }
+    }
+
+    /// Chunks below this many are scanned on one thread.
+    static let parallelChunks = 512
+
+    /// The rows whose texts hold `needle`, ascending, up to `limit` (with `among`, ascending, only those);
+    /// nil when a chunk is damaged. A big index is scanned in two halves at once, one on another thread.
+    func scan(_ needle: [UInt8], columns: Int, among: [Int64]?, limit: Int, parallelFrom: Int = TextIndexCache.parallelChunks) -> [Int64]? {
+        let starts = self.starts, chunks = self.chunks
+        let halves = chunks.count >= parallelFrom ? 2 : 1
+        let results = ScanResults(count: halves)
+        let per = (chunks.count + halves - 1) / halves
+        DispatchQueue.concurrentPerform(iterations: halves) { half in
+            var scanner = TextChunkScanner(needle: needle, columns: columns)
+            var hits: [Int64] = []
+            var damaged = false
+            for k in (half * per)..<min(chunks.count, (half + 1) * per) {
+                guard hits.count < limit, !damaged else { break }
+                // Chunks hold disjoint runs: a row found in one chunk at or past the next one's start is damage.
+                if among == nil, let last = hits.last, last >= starts[k] { damaged = true }
+                chunks[k].withUnsafeBytes { if !scanner.scan($0, start: starts[k], among: among, limit: limit, into: &hits) { damaged = true } }
+            }
+            results.set(half, damaged ? nil : hits)
+        }
+        var hits: [Int64] = []
+        for half in 0..<halves {
+            guard let part = results[half] else { return nil }
+            if among == nil, let last = hits.last, let first = part.first, first <= last { return nil }
+            hits += part.prefix(limit - hits.count)
+        }
+        return hits
+    }
+}
+
+/// The hits of each part of a parallel scan: a slot per part, allocated before the parts start, each written
+/// by its own thread only, read after `concurrentPerform` returns.
+private final class ScanResults: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<[Int64]?>
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+    }
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+    func set(_ k: Int, _ hits: [Int64]?) { slots[k] = hits }
+    subscript(k: Int) -> [Int64]? { slots[k] }
+}
