@@ -150,8 +150,7 @@ extension App {
         guard first < last else { return [:] }
         var parents: [ObjectID] = []
         for index in first..<last {
-            let row = level.row(at: index)
-            if row.childCount > 0 { parents.append(row.id) }
+            if let id = level.parentID(at: index) { parents.append(id) }
         }
         let key = ProgressKey(generation: outline.generation, parents: parents)
         if let cached = progressCache, cached.key == key { return cached.progress }

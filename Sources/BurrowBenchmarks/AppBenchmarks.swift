@@ -166,6 +166,85 @@ struct AppBenchmarks {
         print(
             "    an edit (toggle done, one commit) to frame: median \(Harness.ms(Harness.percentile(edits, 0.5))), p99 \(Harness.ms(Harness.percentile(edits, 0.99))) top \(edits.sorted().suffix(8).map { Harness.ms($0) })"
         )
+        try keysInATerminal(path: path, titles: titles, dir: dir)
+    }
+
+    /// As the user meets it: the release `burrow` on the same level in a pseudo-terminal, the key that moves
+    /// down pressed one at a time, each timed from its write to the last byte of the frame it caused;
+    /// beside it hnb on the same titles with its own key for it, in alternated blocks.
+    private func keysInATerminal(path: String, titles: [String], dir: String) throws {
+        guard let burrow = Harness.sibling("burrow"), let hnb = GeneratedOutline.hnb else {
+            print("  keys in a terminal: skipped (needs the release burrow beside the benchmark, and hnb)")
+            return
+        }
+        let file = dir + "/level.hnb"
+        var xml = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<tree>\n"
+        for title in titles { xml += "<node><data>\(title)</data></node>\n" }
+        try (xml + "</tree>\n").write(toFile: file, atomically: true, encoding: .isoLatin1)
+        let presses = min(keyPresses, 300)
+        var ours: [Double] = [], theirs: [Double] = []
+        for _ in 0..<max(3, runs) {
+            ours += try Self.pressing(
+                "j", presses, burrow, ["--db", path], ready: "?: help", environment: ["XDG_STATE_HOME": dir + "/state"])
+            // hnb's down arrow, as its terminal (keypad mode) sends it.
+            theirs += try Self.pressing("\u{1B}OB", presses, hnb, [file], ready: "ESC menu", environment: ["HOME": dir])
+        }
+        for (name, p) in [("median", 0.5), ("p99", 0.99)] {
+            Harness.report(
+                "in a terminal: \(titles.count) siblings, key to frame, \(name) (vs hnb)", ours: Harness.percentile(ours, p),
+                baseline: Harness.percentile(theirs, p), goal: "<= hnb")
+        }
+    }
+
+    /// Starts `executable` in a pseudo-terminal, waits for `ready` on its screen, then sends `key` `presses`
+    /// times, each once the frame it caused has been drawn: the seconds from each write to the last byte of
+    /// that frame.
+    static func pressing(
+        _ key: String, _ presses: Int, _ executable: String, _ arguments: [String], ready: String, environment: [String: String]
+    ) throws -> [Double] {
+        let pty = try PseudoTerminal(executable, arguments, environment: environment)
+        defer { pty.stop() }
+        var screen = ScreenModel(width: 80, height: 24)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        func read(until condition: (ScreenModel) -> Bool) throws -> UInt64 {
+            let deadline = DispatchTime.now().uptimeNanoseconds + 30_000_000_000
+            while DispatchTime.now().uptimeNanoseconds < deadline {
+                var p = pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 20) > 0 else { continue }
+                let n = Glibc.read(pty.master, &buffer, buffer.count)
+                guard n > 0 else { break }
+                screen.feed(buffer[..<n])
+                for reply in screen.replies { _ = reply.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) } }
+                screen.replies = []
+                if condition(screen) { return DispatchTime.now().uptimeNanoseconds }
+            }
+            throw PseudoTerminal.Failure("\(executable): the screen did not change in 30 s:\n" + screen.rows.joined(separator: "\n"))
+        }
+        _ = try read { $0.shows(ready) }
+        // What a slow first frame still sends is taken in before the first key.
+        usleep(200_000)
+        var p = pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0)
+        while poll(&p, 1, 0) > 0 {
+            let n = Glibc.read(pty.master, &buffer, buffer.count)
+            guard n > 0 else { break }
+            screen.feed(buffer[..<n])
+        }
+        var times: [Double] = []
+        for _ in 0..<presses {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = Array(key.utf8).withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
+            // Until the last byte of the frame the key caused (hnb may change only attributes, which the
+            // model leaves out): the first bytes, then whatever follows within 5 ms of the bytes before.
+            var last = try read { _ in true }
+            while poll(&p, 1, 5) > 0 {
+                let n = Glibc.read(pty.master, &buffer, buffer.count)
+                guard n > 0 else { break }
+                screen.feed(buffer[..<n])
+                last = DispatchTime.now().uptimeNanoseconds
+            }
+            times.append(Double(last - start) / 1e9)
+        }
+        return times
     }
 
     // MARK: - Memory

@@ -86,7 +86,7 @@ public final class Item: ManagedObject {
     }
 
     public var note: String? {
-        get { self[slot: Slot.note] }
+        get { optionalString(at: Slot.note) }
         set {
             guard newValue != note else { return }
             self[slot: Slot.note] = newValue
@@ -105,7 +105,7 @@ public final class Item: ManagedObject {
 
     /// A task's keyword (`TODO`, `DONE`, or one of the outline's own workflow); nil for a plain item.
     public var state: String? {
-        get { self[slot: Slot.state] }
+        get { optionalString(at: Slot.state) }
         set {
             guard newValue != state else { return }
             self[slot: Slot.state] = newValue
@@ -115,7 +115,7 @@ public final class Item: ManagedObject {
 
     /// The priority (`A`, `B`, `C`, …), nil for none.
     public var priority: String? {
-        get { self[slot: Slot.priority] }
+        get { optionalString(at: Slot.priority) }
         set {
             guard newValue != priority else { return }
             self[slot: Slot.priority] = newValue
@@ -125,7 +125,7 @@ public final class Item: ManagedObject {
 
     /// When the task is planned, as the outline keeps timestamps (`2026-05-01 09:00 +1w`; see `OrgTimestamp`).
     public var scheduled: String? {
-        get { self[slot: Slot.scheduled] }
+        get { optionalString(at: Slot.scheduled) }
         set {
             guard newValue != scheduled else { return }
             self[slot: Slot.scheduled] = newValue
@@ -136,7 +136,7 @@ public final class Item: ManagedObject {
 
     /// When the task is due, kept as `scheduled` is.
     public var deadline: String? {
-        get { self[slot: Slot.deadline] }
+        get { optionalString(at: Slot.deadline) }
         set {
             guard newValue != deadline else { return }
             self[slot: Slot.deadline] = newValue
@@ -179,7 +179,7 @@ public final class Item: ManagedObject {
     /// The names of its tags, in the order given.
     public var tagNames: [String] {
         guard entity === Slot.entity else { return [] }
-        return Item.tags(ofList: self[slot: Slot.tagList])
+        return Item.tags(ofList: optionalString(at: Slot.tagList))
     }
 
     /// Its tags as stored (`:work:home:`); set only with the links (`Outline.setTags`).
@@ -202,7 +202,7 @@ public final class Item: ManagedObject {
     /// Folded open: its sub-items are shown indented beneath it in the level. View state, stored (so it
     /// persists and every process sees it) as 1 or NULL, so only open items are in the index of them.
     public var isExpanded: Bool {
-        get { (self[slot: Slot.expanded] as Bool?) ?? false }
+        get { bool(at: Slot.expanded) }
         set {
             guard newValue != isExpanded else { return }
             self[slot: Slot.expanded] = newValue ? true : nil

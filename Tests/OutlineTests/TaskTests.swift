@@ -73,6 +73,26 @@ import Testing
         #expect(Outline.today(Date(timeIntervalSince1970: 1_795_050_000), in: TimeZone(identifier: "America/Los_Angeles")!) == "2026-11-18")
     }
 
+    /// The wall-clock minute is worked out by arithmetic, not a Calendar: it says what the Calendar says, in
+    /// zones with odd offsets and summer time, before 1970, on leap days and at the edges of days.
+    @Test func theMinuteIsWhatTheCalendarSays() {
+        let zones = ["UTC", "America/Los_Angeles", "Pacific/Kiritimati", "Asia/Kathmandu", "Pacific/Chatham", "Europe/Berlin"]
+            .map { TimeZone(identifier: $0)! }
+        var rng = SystemRandomNumberGenerator()
+        var instants: [Double] = [951_782_400, 951_868_799, 1_709_164_800, -86_400, -1, 0, 1_774_746_000, 1_774_749_600]
+        for _ in 0..<600 { instants.append(Double(Int64.random(in: -2_500_000_000...4_000_000_000, using: &rng)) + 0.5) }
+        for zone in zones {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            for t in instants {
+                let date = Date(timeIntervalSince1970: t)
+                let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+                let expected = String(format: "%04d-%02d-%02d %02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+                #expect(Outline.minute(date, in: zone) == expected, "\(t) in \(zone.identifier)")
+            }
+        }
+    }
+
     /// An Org file imported under an item left its `#+TODO:` lines in that item's note: its items follow them.
     @Test func theWorkflowOfAnItemIsItsAncestorsToo() throws {
         let (o, ship, milk) = try outline()

@@ -105,6 +105,14 @@ final class Level {
         return (c.itemRow(at: local), node.depth)
     }
 
+    /// Row `row`'s ID if it has sub-items: what the task counts around the screen need, without reading
+    /// the whole row (three screens of them were read on every frame).
+    func parentID(at row: Int) -> ObjectID? {
+        let (node, local) = root.locate(row)
+        guard let item = node.controller?.object(at: local) as? Item, item.childCount > 0 else { return nil }
+        return item.objectID
+    }
+
     /// How deep row `row` is.
     func depth(at row: Int) -> Int { root.locate(row).node.depth }
 

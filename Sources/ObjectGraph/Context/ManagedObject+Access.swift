@@ -42,6 +42,13 @@ extension ManagedObject {
         return ""
     }
 
+    /// The string attribute at `slot`, nil when nil or not a string: the non-generic fast path for an
+    /// optional string (the generic subscript looks its type's metadata up at run time on every read).
+    public func optionalString(at slot: Int) -> String? {
+        if case .string(let s) = value(slot: slot) { return s }
+        return nil
+    }
+
     /// The integer attribute at `slot` (0 when nil or not an integer).
     public func integer(at slot: Int) -> Int64 {
         if case .integer(let i) = value(slot: slot) { return i }

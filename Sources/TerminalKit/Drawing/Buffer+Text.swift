@@ -29,6 +29,15 @@ extension Buffer {
             x += w
             return true
         }
+        // Printable ASCII (most titles): a cell per byte, without breaking the text into characters.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) {
+            for b in text.utf8 {
+                guard x < limit else { break }
+                if x >= 0 { set(Position(x: x, y: position.y), Cell(String(Unicode.Scalar(b)), style: style, width: 1)) }
+                x += 1
+            }
+            return max(0, x - max(0, position.x))
+        }
         for character in text {
             if character.unicodeScalars.contains(where: { Sanitizer.replacement(for: $0) != nil }) {
                 for scalar in character.unicodeScalars {
