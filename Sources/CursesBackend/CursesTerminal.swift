@@ -154,7 +154,9 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             let bytes = cell.symbol.utf8
             if cell.width == 1, bytes.count == 1, let b = bytes.first, b >= 0x20, b < 0x7F {
                 var text: (wchar_t, wchar_t) = (wchar_t(b), 0)
-                _ = withUnsafePointer(to: &text) { $0.withMemoryRebound(to: wchar_t.self, capacity: 2) { burrow_put_cell(y, x, $0, attributes, pair) } }
+                _ = withUnsafePointer(to: &text) {
+                    $0.withMemoryRebound(to: wchar_t.self, capacity: 2) { burrow_put_cell(y, x, $0, attributes, pair) }
+                }
                 continue
             }
             let symbol = cell.symbol.unicodeScalars
