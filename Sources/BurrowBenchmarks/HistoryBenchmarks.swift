@@ -106,6 +106,37 @@ struct HistoryBenchmarks {
         Harness.report(
             "undo the delete of \(count) items", ours: Harness.percentile(ours.undo, 0.5),
             baseline: Harness.percentile(raw.insert, 0.5), goal: "ratio <= 1.5")
+        try inTheOutliner(path, dir: dir, count: count, raw: raw)
+    }
+
+    /// As the user meets it: the release `burrow` on the same store in a pseudo-terminal, `x` on the subtree
+    /// (the level's first row) until the status line says it is deleted, then `u` until it says it is undone,
+    /// beside the same SQL's medians from the runs above.
+    private func inTheOutliner(_ path: String, dir: String, count: Int, raw: (delete: [Double], insert: [Double])) throws {
+        guard let burrow = Harness.sibling("burrow") else {
+            print("  delete and undo in the outliner: skipped (build the outliner beside the benchmark: swift build -c release)")
+            return
+        }
+        let outliner = try LiveBenchmarks.Outliner(burrow: burrow, existing: path, dir: dir)
+        defer { outliner.pty.stop() }
+        var delete: [Double] = [], undo: [Double] = []
+        for _ in 0..<runs {
+            for (key, shown) in [("x", "Deleted “big”"), ("u", "Undid")] {
+                let start = DispatchTime.now().uptimeNanoseconds
+                outliner.send(key)
+                guard let seen = outliner.wait(timeout: 60, until: { $0.rows.contains { $0.hasPrefix(shown) } }) else {
+                    throw PseudoTerminal.Failure(
+                        "the outliner did not show “\(shown)” after \(key):\n" + outliner.screen.rows.joined(separator: "\n"))
+                }
+                (key == "x" ? { delete.append(Double(seen - start) / 1e9) } : { undo.append(Double(seen - start) / 1e9) })()
+            }
+        }
+        Harness.report(
+            "in the outliner: delete \(count) items (x)", ours: Harness.percentile(delete, 0.5),
+            baseline: Harness.percentile(raw.delete, 0.5), goal: "ratio <= 1.5")
+        Harness.report(
+            "in the outliner: undo it (u)", ours: Harness.percentile(undo, 0.5), baseline: Harness.percentile(raw.insert, 0.5),
+            goal: "ratio <= 1.5")
     }
 
     /// A rename of one item in a level of 1,000, recorded as an action or not, alternated.
