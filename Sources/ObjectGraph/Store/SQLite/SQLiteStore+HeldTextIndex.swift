@@ -118,12 +118,9 @@ extension SQLiteStore {
         defer { s.reset() }
         var fresh: [(start: Int64, bytes: [UInt8])] = []
         var total = cache.bytes
-        let whole = lo == nil && hi == nil
-        if whole {
-            // Through a memory map, for the same reason as a search's scan (see `searchChunks`).
-            try db.execute(sql: "PRAGMA mmap_size = \(SQLiteStore.scanMappedBytes)")
-        }
-        defer { if whole { try? db.execute(sql: "PRAGMA mmap_size = 0") } }
+        // Not through a memory map, as a search's scan reads (see `searchChunks`): the mapped pages and the
+        // copies held would both count in the resident size until the read ends (120 MiB, not 87, at a
+        // million items), and this read is made once.
         while try s.step(db) {
             let count = Int(sqlite3_column_bytes(s.handle, 1))
             total += count
