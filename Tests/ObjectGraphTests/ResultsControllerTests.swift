@@ -61,6 +61,35 @@ import Testing
             (
                 "a new list: only the lists change", { t in _ = try t.context.addList("Empty") },
                 [], [], ["insert [0.0]"]
+            ),
+            // Many more tasks touched than Home's and Work's controllers hold: they read their lists again
+            // and compare, and still report what changed among their rows.
+            (
+                "a hundred tasks in a new list, a rename here",
+                { t in
+                    let big = try t.context.addList("Big")
+                    for k in 0..<100 { try t.context.addTask("n\(k)", to: big, at: Int64(k)) }
+                    t.h[2]["title"] = "C"
+                }, ["update [0.2->0.2]"], [], ["insert [0.0]"]
+            ),
+            (
+                "a hundred tasks in a new list, a task moved here from there",
+                { t in
+                    let big = try t.context.addList("Big")
+                    for k in 0..<100 { try t.context.addTask("n\(k)", to: big, at: Int64(k)) }
+                    t.w[0].setObject(t.home, for: "list")
+                    t.w[0]["position"] = 60
+                }, ["insert [0.5]"], ["delete [0.0]"], ["insert [0.0]; update [0.0->0.1, 0.1->0.2]"]
+            ),
+            (
+                "a hundred tasks deleted with their list, a reorder here",
+                { t in
+                    let big = try t.context.addList("Big")
+                    for k in 0..<100 { try t.context.addTask("n\(k)", to: big, at: Int64(k)) }
+                    try t.context.save()
+                    t.context.delete(big)
+                    t.h[3]["position"] = 5
+                }, ["move [0.3->0.0]"], [], ["insert [0.0]", "delete [0.0]"]
             )
         ]
         for (name, edit, home, work, lists) in table {

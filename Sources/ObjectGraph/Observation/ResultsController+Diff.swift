@@ -2,6 +2,12 @@ extension ResultsController {
     /// The batch for a set of touched rows: where each was, where it is now, and which way it went.
     func diff(_ touched: [Int64: PropertyMask], local: Bool) throws(StoreError) -> ResultsBatch {
         if request.limit != nil || request.offset > 0 { return try diffWindow(touched, local: local) }
+        // Many more rows touched than listed (a subtree of 100,000 deleted or put back under one of a level's
+        // few rows): the list read again costs less than reading every touched row to learn it is not ours.
+        if sectionKey == nil, touched.count > 64, touched.count > 4 * storage.rowIDs.count {
+            listRereads += 1
+            return try diffWindow(touched, local: local)
+        }
         let old = storage.rowIDs
         let oldSections = sections
         // The current state of every touched row: its sort keys when it matches the request now.
@@ -138,8 +144,9 @@ extension ResultsController {
         return batch
     }
 
-    /// The batch of a request with a limit or an offset: a change anywhere can push rows out of the window
-    /// or pull others in, rows the change never touched, so the window is read again and compared. Of the
+    /// The batch of a request with a limit or an offset (a change anywhere can push rows out of the window
+    /// or pull others in, rows the change never touched), or of a change that touched many more rows than
+    /// the list holds: the list is read again and compared. Of the
     /// rows in both lists, those out of their old relative order moved (all but a longest run in order);
     /// the others the change touched are updates.
     private func diffWindow(_ touched: [Int64: PropertyMask], local: Bool) throws(StoreError) -> ResultsBatch {

@@ -20,6 +20,9 @@ public final class ResultsController {
     public private(set) var isInvalidated = false
     /// Batches delivered so far.
     public private(set) var batchesDelivered = 0
+    /// Batches worked out by reading the list again because a change touched many more rows than it holds
+    /// (for tests).
+    var listRereads = 0
 
     var storage: FetchStorage
     /// Sections in order: their key value and row count (one section with a nil key when unsectioned).
