@@ -181,9 +181,7 @@ extension App {
             "Delete \(what)", naming: [(row.id, row.title)],
             {
                 // Named by what the store holds now: another process may have added sub-items.
-                what = try outline.deletionDescription(of: row.id)
-                outline.setActionName("Delete \(what)")
-                try outline.delete(row.id)
+                what = try outline.deleteNamingAction(row.id)
                 return row.id
             })
         {

@@ -195,8 +195,15 @@ public final class Outline {
 
     /// Deletes `item` and all its sub-items; the parent's count follows (see ``Item``).
     func delete(_ item: Item) throws {
+        try deleteCounting(item)
+    }
+
+    /// Deletes `item` with everything below it; how many were below when the rows were walked (nil when
+    /// they were deleted object by object).
+    @discardableResult
+    func deleteCounting(_ item: Item) throws -> Int? {
         guard !item.isRoot else { throw OutlineError.cannotDeleteRoot }
-        context.deleteTree(item)
+        return context.deleteTree(item)
     }
 
     /// Runs one user action as one unit of work in one write transaction (see `Context.transaction`):

@@ -18,6 +18,31 @@ import Testing
         return (mine, Outline(context: Context(store: store)))
     }
 
+    /// A delete names its action by what it deleted, counted by its own walk of the rows, or (deleted object
+    /// by object, when the unit of work has other unsaved changes to items) by the rows still stored below.
+    @Test(arguments: [false, true]) func aDeleteNamesItsActionByWhatItDeleted(withOtherChanges: Bool) throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let a = try o.append("A", to: o.root())
+        let b = try o.append("B", to: a)
+        _ = try o.append("C", to: b)
+        _ = try o.append("E", to: try o.append("D", to: b))
+        let z = try o.append("Z", to: o.root())
+        try o.save()
+        #expect(try o.deletionDescription(of: a.objectID) == "“A” and 4 sub-items")
+        let what = try o.perform { () throws -> String in
+            if withOtherChanges { try o.rename(z.objectID, to: "Z2") }
+            return try o.deleteNamingAction(a.objectID)
+        }
+        #expect(what == "“A” and 4 sub-items")
+        #expect(o.undoHistory.undoActionName == "Delete “A” and 4 sub-items")
+        #expect(try o.perform { try o.deleteNamingAction(z.objectID) } == (withOtherChanges ? "“Z2”" : "“Z”"))
+        try o.context.undo()
+        try o.context.undo()
+        // The second undo takes back the rename too: it was part of the delete's unit of work.
+        #expect(try titles(o) == ["A", "Z"])
+        #expect(try o.descendantCount(of: a.objectID) == 4)
+    }
+
     private func titles(_ o: Outline, under parent: Item? = nil) throws -> [String] {
         try o.children(of: parent ?? o.root()).map(\.title)
     }

@@ -16,11 +16,8 @@ struct Rm: ParsableCommand {
         try database.writeExisting { o in
             let what = try o.perform { () throws -> String in
                 let item = try o.item(at: path)
-                let what = try o.deletionDescription(of: item)
                 o.recordPlace(of: item)
-                try o.delete(item.objectID)
-                o.setActionName("Delete \(what)")
-                return what
+                return try o.deleteNamingAction(item.objectID)
             }
             say("Deleted \(Sanitizer.visible(what))")
         }

@@ -10,28 +10,32 @@ extension Context {
     /// relationships, or this context has unsaved changes to the entity or its links, it is `delete(_:)`
     /// (their rules need the objects).
     ///
+    /// Returns how many were deleted below `object` when it walked the rows; nil when it deleted object by
+    /// object (or nothing: `object` was deleted already).
+    ///
     /// ```swift
     /// context.deleteTree(project)   // and every task below it, at any depth
     /// ```
-    public func deleteTree(_ object: ManagedObject) {
-        guard object.context === self, !object.isDeleted else { return }
+    @discardableResult
+    public func deleteTree(_ object: ManagedObject) -> Int? {
+        guard object.context === self, !object.isDeleted else { return nil }
         guard let tree = rowTree(of: object) else {
             delete(object)
-            return
+            return nil
         }
-        if deleteTreeReadingAside(object, tree: tree) { return }
+        if let below = deleteTreeReadingAside(object, tree: tree) { return below }
         // A walk that fails falls back to deleting object by object (the delete rules read what they need).
         guard let rows = try? store.backend.descendantRows(of: object.objectID.rowID, entity: object.entity, keySlot: tree.inverseSlot)
         else {
             delete(object)
-            return
+            return nil
         }
         let e = object.entity, root = object.objectID
         // The links (many-to-many) of every item deleted go as rows too, those held here included, in one
         // read; first, so a read that fails changes nothing.
         guard let links = try? linkRows(of: [root.rowID] + rows.map(\.0), entity: e) else {
             delete(object)
-            return
+            return nil
         }
         let linkSlots = Self.linkSlots(of: e, in: model)
         statistics.rowsLoaded += rows.count
@@ -55,6 +59,7 @@ extension Context {
         }
         if !ids.isEmpty { pendingDeletes.append((e, ids, values)) }
         deleteLinks(links)
+        return rows.count
     }
 
     /// The slots of `e`'s hidden to-manys to its links (see `Model.joinSide`): `deleteTree` deletes the links
@@ -107,13 +112,13 @@ extension Context {
 
     /// `deleteTree` inside a write transaction that has written nothing yet: the IDs below are walked here,
     /// and the rows the undo step keeps are read meanwhile on another thread and connection
-    /// (`rowsAside`), while the save deletes them; the objects held here are deleted as objects. False
-    /// (nothing done) when the store cannot read aside.
-    private func deleteTreeReadingAside(_ object: ManagedObject, tree: (slot: Int, inverseSlot: Int)) -> Bool {
+    /// (`rowsAside`), while the save deletes them; the objects held here are deleted as objects. How many
+    /// below `object` it deleted; nil (nothing done) when the store cannot read aside.
+    private func deleteTreeReadingAside(_ object: ManagedObject, tree: (slot: Int, inverseSlot: Int)) -> Int? {
         let e = object.entity, root = object.objectID
         // Any failure here means "cannot read aside": the caller takes the other way.
         guard store.isInTransaction, let below = try? store.backend.descendants(of: root.rowID, entity: e, keySlot: tree.inverseSlot)
-        else { return false }
+        else { return nil }
         var rowIDs: [Int64] = [], held: [ManagedObject] = []
         rowIDs.reserveCapacity(below.count)
         for id in below {
@@ -121,12 +126,12 @@ extension Context {
         }
         // The faults held here get their rows now (they are few: what is shown), before anything is deleted.
         let faults = held.filter(\.isFault).map(\.objectID.rowID)
-        guard let faultRows = try? store.backend.rows(of: e, ids: faults, layout: e.wholeRow) else { return false }
-        guard let links = try? linkRows(of: [root.rowID] + below, entity: e) else { return false }
+        guard let faultRows = try? store.backend.rows(of: e, ids: faults, layout: e.wholeRow) else { return nil }
+        guard let links = try? linkRows(of: [root.rowID] + below, entity: e) else { return nil }
         let linkSlots = Self.linkSlots(of: e, in: model)
         var pending: PendingRows?
         if !rowIDs.isEmpty {
-            guard let aside = store.backend.rowsAside(of: e, ids: rowIDs) else { return false }
+            guard let aside = store.backend.rowsAside(of: e, ids: rowIDs) else { return nil }
             pending = aside
         }
         statistics.rowsLoaded += below.count
@@ -134,7 +139,7 @@ extension Context {
         for (id, row) in zip(faults, faultRows) { if let row { rowCache[ObjectID(entity: e.index, rowID: id)] = row } }
         for o in held { deleteOne(o, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot] + linkSlots) }
         defer { deleteLinks(links) }
-        guard let pending else { return true }
+        guard let pending else { return below.count }
         var ids: [ObjectID] = []
         ids.reserveCapacity(rowIDs.count)
         for (k, id) in rowIDs.enumerated() {
@@ -145,7 +150,7 @@ extension Context {
         pendingDeletes.append((e, ids, []))
         pendingDeletesAside.append((pendingDeletes.count - 1, pending))
         statistics.rowsReadAside += ids.count
-        return true
+        return below.count
     }
 
     /// Waits for the rows `deleteTreeReadingAside` reads on another thread and puts them in
