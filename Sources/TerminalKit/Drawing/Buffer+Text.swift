@@ -29,16 +29,21 @@ extension Buffer {
             x += w
             return true
         }
-        // Printable ASCII (most titles): a cell per byte, without breaking the text into characters.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) {
-            for b in text.utf8 {
+        // Printable ASCII (most titles): a cell per byte, without breaking the text into characters. Through
+        // a String's contiguous bytes: `text` is generic, and iterating its UTF-8 view went through witness
+        // tables for every byte.
+        var string = String(text)
+        let ascii = string.withUTF8 { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return false }
+            for b in bytes {
                 guard x < limit else { break }
                 if x >= 0 { set(Position(x: x, y: position.y), Cell(String(Unicode.Scalar(b)), style: style, width: 1)) }
                 x += 1
             }
-            return max(0, x - max(0, position.x))
+            return true
         }
-        for character in text {
+        if ascii { return max(0, x - max(0, position.x)) }
+        for character in string {
             if character.unicodeScalars.contains(where: { Sanitizer.replacement(for: $0) != nil }) {
                 for scalar in character.unicodeScalars {
                     let visible = Sanitizer.replacement(for: scalar) ?? String(Character(scalar))

@@ -39,14 +39,16 @@ public enum DisplayWidth {
 
     /// Cells taken by `text` as drawn.
     public static func of(_ text: some StringProtocol) -> Int {
+        // As a String: `text` is generic, and its UTF-8 view's iteration went through witness tables per byte.
+        let string = String(text)
         var total = 0
         var allASCII = true
-        for b in text.utf8 {
+        for b in string.utf8 {
             if b >= 0x80 || b < 0x20 || b == 0x7F { allASCII = false; break }
             total += 1
         }
         if allASCII { return total }
-        return text.reduce(0) { $0 + of($1) }
+        return string.reduce(0) { $0 + of($1) }
     }
 
     /// `text` cut to at most `width` cells, ending in `ellipsis` when something was cut.
