@@ -149,7 +149,8 @@ public struct CaptureLine: Equatable, Sendable {
             days = era * 146_097 + doe - 719_468
         }
 
-        private init(days: Int) { self.days = days }
+        /// The day `days` after 1970-01-01.
+        init(days: Int) { self.days = days }
 
         func adding(days n: Int) -> Day { Day(days: days + n) }
 
@@ -167,7 +168,8 @@ public struct CaptureLine: Equatable, Sendable {
             let m = mp < 10 ? mp + 3 : mp - 9
             let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
             func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-            return "\(y)-\(two(m))-\(two(d))"
+            let year = String(y)
+            return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-\(two(m))-\(two(d))"
         }
     }
 }

@@ -110,27 +110,13 @@ extension Outline {
 
     /// `2026-11-29 14:05` in `timeZone`: a timestamp as the outline keeps them (see `OrgTimestamp`).
     static func minute(_ date: Date, in timeZone: TimeZone = .current) -> String {
-        // The wall clock's seconds, then the proleptic Gregorian date of its day (Howard Hinnant's
-        // `civil_from_days`): every frame shows today's date, and a Calendar with `String(format:)` was a
-        // tenth of a frame.
+        // The wall clock's seconds, then its day as `CaptureLine.Day` writes it: every frame shows today's
+        // date, and a Calendar with `String(format:)` was a tenth of a frame.
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let m = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * m + 2) / 5 + 1
-        let month = m < 10 ? m + 3 : m - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func padded(_ n: Int, _ width: Int) -> String {
-            let digits = String(n)
-            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-        }
-        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + " " + padded(inDay / 3_600, 2) + ":"
-            + padded(inDay % 3_600 / 60, 2)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return CaptureLine.Day(days: days).text + " " + two(inDay / 3_600) + ":" + two(inDay % 3_600 / 60)
     }
 
     /// `2026-11-29`: the day `date` (now) falls on in `timeZone`.

@@ -188,6 +188,66 @@ import Testing
         withExtendedLifetime(folder) {}
     }
 
+    /// The held index scanned in two halves at once (each half's hits written to its own slot of a class
+    /// shared across the two threads, `ScanResults`) finds exactly what one thread finds and what testing
+    /// each text finds, with limits and with `among`, many times over (a slot written by the wrong half, or
+    /// hits lost between the threads, would show); a damaged chunk in either half fails both ways.
+    @Test(arguments: TestSeed.seeds([31, 32])) func aHeldIndexScannedInTwoHalvesFindsWhatOneThreadFinds(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let words = ["garden", "gödel", "x", "report", "zz", "straße"]
+        var starts: [Int64] = [], chunks: [[UInt8]] = [], texts: [(Int64, String)] = []
+        var id: Int64 = 1
+        for _ in 0..<60 {
+            var chunk = TextChunk(columns: 1)
+            let start = id
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                let t = TextFolding.fold((0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " "))
+                chunk.append(id) { _ in t }
+                texts.append((id, t))
+                id += Int64.random(in: 1...3, using: &rng)
+            }
+            starts.append(start)
+            chunks.append(chunk.encoded(start: start))
+        }
+        let cache = TextIndexCache(seq: 0, build: nil, starts: starts, chunks: chunks)
+        for round in 0..<200 {
+            let needle = TextFolding.fold(words.randomElement(using: &rng)!)
+            let limit = round % 3 == 0 ? Int.random(in: 1...50, using: &rng) : Int.max
+            let among = round % 4 == 0 ? texts.map(\.0).filter { _ in Bool.random(using: &rng) } : nil
+            let expected = texts.filter { $0.1.contains(needle) && (among?.contains($0.0) ?? true) }.map(\.0).prefix(limit)
+            let one = cache.scan(Array(needle.utf8), columns: 1, among: among, limit: limit, parallelFrom: Int.max)
+            let two = cache.scan(Array(needle.utf8), columns: 1, among: among, limit: limit, parallelFrom: 2)
+            #expect(one.map(Array.init) == Array(expected), "round \(round), “\(needle)”, \(rng.note)")
+            #expect(two == one, "round \(round), “\(needle)”, \(rng.note)")
+        }
+        for damaged in [5, 50] {
+            var broken = chunks
+            broken[damaged][0] = 0x7F
+            let bad = TextIndexCache(seq: 0, build: nil, starts: starts, chunks: broken)
+            #expect(bad.scan(Array("x".utf8), columns: 1, among: nil, limit: .max, parallelFrom: 2) == nil)
+            #expect(bad.scan(Array("x".utf8), columns: 1, among: nil, limit: .max, parallelFrom: .max) == nil)
+        }
+    }
+
+    /// An index bigger than a store holds is read from the file by each search, and the whole read that
+    /// found it too big is not made again until the log moves on.
+    @Test func anIndexTooBigToHoldIsReadFromTheFileAndNotTriedAgainEachSearch() throws {
+        let folder = TemporaryDirectory("held-index-too-big")
+        let c = Context(store: try Store(path: folder.path("cards.sqlite"), model: Self.model))
+        for k in 0..<2_000 { try c.insert("Card")["front"] = "card number \(k) of many" }
+        try c.save()
+        c.store.sqlite.heldIndexLimit = 4_000
+        let expected = try c.store.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM Card WHERE front LIKE '%number 1%' ORDER BY id") }
+        for _ in 0..<4 { #expect(try c.fullTextMatches("number 1", entity: "Card").map(\.rowID) == expected) }
+        #expect(c.store.sqlite.textIndexCaches.isEmpty)
+        #expect(c.store.sqlite.heldIndexTally.wholeReads == 1, "one whole read found it too big; the next searches did not try again")
+        try c.insert("Card")["front"] = "number 1 again"
+        try c.save()
+        #expect(try c.fullTextMatches("number 1", entity: "Card").count == expected.count + 1)
+        #expect(c.store.sqlite.heldIndexTally.wholeReads == 2, "the log moved on: tried once more")
+        withExtendedLifetime(folder) {}
+    }
+
     /// A store holding the index in memory reads it whole again when the index was built again since: rows
     /// written by another program (no log entry tells of them) and a repair that builds the index from them
     /// are seen at the next search.

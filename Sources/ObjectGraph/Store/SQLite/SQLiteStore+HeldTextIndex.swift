@@ -8,7 +8,7 @@ extension SQLiteStore {
 
     /// `e`'s index in memory, current with the snapshot `db` reads (call inside one), or nil when a search
     /// reads the file: the first whole scan of a store (a command that searches once keeps nothing), inside
-    /// a write transaction (its own changes are not logged yet), an index past ``TextIndexCache/limit``.
+    /// a write transaction (its own changes are not logged yet), an index past ``heldIndexLimit``.
     func heldTextIndex(_ db: Database, _ e: EntityDescription) throws -> TextIndexCache? {
         guard transaction == nil else { return nil }
         let scans = wholeIndexScans[e.index, default: 0] + 1
@@ -33,9 +33,14 @@ extension SQLiteStore {
             }
         }
         textIndexCaches[e.index] = nil
+        // Found too big at this entry: each search reads the file, and this read is not made again for each.
+        guard heldIndexTooBigAt[e.index] != newest else { return nil }
         heldIndexTally.wholeReads += 1
         let cache = TextIndexCache(seq: newest, build: build, starts: [], chunks: [])
-        guard try readChunks(db, e, from: nil, to: nil, into: cache) else { return nil }
+        guard try readChunks(db, e, from: nil, to: nil, into: cache) else {
+            heldIndexTooBigAt[e.index] = newest
+            return nil
+        }
         textIndexCaches[e.index] = cache
         return cache
     }
@@ -73,7 +78,7 @@ extension SQLiteStore {
     /// Reads again, for each of `rows`, the chunks of the range around it that both the held index and the
     /// file cut at the same starts: inside it the two may cut differently (a chunk split or emptied since),
     /// but at its ends both hold exactly the rows between. Rows outside every such range are unchanged, so
-    /// the held chunks for them are still right. False when the index is past ``TextIndexCache/limit``.
+    /// the held chunks for them are still right. False when the index is past ``heldIndexLimit``.
     private func patch(_ cache: TextIndexCache, _ db: Database, _ e: EntityDescription, rows: [Int64]) throws -> Bool {
         let exists = try statement(db, "SELECT 1 FROM \(SQLiteStore.fullTextTable(e)) WHERE start = ?")
         func inFile(_ start: Int64) throws -> Bool {
@@ -106,7 +111,7 @@ extension SQLiteStore {
     }
 
     /// Puts the file's chunks of `e` with starts in `lo..<hi` (nil: unbounded) in place of the held ones.
-    /// False when the held index would pass ``TextIndexCache/limit``.
+    /// False when the held index would pass ``heldIndexLimit``.
     private func readChunks(_ db: Database, _ e: EntityDescription, from lo: Int64?, to hi: Int64?, into cache: TextIndexCache) throws
         -> Bool
     {
@@ -124,11 +129,11 @@ extension SQLiteStore {
         while try s.step(db) {
             let count = Int(sqlite3_column_bytes(s.handle, 1))
             total += count
-            guard total <= TextIndexCache.limit else { return false }
+            guard total <= heldIndexLimit else { return false }
             let bytes = [UInt8](UnsafeRawBufferPointer(start: sqlite3_column_blob(s.handle, 1), count: count))
             fresh.append((s.int64(at: 0), bytes))
         }
         cache.replace(from: lo, to: hi, with: fresh)
-        return cache.bytes <= TextIndexCache.limit
+        return cache.bytes <= heldIndexLimit
     }
 }

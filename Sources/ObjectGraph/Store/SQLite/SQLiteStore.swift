@@ -52,6 +52,10 @@ final class SQLiteStore: PersistentStore {
     var heldIndexTally = (wholeReads: 0, patches: 0, ranges: 0, widened: 0)
     /// Held chunks from this many on are scanned in two halves at once (lowered by tests).
     var heldIndexParallelChunks = TextIndexCache.parallelChunks
+    /// The most index bytes held (lowered by tests), and, by entity, the log entry at which the index was
+    /// found bigger: it is not read whole again until the log moves on.
+    var heldIndexLimit = TextIndexCache.limit
+    var heldIndexTooBigAt: [Int: Int64] = [:]
     /// A read-only connection for background scans (file stores only), opened on first use.
     private var backgroundReaderStorage: DatabaseQueue?
 

@@ -96,6 +96,12 @@ final class TextIndexCache {
 
 /// The hits of each part of a parallel scan: a slot per part, allocated before the parts start, each written
 /// by its own thread only, read after `concurrentPerform` returns.
+///
+/// Unchecked because the compiler cannot see that this is safe: the slots are distinct memory locations (raw
+/// storage, not a Swift array, whose copy-on-write check on a write would touch shared state), each part
+/// writes only its own index, and `concurrentPerform` returns only after every part has ended, which orders
+/// the writes before the reads. `TextChunkIndexTests.aHeldIndexScannedInTwoHalvesFindsWhatOneThreadFinds`
+/// fails when a part writes another's slot.
 private final class ScanResults: @unchecked Sendable {
     private let slots: UnsafeMutableBufferPointer<[Int64]?>
     init(count: Int) {
