@@ -201,7 +201,8 @@ import Testing
             var chunk = TextChunk(columns: 1)
             let start = id
             for _ in 0..<Int.random(in: 1...40, using: &rng) {
-                let t = TextFolding.fold((0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " "))
+                let t = TextFolding.fold(
+                    (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " "))
                 chunk.append(id) { _ in t }
                 texts.append((id, t))
                 id += Int64.random(in: 1...3, using: &rng)
