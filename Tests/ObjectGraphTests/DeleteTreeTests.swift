@@ -188,6 +188,45 @@ final class RecordingNode: Recording {}
         _ = DeleteLog.shared.take(tag)
     }
 
+    /// A subtree walked in the transaction that deletes it changes no count but its top's parent's, so the
+    /// store deletes its rows without reading their keys back; walked before the save (no transaction), a
+    /// row another connection moved out meanwhile still takes its new parent's count down with it.
+    @Test(arguments: [false, true]) func countsFollowTheRowsAsTheStoreHasThem(inTransaction: Bool) throws {
+        let tag = "counts\(inTransaction)"
+        let dir = TemporaryDirectory()
+        let path = dir.path("tree.sqlite")
+        let ids = try Self.build(Context(store: try Store(path: path, model: Self.model)), tag: tag)
+        let c = Context(store: try Store(path: path, model: Self.model))
+        let top = try #require(try c.existingObject(for: ids["top"]!))
+        let mover = Context(store: try Store(path: path, model: Self.model))
+        func moveOut() throws {
+            let moved = try #require(try mover.existingObject(for: ids["top/1/2"]!))
+            moved.setObject(try mover.existingObject(for: ids["keep"]!), for: "parent")
+            try mover.save()
+        }
+        if inTransaction {
+            // Moved before the walk: the walk in the transaction no longer meets it.
+            try moveOut()
+            try c.transaction {
+                c.deleteTree(top)
+                #expect(!c.pendingDeletesUncounted.isEmpty, "rows walked in the transaction are deleted without RETURNING")
+            }
+        } else {
+            c.deleteTree(top)
+            #expect(c.pendingDeletesUncounted.isEmpty, "rows walked before the transaction are counted as stored")
+            // Moved between the walk and the save: deleted by its ID, under its new parent.
+            try moveOut()
+            try c.save()
+        }
+        let check = Context(store: try Store(path: path, model: Self.model))
+        #expect(try check.store.check().isEmpty)
+        #expect(try check.existingObject(for: ids["root"]!)?["childCount"] == Int64(1))
+        let keep = try #require(try check.existingObject(for: ids["keep"]!))
+        #expect(keep["childCount"] == Int64(keep.objectIDs("children").count))
+        #expect(keep.objectIDs("children").count == (inTransaction ? 3 : 2))
+        _ = DeleteLog.shared.take(tag)
+    }
+
     /// A damaged store whose parent links loop: through the top itself (the top's parent is one of its
     /// grandchildren), a row that is its own parent below the top, and a loop elsewhere. The walk down lists
     /// every row below once and ends; the delete takes those rows and no others; undo brings them back.

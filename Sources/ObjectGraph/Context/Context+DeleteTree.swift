@@ -57,7 +57,10 @@ extension Context {
             if held.isFault { rowCache[oid] = row }
             deleteOne(held, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot] + linkSlots)
         }
-        if !ids.isEmpty { pendingDeletes.append((e, ids, values)) }
+        if !ids.isEmpty {
+            pendingDeletes.append((e, ids, values))
+            if store.isInTransaction { markUncounted(e, tree: tree) }
+        }
         deleteLinks(links)
         return rows.count
     }
@@ -149,8 +152,18 @@ extension Context {
         }
         pendingDeletes.append((e, ids, []))
         pendingDeletesAside.append((pendingDeletes.count - 1, pending))
+        markUncounted(e, tree: tree)
         statistics.rowsReadAside += ids.count
         return below.count
+    }
+
+    /// Marks the last entry of `pendingDeletes` (rows walked below a root in the write transaction that will
+    /// delete them) as changing no maintained count, when every count its rows feed is keyed by the tree's
+    /// key: each row's key names the row above it, which this same save deletes (the root's own row, deleted
+    /// as an object, is counted as usual).
+    private func markUncounted(_ e: EntityDescription, tree: (slot: Int, inverseSlot: Int)) {
+        guard e.countFeeds.allSatisfy({ $0.keySlot == tree.inverseSlot }) else { return }
+        pendingDeletesUncounted.insert(pendingDeletes.count - 1)
     }
 
     /// Waits for the rows `deleteTreeReadingAside` reads on another thread and puts them in
@@ -207,8 +220,10 @@ extension Context {
             else { continue }
             target.unlink(slot: r.inverseSlot, target.entity.properties[r.inverseSlot].relationship!, id.rowID)
         }
-        // Not into an entry whose values are still being read aside.
-        if let last = pendingDeletes.indices.last, pendingDeletes[last].0 === e, pendingDeletes[last].1.count == pendingDeletes[last].2.count {
+        // Not into an entry whose values are still being read aside, nor one that changes no count.
+        if let last = pendingDeletes.indices.last, pendingDeletes[last].0 === e, pendingDeletes[last].1.count == pendingDeletes[last].2.count,
+            !pendingDeletesUncounted.contains(last)
+        {
             pendingDeletes[last].1.append(id)
             pendingDeletes[last].2.append(row)
         } else {
@@ -227,14 +242,14 @@ extension Context {
     func finishRowDeletes(committed: Bool) {
         if committed {
             for (_, ids, _) in pendingDeletes {
-                for id in ids {
-                    rowCache[id] = nil
-                    if let o = registered[id] { forget(o) }
-                }
+                // Most deletes leave no row read ahead: no removal attempt per row then.
+                if !rowCache.isEmpty { for id in ids { rowCache[id] = nil } }
+                for id in ids { if let o = registered[id] { forget(o) } }
             }
         }
         pendingDeletes = []
         pendingDeletedRows = []
         pendingDeletesAside = []
+        pendingDeletesUncounted = []
     }
 }

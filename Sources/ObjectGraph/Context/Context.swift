@@ -64,6 +64,10 @@ public final class Context {
     /// Entries of `pendingDeletes` whose values are still being read on another thread
     /// (`PersistentStore.rowsAside`), by index: filled in before the undo step is made.
     var pendingDeletesAside: [(index: Int, rows: PendingRows)] = []
+    /// Entries of `pendingDeletes`, by index, whose rows change no count the store maintains: every
+    /// count-feed key of each row names a row of the same walk, read in the write transaction that deletes
+    /// them (a subtree below its root). The store deletes them without reading their keys back.
+    var pendingDeletesUncounted: Set<Int> = []
     /// Rows `flushRows` wrote in the open transaction, for the save that ends it.
     var flushed = FlushedRows()
     /// Rows read ahead by a batch, waiting for their object to be touched.

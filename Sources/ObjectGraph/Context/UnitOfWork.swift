@@ -14,9 +14,12 @@ struct UnitOfWork {
     /// The unit as the store writes it: inserted objects in runs of one entity (an import's items come in
     /// runs), then `rows` added without objects; changed objects by the slots they changed, never a count
     /// the store maintains; deleted objects, then the rows `deleting` deletes without objects.
-    func storeWrite(adding rows: [(EntityDescription, [ObjectID], [[Value]])], deleting: [(EntityDescription, [ObjectID], [[Value]])] = [])
-        -> StoreWrite
-    {
+    /// `uncounted`: the indices of `deleting`'s entries that change no maintained count (they go last, as
+    /// `StoreWrite.uncountedDeletes`).
+    func storeWrite(
+        adding rows: [(EntityDescription, [ObjectID], [[Value]])], deleting: [(EntityDescription, [ObjectID], [[Value]])] = [],
+        uncounted: Set<Int> = []
+    ) -> StoreWrite {
         var w = StoreWrite(changes: changes)
         var start = 0
         while start < live.count {
@@ -42,7 +45,11 @@ struct UnitOfWork {
             if !slots.isEmpty { w.updates.append((e, o.objectID.rowID, slots, o.values)) }
         }
         w.deletes = gone.map { ($0.entity, $0.objectID.rowID) }
-        for (e, ids, _) in deleting { for id in ids { w.deletes.append((e, id.rowID)) } }
+        for (k, (e, ids, _)) in deleting.enumerated() where !uncounted.contains(k) { for id in ids { w.deletes.append((e, id.rowID)) } }
+        for (k, (e, ids, _)) in deleting.enumerated() where uncounted.contains(k) {
+            for id in ids { w.deletes.append((e, id.rowID)) }
+            w.uncountedDeletes += ids.count
+        }
         return w
     }
 

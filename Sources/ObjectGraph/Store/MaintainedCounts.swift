@@ -53,6 +53,15 @@ struct MaintainedCounts {
         deltas[Key(entity: feed.owner, slot: feed.ownerSlot, id: owner), default: 0] += delta
     }
 
+    /// The owners of every increment still to write (`takeIncrements`'s keys, before it drops those at 0).
+    func owners() -> Set<ObjectID> {
+        var out = Set(deltas.keys.lazy.map { ObjectID(entity: $0.entity, rowID: $0.id) })
+        for (k, owners) in inserted.enumerated() {
+            for id in owners.keys { out.insert(ObjectID(entity: targets[k].entity, rowID: id)) }
+        }
+        return out
+    }
+
     /// Every increment to write, in a stable order, once the save's inserts have taken theirs: the members
     /// inserted under owners that already exist, and the members that left or joined an owner. Owners in
     /// `gone` (deleted by this save) are left out. Empties the bookkeeping.

@@ -312,6 +312,10 @@ struct StoreWrite {
     /// Changed rows: which stored slots changed, and the row's values now.
     var updates: [(entity: EntityDescription, id: Int64, slots: [Int], values: [Value])] = []
     var deletes: [(entity: EntityDescription, id: Int64)] = []
+    /// How many of the last `deletes` change no count the store maintains: each count-feed key of those
+    /// rows names a row this same write deletes (a subtree walked in the write's transaction), so the
+    /// store need not read their keys back as it deletes them.
+    var uncountedDeletes = 0
     var changes = ChangeSet()
     /// False for a part of a unit written before the rest (`Context.flushRows`): its changes are logged
     /// with the rest, in the unit's one change-log entry.
