@@ -227,6 +227,38 @@ final class RecordingNode: Recording {}
         _ = DeleteLog.shared.take(tag)
     }
 
+    /// An object made for a row deleted as a row, after the walk and before the save, is forgotten with the
+    /// row once the save commits, whichever way the context looks for them (through its few objects, or
+    /// each deleted row among many objects).
+    @Test(arguments: [false, true]) func anObjectMadeForARowDeletedAsARowIsForgotten(manyHeld: Bool) throws {
+        let tag = "forgotten\(manyHeld)"
+        let store = try Store(inMemoryWith: Self.model)
+        let ids = try Self.build(Context(store: store), tag: tag)
+        let c = Context(store: store)
+        var held: [ManagedObject] = []
+        if manyHeld {
+            // More objects held than rows below the top, none of them below it.
+            let root = try #require(try c.existingObject(for: ids["root"]!))
+            for k in 0..<200 {
+                let n = try c.insert("Node")
+                n["name"] = "\(tag):extra \(k)"
+                n.setObject(root, for: "parent")
+                held.append(n)
+            }
+            try c.save()
+        }
+        let top = try #require(try c.existingObject(for: ids["top"]!))
+        var made: ManagedObject?
+        try c.transaction {
+            c.deleteTree(top)
+            made = c.object(for: ids["top/2/2/2"]!)
+        }
+        #expect(made != nil && c.registered[ids["top/2/2/2"]!] == nil, "forgotten after the commit")
+        #expect(held.allSatisfy { c.registered[$0.objectID] === $0 }, "objects of rows kept stay")
+        withExtendedLifetime(held) {}
+        _ = DeleteLog.shared.take(tag)
+    }
+
     /// A damaged store whose parent links loop: through the top itself (the top's parent is one of its
     /// grandchildren), a row that is its own parent below the top, and a loop elsewhere. The walk down lists
     /// every row below once and ends; the delete takes those rows and no others; undo brings them back.
