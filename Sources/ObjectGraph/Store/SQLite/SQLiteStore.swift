@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SQLite store type: one file (or memory) holding the objects of one model, with WAL, foreign keys,
 /// a busy timeout, the schema made from the model and the model's version hash recorded in it. The only
@@ -58,6 +59,8 @@ final class SQLiteStore: PersistentStore {
     var heldIndexTooBigAt: [Int: Int64] = [:]
     /// A read-only connection for background scans (file stores only), opened on first use.
     private var backgroundReaderStorage: DatabaseQueue?
+    /// Checkpoints after big commits, off the committing thread (writable file stores only).
+    private(set) var checkpointer: BackgroundCheckpointer?
 
     /// The connection background scans read through; nil for an in-memory store.
     func backgroundReader() -> DatabaseQueue? {
@@ -86,6 +89,9 @@ final class SQLiteStore: PersistentStore {
         }
         try prepare(existing: existing)
         try startDataVersion()
+        let checkpointer = BackgroundCheckpointer(path: path)
+        queue.writeWithoutTransaction { db in checkpointer.install(on: db) }
+        self.checkpointer = checkpointer
     }
 
     /// Opens an existing store for reading only (see ``Store/init(readingAt:model:)``).
@@ -203,6 +209,7 @@ final class SQLiteStore: PersistentStore {
     /// while other connections read: it never waits for them. Nothing to do for a read-only store.
     func checkpoint() {
         guard !isReadOnly, path != nil, transaction == nil else { return }
+        checkpointer?.finish()
         // Best effort: a checkpoint not done now is done by a later one (or SQLite's own).
         _ = try? queue.writeWithoutTransaction { db in
             // Without waiting: a truncating checkpoint waits for readers holding the write lock, so while a
@@ -455,6 +462,9 @@ final class SQLiteStore: PersistentStore {
         // Statements first: they must be finalized before the connection closes.
         statements.removeAll()
         hot.removeAll()
+        // The commit hook points at the checkpointer: gone with it, before either is released.
+        if checkpointer != nil { queue.writeWithoutTransaction { db in _ = sqlite3_wal_hook(db.sqliteConnection, nil, nil) } }
+        checkpointer?.finish()
     }
 
     /// Reserves `count` fresh row IDs, never handed out before by any context or process. Inside a write

