@@ -9,7 +9,8 @@ import GRDBSQLite
 /// background checkpoints cannot finish (a long reader elsewhere) does not grow without end.
 final class BackgroundCheckpointer: @unchecked Sendable {
     // @unchecked: `connection` and `runs` are only touched on `work`, `pending` under `lock`, and the
-    // thresholds are set before the hook is installed (tests lower them).
+    // thresholds are set before the commits that read them (tests lower them; a commit runs synchronously
+    // on the connection's queue, after the write).
     /// Log pages after a commit from which a checkpoint is asked for (SQLite's own threshold).
     var backgroundPages: Int32 = 1000
     /// Log pages after a commit from which the commit checkpoints itself (400 MB of 4 KiB pages).
