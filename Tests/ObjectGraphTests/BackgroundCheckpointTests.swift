@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import TestSupport
 import Testing
 
@@ -9,6 +10,7 @@ import Testing
 /// on another thread (`BackgroundCheckpointer`), instead of copying the log into the file before it returns;
 /// past a far larger bound the commit checkpoints itself again.
 @Suite struct BackgroundCheckpointTests {
+    // A literal model: `try!` stops the suite at once if it ever stops being valid (ModelTests tests the invalid).
     static let model = try! Model(version: 1) {
         Entity("Note") { Attribute("text", .string, default: "") }
     }
@@ -54,5 +56,44 @@ import Testing
         #expect(try Context(store: try Store(path: path, model: Self.model)).count(FetchRequest("Note")) == 40_000)
         store.checkpoint()
         #expect(Self.fileSize(path + "-wal") == 0, "the close's checkpoint truncated the log")
+    }
+
+    /// Requests from many threads at once, while the worker is held, are one checkpoint; and requests racing
+    /// running checkpoints end without a crash and leave every request answered by a checkpoint after it.
+    @Test func requestsFromManyThreadsAreOne() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("notes.sqlite")
+        let store = try Store(path: path, model: Self.model)
+        let checkpointer = try #require(store.sqlite.checkpointer)
+        let before = checkpointer.settledRuns()
+        checkpointer.suspendForTests()
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in for _ in 0..<100 { checkpointer.request() } }
+        checkpointer.resumeForTests()
+        #expect(checkpointer.settledRuns() - before == 1)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in for _ in 0..<50 { checkpointer.request() } }
+        let after = checkpointer.settledRuns() - before
+        #expect(after >= 2 && after <= 401, "\(after) checkpoints for 400 requests")
+        withExtendedLifetime(store) {}
+    }
+
+    /// The commit hook points at the checkpointer without keeping it: once the store is gone, a connection
+    /// kept past it (a test's) commits with no hook left, and the checkpointer is freed.
+    @Test func aConnectionKeptPastItsStoreCommitsWithoutTheHook() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("notes.sqlite")
+        var store: Store? = try Store(path: path, model: Self.model)
+        let connection = store!.sqlite.connectionForTests
+        weak let checkpointer = store!.sqlite.checkpointer
+        #expect(checkpointer != nil)
+        store = nil
+        #expect(checkpointer == nil, "freed with its store")
+        // Big enough to pass the threshold: a hook left behind would be called with a freed checkpointer.
+        try connection.write { db in
+            for k in 0..<20_000 {
+                try db.execute(sql: "INSERT INTO Note (text) VALUES (?)", arguments: ["\(k) " + String(repeating: "x", count: 280)])
+            }
+        }
+        let left = connection.writeWithoutTransaction { db in sqlite3_wal_hook(db.sqliteConnection, nil, nil) }
+        #expect(left == nil, "no hook context left on the connection")
     }
 }

@@ -45,6 +45,14 @@ final class RecordingNode: Recording {}
         return ids
     }
 
+    /// The 44 nodes in a file of `dir`, and a context of its own on it holding the top.
+    static func fileTree(_ dir: TemporaryDirectory, tag: String) throws -> (path: String, ids: [String: ObjectID], c: Context, top: ManagedObject) {
+        let path = dir.path("tree.sqlite")
+        let ids = try build(Context(store: try Store(path: path, model: model)), tag: tag)
+        let c = Context(store: try Store(path: path, model: model))
+        return (path, ids, c, try #require(try c.existingObject(for: ids["top"]!)))
+    }
+
     static func names(_ c: Context) throws -> [String] {
         try c.fetch(FetchRequest("Node", sortedBy: [SortKey("name")])).map { $0["name"] as String }
     }
@@ -172,10 +180,7 @@ final class RecordingNode: Recording {}
     @Test func rowsAddedElsewhereBeforeTheTransactionGoToo() throws {
         let tag = "elsewhere"
         let dir = TemporaryDirectory()
-        let path = dir.path("tree.sqlite")
-        let ids = try Self.build(Context(store: try Store(path: path, model: Self.model)), tag: tag)
-        let c = Context(store: try Store(path: path, model: Self.model))
-        let top = try #require(try c.existingObject(for: ids["top"]!))
+        let (path, ids, c, top) = try Self.fileTree(dir, tag: tag)
         let writer = Context(store: try Store(path: path, model: Self.model))
         let late = try writer.insert("Node")
         late["name"] = "\(tag):top/1/1/late"
@@ -194,10 +199,7 @@ final class RecordingNode: Recording {}
     @Test(arguments: [false, true]) func countsFollowTheRowsAsTheStoreHasThem(inTransaction: Bool) throws {
         let tag = "counts\(inTransaction)"
         let dir = TemporaryDirectory()
-        let path = dir.path("tree.sqlite")
-        let ids = try Self.build(Context(store: try Store(path: path, model: Self.model)), tag: tag)
-        let c = Context(store: try Store(path: path, model: Self.model))
-        let top = try #require(try c.existingObject(for: ids["top"]!))
+        let (path, ids, c, top) = try Self.fileTree(dir, tag: tag)
         let mover = Context(store: try Store(path: path, model: Self.model))
         func moveOut() throws {
             let moved = try #require(try mover.existingObject(for: ids["top/1/2"]!))

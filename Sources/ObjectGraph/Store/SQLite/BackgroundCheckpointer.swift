@@ -10,7 +10,8 @@ import GRDBSQLite
 final class BackgroundCheckpointer: @unchecked Sendable {
     // @unchecked: `connection` and `runs` are only touched on `work`, `pending` under `lock`, and the
     // thresholds are set before the commits that read them (tests lower them; a commit runs synchronously
-    // on the connection's queue, after the write).
+    // on the connection's queue, after the write). `BackgroundCheckpointTests.requestsFromManyThreadsAreOne`
+    // asks from many threads at once.
     /// Log pages after a commit from which a checkpoint is asked for (SQLite's own threshold).
     var backgroundPages: Int32 = 1000
     /// Log pages after a commit from which the commit checkpoints itself (400 MB of 4 KiB pages).
@@ -29,9 +30,17 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     }
 
     /// Installs the commit hook on `db` (the store's writing connection), replacing SQLite's automatic
-    /// checkpoint. `self` must outlive the connection (the store owns both, and drops this last).
+    /// checkpoint. Unretained, so the hook keeps nothing alive through C: safe because the store removes it
+    /// (`uninstall`) in its deinit before it lets go of this, and a connection kept past its store
+    /// (`connectionForTests`) then commits with no hook
+    /// (`BackgroundCheckpointTests.aConnectionKeptPastItsStoreCommitsWithoutTheHook`).
     func install(on db: Database) {
         sqlite3_wal_hook(db.sqliteConnection, BackgroundCheckpointer.hook, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Removes the commit hook from `db`: its commits no longer reach this.
+    static func uninstall(from db: Database) {
+        sqlite3_wal_hook(db.sqliteConnection, nil, nil)
     }
 
     /// Called by SQLite after each commit of the connection, inside it, with the log's page count.

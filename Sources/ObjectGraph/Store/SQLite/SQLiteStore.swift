@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// The SQLite store type: one file (or memory) holding the objects of one model, with WAL, foreign keys,
 /// a busy timeout, the schema made from the model and the model's version hash recorded in it. The only
@@ -463,7 +462,7 @@ final class SQLiteStore: PersistentStore {
         statements.removeAll()
         hot.removeAll()
         // The commit hook points at the checkpointer: gone with it, before either is released.
-        if checkpointer != nil { queue.writeWithoutTransaction { db in _ = sqlite3_wal_hook(db.sqliteConnection, nil, nil) } }
+        if checkpointer != nil { queue.writeWithoutTransaction { db in BackgroundCheckpointer.uninstall(from: db) } }
         checkpointer?.finish()
     }
 
