@@ -168,7 +168,11 @@ let package = Package(
 if let sanitizer = Context.environment["BURROW_SANITIZE"], !sanitizer.isEmpty {
     let kept: Set<String> = ["ObjectGraphTests", "OutlineTests", "OutlineProcessTests", "OutlineServerTests"]
     package.targets.removeAll { ($0.type == .test && !kept.contains($0.name)) || ["TerminalDemo", "BurrowBenchmarks"].contains($0.name) }
-    for target in package.targets where target.type != .system {
+    // Targets that do not depend on the object graph and whose pointer code this pass never runs (the
+    // terminal's: no test of the pass draws on a terminal; the server's has none) keep the first pass's flags,
+    // so the pass links what that pass compiled instead of compiling them again (2026-11-29).
+    let reused: Set<String> = ["TerminalKit", "CursesBackend", "CTerminalGuard", "OutlineServer"]
+    for target in package.targets where target.type != .system && !reused.contains(target.name) {
         // The library, the outline and the sync client optimized (as clang's documentation advises for
         // AddressSanitizer): their tests ran 297 s unoptimized, 151 s so, for 32 s more build (2026-11-29).
         // Every other target stays unoptimized: its build is what an optimizer would cost, not its tests.
