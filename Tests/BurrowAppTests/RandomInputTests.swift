@@ -109,7 +109,8 @@ struct RandomInputTests {
         let onScreen = window.compactMap { top.objectID(at: $0) }
         #expect(onScreen.count == window.count, "\(at): a row on screen is in a list that is not live")
         if let first = onScreen.first, let start = flat.firstIndex(of: first) {
-            #expect(Array(flat[start..<min(flat.count, start + onScreen.count)]) == onScreen, "\(at): the rows on screen are not the outline")
+            let expected: [ObjectID] = Array(flat[start..<min(flat.count, start + onScreen.count)])
+            #expect(expected == onScreen, "\(at): the rows on screen are not the outline")
         } else {
             #expect(onScreen.isEmpty, "\(at): the first row on screen is not in the outline")
         }

@@ -36,6 +36,12 @@ import Testing
         #expect(typed == "naïve 漢字 🦊")
     }
 
+    /// Row `n`'s bytes: n % 50 of them, each its place plus n. (A function: inline in `#expect` the closure
+    /// took over a second to type-check.)
+    static func bytes(_ n: Int) -> Data {
+        Data((0..<(n % 50)).map { (i: Int) -> UInt8 in UInt8((i + n) % 256) })
+    }
+
     /// A save of many objects binds the rows of one multi-row INSERT one after the other, each string and blob
     /// from a buffer that is gone before the statement runs: SQLite must copy each (`sqliteTransient`).
     @Test func manyRowsBoundInOneStatementKeepTheirOwnBytes() throws {
@@ -47,7 +53,7 @@ import Testing
                 let t = try context.insert("Thing")
                 // Lengths differ, and long ones are heap strings whose buffers are freed after binding.
                 t["s"] = "row \(n) " + String(repeating: "é漢", count: n % 40)
-                t["x"] = Data((0..<(n % 50)).map { UInt8(($0 + n) % 256) })
+                t["x"] = Self.bytes(n)
                 t["u"] = UUID(uuid: (UInt8(n % 256), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(n / 256)))
                 ids.append(t.objectID)
             }
@@ -57,7 +63,7 @@ import Testing
         for (n, id) in ids.enumerated() {
             let t = try #require(try context.existingObject(for: id))
             #expect(t["s"] == .string("row \(n) " + String(repeating: "é漢", count: n % 40)), "row \(n)")
-            #expect(t["x"] == .data(Data((0..<(n % 50)).map { UInt8(($0 + n) % 256) })), "row \(n)")
+            #expect(t["x"] == .data(Self.bytes(n)), "row \(n)")
             #expect(t["u"] == .uuid(UUID(uuid: (UInt8(n % 256), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, UInt8(n / 256)))), "row \(n)")
         }
     }

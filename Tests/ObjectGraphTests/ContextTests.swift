@@ -97,6 +97,12 @@ import Testing
         #expect(c.statistics.batchLoads <= 10_000 / c.batchSize + 4)
     }
 
+    /// The first index where `a` and `b` differ (the shorter one's end when one is the other's start), or -1.
+    /// A function of its own: the same closure inside `#expect`'s message took seconds to type-check.
+    static func firstDifference(_ a: [Int64], _ b: [Int64]) -> Int {
+        (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? (a.count == b.count ? -1 : min(a.count, b.count))
+    }
+
     /// Batches read in order check each row's ID; when the store changed under a result, or the result
     /// holds unsaved rows, every element still is the object its ID names.
     @Test func batchedReadsStayCorrectWhenTheStoreChanges() throws {
@@ -125,7 +131,7 @@ import Testing
         }
         let survivors = [Int64](10..<100) + [Int64](300..<2000)
         #expect(seen.count == survivors.count)
-        #expect(seen == survivors, "first difference at \((0..<min(seen.count, survivors.count)).first { seen[$0] != survivors[$0] } ?? -1)")
+        #expect(seen == survivors, "first difference at \(Self.firstDifference(seen, survivors))")
         // Unsaved rows merged into a result, and a descending order, read correctly too.
         let extra = try reader.insert("Row")
         extra["n"] = 150
@@ -133,7 +139,7 @@ import Testing
         let expected = ([Int64](10..<100) + [150] + [Int64](300..<2000) + [Int64](500..<550)).sorted()
         let got = merged.map { $0["n"] as Int64 }
         #expect(got.count == expected.count)
-        #expect(got == expected, "first difference at \((0..<min(got.count, expected.count)).first { got[$0] != expected[$0] } ?? -1)")
+        #expect(got == expected, "first difference at \(Self.firstDifference(got, expected))")
         let down = try reader.fetch(FetchRequest("Row", sortedBy: [SortKey("n", ascending: false)]))
         let values = down.map { $0["n"] as Int64 }
         #expect(values == values.sorted(by: >))

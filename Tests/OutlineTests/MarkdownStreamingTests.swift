@@ -131,7 +131,8 @@ import Testing
         let paragraphs = items[0].note?.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }.map(String.init)
         #expect(paragraphs == (0..<n).map { "para \($0)" })
         #expect(sections.count == 1 && sections[0].children.count == n)
-        #expect(sections[0].note?.split(separator: "\n").map(String.init) == (0..<n).map { "p\($0)" })
+        let expectedNote: [String] = (0..<n).map { (k: Int) -> String in "p\(k)" }
+        #expect(sections[0].note?.split(separator: "\n").map(String.init) == expectedNote)
     }
 
     /// An item, and a heading, whose notes are `n` paragraphs between `n` one-item sub-lists.
