@@ -83,7 +83,6 @@ struct HistoryEndToEndTests {
         return try #require(pid)
     }
 
-    /// The list rows drawn in reverse video (the selection), as text.
     /// Each line of `burrow history`'s output by its second column (the action's name, "undone: " before it when
     /// undone). A function: the same chain inline in `#expect` took over a second and a half to type-check.
     private static func actionNames(_ output: String) -> [String] {
@@ -92,6 +91,7 @@ struct HistoryEndToEndTests {
         }
     }
 
+    /// The list rows drawn in reverse video (the selection), as text.
     private static func selectedRows(_ tmux: Tmux) -> [String] {
         guard let text = try? tmux.run(["capture-pane", "-p", "-e", "-t", "t"]) else { return [] }
         var rows: [String] = []
