@@ -13,6 +13,10 @@ struct CommandBenchmarks {
             print("commands: skipped (build the outliner beside the benchmark: swift build -c release)")
             return
         }
+        // The installed binary (Resources/install.sh) carries the Swift runtime inside it; one that loads it
+        // from shared libraries spends a third of a quick command resolving their symbols.
+        let linked = Self.loadsSwiftRuntime(burrow) ? "Swift runtime from shared libraries (installed: static)" : "Swift runtime inside, as installed"
+        print("commands: \(burrow): \(linked)")
         let dir = Harness.scratch("commands")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let generated = try GeneratedOutline.make(size: size, in: dir + "/gen")
@@ -42,5 +46,15 @@ struct CommandBenchmarks {
                 "\(size) items: burrow \(command.name) (vs sqlite3)", ours: Harness.percentile(times[i], 0.5), baseline: base,
                 goal: "<= 10 ms, whole process")
         }
+    }
+
+    /// Whether `binary` names libswiftCore among the shared libraries it needs (its dynamic section's names
+    /// are in the file as plain text; a static build has none).
+    static func loadsSwiftRuntime(_ binary: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: binary) else { return false }
+        defer { try? handle.close() }
+        // The dynamic string table sits in the first few megabytes of the file.
+        let head = handle.readData(ofLength: 8 << 20)
+        return head.range(of: Data("libswiftCore.so".utf8)) != nil
     }
 }

@@ -7,8 +7,12 @@ import TerminalKit
 
 /// The `burrow` command: with no subcommand, the outliner; subcommands for scripting.
 public struct Burrow: ParsableCommand {
+    /// The name every usage line starts with; each subcommand carries it as its "super command" (see
+    /// `BurrowMain.parse`).
+    static let toolName = "burrow"
+
     public static let configuration = CommandConfiguration(
-        commandName: "burrow",
+        commandName: toolName,
         abstract: "A terminal outliner.",
         discussion: """
             With no subcommand, burrow shows your outline. Subcommands add, list, change, import and export \
@@ -69,7 +73,7 @@ public enum BurrowMain {
         }
         var command: any ParsableCommand
         do {
-            command = try Burrow.parseAsRoot(arguments)
+            command = try parse(arguments)
         } catch {
             // Help asked for is no failure: nothing was misread.
             if !mayBeMisread, Burrow.exitCode(for: error) != .success, let refusal = Burrow.misreadOption(in: arguments) {
@@ -91,6 +95,37 @@ public enum BurrowMain {
         } catch {
             return report(error)
         }
+    }
+
+    /// `arguments` parsed as `burrow` parses them. A subcommand named first is parsed on its own first, as a
+    /// root: ArgumentParser checks a root's arguments for a request of a completion script by parsing them
+    /// as two more commands, a quarter of a quick command's whole process, and a command with a "super
+    /// command" (each subcommand names `burrow`) skips that check. Anything that parse refuses (help asked
+    /// for, a mistake) is parsed again the whole way, so messages and statuses are `burrow`'s own
+    /// (ParseEquivalenceTests compares both ways over every command's options).
+    static func parse(_ arguments: [String]) throws -> any ParsableCommand {
+        try parseAlone(arguments) ?? Burrow.parseAsRoot(arguments)
+    }
+
+    /// The command when the subcommand named first accepts the rest of `arguments` on its own; nil otherwise
+    /// (and for help, which the whole parse words).
+    static func parseAlone(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard let first = arguments.first, !arguments.contains(where: { $0.hasPrefix("--generate-completion") }),
+            let sub = Burrow.configuration.subcommands.first(where: { $0.configuration.commandName == first }),
+            let command = try? sub.parseAsRoot(Array(arguments.dropFirst())), isOurs(type(of: command), below: sub)
+        else { return nil }
+        return command
+    }
+
+    /// Whether `type` is `command` or one of its subcommands: not the help command ArgumentParser makes for
+    /// `-h` and `--help`, whose text names the whole way down from `burrow`.
+    private static func isOurs(_ type: any ParsableCommand.Type, below command: any ParsableCommand.Type) -> Bool {
+        var next: [any ParsableCommand.Type] = [command]
+        while let candidate = next.popLast() {
+            if ObjectIdentifier(candidate) == ObjectIdentifier(type) { return true }
+            next += candidate.configuration.subcommands
+        }
+        return false
     }
 
     /// Runs a command that talks to a server (the sync's, which are async: the server's driver is) to its end:

@@ -13,7 +13,13 @@ import ObjectGraph
 /// ```
 public struct Configuration: Sendable {
     /// The default keymap with the file's `[keys]`.
-    public var keymap = Keymap.default
+    public var keymap: Keymap {
+        get { fileKeymap ?? Keymap.default }
+        set { fileKeymap = newValue }
+    }
+    /// Set by `[keys]`: a command that reads the file for its history limits never builds the default keymap
+    /// (a fifth of `burrow add`'s own work when it was built with every configuration).
+    private var fileKeymap: Keymap?
     /// The standard look with the file's `[colors]`, none of them under `NO_COLOR`.
     public var theme = Theme.standard
     /// `hide-done`: done items start hidden.

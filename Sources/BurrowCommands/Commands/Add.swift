@@ -7,7 +7,7 @@ import TerminalKit
 /// `burrow add TEXT… [--under PATH] [--top]`
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add",
+        commandName: "add", _superCommandName: Burrow.toolName,
         abstract: "Add items: one per argument, or one per line from standard input with -.")
 
     @OptionGroup var database: DatabaseOptions

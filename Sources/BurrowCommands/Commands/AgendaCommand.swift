@@ -6,7 +6,7 @@ import TerminalKit
 /// `burrow agenda [--days N] [--from DAY] [--json]`
 struct AgendaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "agenda",
+        commandName: "agenda", _superCommandName: Burrow.toolName,
         abstract: "List the tasks overdue, then each day's planned and due tasks, from today.",
         discussion: "A task is an item with a planned day or a deadline (burrow schedule, or SCHEDULED:/DEADLINE: from Org); done ones are left out.")
 

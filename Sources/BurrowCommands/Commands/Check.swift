@@ -5,7 +5,7 @@ import TerminalKit
 /// `burrow check [--repair]`
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check",
+        commandName: "check", _superCommandName: Burrow.toolName,
         abstract: "Verify the outline (and repair what can be derived with --repair).",
         discussion: """
             Checks SQLite's integrity, that every item can be reached from the top (no orphans, no cycles), \

@@ -6,7 +6,7 @@ import TerminalKit
 /// `burrow config check|path|default`
 struct Config: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "config",
+        commandName: "config", _superCommandName: Burrow.toolName,
         abstract: "Check the config file, or say where it goes, or print a default one.",
         discussion: """
             The config file is $XDG_CONFIG_HOME/burrow/config.toml (~/.config/burrow/config.toml), in TOML. \

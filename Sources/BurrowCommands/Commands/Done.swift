@@ -4,7 +4,8 @@ import Outline
 
 /// `burrow done PATH [--undo]`
 struct Done: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark an item done (or not done with --undo).")
+    static let configuration = CommandConfiguration(
+        commandName: "done", _superCommandName: Burrow.toolName, abstract: "Mark an item done (or not done with --undo).")
 
     @OptionGroup var database: DatabaseOptions
 

@@ -7,7 +7,7 @@ extension OutlineFormat: ExpressibleByArgument {}
 /// `burrow export [PATH] [--format opml|markdown|org|text|json] [-o FILE]`
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export",
+        commandName: "export", _superCommandName: Burrow.toolName,
         abstract: "Write the outline, or one item with its sub-items, as OPML, Markdown, Org, text or JSON.")
 
     @OptionGroup var database: DatabaseOptions

@@ -6,7 +6,7 @@ import TerminalKit
 /// `burrow find QUERY [--json] [--limit N]`
 struct Find: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "find",
+        commandName: "find", _superCommandName: Burrow.toolName,
         abstract: "Find the items whose title or note contains a text, or that a query's filters match.",
         discussion: """
             Case and diacritics are ignored (godel finds Gödel); the hits come in outline order, as #ID  path › title, \

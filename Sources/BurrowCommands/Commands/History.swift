@@ -7,7 +7,7 @@ import TerminalKit
 /// `burrow history [--limit N] [--json] [--clear]`
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history",
+        commandName: "history", _superCommandName: Burrow.toolName,
         abstract: "List the undo history, newest first (or clear it).",
         discussion: """
             Every action of the outliner and of the commands is kept in the outline, undone ones too (they can be \

@@ -6,7 +6,7 @@ import Outline
 /// `burrow import FILE|- [--format auto|opml|markdown|org|text|json] [--under PATH]`
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import",
+        commandName: "import", _superCommandName: Burrow.toolName,
         abstract: "Add the items of an OPML, Markdown, Org, text or JSON file; nothing is added if the file is bad.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

@@ -4,7 +4,8 @@ import TerminalKit
 
 /// `burrow ls [PATH] [--tree] [--depth N] [--ids] [--notes] [--json]`, `burrow ls --tag TAG [--ids] [--json]`
 struct Ls: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ls", abstract: "List a level, or a subtree with --tree.")
+    static let configuration = CommandConfiguration(
+        commandName: "ls", _superCommandName: Burrow.toolName, abstract: "List a level, or a subtree with --tree.")
 
     @OptionGroup var database: DatabaseOptions
 

@@ -4,7 +4,8 @@ import Outline
 
 /// `burrow mv PATH --to PATH [--position N]`
 struct Mv: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "mv", abstract: "Move an item (with its sub-items) under another item.")
+    static let configuration = CommandConfiguration(
+        commandName: "mv", _superCommandName: Burrow.toolName, abstract: "Move an item (with its sub-items) under another item.")
 
     @OptionGroup var database: DatabaseOptions
 

@@ -6,7 +6,7 @@ import Outline
 /// `burrow note PATH [TEXT|-]`
 struct Note: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "note",
+        commandName: "note", _superCommandName: Burrow.toolName,
         abstract: "Show an item's note, or set it: to TEXT, or to standard input with -.",
         discussion: """
             Without TEXT, prints the note as stored (nothing when the item has none). With TEXT, the note \

@@ -3,7 +3,7 @@ import ArgumentParser
 /// `burrow redo [N]`
 struct Redo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "redo",
+        commandName: "redo", _superCommandName: Burrow.toolName,
         abstract: "Redo the latest undone actions.",
         discussion: "Undone actions can be redone until a new action is made, by any burrow.")
 

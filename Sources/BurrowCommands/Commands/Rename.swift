@@ -4,7 +4,7 @@ import Outline
 
 /// `burrow rename PATH NEW`
 struct Rename: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Give an item a new title.")
+    static let configuration = CommandConfiguration(commandName: "rename", _superCommandName: Burrow.toolName, abstract: "Give an item a new title.")
 
     @OptionGroup var database: DatabaseOptions
 

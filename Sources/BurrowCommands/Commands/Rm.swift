@@ -5,7 +5,8 @@ import TerminalKit
 
 /// `burrow rm PATH`
 struct Rm: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an item with all its sub-items.")
+    static let configuration = CommandConfiguration(
+        commandName: "rm", _superCommandName: Burrow.toolName, abstract: "Delete an item with all its sub-items.")
 
     @OptionGroup var database: DatabaseOptions
 

@@ -5,7 +5,7 @@ import Outline
 /// `burrow schedule PATH DATE|none [--deadline]`
 struct Schedule: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "schedule",
+        commandName: "schedule", _superCommandName: Burrow.toolName,
         abstract: "Plan an item for a day (or set its deadline with --deadline).",
         discussion: "DATE is 2026-12-01, optionally with a time and Org's repeater and warning: \"2026-12-01 09:00 +1w -2d\"; none clears it.")
 

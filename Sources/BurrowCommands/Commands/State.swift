@@ -6,7 +6,7 @@ import TerminalKit
 /// `burrow state PATH [STATE|none] [--priority A|none]`
 struct State: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "state",
+        commandName: "state", _superCommandName: Burrow.toolName,
         abstract: "Show or set an item's task state (TODO, DONE, or the outline's own) and priority.",
         discussion: "Done follows the state: a done state (DONE) marks the item done and closes it now; none makes it a plain item.")
 

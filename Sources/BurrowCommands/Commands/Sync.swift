@@ -10,7 +10,7 @@ import TerminalKit
 /// `burrow sync attach URL | now | status | detach`
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sync",
+        commandName: "sync", _superCommandName: Burrow.toolName,
         abstract: "Share the outline through a PostgreSQL server.",
         discussion: """
             attach URL connects this outline (postgres://user@host:port/database, TLS as sslmode says; the \

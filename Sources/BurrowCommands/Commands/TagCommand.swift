@@ -6,7 +6,7 @@ import TerminalKit
 /// `burrow tag PATH [TAG...] [--remove TAG...]`, `burrow tag --list`
 struct TagCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tag",
+        commandName: "tag", _superCommandName: Burrow.toolName,
         abstract: "Show, add or remove an item's tags, or list every tag.",
         discussion: """
             Tags are written without # (work, not #work); a tag of several words is one argument ("big project"). \

@@ -6,7 +6,7 @@ import TerminalKit
 /// `burrow undo [N]`
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "undo",
+        commandName: "undo", _superCommandName: Burrow.toolName,
         abstract: "Undo the latest actions, whichever burrow made them.",
         discussion: """
             The outline keeps one undo history, shared by the outliner and every command, that survives quitting: \

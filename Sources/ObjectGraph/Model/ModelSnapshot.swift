@@ -62,7 +62,14 @@ struct ModelSnapshot: Codable, Equatable, Sendable {
 
     func entity(_ name: String) -> EntitySnapshot? { entities.first { $0.name == name } }
 
+    /// The canonical JSON (sorted keys) the hash digests and a store records.
     var json: Data {
+        if let bytes = plainJSON() { return Data(bytes) }
+        return encodedJSON
+    }
+
+    /// What `JSONEncoder` writes with sorted keys.
+    var encodedJSON: Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try! encoder.encode(self)
@@ -73,6 +80,7 @@ struct ModelSnapshot: Codable, Equatable, Sendable {
     }
 
     /// FNV-1a over the canonical JSON: stable across runs and machines (Swift's `Hasher` is seeded per process).
+    /// Every process computes it for its model, before it opens a store.
     var hash: String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in json {
