@@ -230,6 +230,75 @@ import Testing
         }
     }
 
+    /// A held chunk is passed by when its pair filter lacks one of the needle's pairs of bytes: it must find
+    /// exactly what reading every chunk finds (titles and notes, notes absent, rare and common words, pieces
+    /// of words, limits, `among`), pass by many chunks doing so, and still report a damaged chunk the needle
+    /// is not in.
+    @Test(arguments: TestSeed.seeds([41, 42, 43])) func chunksWithoutTheNeedlesPairsArePassedBy(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let common = ["garden", "report", "x", "item 12", "straße"], rare = ["zürich", "qoph", "gödel", "zz top"]
+        var starts: [Int64] = [], chunks: [[UInt8]] = [], rows: [(id: Int64, title: String, note: String?)] = []
+        var id: Int64 = 1
+        for _ in 0..<80 {
+            var chunk = TextChunk(columns: 2)
+            let start = id
+            for _ in 0..<Int.random(in: 1...30, using: &rng) {
+                func text() -> String {
+                    TextFolding.fold(
+                        (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+                            rng.below(25) == 0 ? rare.randomElement(using: &rng)! : common.randomElement(using: &rng)!
+                        }.joined(separator: " "))
+                }
+                let title = text(), note = rng.below(3) == 0 ? text() : nil
+                chunk.append(id) { $0 == 0 ? title : note }
+                rows.append((id, title, note))
+                id += Int64.random(in: 1...3, using: &rng)
+            }
+            starts.append(start)
+            chunks.append(chunk.encoded(start: start))
+        }
+        let cache = TextIndexCache(seq: 0, build: nil, starts: starts, chunks: chunks)
+        var passedBy = 0, roundsPassing = 0, roundsFinding = 0
+        for round in 0..<300 {
+            let needle: String
+            switch round % 3 {
+            case 0: needle = TextFolding.fold((common + rare).randomElement(using: &rng)!)
+            case 1:
+                // A piece of a stored text: found at least there.
+                let t = rows.randomElement(using: &rng)!.title
+                let from = rng.below(t.count), count = 1 + rng.below(min(8, t.count - from))
+                needle = String(t.dropFirst(from).prefix(count))
+            default: needle = String((0..<2).map { _ in "abcdeqxzü ".randomElement(using: &rng)! })
+            }
+            let limit = round % 5 == 0 ? Int.random(in: 1...20, using: &rng) : Int.max
+            let among = round % 7 == 0 ? rows.map(\.id).filter { _ in Bool.random(using: &rng) } : nil
+            let expected = rows.filter { r in
+                (r.title.contains(needle) || r.note?.contains(needle) == true) && (among?.contains(r.id) ?? true)
+            }.map(\.id).prefix(limit)
+            for parallelFrom in [2, Int.max] {
+                let found = cache.scan(Array(needle.utf8), columns: 2, among: among, limit: limit, parallelFrom: parallelFrom)
+                #expect(found.map(Array.init) == Array(expected), "round \(round), “\(needle)”, \(rng.note)")
+            }
+            passedBy += cache.passedBy
+            if cache.passedBy > 0 { roundsPassing += 1 }
+            if cache.passedBy > 0 && !expected.isEmpty { roundsFinding += 1 }
+        }
+        // The case under test must happen often: chunks passed by, in searches that also find rows.
+        print("pair filters (seed \(seed)): \(passedBy) chunks passed by in \(roundsPassing) of 300 searches, \(roundsFinding) of them finding rows")
+        #expect(roundsPassing > 100 && roundsFinding > 30, "\(roundsPassing) searches passed chunks by, \(roundsFinding) finding rows")
+        // A chunk damaged inside its texts (a stray 0xFE) is scanned, though the needle's pairs are not in it.
+        let k = 7
+        var broken = chunks
+        broken[k].withUnsafeBytes { bytes in
+            let text = TextChunk.textStart(bytes)!.1.text
+            broken[k][text + 1] = 0xFE
+        }
+        let bad = TextIndexCache(seq: 0, build: nil, starts: starts, chunks: broken)
+        for parallelFrom in [2, Int.max] {
+            #expect(bad.scan(Array("no such words".utf8), columns: 2, among: nil, limit: .max, parallelFrom: parallelFrom) == nil)
+        }
+    }
+
     /// An index bigger than a store holds is read from the file by each search, and the whole read that
     /// found it too big is not made again until the log moves on.
     @Test func anIndexTooBigToHoldIsReadFromTheFileAndNotTriedAgainEachSearch() throws {

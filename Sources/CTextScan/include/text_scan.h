@@ -209,4 +209,32 @@ static inline int burrow_text_rows(const unsigned char *texts, size_t length, lo
     return row == rows && ended == rows * columns && start == length;
 }
 
+/// The bit a pair of adjacent bytes sets in a chunk's pair filter (`burrow_pair_filter`), below `mask + 1`.
+static inline unsigned burrow_pair_bit(unsigned char a, unsigned char b, unsigned mask) {
+    return (((unsigned)a * 0x9E3779B1u) ^ ((unsigned)b * 0x85EBCA77u)) >> 16 & mask;
+}
+
+/// Sets in `filter` (`words` 64-bit words, a power of two) the bit of each pair of adjacent bytes inside one
+/// of a chunk's `texts` (laid out as `burrow_text_scan` reads them): a needle with a pair whose bit is clear
+/// is in none of them, so a search can pass the chunk by. Returns how many texts end in `texts` (its 0xFF
+/// bytes), or -1 when `burrow_text_scan` would find them damaged (no 0xFF at the end, a 0xFE not alone);
+/// whether that count is the chunk's rows × columns is left to the caller.
+static inline long burrow_pair_filter(const unsigned char *texts, size_t length, unsigned long long *filter, size_t words) {
+    if (length == 0 || texts[length - 1] != 0xFF || words == 0) return -1;
+    const unsigned mask = (unsigned)(words * 64 - 1);
+    long ended = 0;
+    for (size_t i = 0; i + 1 < length; i++) {
+        const unsigned char a = texts[i], b = texts[i + 1];
+        if (a == 0xFF) {
+            ended++;
+            continue;
+        }
+        if (a == 0xFE && !burrow_text_scan_none_alone(texts, length, i)) return -1;
+        if (b >= 0xFE) continue;  // a text's end: no match reaches past it
+        const unsigned bit = burrow_pair_bit(a, b, mask);
+        filter[bit >> 6] |= 1ULL << (bit & 63);
+    }
+    return ended + 1;  // the last byte, 0xFF
+}
+
 #endif
