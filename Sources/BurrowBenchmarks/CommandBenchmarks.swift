@@ -15,7 +15,12 @@ struct CommandBenchmarks {
         }
         // The installed binary (Resources/install.sh) carries the Swift runtime inside it; one that loads it
         // from shared libraries spends a third of a quick command resolving their symbols.
-        let linked = Self.loadsSwiftRuntime(burrow) ? "Swift runtime from shared libraries (installed: static)" : "Swift runtime inside, as installed"
+        let linked =
+            switch Self.loadsSwiftRuntime(burrow) {
+            case true?: "Swift runtime from shared libraries (installed: static)"
+            case false?: "Swift runtime inside, as installed"
+            case nil: "cannot be read to tell how it is linked"
+            }
         print("commands: \(burrow): \(linked)")
         let dir = Harness.scratch("commands")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -49,9 +54,9 @@ struct CommandBenchmarks {
     }
 
     /// Whether `binary` names libswiftCore among the shared libraries it needs (its dynamic section's names
-    /// are in the file as plain text; a static build has none).
-    static func loadsSwiftRuntime(_ binary: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: binary) else { return false }
+    /// are in the file as plain text; a static build has none); nil when it cannot be read.
+    static func loadsSwiftRuntime(_ binary: String) -> Bool? {
+        guard let handle = FileHandle(forReadingAtPath: binary) else { return nil }
         defer { try? handle.close() }
         // The dynamic string table sits in the first few megabytes of the file.
         let head = handle.readData(ofLength: 8 << 20)

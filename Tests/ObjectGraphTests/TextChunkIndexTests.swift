@@ -297,6 +297,17 @@ import Testing
         for parallelFrom in [2, Int.max] {
             #expect(bad.scan(Array("no such words".utf8), columns: 2, among: nil, limit: .max, parallelFrom: parallelFrom) == nil)
         }
+        // Two chunks that overlap (a stale copy of row 3 that matches, then its current text that does not):
+        // the chunk passed by still shows the damage.
+        var stale = TextChunk(columns: 2), current = TextChunk(columns: 2)
+        for row in Int64(1)...3 { stale.append(row) { $0 == 0 ? "zurich \(row)" : nil } }
+        current.append(3) { $0 == 0 ? "garden" : nil }
+        current.append(4) { $0 == 0 ? "report" : nil }
+        let overlapping = TextIndexCache(seq: 0, build: nil, starts: [1, 3], chunks: [stale.encoded(start: 1), current.encoded(start: 3)])
+        for parallelFrom in [2, Int.max] {
+            #expect(overlapping.scan(Array("zurich".utf8), columns: 2, among: nil, limit: .max, parallelFrom: parallelFrom) == nil)
+        }
+        #expect(overlapping.passedBy == 0)
     }
 
     /// An index bigger than a store holds is read from the file by each search, and the whole read that

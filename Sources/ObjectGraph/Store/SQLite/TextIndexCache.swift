@@ -129,6 +129,12 @@ final class TextIndexCache {
             var skipped = 0
             for k in (half * per)..<min(chunks.count, (half + 1) * per) {
                 guard hits.count < limit, !damaged else { break }
+                // Chunks hold disjoint runs: a row found in one chunk at or past the next one's start is damage
+                // (checked before the chunk may be passed by, which would otherwise hide it).
+                if among == nil, let last = hits.last, last >= starts[k] {
+                    damaged = true
+                    break
+                }
                 // A chunk without one of the needle's pairs holds no match, and a sound one reports nothing.
                 if !pairs.isEmpty, shapes[k].texts >= 0, shapes[k].texts == shapes[k].rows * columns,
                     pairs.contains(where: { filters[k * words + $0.word] & $0.mask == 0 })
@@ -136,8 +142,6 @@ final class TextIndexCache {
                     skipped += 1
                     continue
                 }
-                // Chunks hold disjoint runs: a row found in one chunk at or past the next one's start is damage.
-                if among == nil, let last = hits.last, last >= starts[k] { damaged = true }
                 chunks[k].withUnsafeBytes { if !scanner.scan($0, start: starts[k], among: among, limit: limit, into: &hits) { damaged = true } }
             }
             results.set(half, damaged ? nil : hits, passedBy: skipped)
@@ -146,6 +150,8 @@ final class TextIndexCache {
         var hits: [Int64] = []
         for half in 0..<halves {
             guard let part = results[half] else { return nil }
+            // The half's first chunk starts above every row found before it, whether or not it found any.
+            if among == nil, let last = hits.last, half * per < starts.count, last >= starts[half * per] { return nil }
             if among == nil, let last = hits.last, let first = part.first, first <= last { return nil }
             hits += part.prefix(limit - hits.count)
         }
