@@ -14,7 +14,7 @@ struct CommandBenchmarks {
             return
         }
         // The installed binary (Resources/install.sh) carries the Swift runtime inside it; one that loads it
-        // from shared libraries spends a third of a quick command resolving their symbols.
+        // from shared libraries spends a quarter of a quick command resolving their symbols.
         let linked =
             switch Self.loadsSwiftRuntime(burrow) {
             case true?: "Swift runtime from shared libraries (installed: static)"

@@ -99,7 +99,7 @@ public enum BurrowMain {
 
     /// `arguments` parsed as `burrow` parses them. A subcommand named first is parsed on its own first, as a
     /// root: ArgumentParser checks a root's arguments for a request of a completion script by parsing them
-    /// as two more commands, a quarter of a quick command's whole process, and a command with a "super
+    /// as two more commands, a tenth of a quick command's whole process, and a command with a "super
     /// command" (each subcommand names `burrow`) skips that check. Anything that parse refuses (help asked
     /// for, a mistake) is parsed again the whole way, so messages and statuses are `burrow`'s own
     /// (ParseEquivalenceTests compares both ways over every command's options).

@@ -31,7 +31,7 @@ final class TextIndexCache {
     /// How many chunks the last scan passed by through their filters.
     private(set) var passedBy = 0
 
-    /// 2,048 bits a chunk (2 MB at a million items): a chunk's few thousand bytes set a fifth of them.
+    /// 2,048 bits a chunk (2 MB at a million items), for a chunk's few thousand bytes of text.
     static let filterWords = 32
 
     init(seq: Int64, build: String?, starts: [Int64], chunks: [[UInt8]]) {
@@ -40,8 +40,6 @@ final class TextIndexCache {
         self.starts = starts
         self.chunks = chunks
         bytes = chunks.reduce(0) { $0 + $1.count }
-        filters = []
-        shapes = []
         (filters, shapes) = Self.filters(of: chunks)
     }
 
