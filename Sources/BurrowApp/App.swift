@@ -174,6 +174,16 @@ public final class App {
     /// Shows a problem on the status line until the next key, as at start for a bad config file.
     public func showProblem(_ message: String) { status = .error(message) }
 
+    /// True while there is work to do once the frame is drawn, unless a key comes first (the exact count of a
+    /// search whose first screen is on it): the run loop then does not wait for an event.
+    public var hasWorkAfterFrame: Bool { search.countIsDue }
+
+    /// Does the work that waits for the frame (see ``hasWorkAfterFrame``); the next frame shows it.
+    public func workAfterFrame() {
+        search.countAfterFrame(in: self)
+        settle()
+    }
+
     /// True while the app has work that finishes on a tick (a level still read in the background): the run
     /// loop then wakes every poll interval even when the store's files can be watched.
     public var wantsTicks: Bool { top.isReading }

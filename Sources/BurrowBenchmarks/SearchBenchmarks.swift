@@ -84,11 +84,16 @@ struct SearchBenchmarks {
         let sql = RawSQLite(path: path)
         for query in queries {
             var count = 0
+            var counting: [Double] = []
             let (ours, raw) = try Harness.interleaved(runs: runs) {
                 let outline = Outline(context: Context(store: store))
-                let results = try outline.find(query)
+                let results = try outline.find(query, firstScreen: 40)
                 try results.load(upTo: 40)
                 for id in results.ordered.prefix(40) { _ = (try outline.row(id), try outline.titles(downTo: id)) }
+                // The exact count after the first screen (as the outliner makes it after the frame), timed apart.
+                let start = DispatchTime.now().uptimeNanoseconds
+                try results.countAll()
+                counting.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
                 count = results.count
             } baseline: {
                 let pattern = "%" + query + "%"
@@ -101,7 +106,10 @@ struct SearchBenchmarks {
                 while sqlite3_step(s) == SQLITE_ROW { _ = sql.text(s, 1) }
                 sqlite3_finalize(s)
             }
-            Harness.report("first screen “\(query)” in \(n) (\(count) hits)", ours: ours, baseline: raw, goal: "<= 10 ms")
+            // `ours` took the count too: the first screen alone is what the closure took less the count.
+            let countMedian = Harness.percentile(counting, 0.5)
+            Harness.report("first screen “\(query)” in \(n) (\(count) hits)", ours: ours - countMedian, baseline: raw, goal: "<= 10 ms")
+            Harness.report("  … and its exact count after it", ours: countMedian, baseline: raw, goal: "may follow")
             counts.append((query, count))
         }
         return counts
@@ -118,7 +126,7 @@ struct SearchBenchmarks {
         let dir = Harness.scratch("search-pty")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for (query, count) in counts {
-            var times: [Double] = []
+            var times: [Double] = [], countTimes: [Double] = []
             for _ in 0..<runs {
                 let outliner = try LiveBenchmarks.Outliner(burrow: burrow, existing: path, dir: dir)
                 defer { outliner.pty.stop() }
@@ -129,17 +137,25 @@ struct SearchBenchmarks {
                     throw PseudoTerminal.Failure("no search results drawn")
                 }
                 let expected = count == 0 ? "Nothing contains “\(query)”" : "\(count) match\(count == 1 ? "" : "es")"
+                func counted(_ row: String) -> Bool { row.hasPrefix(expected) && !row.dropFirst(expected.count).hasPrefix("es") }
+                // The first screen: the hits with the count, or with "N+ matches…" while it is being made.
+                func firstScreen(_ row: String) -> Bool {
+                    counted(row) || (row.first?.isNumber == true && row.drop { $0.isNumber }.hasPrefix("+ matches…"))
+                }
                 let start = DispatchTime.now().uptimeNanoseconds
                 outliner.send("\u{7F}")
-                guard
-                    let seen = outliner.wait(
-                        timeout: 30,
-                        until: { $0.rows.contains { $0.hasPrefix(expected) && !$0.dropFirst(expected.count).hasPrefix("es") } })
-                else { throw PseudoTerminal.Failure("the count of “\(query)” was not drawn") }
-                times.append(Double(seen - start) / 1e9)
+                guard let shown = outliner.wait(timeout: 30, until: { $0.rows.contains(where: firstScreen) }) else {
+                    throw PseudoTerminal.Failure("the hits of “\(query)” were not drawn")
+                }
+                guard let seen = outliner.wait(timeout: 30, until: { $0.rows.contains(where: counted) }) else {
+                    throw PseudoTerminal.Failure("the count of “\(query)” was not drawn")
+                }
+                times.append(Double(shown - start) / 1e9)
+                countTimes.append(Double(seen - start) / 1e9)
             }
             Harness.report(
                 "in a terminal: “\(query)” last key to its hits, \(n)", ours: Harness.percentile(times, 0.5), baseline: 0, goal: "<= 10 ms")
+            Harness.report("  … to its exact count", ours: Harness.percentile(countTimes, 0.5), baseline: 0, goal: "may follow")
         }
     }
 

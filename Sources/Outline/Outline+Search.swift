@@ -11,6 +11,14 @@ extension Outline {
         try SearchResults(outline: self, query: text)
     }
 
+    /// The same search for a screen of `rows` hits: those hits in outline order first, the exact count after
+    /// (``SearchResults/countAll()``) when a word common in the outline fills the screen at once; a rarer one
+    /// is counted at once. A word in a quarter of a million items shows its first screen without reading the
+    /// whole index.
+    public func find(_ text: String, firstScreen rows: Int) throws -> SearchResults {
+        try SearchResults(outline: self, query: text, firstScreen: max(1, rows))
+    }
+
     /// The first `limit` items of ``find(_:)``, in outline order, as objects.
     public func search(_ text: String, limit: Int = 10_000) throws -> [Item] {
         try searchIDs(text, limit: limit).compactMap { try context.existingObject(for: $0) as? Item }

@@ -232,6 +232,63 @@ struct SearchTests {
         #expect(h.app.top.selectedRow?.title == "hit 0.2")
     }
 
+    /// A word in most items: its first screen is drawn before the whole index is read, the status line says
+    /// the count is still being made, and the count comes in the next frame unless a key comes first.
+    @Test func aCommonWordShowsItsFirstScreenAndItsCountAfter() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let root = try o.root().objectID
+        let nodes = (0..<250).map { i in OutlineNode("group \(i)", children: (0..<100).map { OutlineNode("hit \(i).\($0)") }) }
+        _ = try o.perform("Import") { try o.add(nodes, under: root) }
+        let h = try AppHarness(width: 40, height: 8, outline: o)
+        h.keysFollowAtOnce = true
+        try h.press("/")
+        h.type("HI")
+        #expect(h.app.hasWorkAfterFrame)
+        h.type("T")
+        h.expect(
+            """
+            Burrow
+            / HIT
+             hit 0.0  group 0
+             hit 0.1  group 0
+             hit 0.2  group 0
+             hit 0.3  group 0
+             hit 0.4  group 0
+            5+ matches…        Enter: go · Esc: back
+            """)
+        // Down past the screen reads on in outline order, still without the count.
+        try h.press("<Down> <Down> <Down> <Down> <Down> <Down>")
+        #expect(h.app.statusText == "5+ matches…")
+        h.expect(
+            """
+            Burrow
+            / HIT
+             hit 0.2  group 0
+             hit 0.3  group 0
+             hit 0.4  group 0
+             hit 0.5  group 0
+             hit 0.6  group 0
+            5+ matches…        Enter: go · Esc: back
+            """)
+        h.keysFollowAtOnce = false
+        h.workAfterFrame()
+        #expect(!h.app.hasWorkAfterFrame)
+        #expect(h.app.statusText == "25000 matches")
+        // Enter before the count: the count is made on the way.
+        h.keysFollowAtOnce = true
+        try h.press("<Backspace>")
+        h.type("T")
+        #expect(h.app.statusText == "5+ matches…")
+        try h.press("<Enter>")
+        #expect(h.app.statusText == "“HIT”: match 1 of 25000 · n/N: next/previous")
+        #expect(!h.app.hasWorkAfterFrame)
+        // A rare word is counted at once.
+        try h.press("/")
+        h.type("hit 17.4")
+        #expect(h.app.statusText == "11 matches")
+        #expect(!h.app.hasWorkAfterFrame)
+    }
+
     @Test func aHitDeletedElsewhereBeforeEnterIsSaidAndSkipped() throws {
         let (h, theirs) = try AppHarness.withSecondContext(["Milk", "Oat milk", "Eggs"])
         try h.press("/")

@@ -146,6 +146,20 @@ struct SearchEndToEndTests {
         #expect(tmux.waitFor(text: "exit=0") != nil, "\(tmux.screen())")
     }
 
+    /// A word in every item: the first screen comes before the count ("N+ matches…"), and the run loop makes
+    /// the exact count once no key is waiting (without it the status line would keep saying "counting").
+    @Test func aCommonWordsCountFollowsItsFirstScreen() throws {
+        let groups = (0..<30).map { g in Self.item("group \(g)", (0..<100).map { Self.item("hit \(g).\($0)") }) }
+        let (tmux, _) = try start(groups)
+        try tmux.send("/")
+        try tmux.type("hit")
+        let counted = tmux.waitFor { s in s.contains("/ hit") && s.last?.hasPrefix("3000 matches") == true }
+        #expect(counted != nil, "\(tmux.screen())")
+        #expect(tmux.screen().contains(" hit 0.0  group 0"))
+        try tmux.send("BSpace")
+        #expect(tmux.waitFor { s in s.contains("/ hi") && s.last?.hasPrefix("3000 matches") == true } != nil, "\(tmux.screen())")
+    }
+
     @Test func hostileWideAndTinyNeverBreakTheScreen() throws {
         let hostile = "\u{1B}]2;pwned\u{07}godel\u{1B}[2J\u{1B}[31m"
         let (tmux, db) = try start(

@@ -258,7 +258,7 @@ import Testing
             chunks.append(chunk.encoded(start: start))
         }
         let cache = TextIndexCache(seq: 0, build: nil, starts: starts, chunks: chunks)
-        var passedBy = 0, roundsPassing = 0, roundsFinding = 0
+        var passedBy = 0, roundsPassing = 0, roundsFinding = 0, amongFinding = 0, nothingToRead = 0
         for round in 0..<300 {
             let needle: String
             switch round % 3 {
@@ -280,12 +280,33 @@ import Testing
                 #expect(found.map(Array.init) == Array(expected), "round \(round), “\(needle)”, \(rng.note)")
             }
             passedBy += cache.passedBy
+            // A search its filters say reads nothing finds nothing (among every row, no limit).
+            let share = cache.shareToRead(Array(needle.utf8), columns: 2)
+            #expect(share >= 0 && share <= 1)
+            if share == 0 {
+                nothingToRead += 1
+                #expect(rows.allSatisfy { !$0.title.contains(needle) && $0.note?.contains(needle) != true }, "“\(needle)”")
+            }
             if cache.passedBy > 0 { roundsPassing += 1 }
             if cache.passedBy > 0 && !expected.isEmpty { roundsFinding += 1 }
+            // Only the chunks of some IDs (a page of a walk: a run of them, or a scattered few, with IDs no row
+            // has and IDs below the first chunk), as the store asks when its index is held.
+            let from = rng.below(rows.count)
+            var some =
+                rng.below(2) == 0
+                ? rows[from..<min(rows.count, from + 1 + rng.below(60))].map(\.id)
+                : rows.map(\.id).filter { _ in rng.below(10) == 0 }
+            some += (0..<rng.below(4)).map { _ in Int64(rng.below(Int(id) + 5)) - 2 }
+            some = Array(Set(some)).sorted()
+            let wanted = rows.filter { r in (r.title.contains(needle) || r.note?.contains(needle) == true) && some.contains(r.id) }
+            #expect(cache.scan(Array(needle.utf8), columns: 2, onlyAmong: some) == wanted.map(\.id), "round \(round), “\(needle)”")
+            if !wanted.isEmpty { amongFinding += 1 }
         }
         // The case under test must happen often: chunks passed by, in searches that also find rows.
         print("pair filters (seed \(seed)): \(passedBy) chunks passed by in \(roundsPassing) of 300 searches, \(roundsFinding) of them finding rows")
         #expect(roundsPassing > 100 && roundsFinding > 30, "\(roundsPassing) searches passed chunks by, \(roundsFinding) finding rows")
+        print("searches of some IDs (seed \(seed)): \(amongFinding) of 300 finding rows; \(nothingToRead) with nothing to read")
+        #expect(amongFinding > 60 && nothingToRead > 10)
         // A chunk damaged inside its texts (a stray 0xFE) is scanned, though the needle's pairs are not in it.
         let k = 7
         var broken = chunks
@@ -297,6 +318,8 @@ import Testing
         for parallelFrom in [2, Int.max] {
             #expect(bad.scan(Array("no such words".utf8), columns: 2, among: nil, limit: .max, parallelFrom: parallelFrom) == nil)
         }
+        #expect(bad.scan(Array("no such words".utf8), columns: 2, onlyAmong: [starts[k]]) == nil)
+        #expect(bad.scan(Array("no such words".utf8), columns: 2, onlyAmong: [starts[k + 1]]) == [])
         // Two chunks that overlap (a stale copy of row 3 that matches, then its current text that does not):
         // the chunk passed by still shows the damage.
         var stale = TextChunk(columns: 2), current = TextChunk(columns: 2)
@@ -308,6 +331,9 @@ import Testing
             #expect(overlapping.scan(Array("zurich".utf8), columns: 2, among: nil, limit: .max, parallelFrom: parallelFrom) == nil)
         }
         #expect(overlapping.passedBy == 0)
+        // Asked for rows 1 to 3, the first chunk claims row 3, which lies in the second one's run.
+        #expect(overlapping.scan(Array("zurich".utf8), columns: 2, onlyAmong: [1, 2, 3]) == nil)
+        #expect(overlapping.scan(Array("zurich".utf8), columns: 2, onlyAmong: [1, 2]) == [1, 2])
     }
 
     /// An index bigger than a store holds is read from the file by each search, and the whole read that

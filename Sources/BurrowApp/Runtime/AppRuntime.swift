@@ -31,6 +31,9 @@ public enum AppRuntime {
             let fallback = watcher != nil && !app.wantsTicks ? watchedPollInterval : pollInterval
             var timeout = min(fallback, max(.zero, lastPoll + fallback - clock.now))
             if rechecks > 0 { timeout = min(timeout, recheckInterval) }
+            // Work left for after the frame (a search's exact count) is done when no key is waiting.
+            let after = app.hasWorkAfterFrame
+            if after { timeout = .zero }
             if let event = input.nextEvent(timeout: timeout, wakingOn: watcher?.fileDescriptor) {
                 switch event {
                 case .resize, .resumed: terminal.invalidate()
@@ -40,6 +43,8 @@ public enum AppRuntime {
                 app.handle(event)
                 // `y`: the copied text goes to the terminal between frames.
                 if let clipboard = terminal.backend as? any ClipboardWriter { app.deliverClipboard(to: clipboard) }
+            } else if after {
+                app.workAfterFrame()
             }
             switch app.takeTerminalRequest() {
             case .suspend:

@@ -15,6 +15,9 @@ final class SearchPanel {
 
     /// The search for the text typed; nil while the text is empty.
     private(set) var results: SearchResults?
+    /// True while `results` wait for their exact count (counted after the frame that shows their first
+    /// screen, unless a key comes first; see `Search.countAfterFrame`).
+    var countIsDue = false
     /// Rows for the first hits of `results`, in outline order.
     private(set) var hits: [Hit] = []
     /// The chosen row and the list's scroll.
@@ -31,7 +34,8 @@ final class SearchPanel {
             results = nil
             return
         }
-        results = try outline.find(text)
+        results = try outline.find(text, firstScreen: rows)
+        countIsDue = results?.isCounted == false
         try read(upTo: rows, in: outline)
         list = ListState(selected: hits.isEmpty ? nil : 0)
     }
@@ -47,7 +51,8 @@ final class SearchPanel {
         let offset = list.offset
         do {
             hits = []
-            results = try outline.find(query)
+            results = try outline.find(query, firstScreen: max(rows, old.count))
+            countIsDue = results?.isCounted == false
             try read(upTo: max(rows, old.count), in: outline)
         } catch {
             (results, hits, list) = before
@@ -86,7 +91,9 @@ final class SearchPanel {
 
     /// Moves the choice, reading more hits when it goes past those read.
     func move(by delta: Int, in outline: Outline) throws {
-        if let results, let selected = list.selected, selected + delta >= hits.count, hits.count < results.count {
+        if let results, let selected = list.selected, selected + delta >= hits.count,
+            !results.isComplete || hits.count < results.ordered.count
+        {
             try read(upTo: selected + delta + 1, in: outline)
         }
         list.move(by: delta, count: hits.count)

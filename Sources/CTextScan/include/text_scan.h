@@ -215,11 +215,13 @@ static inline unsigned burrow_pair_bit(unsigned char a, unsigned char b, unsigne
 }
 
 /// Sets in `filter` (`words` 64-bit words, a power of two) the bit of each pair of adjacent bytes inside one
-/// of a chunk's `texts` (laid out as `burrow_text_scan` reads them): a needle with a pair whose bit is clear
-/// is in none of them, so a search can pass the chunk by. Returns how many texts end in `texts` (its 0xFF
-/// bytes), or -1 when `burrow_text_scan` would find them damaged (no 0xFF at the end, a 0xFE not alone);
-/// whether that count is the chunk's rows × columns is left to the caller.
-static inline long burrow_pair_filter(const unsigned char *texts, size_t length, unsigned long long *filter, size_t words) {
+/// of a chunk's `texts` (laid out as `burrow_text_scan` reads them), and in `present` (4 words) the bit of
+/// each byte in them: a needle with a pair or a byte whose bit is clear is in none of them, so a search can
+/// pass the chunk by (a needle of one byte has only its byte). Returns how many texts end in `texts` (its
+/// 0xFF bytes), or -1 when `burrow_text_scan` would find them damaged (no 0xFF at the end, a 0xFE not
+/// alone); whether that count is the chunk's rows × columns is left to the caller.
+static inline long burrow_pair_filter(const unsigned char *texts, size_t length, unsigned long long *filter, size_t words,
+                                      unsigned long long *present) {
     if (length == 0 || texts[length - 1] != 0xFF || words == 0) return -1;
     const unsigned mask = (unsigned)(words * 64 - 1);
     long ended = 0;
@@ -229,7 +231,11 @@ static inline long burrow_pair_filter(const unsigned char *texts, size_t length,
             ended++;
             continue;
         }
-        if (a == 0xFE && !burrow_text_scan_none_alone(texts, length, i)) return -1;
+        if (a == 0xFE) {
+            if (!burrow_text_scan_none_alone(texts, length, i)) return -1;
+            continue;  // no text: a column without one
+        }
+        present[a >> 6] |= 1ULL << (a & 63);
         if (b >= 0xFE) continue;  // a text's end: no match reaches past it
         const unsigned bit = burrow_pair_bit(a, b, mask);
         filter[bit >> 6] |= 1ULL << (bit & 63);

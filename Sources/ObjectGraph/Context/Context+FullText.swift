@@ -12,10 +12,20 @@ extension Context {
     }
 
     /// The row IDs of ``fullTextMatches(_:entity:among:limit:)`` (ascending, all of them), for a caller that
-    /// tests many IDs against them and needs no ``ObjectID`` per hit.
-    public func fullTextRowIDs(_ text: String, entity name: String) throws(StoreError) -> [Int64] {
+    /// tests many IDs against them and needs no ``ObjectID`` per hit. With `among` (row IDs), only those are
+    /// tested, and only the parts of the index that would hold them are read.
+    public func fullTextRowIDs(_ text: String, entity name: String, among rowIDs: [Int64]? = nil) throws(StoreError) -> [Int64] {
+        guard rowIDs?.isEmpty != true else { return [] }
         let entity = try entity(named: name)
-        return try store.backend.fullTextMatches(TextFolding.fold(text), of: entity, among: nil, limit: nil)
+        return try store.backend.fullTextMatches(TextFolding.fold(text), of: entity, among: rowIDs, limit: nil)
+    }
+
+    /// The share (0 to 1) of the full-text index a whole search for `text` would read, when the store can
+    /// tell without reading it (from filters of the index it holds in memory); nil when it cannot. A search
+    /// that reads most of the index can show its first hits before it has read them all.
+    public func fullTextShareToRead(_ text: String, entity name: String) throws(StoreError) -> Double? {
+        let entity = try entity(named: name)
+        return try store.backend.fullTextShareToRead(TextFolding.fold(text), of: entity)
     }
 
     /// How many objects ``fullTextMatches(_:entity:among:limit:)`` finds for `text`, counted in the store.

@@ -94,6 +94,9 @@ protocol StoreReader: AnyObject {
     func fullTextMatches(_ folded: String, of entity: EntityDescription, among ids: [Int64]?, limit: Int?) throws(StoreError) -> [Int64]
     /// How many rows ``fullTextMatches(_:of:among:limit:)`` finds without `ids` or `limit`.
     func fullTextCount(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Int
+    /// The share (0 to 1) of the index a whole search for `folded` reads, when the store can tell without
+    /// reading it; nil when it cannot.
+    func fullTextShareToRead(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Double?
 
     /// The rows at positions `from ..< from + count` of a fetch result, read in order, for as long as they
     /// are the IDs the result expects; nil when this store cannot read in order from there (then the
@@ -157,6 +160,8 @@ extension StoreReader {
     func fullTextCount(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Int {
         try fullTextMatches(folded, of: entity, among: nil, limit: nil).count
     }
+
+    func fullTextShareToRead(_ folded: String, of entity: EntityDescription) throws(StoreError) -> Double? { nil }
 
     func rowsInOrder(_ result: FetchStorage, from: Int, count: Int) throws(StoreError) -> [[Value]?]? { nil }
     func rowsAside(of entity: EntityDescription, ids: [Int64]) -> PendingRows? { nil }

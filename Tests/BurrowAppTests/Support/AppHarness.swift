@@ -64,6 +64,19 @@ final class AppHarness {
         // As the run loop does: text `y` copied reaches the terminal (the backend records it).
         app.deliverClipboard(to: backend)
         draw()
+        workAfterFrame()
+    }
+
+    /// True to act as if each key came before the frame of the one before was followed by its work (a search's
+    /// exact count): keys typed faster than that, or pasted.
+    var keysFollowAtOnce = false
+
+    /// As the run loop does when no key is waiting after a frame: the work left for then (a search's exact
+    /// count), and the frame that shows it.
+    func workAfterFrame() {
+        guard !keysFollowAtOnce, app.hasWorkAfterFrame else { return }
+        app.workAfterFrame()
+        draw()
     }
 
     func draw() {
@@ -74,6 +87,7 @@ final class AppHarness {
     func tick() {
         app.poll()
         draw()
+        workAfterFrame()
     }
 
     func expect(_ expected: String, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -294,11 +294,28 @@ extension SQLiteStore {
         try fullTextMatches(folded, of: e, among: nil, limit: nil).count
     }
 
+    /// From the held index's filters; nil while none is held (the first search of a store, or one too big).
+    func fullTextShareToRead(_ folded: String, of e: EntityDescription) throws(StoreError) -> Double? {
+        guard !folded.isEmpty, !e.fullTextSlots.isEmpty, textIndexCaches[e.index] != nil else { return nil }
+        do {
+            return try snapshot {
+                try read { db in
+                    guard try fullTextIsCurrentNow(db, e), let cache = try heldTextIndex(db, e, wholeScan: false) else { return nil }
+                    return cache.shareToRead(Array(folded.utf8), columns: e.fullTextSlots.count)
+                }
+            }
+        } catch {
+            throw StoreError.wrap(error, "cannot search", path: path)
+        }
+    }
+
     /// The most of the file a scan of every chunk reads through a memory map.
     static let scanMappedBytes = 1 << 30
 
     /// Fewer IDs than this are looked for in their own chunks; more, in every chunk.
-    private static let chunksReadForFewIDs = 64
+    private static let chunksReadForFewIDs = 1_024
+    /// With the index held, fewer IDs than this are looked for in their own chunks (a binary search each).
+    private static let chunksReadForSomeIDs = 65_536
 
     /// The rows whose folded text holds `folded`, ascending, through the chunks: every one, or those of
     /// a few `among`.
@@ -316,7 +333,13 @@ extension SQLiteStore {
             scan(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(s.handle, 1))), start: s.int64(at: 0))
         }
         let table = SQLiteStore.fullTextTable(e)
-        if let among, among.count < SQLiteStore.chunksReadForFewIDs {
+        if let among, among.count < SQLiteStore.chunksReadForSomeIDs, let cache = try heldTextIndex(db, e, wholeScan: false) {
+            if let found = cache.scan(scanner.needle, columns: e.fullTextSlots.count, onlyAmong: among) {
+                hits = Array(found.prefix(limit))
+            } else {
+                damaged = true
+            }
+        } else if let among, among.count < SQLiteStore.chunksReadForFewIDs {
             let covering = try statement(db, "SELECT start, data FROM \(table) WHERE start <= ? ORDER BY start DESC LIMIT 1")
             var read: Set<Int64> = []
             for id in among where hits.count < limit {

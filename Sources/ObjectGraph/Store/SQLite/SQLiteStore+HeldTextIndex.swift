@@ -9,11 +9,18 @@ extension SQLiteStore {
     /// `e`'s index in memory, current with the snapshot `db` reads (call inside one), or nil when a search
     /// reads the file: the first whole scan of a store (a command that searches once keeps nothing), inside
     /// a write transaction (its own changes are not logged yet), an index past ``heldIndexLimit``.
-    func heldTextIndex(_ db: Database, _ e: EntityDescription) throws -> TextIndexCache? {
+    ///
+    /// A search of a few rows (`wholeScan` false) takes the index only if one is held already: it neither
+    /// counts towards holding one nor reads the whole index (brought up to date, else nil).
+    func heldTextIndex(_ db: Database, _ e: EntityDescription, wholeScan: Bool = true) throws -> TextIndexCache? {
         guard transaction == nil else { return nil }
-        let scans = wholeIndexScans[e.index, default: 0] + 1
-        wholeIndexScans[e.index] = scans
-        guard scans > 1 else { return nil }
+        if wholeScan {
+            let scans = wholeIndexScans[e.index, default: 0] + 1
+            wholeIndexScans[e.index] = scans
+            guard scans > 1 else { return nil }
+        } else if textIndexCaches[e.index] == nil {
+            return nil
+        }
         let build = try buildToken(db, e)
         let newest: Int64
         var entries: [(seq: Int64, changes: ChangeSet?)] = []
@@ -33,6 +40,7 @@ extension SQLiteStore {
             }
         }
         textIndexCaches[e.index] = nil
+        guard wholeScan else { return nil }
         // Found too big at this entry: each search reads the file, and this read is not made again for each.
         guard heldIndexTooBigAt[e.index] != newest else { return nil }
         heldIndexTally.wholeReads += 1

@@ -20,9 +20,11 @@ final class TextIndexCache {
     private(set) var chunks: [[UInt8]]
     /// The bytes it holds.
     private(set) var bytes: Int
-    /// Each chunk's pair filter (``filterWords`` words from `k * filterWords`): the pairs of adjacent bytes
-    /// in its texts, hashed to bits. A search for a word rare in the outline passes by every chunk that lacks
-    /// one of its pairs, without reading its texts (a thousand hits among a million items read 29 MB).
+    /// Each chunk's filter (``filterStride`` words from `k * filterStride`): the pairs of adjacent bytes in
+    /// its texts, hashed to ``filterWords`` words of bits, then the bytes in them, a bit each (4 words). A
+    /// search for a word rare in the outline passes by every chunk that lacks one of its pairs or bytes,
+    /// without reading its texts (a thousand hits among a million items read 29 MB); a one-byte search
+    /// passes by those without its byte.
     private(set) var filters: [UInt64]
     /// Each chunk's rows and its texts' count, or -1 for a chunk whose bytes are damaged: only a chunk whose
     /// texts are rows × columns may be passed by (a damaged one is scanned, and the scan says so).
@@ -31,8 +33,10 @@ final class TextIndexCache {
     /// How many chunks the last scan passed by through their filters.
     private(set) var passedBy = 0
 
-    /// 2,048 bits a chunk (2 MB at a million items), for a chunk's few thousand bytes of text.
+    /// 2,048 bits of pairs a chunk, for a chunk's few thousand bytes of text, and 256 of bytes (2.2 MB at a
+    /// million items).
     static let filterWords = 32
+    static let filterStride = filterWords + 4
 
     init(seq: Int64, build: String?, starts: [Int64], chunks: [[UInt8]]) {
         self.seq = seq
@@ -45,7 +49,7 @@ final class TextIndexCache {
 
     /// The pair filters and shapes of `chunks`.
     static func filters(of chunks: [[UInt8]]) -> (filters: [UInt64], shapes: [(rows: Int, texts: Int)]) {
-        var filters = [UInt64](repeating: 0, count: chunks.count * filterWords)
+        var filters = [UInt64](repeating: 0, count: chunks.count * filterStride)
         var shapes: [(rows: Int, texts: Int)] = []
         shapes.reserveCapacity(chunks.count)
         filters.withUnsafeMutableBufferPointer { f in
@@ -53,7 +57,8 @@ final class TextIndexCache {
                 let shape = chunk.withUnsafeBytes { bytes -> (rows: Int, texts: Int) in
                     guard let (rows, offsets) = TextChunk.textStart(bytes), let base = bytes.baseAddress else { return (0, -1) }
                     let texts = base.assumingMemoryBound(to: UInt8.self) + offsets.text
-                    let ended = burrow_pair_filter(texts, bytes.count - offsets.text, f.baseAddress! + k * filterWords, filterWords)
+                    let filter = f.baseAddress! + k * filterStride
+                    let ended = burrow_pair_filter(texts, bytes.count - offsets.text, filter, filterWords, filter + filterWords)
                     return (rows, ended)
                 }
                 shapes.append(shape)
@@ -62,14 +67,44 @@ final class TextIndexCache {
         return (filters, shapes)
     }
 
-    /// The bits of `needle`'s pairs, as (word, mask) of a chunk's filter; empty for a needle of one byte.
-    static func pairBits(_ needle: [UInt8]) -> [(word: Int, mask: UInt64)] {
-        guard needle.count > 1 else { return [] }
+    /// The bits of `needle`'s pairs and bytes, as (word, mask) of a chunk's filter, each once.
+    static func needleBits(_ needle: [UInt8]) -> [(word: Int, mask: UInt64)] {
         let mask = UInt32(filterWords * 64 - 1)
-        return (1..<needle.count).map { i in
-            let bit = Int(burrow_pair_bit(needle[i - 1], needle[i], mask))
-            return (bit >> 6, 1 << UInt64(bit & 63))
+        var bits: [(word: Int, mask: UInt64)] = []
+        func add(_ bit: Int) {
+            let b = (word: bit >> 6, mask: UInt64(1) << UInt64(bit & 63))
+            if !bits.contains(where: { $0 == b }) { bits.append(b) }
         }
+        for i in needle.indices {
+            if i > 0 { add(Int(burrow_pair_bit(needle[i - 1], needle[i], mask))) }
+            add(filterWords * 64 + Int(needle[i]))
+        }
+        return bits
+    }
+
+    /// True when chunk `k` cannot hold `bits` (``needleBits(_:)``): one of them is clear in its filter and
+    /// the chunk is sound (a damaged one is always scanned, so that the scan says so).
+    func passes(_ k: Int, _ bits: [(word: Int, mask: UInt64)], columns: Int) -> Bool {
+        Self.passes(k, bits, columns: columns, filters: filters, shapes: shapes)
+    }
+
+    /// ``passes(_:_:columns:)`` on copies of the filters and shapes (for the threads of a parallel scan).
+    static func passes(
+        _ k: Int, _ bits: [(word: Int, mask: UInt64)], columns: Int, filters: [UInt64], shapes: [(rows: Int, texts: Int)]
+    ) -> Bool {
+        guard !bits.isEmpty, shapes[k].texts >= 0, shapes[k].texts == shapes[k].rows * columns else { return false }
+        let base = k * filterStride
+        return bits.contains { filters[base + $0.word] & $0.mask == 0 }
+    }
+
+    /// The share of the index's bytes a whole search for `needle` reads (those of the chunks its filters
+    /// cannot pass by), from the filters alone.
+    func shareToRead(_ needle: [UInt8], columns: Int) -> Double {
+        guard bytes > 0 else { return 0 }
+        let bits = Self.needleBits(needle)
+        var read = 0
+        for k in chunks.indices where !passes(k, bits, columns: columns) { read += chunks[k].count }
+        return Double(read) / Double(bytes)
     }
 
     /// The most index bytes a store keeps in memory; a bigger index is read from the file by each search.
@@ -105,8 +140,32 @@ final class TextIndexCache {
         chunks.replaceSubrange(first..<end, with: fresh.map(\.bytes))
         bytes += fresh.reduce(0) { $0 + $1.bytes.count }
         let made = Self.filters(of: fresh.map(\.bytes))
-        filters.replaceSubrange((first * Self.filterWords)..<(end * Self.filterWords), with: made.filters)
+        filters.replaceSubrange((first * Self.filterStride)..<(end * Self.filterStride), with: made.filters)
         shapes.replaceSubrange(first..<end, with: made.shapes)
+    }
+
+    /// The rows among `ids` (ascending) whose texts hold `needle`, ascending, reading only the chunks that
+    /// would hold them (a page of a walk through the outline reads two or three, not the whole index); nil
+    /// when one of those chunks is damaged or claims a row that lies in another chunk's run.
+    func scan(_ needle: [UInt8], columns: Int, onlyAmong ids: [Int64]) -> [Int64]? {
+        var scanner = TextChunkScanner(needle: needle, columns: columns)
+        let bits = Self.needleBits(needle)
+        var hits: [Int64] = []
+        var previous = -1
+        for id in ids {
+            // Ascending IDs lie in ascending chunks: each chunk is met in one run.
+            let k = segment(of: id)
+            guard k >= 0, k != previous else { continue }
+            previous = k
+            if passes(k, bits, columns: columns) { continue }
+            let before = hits.count
+            let sound = chunks[k].withUnsafeBytes { scanner.scan($0, start: starts[k], among: ids, limit: Int.max, into: &hits) }
+            guard sound else { return nil }
+            // A row found here must lie in this chunk's run, after every row found before.
+            guard before == hits.count || (before == 0 || hits[before] > hits[before - 1]) else { return nil }
+            if k + 1 < starts.count, let last = hits.last, hits.count > before, last >= starts[k + 1] { return nil }
+        }
+        return hits
     }
 
     /// Chunks below this many are scanned on one thread.
@@ -116,7 +175,7 @@ final class TextIndexCache {
     /// nil when a chunk is damaged. A big index is scanned in two halves at once, one on another thread.
     func scan(_ needle: [UInt8], columns: Int, among: [Int64]?, limit: Int, parallelFrom: Int = TextIndexCache.parallelChunks) -> [Int64]? {
         let starts = self.starts, chunks = self.chunks, filters = self.filters, shapes = self.shapes
-        let pairs = Self.pairBits(needle), words = Self.filterWords
+        let bits = Self.needleBits(needle)
         let halves = chunks.count >= parallelFrom ? 2 : 1
         let results = ScanResults(count: halves)
         let per = (chunks.count + halves - 1) / halves
@@ -133,10 +192,9 @@ final class TextIndexCache {
                     damaged = true
                     break
                 }
-                // A chunk without one of the needle's pairs holds no match, and a sound one reports nothing.
-                if !pairs.isEmpty, shapes[k].texts >= 0, shapes[k].texts == shapes[k].rows * columns,
-                    pairs.contains(where: { filters[k * words + $0.word] & $0.mask == 0 })
-                {
+                // A chunk without one of the needle's pairs or bytes holds no match, and a sound one reports
+                // nothing.
+                if Self.passes(k, bits, columns: columns, filters: filters, shapes: shapes) {
                     skipped += 1
                     continue
                 }
