@@ -258,6 +258,10 @@ import Testing
             chunks.append(chunk.encoded(start: start))
         }
         let cache = TextIndexCache(seq: 0, build: nil, starts: starts, chunks: chunks)
+        // Made in two halves on two threads (as a whole index held is), the filters are those made on one.
+        let one = TextIndexCache.filters(of: chunks, parallelFrom: .max), two = TextIndexCache.filters(of: chunks, parallelFrom: 2)
+        #expect(one.filters == two.filters && one.shapes.map { [$0.rows, $0.texts] } == two.shapes.map { [$0.rows, $0.texts] })
+        #expect(one.filters == cache.filters && one.filters.contains { $0 != 0 })
         var passedBy = 0, roundsPassing = 0, roundsFinding = 0, amongFinding = 0, nothingToRead = 0
         for round in 0..<300 {
             let needle: String

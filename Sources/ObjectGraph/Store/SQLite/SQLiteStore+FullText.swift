@@ -294,19 +294,12 @@ extension SQLiteStore {
         try fullTextMatches(folded, of: e, among: nil, limit: nil).count
     }
 
-    /// From the held index's filters; nil while none is held (the first search of a store, or one too big).
+    /// From the held index's filters as of its last search (an estimate needs no read of the log to bring it
+    /// up to date: that read cost a rare word's search half a millisecond); nil while none is held (the first
+    /// searches of a store, or an index too big to hold).
     func fullTextShareToRead(_ folded: String, of e: EntityDescription) throws(StoreError) -> Double? {
-        guard !folded.isEmpty, !e.fullTextSlots.isEmpty, textIndexCaches[e.index] != nil else { return nil }
-        do {
-            return try snapshot {
-                try read { db in
-                    guard try fullTextIsCurrentNow(db, e), let cache = try heldTextIndex(db, e, wholeScan: false) else { return nil }
-                    return cache.shareToRead(Array(folded.utf8), columns: e.fullTextSlots.count)
-                }
-            }
-        } catch {
-            throw StoreError.wrap(error, "cannot search", path: path)
-        }
+        guard !folded.isEmpty, !e.fullTextSlots.isEmpty, let cache = textIndexCaches[e.index] else { return nil }
+        return cache.shareToRead(Array(folded.utf8), columns: e.fullTextSlots.count)
     }
 
     /// The most of the file a scan of every chunk reads through a memory map.
