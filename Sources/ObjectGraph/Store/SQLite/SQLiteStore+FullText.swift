@@ -295,8 +295,7 @@ extension SQLiteStore {
     }
 
     /// From the held index's filters as of its last search (an estimate needs no read of the log to bring it
-    /// up to date: that read cost a rare word's search half a millisecond); nil while none is held (the first
-    /// searches of a store, or an index too big to hold).
+    /// up to date); nil while none is held (the first searches of a store, or an index too big to hold).
     func fullTextShareToRead(_ folded: String, of e: EntityDescription) throws(StoreError) -> Double? {
         guard !folded.isEmpty, !e.fullTextSlots.isEmpty, let cache = textIndexCaches[e.index] else { return nil }
         return cache.shareToRead(Array(folded.utf8), columns: e.fullTextSlots.count)
