@@ -370,20 +370,31 @@ extension SQLiteStore {
     /// Without a current index (a store opened read-only before an upgrade built it, or one whose index
     /// was dropped): every row's text folded here. Slow but exact.
     private func scanFullText(_ db: Database, _ e: EntityDescription, _ folded: String, among ids: [Int64]?, limit: Int?) throws -> [Int64] {
-        let wanted = ids.map(Set.init)
         let source = e.fullTextSlots.map { column($0, e) }.joined(separator: ", ")
-        let rows = RawStatement(try db.makeStatement(sql: "SELECT id, \(source) FROM \(Schema.quote(e.name)) ORDER BY id"))
         let needle = Array(folded.utf8)
+        func holds(_ s: RawStatement) -> Bool {
+            e.fullTextSlots.indices.contains { k in
+                SQLiteStore.foldedText(s.value(at: Int32(k + 1), as: .string)).map { $0.utf8.firstRange(of: needle) != nil } ?? false
+            }
+        }
+        // A few IDs (a page of the outline's walk) are read by ID, not by reading every row for each page.
+        if let ids, ids.count <= SQLiteStore.chunksReadForFewIDs {
+            let one = try statement(db, "SELECT id, \(source) FROM \(Schema.quote(e.name)) WHERE id = ?")
+            var out: [Int64] = []
+            for id in Set(ids).sorted() where out.count < limit ?? Int.max {
+                one.bind(id, at: 1)
+                if try one.step(db), holds(one) { out.append(id) }
+                one.reset()
+            }
+            return out
+        }
+        let wanted = ids.map(Set.init)
+        let rows = RawStatement(try db.makeStatement(sql: "SELECT id, \(source) FROM \(Schema.quote(e.name)) ORDER BY id"))
         var out: [Int64] = []
         while try rows.step(db) {
             let id = rows.int64(at: 0)
             if let wanted, !wanted.contains(id) { continue }
-            for k in e.fullTextSlots.indices {
-                if let text = SQLiteStore.foldedText(rows.value(at: Int32(k + 1), as: .string)), text.utf8.firstRange(of: needle) != nil {
-                    out.append(id)
-                    break
-                }
-            }
+            if holds(rows) { out.append(id) }
             if let limit, out.count >= limit {
                 rows.reset()
                 break
