@@ -100,7 +100,8 @@ import Testing
             "first screens (seed \(seed), \(n + 20) items): \(pending) counted after (\(pendingHeld) with the index held, \(pendingUnindexed) without an index), \(readMoreBeforeCount) read on before it, \(countedAtOnce) at once, \(held) of 90 with the index held"
         )
         #expect(
-            pending >= 18 && pendingHeld >= 6 && pendingUnindexed >= 6 && pending - pendingHeld - pendingUnindexed >= 6 && countedAtOnce >= 12 && readMoreBeforeCount >= 8 && held >= 20
+            pending >= 18 && pendingHeld >= 6 && pendingUnindexed >= 6 && pending - pendingHeld - pendingUnindexed >= 6 && countedAtOnce >= 12
+                && readMoreBeforeCount >= 8 && held >= 20
                 && held <= 50)
     }
 }
