@@ -12,9 +12,10 @@ extension Outline {
     }
 
     /// The same search for a screen of `rows` hits: those hits in outline order first, the exact count after
-    /// (``SearchResults/countAll()``) when a word common in the outline fills the screen at once; a rarer one
-    /// is counted at once. A word in a quarter of a million items shows its first screen without reading the
-    /// whole index.
+    /// (``SearchResults/countAll()``) when a word common in the outline fills the screen within its first
+    /// 1,024 items; a rarer one is counted at once (after those items, unless the store's index filters tell
+    /// beforehand that a whole search reads little). A word in a quarter of a million items shows its first
+    /// screen without reading the whole index.
     public func find(_ text: String, firstScreen rows: Int) throws -> SearchResults {
         try SearchResults(outline: self, query: text, firstScreen: max(1, rows))
     }

@@ -287,6 +287,12 @@ struct SearchTests {
         h.type("hit 17.4")
         #expect(h.app.statusText == "11 matches")
         #expect(!h.app.hasWorkAfterFrame)
+        // A line emptied before its count leaves nothing to count (the run loop would otherwise spin).
+        try h.press("<Esc> /")
+        h.type("HIT")
+        #expect(h.app.hasWorkAfterFrame)
+        try h.press("<Backspace> <Backspace> <Backspace>")
+        #expect(!h.app.hasWorkAfterFrame)
     }
 
     @Test func aHitDeletedElsewhereBeforeEnterIsSaidAndSkipped() throws {

@@ -187,11 +187,13 @@ final class Search: Component, Panel {
     var countIsDue: Bool { panel?.countIsDue == true }
 
     /// Counts the open results' hits (the whole index read; 10–20 ms at a million items), after the frame that
-    /// showed their first screen and only when no key came meanwhile: typing on searches again instead.
+    /// showed their first screen and only when no key is waiting then: a key that comes first searches again
+    /// instead; one that comes while it counts waits for it.
     func countAfterFrame(in app: App) {
-        guard let panel, panel.countIsDue, let results = panel.results else { return }
-        // Once, even when it fails: the status line says why, and the loop does not try again and again.
+        guard let panel, panel.countIsDue else { return }
+        // Once, even when it fails or there is nothing to count: the loop must not try again and again.
         panel.countIsDue = false
+        guard let results = panel.results else { return }
         do {
             try results.countAll()
         } catch {

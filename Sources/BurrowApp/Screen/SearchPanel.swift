@@ -30,6 +30,7 @@ final class SearchPanel {
     func search(_ text: String, in outline: Outline, rows: Int) throws {
         hits = []
         list = ListState()
+        countIsDue = false
         guard !text.isEmpty else {
             results = nil
             return
@@ -45,7 +46,7 @@ final class SearchPanel {
     /// The chosen row stays where it was on screen when the list allows; on an error the panel stays as it was.
     func refresh(in outline: Outline, rows: Int) throws {
         guard let query = results?.query else { return }
-        let before = (results, hits, list)
+        let before = (results, hits, list, countIsDue)
         let old = hits.map(\.id)
         let chosen = list.selected.flatMap { $0 < old.count ? $0 : nil }
         let offset = list.offset
@@ -55,7 +56,7 @@ final class SearchPanel {
             countIsDue = results?.isCounted == false
             try read(upTo: max(rows, old.count), in: outline)
         } catch {
-            (results, hits, list) = before
+            (results, hits, list, countIsDue) = before
             throw error
         }
         guard !hits.isEmpty else {

@@ -111,8 +111,17 @@ public final class SearchResults {
         }
     }
 
-    /// Finds hits in order until ``ordered`` holds `n` of them or every one.
-    public func load(upTo n: Int) throws { try walk(upTo: n, within: Int.max) }
+    /// Finds hits in order until ``ordered`` holds `n` of them or every one. Before the count, the walk tests
+    /// at most 1,024 more items through the index, then counts (hits that thin out would otherwise cost a
+    /// look in the index per page to the end of the outline).
+    public func load(upTo n: Int) throws {
+        if !isCounted {
+            try walk(upTo: n, within: walked + SearchResults.firstScreenWalk)
+            if isComplete || ordered.count >= n { return }
+            try countAll()
+        }
+        try walk(upTo: n, within: Int.max)
+    }
 
     /// Ends the walk: what it found is every hit.
     private func complete() {

@@ -76,6 +76,8 @@ final class AppHarness {
     func workAfterFrame() {
         guard !keysFollowAtOnce, app.hasWorkAfterFrame else { return }
         app.workAfterFrame()
+        // The run loop does it again while there is some: work that never ends would spin it.
+        if app.hasWorkAfterFrame { Issue.record("work after the frame left work after the frame: the run loop would spin") }
         draw()
     }
 

@@ -343,7 +343,7 @@ extension SQLiteStore {
             }
             hits.sort()
             if zip(hits, hits.dropFirst()).contains(where: { $0 == $1 }) { damaged = true }
-        } else if let cache = try heldTextIndex(db, e) {
+        } else if let cache = try heldTextIndex(db, e, wholeScan: among == nil) {
             if let found = cache.scan(
                 scanner.needle, columns: e.fullTextSlots.count, among: among, limit: limit, parallelFrom: heldIndexParallelChunks)
             {
