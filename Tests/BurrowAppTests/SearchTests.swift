@@ -200,14 +200,19 @@ struct SearchTests {
         #expect(SearchHighlight.runs("ilk", in: "Milk and silk").map { String($0.text) } == ["M", "ilk", " and s", "ilk"])
     }
 
-    /// 25,000 hits: the count is exact, the first screen comes from the walk, and `n`/`N` reach every one
-    /// (`N` from the first goes to the last).
-    @Test func manyHitsAreCountedAndSteppedThroughAll() throws {
+    /// 250 groups of 100 items titled "hit G.N" (25,000 hits for "hit"), in a 40×8 screen.
+    private static func manyHits() throws -> AppHarness {
         let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
         let root = try o.root().objectID
         let nodes = (0..<250).map { i in OutlineNode("group \(i)", children: (0..<100).map { OutlineNode("hit \(i).\($0)") }) }
         _ = try o.perform("Import") { try o.add(nodes, under: root) }
-        let h = try AppHarness(width: 40, height: 8, outline: o)
+        return try AppHarness(width: 40, height: 8, outline: o)
+    }
+
+    /// 25,000 hits: the count is exact, the first screen comes from the walk, and `n`/`N` reach every one
+    /// (`N` from the first goes to the last).
+    @Test func manyHitsAreCountedAndSteppedThroughAll() throws {
+        let h = try Self.manyHits()
         try h.press("/")
         h.type("HIT")
         h.expect(
@@ -235,11 +240,7 @@ struct SearchTests {
     /// A word in most items: its first screen is drawn before the whole index is read, the status line says
     /// the count is still being made, and the count comes in the next frame unless a key comes first.
     @Test func aCommonWordShowsItsFirstScreenAndItsCountAfter() throws {
-        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
-        let root = try o.root().objectID
-        let nodes = (0..<250).map { i in OutlineNode("group \(i)", children: (0..<100).map { OutlineNode("hit \(i).\($0)") }) }
-        _ = try o.perform("Import") { try o.add(nodes, under: root) }
-        let h = try AppHarness(width: 40, height: 8, outline: o)
+        let h = try Self.manyHits()
         h.keysFollowAtOnce = true
         try h.press("/")
         h.type("HI")

@@ -250,8 +250,9 @@ private final class ScanResults: @unchecked Sendable {
 ///
 /// Unchecked because the compiler cannot see that this is safe: each part writes only its own chunks' slots
 /// (distinct memory: `k * filterStride` words on, and shape `k`), the buffers outlive `concurrentPerform`,
-/// which returns only after every part has ended, ordering the writes before the reads. The filters' own
-/// tests (`TextChunkIndexTests`) compare scans that pass chunks by with plain ones over thousands of chunks.
+/// which returns only after every part has ended, ordering the writes before the reads.
+/// `TextChunkIndexTests.chunksWithoutTheNeedlesPairsArePassedBy` compares the filters made in two halves with
+/// those made on one thread, word for word and shape for shape: a part writing another's slots fails it.
 private struct FilterSlots: @unchecked Sendable {
     let filters: UnsafeMutablePointer<UInt64>
     let shapes: UnsafeMutablePointer<(rows: Int, texts: Int)>
