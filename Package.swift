@@ -101,7 +101,12 @@ let package = Package(
                 "BurrowCommands", "BurrowApp", "BurrowSettings", "BurrowConfig", "CursesBackend", "TerminalKit", "Outline", "OutlineSync",
                 .product(name: "Logging", package: "swift-log")
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // A quick command's process is mostly its start (docs/PERFORMANCE.md, issue 34's sixth pass): a
+            // position-dependent executable needs none of the 125,000 relocations a PIE makes the loader write
+            // into its pages, and one that exports none of its 40,000 symbols (swiftc exports them all) is not
+            // searched by the runtime's `dladdr` at start. Release only: tests link this target's code too.
+            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
         ),
         // Benchmarks: each figure beside a raw-SQLite baseline measured in the same run.
         .executableTarget(
