@@ -209,21 +209,18 @@ final class SQLiteStore: PersistentStore {
     func checkpoint() {
         guard !isReadOnly, path != nil, transaction == nil else { return }
         checkpointer?.finish()
-        // Best effort: a checkpoint not done now is done by a later one (or SQLite's own).
-        _ = try? queue.writeWithoutTransaction { db in
-            // Without waiting: a truncating checkpoint waits for readers holding the write lock, so while a
-            // long read ran (an export on its snapshot) every other writer waited behind it and gave up
-            // ("database is locked"). When it cannot truncate at once, it copies what it can and leaves the log.
-            let timeout = try Int.fetchOne(db, sql: "PRAGMA busy_timeout") ?? 5000
-            try db.execute(sql: "PRAGMA busy_timeout = 0")
-            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(timeout)") }
-            do {
-                try db.checkpoint(.truncate)
-            } catch {
-                try db.checkpoint(.passive)
-            }
-        }
+        // Best effort: a checkpoint not done now is done by a later one (or SQLite's own). Passive: it copies
+        // what no reader still needs and never waits (a truncating one waited for readers holding the write
+        // lock, so while an export read, every other writer waited behind it and gave up). It does not
+        // truncate the log either: the close of the last connection removes it, and truncating it took a
+        // quick command 2–3 ms (`ftruncate` of the log after `fdatasync`); a log left by a big change is cut
+        // to `logSizeLimit` when it next starts again.
+        _ = try? queue.writeWithoutTransaction { db in try db.checkpoint(.passive) }
     }
+
+    /// What a log that has been copied into the file is cut to when it starts again (SQLite's
+    /// `journal_size_limit`): a big change's log does not keep its size while the store stays open.
+    static let logSizeLimit = 4 << 20
 
     /// A store that lives in memory only, for tests and scratch work.
     init(inMemoryWith model: Model) throws(StoreError) {
@@ -275,6 +272,7 @@ final class SQLiteStore: PersistentStore {
                 // all its pages again: 86 MB and 0.3 s on the action after a million-item delete. FAST zeroes
                 // deleted content only where that costs no extra write (within pages written anyway).
                 try db.execute(sql: "PRAGMA secure_delete = FAST")
+                try db.execute(sql: "PRAGMA journal_size_limit = \(SQLiteStore.logSizeLimit)")
             }
         }
         return config
