@@ -61,6 +61,16 @@ public enum BurrowMain {
             Console.current.out(Burrow.configuration.version + "\n")
             return 0
         }
+        // `add`, `ls` and `find` with plain words: read without ArgumentParser, run without casting to learn
+        // what kind of command they are (each first cast of a type scans every conformance in the binary).
+        if var command = QuickParse.command(arguments) {
+            do {
+                try command.run()
+                return 0
+            } catch {
+                return report(error)
+            }
+        }
         // The check reads every option of the command from its help, which costs more than the rest of a
         // quick command's start together, so it runs before parsing only when a word could be misread (one
         // that starts with a single dash, which ArgumentParser would split into letters), and otherwise only

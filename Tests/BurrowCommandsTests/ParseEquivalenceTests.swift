@@ -1,4 +1,5 @@
 import ArgumentParser
+import TestSupport
 import Testing
 
 @testable import BurrowCommands
@@ -73,6 +74,53 @@ import Testing
         #expect(differing.isEmpty, "\(differing.count) differ, first: \(differing.first ?? "")")
         // The corpus must reach both sides: commands read alone, and mistakes and help that are not.
         #expect(alone > 120 && compared - alone > 300, "\(alone) of \(compared) read alone")
+    }
+
+    /// `QuickParse` reads `add`, `ls` and `find` without ArgumentParser: each command it makes must be the one
+    /// ArgumentParser makes of the same words, over the corpus above and random lines of each command's own
+    /// options, flags and awkward values; and it must know every option the command has (one it did not set
+    /// would be read unset, and stop the process).
+    @Test(arguments: [1] as [UInt64]) func plainWordsAreReadAsArgumentParserReadsThem(seed: UInt64) throws {
+        let values = [
+            "x", "Call the plumber", "-", "-x", "--", "", " ", "12", "0", "-3", "+3", "1_000", "#2", "Work/Projects", "é",
+            "help", "--help", "-h", "2026-12-01", "tag:work", "a=b", "TODO Call Bob !A due:fri"
+        ]
+        var rng = SeededRandom(seed: seed)
+        var compared = 0, quick = 0, differing: [String] = []
+        for (name, spec) in QuickParse.specs {
+            let type = try #require(Self.commands.first { $0.names == [name] }?.type)
+            let options = Self.options(of: type)
+            // Its names as help lists them (`--version`, which every command answers, goes to ArgumentParser).
+            let named = Set(options.filter { $0.wholeMatch(of: /--[a-z][a-z-]*/) != nil && $0 != "--version" })
+            #expect(named == spec.options.union(spec.flags), "burrow \(name)'s options: \(named.sorted())")
+            var lines = Self.argumentLists([name], options: options)
+            for _ in 0..<400 {
+                var line = [name]
+                for _ in 0..<rng.below(7) {
+                    switch rng.below(10) {
+                    case 0..<4: line.append(values[rng.below(values.count)])
+                    case 4..<9:
+                        let option = options[rng.below(options.count)]
+                        line.append(option)
+                        if spec.options.contains(option), rng.below(8) > 0 { line.append(values[rng.below(values.count)]) }
+                    default: line.append(["--bogus", "--db=f.sqlite", "-t", "--limit=2"][rng.below(4)])
+                    }
+                }
+                lines.append(line)
+            }
+            for line in lines {
+                compared += 1
+                guard let command = QuickParse.command(line) else { continue }
+                quick += 1
+                let read = Self.describe(.success(command))
+                let whole = Self.describe(Result { try Burrow.parseAsRoot(line) })
+                if read != whole { differing.append("burrow \(line.joined(separator: " ")):\n\(read)\n--- whole:\n\(whole)") }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count) differ, first: \(differing.first ?? "")")
+        // Both sides reached: lines read quickly, and lines left to ArgumentParser.
+        print("QuickParse, seed \(seed): \(quick) of \(compared) lines read without ArgumentParser")
+        #expect(quick > 150 && compared - quick > 500, "\(quick) of \(compared) read quickly")
     }
 
     @Test func aQuickCommandIsReadAlone() throws {
