@@ -61,10 +61,12 @@ public enum BurrowMain {
             Console.current.out(Burrow.configuration.version + "\n")
             return 0
         }
-        // `add`, `ls` and `find` with plain words: read without ArgumentParser, run without casting to learn
-        // what kind of command they are (each first cast of a type scans every conformance in the binary).
+        // `add`, `ls`, `find` and the outliner with plain words: read without ArgumentParser, run without
+        // casting to a protocol to learn what kind of command they are (each first cast of a type to a
+        // protocol scans every conformance in the binary).
         if var command = QuickParse.command(arguments) {
             do {
+                if let root = command as? Burrow, let outliner { return try outliner(try root.database.path()) }
                 try command.run()
                 return 0
             } catch {

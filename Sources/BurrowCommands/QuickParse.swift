@@ -1,8 +1,8 @@
 import ArgumentParser
 
-/// The commands scripts run most (`add`, `ls`, `find`), read without ArgumentParser when every word is plain:
-/// a `--option` of the command's own followed by its value, one of its flags, or a value that does not start
-/// with a dash. ArgumentParser reflects over a command's properties and casts each one to its protocols, a
+/// The commands run most (`add`, `ls`, `find`, and `burrow` itself, the outliner), read without ArgumentParser
+/// when every word is plain: a `--option` of the command's own followed by its value, one of its flags, or a
+/// value that does not start with a dash. ArgumentParser reflects over a command's properties and casts each one to its protocols, a
 /// quarter of a quick command's whole process (docs/PERFORMANCE.md, issue 34's sixth pass). Anything else (help,
 /// `--`, `--opt=value`, short names, a word repeated, a number that does not read, a command its own
 /// `validate()` refuses) returns nil and goes to ArgumentParser, so every message stays its own.
@@ -10,9 +10,9 @@ import ArgumentParser
 enum QuickParse {
     /// The command `arguments` name, as ArgumentParser would make it; nil when it must decide.
     static func command(_ arguments: [String]) -> (any ParsableCommand)? {
-        guard let name = arguments.first, let spec = specs[name],
-            let words = Words(arguments.dropFirst(), options: spec.options, flags: spec.flags)
-        else { return nil }
+        // A first word that names no command of these is `burrow`'s own (only `--db` is plain there).
+        let (spec, rest) = arguments.first.flatMap { specs[$0] }.map { ($0, arguments.dropFirst()) } ?? (root, arguments[...])
+        guard let words = Words(rest, options: spec.options, flags: spec.flags) else { return nil }
         guard var command = spec.make(words) else { return nil }
         do {
             try command.validate()
@@ -67,6 +67,14 @@ enum QuickParse {
             d.db = values["--db"]
             return d
         }
+    }
+
+    /// `burrow` and `burrow --db PATH`: the outliner, as it is started most.
+    static let root = Spec(options: ["--db"], flags: []) { w in
+        guard w.positionals.isEmpty else { return nil }
+        var c = Burrow()
+        c.database = w.database
+        return c
     }
 
     static let specs: [String: Spec] = [

@@ -76,10 +76,10 @@ import Testing
         #expect(alone > 120 && compared - alone > 300, "\(alone) of \(compared) read alone")
     }
 
-    /// `QuickParse` reads `add`, `ls` and `find` without ArgumentParser: each command it makes must be the one
-    /// ArgumentParser makes of the same words, over the corpus above and random lines of each command's own
-    /// options, flags and awkward values; and it must know every option the command has (one it did not set
-    /// would be read unset, and stop the process).
+    /// `QuickParse` reads `add`, `ls`, `find` and `burrow` without ArgumentParser: each command it makes must be
+    /// the one ArgumentParser makes of the same words, over the corpus above and random lines of each command's
+    /// own options, flags and awkward values; and it must know every option the command has (one it did not
+    /// set would be read unset, and stop the process).
     @Test(arguments: [1] as [UInt64]) func plainWordsAreReadAsArgumentParserReadsThem(seed: UInt64) throws {
         let values = [
             "x", "Call the plumber", "-", "-x", "--", "", " ", "12", "0", "-3", "+3", "1_000", "#2", "Work/Projects", "é",
@@ -87,15 +87,17 @@ import Testing
         ]
         var rng = SeededRandom(seed: seed)
         var compared = 0, quick = 0, differing: [String] = []
-        for (name, spec) in QuickParse.specs {
-            let type = try #require(Self.commands.first { $0.names == [name] }?.type)
+        let specs = QuickParse.specs.map { (names: [$0.key], spec: $0.value) } + [(names: [], spec: QuickParse.root)]
+        for (names, spec) in specs.sorted(by: { $0.names.lexicographicallyPrecedes($1.names) }) {
+            let name = names.joined()
+            let type = try #require(names.isEmpty ? Burrow.self : Self.commands.first { $0.names == names }?.type)
             let options = Self.options(of: type)
             // Its names as help lists them (`--version`, which every command answers, goes to ArgumentParser).
             let named = Set(options.filter { $0.wholeMatch(of: /--[a-z][a-z-]*/) != nil && $0 != "--version" })
             #expect(named == spec.options.union(spec.flags), "burrow \(name)'s options: \(named.sorted())")
-            var lines = Self.argumentLists([name], options: options)
+            var lines = Self.argumentLists(names, options: options)
             for _ in 0..<400 {
-                var line = [name]
+                var line = names
                 for _ in 0..<rng.below(7) {
                     switch rng.below(10) {
                     case 0..<4: line.append(values[rng.below(values.count)])
