@@ -52,8 +52,38 @@ public struct FileLogHandler: LogHandler {
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { $1 } }
         let meta = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let time = ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
-        sink.write("\(time) \(event.level) \(label): \(event.message)\(meta)\n")
+        sink.write("\(Self.now()) \(event.level) \(label): \(event.message)\(meta)\n")
+    }
+
+    /// This moment in this machine's time zone, as `timestamp` writes it.
+    static func now() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var local = tm()
+        localtime_r(&seconds, &local)
+        return timestamp(seconds: Int(now.tv_sec), nanoseconds: Int(now.tv_nsec), utcOffset: Int(local.tm_gmtoff))
+    }
+
+    /// `2026-11-30T09:15:00.123Z`, or `…+05:45` east of UTC: what `ISO8601DateFormatter` writes with
+    /// `.withInternetDateTime` and `.withFractionalSeconds`, made by hand because the formatter loads ICU's
+    /// calendars and time zones on first use, a twentieth of the outliner's start (the line "started on …").
+    static func timestamp(seconds: Int, nanoseconds: Int, utcOffset: Int) -> String {
+        // To the nearest millisecond, as the formatter rounds (999.6 ms is the next second's .000).
+        let milliseconds = seconds * 1000 + (nanoseconds + 500_000) / 1_000_000
+        var shifted = time_t(milliseconds / 1000 + utcOffset)
+        var parts = tm()
+        gmtime_r(&shifted, &parts)
+        func padded(_ n: Int, _ width: Int) -> String {
+            let digits = String(n)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        var out = padded(Int(parts.tm_year) + 1900, 4) + "-" + padded(Int(parts.tm_mon) + 1, 2) + "-" + padded(Int(parts.tm_mday), 2)
+        out += "T" + padded(Int(parts.tm_hour), 2) + ":" + padded(Int(parts.tm_min), 2) + ":" + padded(Int(parts.tm_sec), 2)
+        out += "." + padded(milliseconds % 1000, 3)
+        guard utcOffset != 0 else { return out + "Z" }
+        let distance = abs(utcOffset)
+        return out + (utcOffset < 0 ? "-" : "+") + padded(distance / 3600, 2) + ":" + padded(distance % 3600 / 60, 2)
     }
 
     /// `$XDG_STATE_HOME/burrow/burrow.log` (`~/.local/state/burrow/burrow.log`), or `$BURROW_LOG`.
