@@ -11,7 +11,7 @@ enum QuickParse {
     /// The command `arguments` name, as ArgumentParser would make it; nil when it must decide.
     static func command(_ arguments: [String]) -> (any ParsableCommand)? {
         // A first word that names no command of these is `burrow`'s own (only `--db` is plain there).
-        let (spec, rest) = arguments.first.flatMap { specs[$0] }.map { ($0, arguments.dropFirst()) } ?? (root, arguments[...])
+        let (spec, rest) = arguments.first.flatMap(spec(named:)).map { ($0, arguments.dropFirst()) } ?? (root, arguments[...])
         guard let words = Words(rest, options: spec.options, flags: spec.flags) else { return nil }
         guard var command = spec.make(words) else { return nil }
         do {
@@ -24,8 +24,8 @@ enum QuickParse {
 
     /// A command's names (long, with their dashes) and how its parsed words become the command.
     struct Spec {
-        let options: Set<String>
-        let flags: Set<String>
+        let options: [String]
+        let flags: [String]
         let make: @Sendable (Words) -> (any ParsableCommand)?
     }
 
@@ -35,7 +35,7 @@ enum QuickParse {
         private(set) var flags: Set<String> = []
         private(set) var positionals: [String] = []
 
-        init?(_ arguments: ArraySlice<String>, options: Set<String>, flags: Set<String>) {
+        init?(_ arguments: ArraySlice<String>, options: [String], flags: [String]) {
             var rest = arguments[...]
             while let word = rest.popFirst() {
                 guard word.hasPrefix("-"), word != "-" else {
@@ -77,37 +77,51 @@ enum QuickParse {
         return c
     }
 
-    static let specs: [String: Spec] = [
-        "add": Spec(options: ["--db", "--under"], flags: ["--top", "--literal"]) { w in
-            var c = Add()
-            c.database = w.database
-            c.under = w.values["--under"]
-            c.top = w.flags.contains("--top")
-            c.literal = w.flags.contains("--literal")
-            c.texts = w.positionals
-            return c
-        },
-        "ls": Spec(options: ["--db", "--depth", "--tag"], flags: ["--tree", "--ids", "--notes", "--json"]) { w in
-            guard w.positionals.count <= 1, let depth = w.number("--depth") else { return nil }
-            var c = Ls()
-            c.database = w.database
-            c.path = w.positionals.first ?? ""
-            c.tree = w.flags.contains("--tree")
-            c.depth = depth
-            c.ids = w.flags.contains("--ids")
-            c.notes = w.flags.contains("--notes")
-            c.json = w.flags.contains("--json")
-            c.tag = w.values["--tag"]
-            return c
-        },
-        "find": Spec(options: ["--db", "--limit"], flags: ["--json"]) { w in
-            guard w.positionals.count == 1, let limit = w.number("--limit") else { return nil }
-            var c = Find()
-            c.database = w.database
-            c.query = w.positionals[0]
-            c.limit = limit
-            c.json = w.flags.contains("--json")
-            return c
+    /// The spec of the command `name` (a switch, not a dictionary: this runs once per process, where building
+    /// a table costs more than reading it).
+    static func spec(named name: String) -> Spec? {
+        switch name {
+        case "add": add
+        case "ls": ls
+        case "find": find
+        default: nil
         }
-    ]
+    }
+
+    /// Every command's spec by name, for tests.
+    static var specs: [String: Spec] { ["add": add, "ls": ls, "find": find] }
+
+    static let add = Spec(options: ["--db", "--under"], flags: ["--top", "--literal"]) { w in
+        var c = Add()
+        c.database = w.database
+        c.under = w.values["--under"]
+        c.top = w.flags.contains("--top")
+        c.literal = w.flags.contains("--literal")
+        c.texts = w.positionals
+        return c
+    }
+
+    static let ls = Spec(options: ["--db", "--depth", "--tag"], flags: ["--tree", "--ids", "--notes", "--json"]) { w in
+        guard w.positionals.count <= 1, let depth = w.number("--depth") else { return nil }
+        var c = Ls()
+        c.database = w.database
+        c.path = w.positionals.first ?? ""
+        c.tree = w.flags.contains("--tree")
+        c.depth = depth
+        c.ids = w.flags.contains("--ids")
+        c.notes = w.flags.contains("--notes")
+        c.json = w.flags.contains("--json")
+        c.tag = w.values["--tag"]
+        return c
+    }
+
+    static let find = Spec(options: ["--db", "--limit"], flags: ["--json"]) { w in
+        guard w.positionals.count == 1, let limit = w.number("--limit") else { return nil }
+        var c = Find()
+        c.database = w.database
+        c.query = w.positionals[0]
+        c.limit = limit
+        c.json = w.flags.contains("--json")
+        return c
+    }
 }

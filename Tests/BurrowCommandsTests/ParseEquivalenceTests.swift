@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TestSupport
 import Testing
 
@@ -94,7 +95,7 @@ import Testing
             let options = Self.options(of: type)
             // Its names as help lists them (`--version`, which every command answers, goes to ArgumentParser).
             let named = Set(options.filter { $0.wholeMatch(of: /--[a-z][a-z-]*/) != nil && $0 != "--version" })
-            #expect(named == spec.options.union(spec.flags), "burrow \(name)'s options: \(named.sorted())")
+            #expect(named == Set(spec.options + spec.flags), "burrow \(name)'s options: \(named.sorted())")
             var lines = Self.argumentLists(names, options: options)
             for _ in 0..<400 {
                 var line = names
@@ -123,6 +124,25 @@ import Testing
         // Both sides reached: lines read quickly, and lines left to ArgumentParser.
         print("QuickParse, seed \(seed): \(quick) of \(compared) lines read without ArgumentParser")
         #expect(quick > 150 && compared - quick > 500, "\(quick) of \(compared) read quickly")
+    }
+
+    /// `add` refuses a blank title without Foundation's character sets: the same texts as
+    /// `trimmingCharacters(in: .whitespaces)` empties, over random texts of spaces of every kind, tabs, line
+    /// breaks, a zero-width space, a combining mark and letters.
+    @Test func aBlankTitleIsWhatTrimmingSpacesEmpties() {
+        let scalars: [Unicode.Scalar] = [
+            " ", "\t", "\u{A0}", "\u{2003}", "\u{3000}", "\u{202F}", "\n", "\r", "\u{85}", "\u{2028}", "\u{200B}", "\u{301}", "a", "\u{B}"
+        ]
+        var rng = SeededRandom(seed: 5)
+        var blank = 0
+        for _ in 0..<3000 {
+            var text = ""
+            for _ in 0..<rng.below(4) { text.unicodeScalars.append(scalars[rng.below(scalars.count)]) }
+            let trimmed = text.trimmingCharacters(in: .whitespaces).isEmpty
+            #expect(Add.isBlank(text) == trimmed, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            if trimmed { blank += 1 }
+        }
+        #expect(blank > 300 && blank < 2700, "\(blank) blank of 3000")
     }
 
     @Test func aQuickCommandIsReadAlone() throws {

@@ -27,9 +27,16 @@ struct Add: ParsableCommand {
     func validate() throws {
         if texts.isEmpty { throw ValidationError("give at least one title, or - to read them from standard input") }
         // As the outliner's capture line refuses an empty title, and as rename does.
-        if texts.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        if texts.contains(where: Add.isBlank) {
             throw ValidationError("a title is empty: give at least one character other than a space")
         }
+    }
+
+    /// True for a text of spaces only (or nothing): what `trimmingCharacters(in: .whitespaces)` empties, the
+    /// scalars of Unicode's category Zs, the tab and (in Foundation's set, as Unicode once had it) the zero-width
+    /// space, read without Foundation's character sets (their first use is a tenth of a quick `add`).
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator }
     }
 
     func run() throws {
