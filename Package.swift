@@ -102,11 +102,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strict,
-            // A quick command's process is mostly its start (docs/PERFORMANCE.md, issue 34's sixth pass): a
-            // position-dependent executable needs none of the 125,000 relocations a PIE makes the loader write
-            // into its pages, and one that exports none of its 40,000 symbols (swiftc exports them all) is not
-            // searched by the runtime's `dladdr` at start. Release only: tests link this target's code too.
-            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
+            // A quick command's process is mostly its start (docs/PERFORMANCE.md, issue 34's sixth pass): an
+            // executable that exports none of its 41,000 symbols (swiftc exports them all) is not searched by the
+            // runtime's `dladdr` at start. It stays position-independent (DECISIONS, 2026-11-30: `-no-pie` saved
+            // up to 1.5 ms more and took address randomisation from the image that holds the runtime and Foundation).
+            // Release only: tests link this target's code too.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
         ),
         // Benchmarks: each figure beside a raw-SQLite baseline measured in the same run.
         .executableTarget(

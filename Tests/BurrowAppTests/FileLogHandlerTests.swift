@@ -15,9 +15,9 @@ import Testing
         // UTC, whole hours both ways, and the zones a quarter or half an hour off (Nepal, Newfoundland).
         let offsets = [0, 3600, -3600, 5 * 3600 + 45 * 60, -(3 * 3600 + 30 * 60), 14 * 3600, -12 * 3600]
         for _ in 0..<500 {
-            // 1970 to 2100; a quarter of a millisecond from the nearest (the formatter rounds to it; a half
+            // 1906 to 2100; a quarter of a millisecond from the nearest (the formatter rounds to it; a half
             // would round either way by its binary fraction), 999.75 ms included: the next second's .000.
-            let seconds = rng.below(4_102_444_800)
+            let seconds = rng.below(6_102_444_800) - 2_000_000_000
             let nanoseconds = rng.below(1000) * 1_000_000 + (rng.below(2) == 0 ? 250_000 : 750_000)
             let offset = offsets[rng.below(offsets.count)]
             formatter.timeZone = TimeZone(secondsFromGMT: offset)
@@ -29,6 +29,8 @@ import Testing
         // The carry, which the random instants reach about once in 2,000.
         #expect(FileLogHandler.timestamp(seconds: 59, nanoseconds: 999_750_000, utcOffset: 0) == "1970-01-01T00:01:00.000Z")
         #expect(FileLogHandler.timestamp(seconds: 59, nanoseconds: 999_250_000, utcOffset: -1800) == "1969-12-31T23:30:59.999-00:30")
+        // Before 1970 the second is the one below (a clock set before the epoch).
+        #expect(FileLogHandler.timestamp(seconds: -1, nanoseconds: 500_000_000, utcOffset: 0) == "1969-12-31T23:59:59.500Z")
     }
 
     @Test func aLineNamesItsTimeLevelLabelAndMessage() throws {

@@ -67,6 +67,26 @@ import Testing
         #expect(try Context(store: try Store(path: copy, model: Self.model)).count(FetchRequest("Note")) == 40_001)
     }
 
+    /// A store whose read-only connection has read (the outliner's scans, a subtree's delete) closes it before
+    /// its writer, so its close removes the log, as a store without one does: a read-only connection closing
+    /// last leaves the log whole beside the file.
+    @Test func aStoreWhoseReaderHasReadLeavesNoLog() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("notes.sqlite")
+        do {
+            let store = try Store(path: path, model: Self.model)
+            let c = Context(store: store)
+            try c.transaction { try c.insert("Note")["text"] = "one" }
+            let reader = try #require(store.sqlite.backgroundReader())
+            #expect(try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Note") } == 1)
+            try c.transaction { try c.insert("Note")["text"] = "two" }
+            store.checkpoint()
+            #expect(Self.fileSize(path + "-wal") > 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "the log was left: \(Self.fileSize(path + "-wal")) bytes")
+        #expect(try Context(store: try Store(readingAt: path, model: Self.model)).count(FetchRequest("Note")) == 2)
+    }
+
     /// Requests from many threads at once, while the worker is held, are one checkpoint; and requests racing
     /// running checkpoints end without a crash and leave every request answered by a checkpoint after it.
     @Test func requestsFromManyThreadsAreOne() throws {

@@ -59,19 +59,28 @@ public struct FileLogHandler: LogHandler {
     static func now() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
+        // The zone's offset at the second written (the rounded one), so a stamp at a change of daylight
+        // saving time is the formatter's.
+        var second = time_t(roundedMilliseconds(seconds: Int(now.tv_sec), nanoseconds: Int(now.tv_nsec)).second)
         var local = tm()
-        localtime_r(&seconds, &local)
+        localtime_r(&second, &local)
         return timestamp(seconds: Int(now.tv_sec), nanoseconds: Int(now.tv_nsec), utcOffset: Int(local.tm_gmtoff))
+    }
+
+    /// The instant to the nearest millisecond, as the formatter rounds (999.6 ms is the next second's .000),
+    /// as a second and its milliseconds (0–999, before 1970 too).
+    static func roundedMilliseconds(seconds: Int, nanoseconds: Int) -> (second: Int, millisecond: Int) {
+        let total = seconds * 1000 + (nanoseconds + 500_000) / 1_000_000
+        let (second, millisecond) = total.quotientAndRemainder(dividingBy: 1000)
+        return millisecond < 0 ? (second - 1, millisecond + 1000) : (second, millisecond)
     }
 
     /// `2026-11-30T09:15:00.123Z`, or `…+05:45` east of UTC: what `ISO8601DateFormatter` writes with
     /// `.withInternetDateTime` and `.withFractionalSeconds`, made by hand because the formatter loads ICU's
     /// calendars and time zones on first use, a twentieth of the outliner's start (the line "started on …").
     static func timestamp(seconds: Int, nanoseconds: Int, utcOffset: Int) -> String {
-        // To the nearest millisecond, as the formatter rounds (999.6 ms is the next second's .000).
-        let milliseconds = seconds * 1000 + (nanoseconds + 500_000) / 1_000_000
-        var shifted = time_t(milliseconds / 1000 + utcOffset)
+        let (second, millisecond) = roundedMilliseconds(seconds: seconds, nanoseconds: nanoseconds)
+        var shifted = time_t(second + utcOffset)
         var parts = tm()
         gmtime_r(&shifted, &parts)
         func padded(_ n: Int, _ width: Int) -> String {
@@ -80,7 +89,7 @@ public struct FileLogHandler: LogHandler {
         }
         var out = padded(Int(parts.tm_year) + 1900, 4) + "-" + padded(Int(parts.tm_mon) + 1, 2) + "-" + padded(Int(parts.tm_mday), 2)
         out += "T" + padded(Int(parts.tm_hour), 2) + ":" + padded(Int(parts.tm_min), 2) + ":" + padded(Int(parts.tm_sec), 2)
-        out += "." + padded(milliseconds % 1000, 3)
+        out += "." + padded(millisecond, 3)
         guard utcOffset != 0 else { return out + "Z" }
         let distance = abs(utcOffset)
         return out + (utcOffset < 0 ? "-" : "+") + padded(distance / 3600, 2) + ":" + padded(distance % 3600 / 60, 2)

@@ -74,7 +74,7 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     }
 
     /// Waits for a checkpoint asked for to end, then closes this connection (before a close's own checkpoint,
-    /// which truncates the log only when no other connection holds it).
+    /// and before the store's last close, which removes the log only when no other connection holds it).
     func finish() {
         work.sync { connection = nil }
     }
