@@ -59,6 +59,13 @@ import Testing
         }
     }
 
+    /// Both commands when `command` is not what ArgumentParser makes of `arguments` the whole way; nil when it is.
+    static func difference(_ command: any ParsableCommand, _ arguments: [String]) -> String? {
+        let read = describe(.success(command))
+        let whole = describe(Result { try Burrow.parseAsRoot(arguments) })
+        return read == whole ? nil : "burrow \(arguments.joined(separator: " ")):\n\(read)\n--- whole:\n\(whole)"
+    }
+
     @Test func aSubcommandParsedAloneIsTheCommandTheWholeParseGives() {
         var compared = 0, alone = 0, differing: [String] = []
         for (names, type) in Self.commands {
@@ -67,9 +74,7 @@ import Testing
                 // What the subcommand alone refuses is parsed the whole way: nothing there can differ.
                 guard let command = BurrowMain.parseAlone(arguments) else { continue }
                 alone += 1
-                let direct = Self.describe(.success(command))
-                let whole = Self.describe(Result { try Burrow.parseAsRoot(arguments) })
-                if direct != whole { differing.append("burrow \(arguments.joined(separator: " ")):\n\(direct)\n--- whole:\n\(whole)") }
+                if let difference = Self.difference(command, arguments) { differing.append(difference) }
             }
         }
         #expect(differing.isEmpty, "\(differing.count) differ, first: \(differing.first ?? "")")
@@ -115,9 +120,7 @@ import Testing
                 compared += 1
                 guard let command = QuickParse.command(line) else { continue }
                 quick += 1
-                let read = Self.describe(.success(command))
-                let whole = Self.describe(Result { try Burrow.parseAsRoot(line) })
-                if read != whole { differing.append("burrow \(line.joined(separator: " ")):\n\(read)\n--- whole:\n\(whole)") }
+                if let difference = Self.difference(command, line) { differing.append(difference) }
             }
         }
         #expect(differing.isEmpty, "\(differing.count) differ, first: \(differing.first ?? "")")
