@@ -2,10 +2,10 @@ import ArgumentParser
 
 /// The commands run most (`add`, `ls`, `find`, and `burrow` itself, the outliner), read without ArgumentParser
 /// when every word is plain: a `--option` of the command's own followed by its value, one of its flags, or a
-/// value that does not start with a dash. ArgumentParser reflects over a command's properties and casts each one to its protocols, a
-/// quarter of a quick command's whole process (docs/PERFORMANCE.md, issue 34's sixth pass). Anything else (help,
-/// `--`, `--opt=value`, short names, a word repeated, a number that does not read, a command its own
-/// `validate()` refuses) returns nil and goes to ArgumentParser, so every message stays its own.
+/// value that does not start with a dash. ArgumentParser reflects over a command's properties and casts each
+/// one to its protocols, a quarter of a quick command's whole process (docs/PERFORMANCE.md, issue 34's sixth
+/// pass). Anything else (help, `--`, `--opt=value`, short names, a word repeated, a number that does not read, a
+/// command its own `validate()` refuses) returns nil and goes to ArgumentParser, so every message stays its own.
 /// `ParseEquivalenceTests` compares both over every command line they generate.
 enum QuickParse {
     /// The command `arguments` name, as ArgumentParser would make it; nil when it must decide.
