@@ -167,13 +167,20 @@ struct TerminalDemoTests {
         #expect(tmux.waitFor { _ in (try? tmux.display("#{alternate_on}")) == "0" } != nil, "suspend left the alternate screen on")
         #expect(try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8).split(separator: " ")[2] == "T")
         #expect(try tmux.display("#{alternate_on} #{cursor_flag} #{keypad_flag} #{mouse_any_flag}") == "0 1 0 0")
+        // As a user would: type `fg` once the shell has said the job stopped and prompted again, not while it
+        // may still be taking the terminal back.
+        let stopped = tmux.waitFor { screen in
+            guard let line = screen.lastIndex(where: { $0.contains("Stopped") }) else { return false }
+            return screen[(line + 1)...].contains { $0.hasPrefix("$") }
+        }
+        try #require(stopped != nil, "the shell did not report the job stopped: \(tmux.screen())")
         try tmux.type("fg")
         try tmux.send("Enter")
         let back = tmux.waitFor(text: "last: resumed")
-        #expect(back?.contains("1. plain item") == true)
+        #expect(back?.contains("1. plain item") == true, "not resumed: \(tmux.screen())")
         #expect(try tmux.display("#{alternate_on}") == "1")
         try tmux.send("C-q")
-        #expect(tmux.waitFor(text: "terminal-demo: bye") != nil)
+        #expect(tmux.waitFor(text: "terminal-demo: bye") != nil, "\(tmux.screen())")
         try tmux.type("stty -a > \"$TEST_DIR/stty.txt\"")
         try tmux.send("Enter")
         try expectRestored(tmux)
