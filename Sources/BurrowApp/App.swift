@@ -47,8 +47,8 @@ public final class App {
     let detailsPane = DetailsPane()
     /// Hiding done items (`H`).
     let doneFilter = DoneFilter()
-    /// The time zone the pane's times are shown in.
-    public var timeZone = TimeZone.current
+    /// The time zone today's date and the pane's times are shown in; nil for this machine's local time.
+    public var timeZone: TimeZone?
     /// The clock rows read today's date from (a test sets a fixed one): a date before it is past.
     public var now: @Sendable () -> Date = { Date() }
     /// `E`: the note edited in the user's editor, once the run loop lends the terminal.

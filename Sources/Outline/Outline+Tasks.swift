@@ -108,20 +108,33 @@ extension Outline {
         return OrgTimestamp.kept(Array(inside.utf8))
     }
 
-    /// `2026-11-29 14:05` in `timeZone`: a timestamp as the outline keeps them (see `OrgTimestamp`).
-    static func minute(_ date: Date, in timeZone: TimeZone = .current) -> String {
+    /// `2026-11-29 14:05` in `timeZone`, or in this machine's local time when nil: a timestamp as the outline
+    /// keeps them (see `OrgTimestamp`).
+    public static func minute(_ date: Date, in timeZone: TimeZone? = nil) -> String {
         // The wall clock's seconds, then its day as `CaptureLine.Day` writes it: every frame shows today's
         // date, and a Calendar with `String(format:)` was a tenth of a frame.
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let instant = Int(date.timeIntervalSince1970.rounded(.down))
+        let seconds = instant + (timeZone.map { $0.secondsFromGMT(for: date) } ?? Self.localOffset(at: instant))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return CaptureLine.Day(days: days).text + " " + two(inDay / 3_600) + ":" + two(inDay % 3_600 / 60)
     }
 
-    /// `2026-11-29`: the day `date` (now) falls on in `timeZone`.
-    public static func today(_ date: Date = Date(), in timeZone: TimeZone = .current) -> String {
+    /// `2026-11-29`: the day `date` (now) falls on in `timeZone`, or in this machine's local time when nil.
+    public static func today(_ date: Date = Date(), in timeZone: TimeZone? = nil) -> String {
         String(minute(date, in: timeZone).prefix(10))
+    }
+
+    /// Seconds east of UTC on this machine's wall clock at `instant` (seconds since 1970), as the C library
+    /// reads `TZ` and `/etc/localtime`.
+    public static func localOffset(at instant: Int) -> Int {
+        // Not `TimeZone.current`: its first offset loads ICU's zone tables, milliseconds of every command
+        // that reads today's date and of the outliner's first frame, which shows it.
+        var time = time_t(instant)
+        var local = tm()
+        guard localtime_r(&time, &local) != nil else { return 0 }
+        return Int(local.tm_gmtoff)
     }
 
     /// The day `days` after `day` (`2026-11-29` plus 7 is `2026-12-06`); nil when `day` is not one.

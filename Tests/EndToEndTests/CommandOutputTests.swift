@@ -40,4 +40,27 @@ struct CommandOutputTests {
         #expect(screen.contains("done=0"))
         #expect(try !tmux.display("#{pane_title}").contains("pwned"))
     }
+
+    /// `due:today` is today where the user is, read from `TZ` as every program reads it: 25 hours apart at
+    /// UTC+14 and UTC−11, so the two days always differ.
+    @Test func todayIsTheDayOfTheZoneInTZ() throws {
+        let dir = TemporaryDirectory("burrow-e2e")
+        defer { withExtendedLifetime(dir) {} }
+        var days: [String] = []
+        for zone in ["Pacific/Kiritimati", "Pacific/Pago_Pago"] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["TZ"] = zone
+            let formatter = DateFormatter()
+            formatter.timeZone = TimeZone(identifier: zone)!
+            formatter.dateFormat = "yyyy-MM-dd"
+            let before = formatter.string(from: Date())
+            let r = try Binaries.run("burrow", ["add", "Call Bob due:today", "--db", dir.path()], environment: environment)
+            let after = formatter.string(from: Date())
+            let day = r.1.split(separator: "due ").last.map { String($0.prefix(10)) } ?? ""
+            // A run across midnight there may give either day.
+            #expect(r.0 == 0 && (day == before || day == after), "\(zone): \(r)")
+            days.append(day)
+        }
+        #expect(days[0] != days[1])
+    }
 }

@@ -73,6 +73,24 @@ import Testing
         #expect(Outline.today(Date(timeIntervalSince1970: 1_795_050_000), in: TimeZone(identifier: "America/Los_Angeles")!) == "2026-11-18")
     }
 
+    /// The machine's local offset comes from the C library, not `TimeZone.current` (which loads ICU): both read
+    /// the same zone, so they agree at every instant, summer time included (on a machine set to UTC this
+    /// checks little; the end-to-end test `todayIsTheDayOfTheZoneInTZ` runs the binary in other zones).
+    @Test func theLocalOffsetIsTheCurrentZones() {
+        var instants = stride(from: -2_000_000_000, through: 4_000_000_000, by: 997_531).map { $0 }
+        // Around each of the current zone's changes of offset, both sides of it.
+        var date = Date(timeIntervalSince1970: 0)
+        while let next = TimeZone.current.nextDaylightSavingTimeTransition(after: date), next.timeIntervalSince1970 < 2_000_000_000 {
+            let t = Int(next.timeIntervalSince1970)
+            instants += [t - 1, t, t + 1]
+            date = next
+        }
+        let wrong = instants.filter { Outline.localOffset(at: $0) != TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))) }
+        let wrongCount = wrong.count
+        #expect(wrongCount == 0, "\(TimeZone.current.identifier), of \(instants.count): \(wrong.prefix(5))")
+        #expect(Outline.today(Date(timeIntervalSince1970: 1_795_000_000)) == Outline.today(Date(timeIntervalSince1970: 1_795_000_000), in: .current))
+    }
+
     /// The wall-clock minute is worked out by arithmetic, not a Calendar: it says what the Calendar says, in
     /// zones with odd offsets and summer time, before 1970, on leap days and at the edges of days.
     @Test func theMinuteIsWhatTheCalendarSays() {

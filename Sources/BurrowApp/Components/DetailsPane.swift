@@ -69,7 +69,7 @@ final class DetailsPane: Component {
     }
 
     /// Draws the pane into `area`.
-    func render(into buffer: inout Buffer, area: Rect, theme: Theme, timeZone: TimeZone) {
+    func render(into buffer: inout Buffer, area: Rect, theme: Theme, timeZone: TimeZone?) {
         DetailView(details: details, timeZone: timeZone, theme: theme).render(into: &buffer, area: area, offset: scroll)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Outline
 import Synchronization
 
 /// A swift-log handler that appends lines to a file: the full-screen program must never write to the
@@ -61,10 +62,8 @@ public struct FileLogHandler: LogHandler {
         clock_gettime(CLOCK_REALTIME, &now)
         // The zone's offset at the second written (the rounded one), so a stamp at a change of daylight
         // saving time is the formatter's.
-        var second = time_t(roundedMilliseconds(seconds: Int(now.tv_sec), nanoseconds: Int(now.tv_nsec)).second)
-        var local = tm()
-        localtime_r(&second, &local)
-        return timestamp(seconds: Int(now.tv_sec), nanoseconds: Int(now.tv_nsec), utcOffset: Int(local.tm_gmtoff))
+        let second = roundedMilliseconds(seconds: Int(now.tv_sec), nanoseconds: Int(now.tv_nsec)).second
+        return timestamp(seconds: Int(now.tv_sec), nanoseconds: Int(now.tv_nsec), utcOffset: Outline.localOffset(at: second))
     }
 
     /// The instant to the nearest millisecond, as the formatter rounds (999.6 ms is the next second's .000),

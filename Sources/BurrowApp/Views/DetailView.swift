@@ -17,7 +17,8 @@ import TerminalKit
 struct DetailView {
     /// Nil when no item is selected (an empty level).
     let details: ItemDetails?
-    let timeZone: TimeZone
+    /// Nil for this machine's local time.
+    let timeZone: TimeZone?
     var theme = Theme.standard
 
     /// The pane's lines at `width`, before scrolling: the rule stays on top, the rest scrolls.
@@ -63,17 +64,12 @@ struct DetailView {
 
     /// "Created 2026-11-22 09:15 · changed 09:40": the day is written again only when it differs.
     private func times(_ d: ItemDetails) -> String {
-        let day = DateFormatter(), time = DateFormatter()
-        for f in [day, time] {
-            f.timeZone = timeZone
-            f.locale = Locale(identifier: "en_US_POSIX")
-        }
-        day.dateFormat = "yyyy-MM-dd HH:mm"
-        time.dateFormat = "HH:mm"
-        let created = d.created.map { "Created \(day.string(from: $0))" } ?? "Created before times were kept"
+        let day = { (date: Date) in Outline.minute(date, in: timeZone) }
+        let created = d.created.map { "Created \(day($0))" } ?? "Created before times were kept"
         guard let modified = d.modified, modified != d.created else { return created }
-        let sameDay = d.created.map { day.string(from: $0).prefix(10) == day.string(from: modified).prefix(10) } ?? false
-        return created + " · changed " + (sameDay ? time.string(from: modified) : day.string(from: modified))
+        let changed = day(modified)
+        let sameDay = d.created.map { day($0).prefix(10) == changed.prefix(10) } ?? false
+        return created + " · changed " + (sameDay ? String(changed.suffix(5)) : changed)
     }
 
     func render(into buffer: inout Buffer, area: Rect, offset: Int) {
