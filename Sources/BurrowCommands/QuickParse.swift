@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The commands run most (`add`, `ls`, `find`, and `burrow` itself, the outliner), read without ArgumentParser
 /// when every word is plain: a `--option` of the command's own followed by its value, one of its flags, or a
-/// value that does not start with a dash. ArgumentParser reflects over a command's properties and casts each
+/// value that does not start with a dash (and `burrow`'s `--db PATH` before the command's name). ArgumentParser reflects over a command's properties and casts each
 /// one to its protocols, a quarter of a quick command's whole process (docs/PERFORMANCE.md, issue 34's sixth
 /// pass). Anything else (help, `--`, `--opt=value`, short names, a word repeated, a number that does not read, a
 /// command its own `validate()` refuses) returns nil and goes to ArgumentParser, so every message stays its own.
@@ -10,6 +10,12 @@ import ArgumentParser
 enum QuickParse {
     /// The command `arguments` name, as ArgumentParser would make it; nil when it must decide.
     static func command(_ arguments: [String]) -> (any ParsableCommand)? {
+        var arguments = arguments
+        // `burrow --db PATH add …`: ArgumentParser gives `burrow`'s `--db` to the command, as if it came last
+        // (given twice, it decides).
+        if arguments.count >= 3, arguments[0] == "--db", !arguments[1].hasPrefix("-"), spec(named: arguments[2]) != nil {
+            arguments = Array(arguments[2...]) + arguments[0...1]
+        }
         // A first word that names no command of these is `burrow`'s own (only `--db` is plain there).
         let (spec, rest) = arguments.first.flatMap(spec(named:)).map { ($0, arguments.dropFirst()) } ?? (root, arguments[...])
         guard let words = Words(rest, options: spec.options, flags: spec.flags) else { return nil }
