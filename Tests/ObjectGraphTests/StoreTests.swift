@@ -327,3 +327,47 @@ import Testing
         #expect(try Context(store: store).fetch(FetchRequest("Badge", where: Property("code") == Int64(1))).count == 1)
     }
 }
+
+/// A store's path reaches SQLite as a `file:` URI (for the read-only and immutable opens): every name a file
+/// can have must come back as the same file.
+@Suite struct StorePathTests {
+    /// The encoding is Foundation's `addingPercentEncoding` with a URL path's characters less `?`, `#`, `%`,
+    /// done by hand; an absolute path has an empty authority before it.
+    @Test func theURIEncodesAsFoundationDoes() {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let paths = [
+            "store.sqlite", "/tmp/a b/c.sqlite", "/tmp/what?.sqlite", "/tmp/#1.sqlite", "/tmp/100%.sqlite", "/tmp/café/日本.sqlite",
+            "/tmp/new\nline", "/tmp/tab\there", "/tmp/a+b=c;d@e~f!g$h&i'j(k)l*m,n", "//tmp/x.sqlite", "relative/a?b", "\u{7F}\u{1}"
+        ]
+        for path in paths {
+            let foundation = (path.hasPrefix("/") ? "file://" : "file:") + path.addingPercentEncoding(withAllowedCharacters: allowed)!
+            #expect(SQLiteStore.fileURI(path) == foundation, "\(path.debugDescription)")
+        }
+    }
+
+    /// A store in folders named with a URI's own characters, non-ASCII and a line break, and one reached
+    /// through a path that starts `//`: made, written, closed and opened again (the open reads its model
+    /// through the URI first), then opened read-only.
+    @Test func aStoreAtAnAwkwardPathOpensAgain() throws {
+        let dir = TemporaryDirectory("objectgraph")
+        for name in ["a b?c#d%20e", "café 日本", "new\nline", "x&y=z;w"] {
+            let folder = dir.url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for path in [folder.appendingPathComponent("s.sqlite").path, "/" + folder.appendingPathComponent("t.sqlite").path] {
+                do {
+                    let store = try Store(path: path, model: StoreTests.v1)
+                    let context = Context(store: store)
+                    let note = try context.insert("Note")
+                    note["text"] = .string(name)
+                    try context.save()
+                }
+                let store = try Store(path: path, model: StoreTests.v1)
+                let texts = try store.queue.read { db in try String.fetchAll(db, sql: "SELECT text FROM Note") }
+                #expect(texts == [name], "\(path.debugDescription)")
+                let reader = try Store(readingAt: path, model: StoreTests.v1)
+                #expect(try Context(store: reader).fetch(FetchRequest("Note")).count == 1, "\(path.debugDescription)")
+            }
+        }
+    }
+}

@@ -35,7 +35,9 @@ extension SQLiteStore {
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()
         if header.isEmpty { return nil }
-        guard header == Data("SQLite format 3\0".utf8) else {
+        // Compared byte by byte: `Data(_:)` of a string's bytes casts them to a protocol at run time, which
+        // scans every conformance in the binary the first time.
+        guard header.elementsEqual("SQLite format 3\0".utf8) else {
             throw StoreError(.notADatabase, "this file is not a store (it is not an SQLite file)", path: path)
         }
         let stored: StoredModel?
@@ -70,10 +72,7 @@ extension SQLiteStore {
     /// it is opened `immutable`: no lock, no `-wal` or `-shm` file is created, not one byte changes.
     static func readStoredModelWithoutWriting(path: String, model: Model) throws(StoreError) -> StoredModel? {
         let walExists = FileManager.default.fileExists(atPath: path + "-wal")
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        let escaped = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
-        let uri = "file:\(escaped)" + (walExists ? "?mode=ro" : "?mode=ro&immutable=1")
+        let uri = fileURI(path) + (walExists ? "?mode=ro" : "?mode=ro&immutable=1")
         var db: OpaquePointer?
         defer { sqlite3_close_v2(db) }
         guard sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK, let db else {
@@ -123,5 +122,28 @@ extension SQLiteStore {
             throw StoreError(.notAStore, "the store's model record is damaged")
         }
         return StoredModel(snapshot: snapshot, hash: hash, version: version)
+    }
+}
+
+extension SQLiteStore {
+    /// `path` as an SQLite `file:` URI, to which a query (`?mode=ro`) can be added: every byte but a URL
+    /// path's own characters percent-encoded (so `?`, `#`, `%`, spaces and non-ASCII names survive), and an
+    /// absolute path behind an empty authority (so `//server/x` is not read as a host).
+    static func fileURI(_ path: String) -> String {
+        // By hand: Foundation's `addingPercentEncoding` bridges through NSString and CoreFoundation, a
+        // twentieth of a quick command's instructions for one path.
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes = Array((path.hasPrefix("/") ? "file://" : "file:").utf8)
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                bytes.append(byte)
+            case _ where "!$&'()*+,-./:=@_~".utf8.contains(byte):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -183,9 +183,7 @@ final class SQLiteStore: PersistentStore {
     /// safely), which need the WAL's `-shm` file; where that cannot be made (a read-only folder), nobody
     /// can be writing either, and the file is read as immutable.
     private static func openReadOnly(_ path: String) throws(StoreError) -> DatabaseQueue {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
+        let uri = fileURI(path)
         var firstError: (any Error)?
         for query in ["?mode=ro", "?mode=ro&immutable=1"] {
             do {
