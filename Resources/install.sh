@@ -67,7 +67,10 @@ fi
 binary=${BURROW_BINARY:-}
 if [ -z "$binary" ]; then
     # The Swift runtime and Foundation are linked in, so the installed binary runs without the toolchain.
-    (cd "$root" && swift build -c release --product burrow --static-swift-stdlib)
+    # Every module, the dependencies' too, reaches concrete generic types' metadata by accessor rather than
+    # by demangling, which scans all protocol conformances at each first use (docs/DECISIONS.md, 2026-11-30).
+    (cd "$root" && swift build -c release --product burrow --static-swift-stdlib \
+        -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
     binary="$root/.build/release/burrow"
 fi
 if [ ! -x "$binary" ]; then
