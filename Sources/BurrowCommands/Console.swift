@@ -40,12 +40,19 @@ public struct Console: Sendable {
     }
 
     public static let standard = Console(
-        out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
-        err: { s in FileHandle.standardError.write(Data(s.utf8)) },
+        out: { s in FileHandle.standardOutput.write(bytes(of: s)) },
+        err: { s in FileHandle.standardError.write(bytes(of: s)) },
         input: { FileHandle.standardInput.readDataToEndOfFile() },
         outIsTerminal: isatty(1) == 1, errIsTerminal: isatty(2) == 1)
 
     @TaskLocal public static var current = Console.standard
+
+    /// `text`'s UTF-8 bytes, copied from its buffer: `Data(text.utf8)` casts the view to a protocol at run
+    /// time, which scans every conformance in the binary the first time, in every command that prints.
+    private static func bytes(of text: String) -> Data {
+        var text = text
+        return text.withUTF8 { Data(buffer: $0) }
+    }
 
     /// Writes `text` to standard output (sanitised on a terminal).
     public func out(_ text: String) { writeOut(outIsTerminal ? Sanitizer.printable(text) : text) }

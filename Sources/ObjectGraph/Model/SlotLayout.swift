@@ -43,6 +43,9 @@ struct SlotLayout: Codable, Equatable, Sendable {
     }
 
     static func decode(_ text: String) -> SlotLayout? {
-        try? JSONDecoder().decode(SlotLayout.self, from: Data(text.utf8))
+        // The bytes copied from the string's buffer: `Data(text.utf8)` casts the view to a protocol at run
+        // time, which scans every conformance in the binary the first time (every open reads a layout).
+        var text = text
+        return try? JSONDecoder().decode(SlotLayout.self, from: text.withUTF8 { Data(buffer: $0) })
     }
 }
