@@ -34,6 +34,60 @@ import Testing
         #expect(sh.run("find", "").0 == 2)
     }
 
+    /// With `--limit N` the hits are found in order before they are counted (a common word), or counted
+    /// first (a rare one): either way they are the first N lines of the whole list, in notes too.
+    @Test func aLimitGivesTheFirstHitsOfTheWholeList() throws {
+        let sh = Shell()
+        var rng = SeededRandom(seed: 7)
+        let words = ["common", "middling", "rare", "Ünïcode"]
+        func title(_ n: Int) -> String {
+            var t = "item \(n)"
+            if n % 2 == 0 { t += " common" }
+            if n % 17 == 0 { t += " middling" }
+            if n % 97 == 0 { t += " rare" }
+            if n % 31 == 0 { t += " unicode" }
+            return t
+        }
+        var n = 0
+        for top in 0..<6 {
+            sh.run("add", "Top \(top) common")
+            for _ in 0..<(40 + rng.below(40)) {
+                n += 1
+                sh.run("add", title(n), "--under", "Top \(top) common")
+            }
+            // Thirty more one level down, under an item near the end of this part.
+            let parent = "Top \(top) common/" + title(n - 2)
+            sh.run("add", "-", "--under", parent, stdin: (1...30).map { title(n + $0) }.joined(separator: "\n"))
+            n += 30
+        }
+        sh.run("note", "Top 3 common", "a rare note")
+        // Which way each limited search went: its hits in order before the count, or counted first.
+        var walkedFirst = 0, countedFirst = 0
+        do {
+            let o = try Outline(readingAt: sh.db)
+            for word in words {
+                for limit in [1, 2, 5, 10, 40, 1_000] {
+                    let results = try o.find(word, firstScreen: limit)
+                    try results.load(upTo: limit)
+                    if results.isCounted { countedFirst += 1 } else { walkedFirst += 1 }
+                }
+            }
+        }
+        print("find --limit: \(walkedFirst) searches found their hits before counting, \(countedFirst) counted first")
+        #expect(walkedFirst >= 5 && countedFirst >= 5)
+        var compared = 0
+        for word in words {
+            let all = sh.run("find", word).1.split(separator: "\n").map(String.init)
+            #expect(!all.isEmpty, "\(word)")
+            for limit in [1, 2, 5, 10, 40, 1_000] {
+                let some = sh.run("find", word, "--limit", "\(limit)").1.split(separator: "\n").map(String.init)
+                #expect(some == Array(all.prefix(limit)), "\(word) --limit \(limit)")
+                compared += 1
+            }
+        }
+        #expect(compared == 24)
+    }
+
     @Test func printsJSON() throws {
         let sh = shell()
         let (code, out, _) = sh.run("find", "milk", "--json")

@@ -52,7 +52,9 @@ struct Find: ParsableCommand {
         if isQuery {
             hits = try o.items(matching: parsed).prefix(limit ?? Int.max)
         } else {
-            let results = try o.find(query)
+            // With a limit, the hits in order first: a common word fills it after a few items, without
+            // counting every hit in the index (a count `find` never prints).
+            let results = try limit.map { try o.find(query, firstScreen: $0) } ?? o.find(query)
             try results.load(upTo: limit ?? Int.max)
             hits = results.ordered.prefix(limit ?? Int.max)
         }
