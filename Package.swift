@@ -2,12 +2,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    // A concrete generic type's metadata by its accessor, not by demangling its name at run time: the
-    // demangler checks each generic requirement by scanning every protocol conformance in the binary, a third
-    // of a quick command's instructions (docs/DECISIONS.md, 2026-11-30). install.sh gives it to the
-    // dependencies as well.
-    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(

@@ -112,8 +112,11 @@ extension Outline {
     /// keeps them (see `OrgTimestamp`).
     public static func minute(_ date: Date, in timeZone: TimeZone? = nil) -> String {
         // The wall clock's seconds, then its day as `CaptureLine.Day` writes it: every frame shows today's
-        // date, and a Calendar with `String(format:)` was a tenth of a frame.
-        let instant = Int(date.timeIntervalSince1970.rounded(.down))
+        // date, and a Calendar with `String(format:)` was a tenth of a frame. A time read from a damaged
+        // store may be no number or beyond any calendar (`Int(_:)` would trap): clamped to ±100,000 years.
+        let limit = 3_155_760_000_000.0
+        let seconds1970 = date.timeIntervalSince1970
+        let instant = Int(seconds1970.isNaN ? 0 : min(max(seconds1970, -limit), limit).rounded(.down))
         let seconds = instant + (timeZone.map { $0.secondsFromGMT(for: date) } ?? Self.localOffset(at: instant))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400

@@ -41,17 +41,20 @@ struct CommandOutputTests {
         #expect(try !tmux.display("#{pane_title}").contains("pwned"))
     }
 
-    /// `due:today` is today where the user is, read from `TZ` as every program reads it: 25 hours apart at
-    /// UTC+14 and UTC−11, so the two days always differ.
+    /// `due:today` is today where the user is, read from `TZ` as every program reads it (`date`, `ls -l`): a
+    /// zone's name or a POSIX rule (`<+14>-14` is UTC+14; Foundation's `TimeZone.current` took such a rule for
+    /// the system's zone). 25 hours apart at UTC+14 and UTC−11, so the two days always differ.
     @Test func todayIsTheDayOfTheZoneInTZ() throws {
         let dir = TemporaryDirectory("burrow-e2e")
         defer { withExtendedLifetime(dir) {} }
         var days: [String] = []
-        for zone in ["Pacific/Kiritimati", "Pacific/Pago_Pago"] {
+        let zones = [("Pacific/Kiritimati", 14), ("Pacific/Pago_Pago", -11), ("<+14>-14", 14), ("<-11>11", -11)]
+        for (zone, hours) in zones {
             var environment = ProcessInfo.processInfo.environment
             environment["TZ"] = zone
             let formatter = DateFormatter()
-            formatter.timeZone = TimeZone(identifier: zone)!
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(secondsFromGMT: hours * 3_600)!
             formatter.dateFormat = "yyyy-MM-dd"
             let before = formatter.string(from: Date())
             let r = try Binaries.run("burrow", ["add", "Call Bob due:today", "--db", dir.path()], environment: environment)
@@ -61,6 +64,6 @@ struct CommandOutputTests {
             #expect(r.0 == 0 && (day == before || day == after), "\(zone): \(r)")
             days.append(day)
         }
-        #expect(days[0] != days[1])
+        #expect(days[0] != days[1] && days[2] != days[3])
     }
 }

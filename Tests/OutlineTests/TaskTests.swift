@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 @testable import Outline
@@ -73,22 +74,46 @@ import Testing
         #expect(Outline.today(Date(timeIntervalSince1970: 1_795_050_000), in: TimeZone(identifier: "America/Los_Angeles")!) == "2026-11-18")
     }
 
-    /// The machine's local offset comes from the C library, not `TimeZone.current` (which loads ICU): both read
-    /// the same zone, so they agree at every instant, summer time included (on a machine set to UTC this
-    /// checks little; the end-to-end test `todayIsTheDayOfTheZoneInTZ` runs the binary in other zones).
-    @Test func theLocalOffsetIsTheCurrentZones() {
+    /// The machine's local offset comes from the C library, not `TimeZone.current` (which loads ICU, and may
+    /// hold other zone data than the system's): it is what `date` says in the same zone, at instants from 1906
+    /// to 2096 and on both sides of each change of offset (on a machine set to UTC this checks little; the
+    /// end-to-end test `todayIsTheDayOfTheZoneInTZ` runs the binary in other zones).
+    @Test func theLocalOffsetIsWhatDateSays() throws {
         var instants = stride(from: -2_000_000_000, through: 4_000_000_000, by: 997_531).map { $0 }
-        // Around each of the current zone's changes of offset, both sides of it.
         var date = Date(timeIntervalSince1970: 0)
         while let next = TimeZone.current.nextDaylightSavingTimeTransition(after: date), next.timeIntervalSince1970 < 2_000_000_000 {
             let t = Int(next.timeIntervalSince1970)
             instants += [t - 1, t, t + 1]
             date = next
         }
-        let wrong = instants.filter { Outline.localOffset(at: $0) != TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))) }
+        let dir = TemporaryDirectory("localoffset")
+        let list = dir.path("instants.txt")
+        try instants.map { "@\($0)" }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+        // `date` reads TZ and /etc/localtime as this process does (it inherits the environment).
+        // `+05:45:00`: with the seconds, which zones had before standard time (Amsterdam's +00:19:32).
+        let r = try Spawn.run("/bin/date", ["-f", list, "+%::z"])
+        let said = r.out.split(separator: "\n").map { z -> Int in
+            let parts = z.dropFirst().split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 3 else { return Int.min }
+            return (z.hasPrefix("-") ? -1 : 1) * (parts[0] * 3_600 + parts[1] * 60 + parts[2])
+        }
+        try #require(r.status == 0 && said.count == instants.count, "\(r.err)")
+        let wrong = zip(instants, said).filter { Outline.localOffset(at: $0.0) != $0.1 }.map(\.0)
         let wrongCount = wrong.count
         #expect(wrongCount == 0, "\(TimeZone.current.identifier), of \(instants.count): \(wrong.prefix(5))")
-        #expect(Outline.today(Date(timeIntervalSince1970: 1_795_000_000)) == Outline.today(Date(timeIntervalSince1970: 1_795_000_000), in: .current))
+    }
+
+    /// A time from a damaged store (no number, infinite, beyond any calendar) is shown, never a crash: the
+    /// detail pane writes every item's times through `minute`.
+    @Test func aTimeBeyondTheCalendarIsClampedNotACrash() {
+        let odd: [Double] = [.nan, .infinity, -.infinity, 1e300, -1e300, 9.3e18, -9.3e18, Date.distantFuture.timeIntervalSince1970]
+        for t in odd {
+            for zone in [nil, TimeZone(identifier: "Pacific/Kiritimati")] {
+                let text = Outline.minute(Date(timeIntervalSince1970: t), in: zone)
+                #expect(text.hasSuffix(":00") || text.count >= 16, "\(t): \(text)")
+            }
+        }
+        #expect(Outline.minute(Date(timeIntervalSince1970: .nan), in: TimeZone(identifier: "UTC")) == "1970-01-01 00:00")
     }
 
     /// The wall-clock minute is worked out by arithmetic, not a Calendar: it says what the Calendar says, in
