@@ -36,7 +36,9 @@ struct Find: ParsableCommand {
     }
 
     func run() throws {
-        try database.read { try find($0) }
+        // One snapshot for the whole search: the walk reads the outline a page at a time, and a writer in
+        // another process (the outliner, a sync) must not make it skip an item or print one twice.
+        try database.read { o in try o.context.reading { try find(o) } }
     }
 
     func find(_ o: Outline) throws {
