@@ -56,7 +56,10 @@ public struct DatabaseOptions: ParsableArguments {
     /// alone is a complete copy.
     public func write<T>(creatingRoot: Bool = true, _ body: (Outline) throws -> T) throws -> T {
         let outline = try open(creatingRoot: creatingRoot)
-        defer { outline.checkpoint() }
+        defer {
+            outline.checkpoint()
+            DatabaseOptions.leaveToExit(outline)
+        }
         return try body(outline)
     }
 
@@ -77,7 +80,19 @@ public struct DatabaseOptions: ParsableArguments {
     /// empty outline); only the default one may be missing, before the first item.
     public func read<T>(_ body: (Outline) throws -> T) throws -> T {
         let (path, named) = try location(creatingFolder: false)
-        return try body(try DatabaseOptions.reading(path, named: named))
+        let outline = try DatabaseOptions.reading(path, named: named)
+        defer { DatabaseOptions.leaveToExit(outline) }
+        return try body(outline)
+    }
+
+    /// Closes a command's outline and keeps its objects until the process exits, which comes next: their
+    /// release would start two threads (GRDB's dispatch queues hand a destructor to a new worker thread as
+    /// they go) and tell NotificationCenter, about a millisecond of a quick command's few. Best effort:
+    /// every change is committed and checkpointed by now, and a connection that fails to close is closed by
+    /// the exit (its log then stays beside the file, which is complete without it).
+    static func leaveToExit(_ outline: Outline) {
+        try? outline.context.store.close()
+        _ = Unmanaged.passRetained(outline)
     }
 
     private static func reading(_ path: String, named: Bool) throws -> Outline {

@@ -44,6 +44,38 @@ struct CommandOutputTests {
     /// `due:today` is today where the user is, read from `TZ` as every program reads it (`date`, `ls -l`): a
     /// zone's name or a POSIX rule (`<+14>-14` is UTC+14; Foundation's `TimeZone.current` took such a rule for
     /// the system's zone). 25 hours apart at UTC+14 and UTC−11, so the two days always differ.
+    /// Every command leaves the file complete on its own: the process closes its connections before it
+    /// exits (and keeps their objects to the exit), and a close that failed would leave the log. A command
+    /// that writes leaves nothing beside the file; one that reads leaves at most an empty log and the shared
+    /// index (SQLite's read-only connections make them and may not remove them). A copy of the file alone
+    /// lists every item.
+    @Test func everyCommandLeavesTheFileWholeAndNoLog() throws {
+        let dir = TemporaryDirectory("burrow-e2e")
+        defer { withExtendedLifetime(dir) {} }
+        let db = dir.path()
+        let commands: [(arguments: [String], writes: Bool)] = [
+            (["add", "Groceries"], true), (["add", "Milk", "--under", "Groceries"], true), (["ls", "--tree"], false),
+            (["find", "milk"], false), (["rename", "Groceries/Milk", "Oat milk"], true), (["done", "Groceries/Oat milk"], true),
+            (["export", "--format", "text"], false), (["undo"], true), (["agenda"], false), (["add", "Work"], true),
+            (["check"], false), (["history"], false), (["tag", "Work", "office"], true),
+        ]
+        for (arguments, writes) in commands {
+            let (status, _, err) = try Binaries.run("burrow", arguments + ["--db", db])
+            #expect(status == 0, "\(arguments): \(err)")
+            let log = (try? FileManager.default.attributesOfItem(atPath: db + "-wal"))?[.size] as? Int
+            if writes {
+                #expect(log == nil, "\(arguments) left the log (\(log ?? 0) bytes)")
+                #expect(!FileManager.default.fileExists(atPath: db + "-shm"), "\(arguments) left the shared index")
+            } else {
+                #expect(log ?? 0 == 0, "\(arguments) left \(log ?? 0) bytes of log")
+            }
+        }
+        let copy = dir.path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        let ls = try Binaries.run("burrow", ["ls", "--tree", "--db", copy])
+        #expect(ls.1 == "[ ] Groceries (1)\n  [ ] Oat milk\n[ ] Work #office\n", "\(ls.2)")
+    }
+
     @Test func todayIsTheDayOfTheZoneInTZ() throws {
         let dir = TemporaryDirectory("burrow-e2e")
         defer { withExtendedLifetime(dir) {} }

@@ -87,6 +87,27 @@ import Testing
         #expect(try Context(store: try Store(readingAt: path, model: Self.model)).count(FetchRequest("Note")) == 2)
     }
 
+    /// `close()` does what the release would, while the objects live on (a command keeps them to its exit):
+    /// the reader before the writer, so the log is copied and removed; closing again does nothing, and the
+    /// release afterwards touches no closed connection.
+    @Test func closingLeavesNoLogWhileTheStoreLivesOn() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("notes.sqlite")
+        let store = try Store(path: path, model: Self.model)
+        let c = Context(store: store)
+        try c.transaction { try c.insert("Note")["text"] = "one" }
+        let reader = try #require(store.sqlite.backgroundReader())
+        #expect(try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Note") } == 1)
+        try c.transaction { try c.insert("Note")["text"] = "two" }
+        #expect(Self.fileSize(path + "-wal") > 0)
+        try store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "the log was left: \(Self.fileSize(path + "-wal")) bytes")
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        try store.close()
+        #expect(try Context(store: try Store(readingAt: path, model: Self.model)).count(FetchRequest("Note")) == 2)
+        withExtendedLifetime((store, c)) {}
+    }
+
     /// Requests from many threads at once, while the worker is held, are one checkpoint; and requests racing
     /// running checkpoints end without a crash and leave every request answered by a checkpoint after it.
     @Test func requestsFromManyThreadsAreOne() throws {

@@ -61,10 +61,13 @@ protocol StoreWriter: AnyObject {
 
     /// Makes the stored file complete on its own (best effort, never waits for readers).
     func checkpoint()
+    /// Closes the store's connections now; nothing uses it afterwards (see ``Store/close()``).
+    func close() throws(StoreError)
 }
 
 extension StoreWriter {
     func checkpoint() {}
+    func close() throws(StoreError) {}
 }
 
 /// Reading rows. Four reads are required; the rest have defaults built on them (a store with a faster

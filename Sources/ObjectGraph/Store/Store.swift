@@ -79,6 +79,14 @@ public final class Store {
         backend.checkpoint()
     }
 
+    /// Closes the store's connections now rather than when it is released, as its release would: the last
+    /// connection to a file copies the log into it and removes it. Nothing may use the store, or a context
+    /// on it, afterwards. For a process that is about to exit (a command): it closes, then keeps the objects
+    /// to the exit, which spares it the threads their release starts.
+    package func close() throws(StoreError) {
+        try backend.close()
+    }
+
     /// Verifies the store without changing it: the file's own integrity, every reference pointing to an
     /// object that exists, the ID allocator above every stored ID, and every maintained count equal to its
     /// members. An empty list means all of that holds.

@@ -60,6 +60,8 @@ final class SQLiteStore: PersistentStore {
     private var backgroundReaderStorage: DatabaseQueue?
     /// Checkpoints after big commits, off the committing thread (writable file stores only).
     private(set) var checkpointer: BackgroundCheckpointer?
+    /// True after ``close()``: the connections are closed and nothing may use this store.
+    private(set) var isClosed = false
 
     /// The connection background scans read through; nil for an in-memory store.
     func backgroundReader() -> DatabaseQueue? {
@@ -455,6 +457,7 @@ final class SQLiteStore: PersistentStore {
     }
 
     deinit {
+        guard !isClosed else { return }
         // Statements first: they must be finalized before the connection closes.
         statements.removeAll()
         hot.removeAll()
@@ -464,6 +467,24 @@ final class SQLiteStore: PersistentStore {
         // The reader closes before the writing connection: SQLite removes the log when the last connection to
         // close can write, and a read-only one closing last left the whole log beside the file.
         backgroundReaderStorage = nil
+    }
+
+    /// Closes the connections now (see `Store.close()`), in the deinit's order, keeping the objects: releasing
+    /// a GRDB queue disposes its dispatch queue, whose queue-specific value libdispatch destroys on a worker
+    /// thread it starts for that, which a process about to exit need not pay for.
+    func close() throws(StoreError) {
+        guard !isClosed else { return }
+        statements.removeAll()
+        hot.removeAll()
+        if checkpointer != nil { queue.writeWithoutTransaction { db in BackgroundCheckpointer.uninstall(from: db) } }
+        checkpointer?.finish()
+        do {
+            try backgroundReaderStorage?.close()
+            try queue.close()
+        } catch {
+            throw StoreError.wrap(error, "cannot close the store", path: path)
+        }
+        isClosed = true
     }
 
     /// Reserves `count` fresh row IDs, never handed out before by any context or process. Inside a write
