@@ -57,7 +57,7 @@ struct CommandOutputTests {
             (["add", "Groceries"], true), (["add", "Milk", "--under", "Groceries"], true), (["ls", "--tree"], false),
             (["find", "milk"], false), (["rename", "Groceries/Milk", "Oat milk"], true), (["done", "Groceries/Oat milk"], true),
             (["export", "--format", "text"], false), (["undo"], true), (["agenda"], false), (["add", "Work"], true),
-            (["check"], false), (["history"], false), (["tag", "Work", "office"], true),
+            (["check"], false), (["history"], false), (["tag", "Work", "office"], true)
         ]
         for (arguments, writes) in commands {
             let (status, _, err) = try Binaries.run("burrow", arguments + ["--db", db])
