@@ -4,6 +4,7 @@
 #   Resources/install.sh                       # builds, installs under ~/.local
 #   PREFIX=/usr/local Resources/install.sh     # anywhere (as root for a system prefix)
 #   Resources/install.sh uninstall             # removes exactly what install put there (never an outline)
+#   Resources/install.sh build [PRODUCT...]    # only builds, as install does (burrow unless named)
 #
 # PREFIX (default ~/.local) and DESTDIR (a staging root for packagers) work as in `make install`.
 # BURROW_BINARY=PATH installs that binary instead of building one (the test of this script uses it).
@@ -11,9 +12,9 @@ set -euo pipefail
 
 action=${1:-install}
 case "$action" in
-    install | uninstall) ;;
+    install | uninstall | build) ;;
     -h | --help)
-        sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -23,6 +24,51 @@ case "$action" in
 esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+
+# The release build's flags, into the array `flags`:
+# - the Swift runtime and Foundation linked in, so the installed binary runs without the toolchain;
+# - every module, the dependencies' too, reaches concrete generic types' metadata by accessor rather than
+#   by demangling, which scans all protocol conformances at each first use (docs/DECISIONS.md, 2026-11-30);
+# - no `$ORIGIN` run path: an installed binary loads no library from the folder it sits in;
+# - linked by the toolchain's lld, with packed relative relocations where glibc reads them (2.36 on): the
+#   loader read 3 MB of relocation records at every start, now 45 KB;
+# - SQLite and libstdc++ linked in where their archives are (libsqlite3-dev, GCC's libstdc++): the loader
+#   bound 3,300 of their symbols at every start (DECISIONS, 2026-11-30). SwiftPM looks in the folder of links
+#   to them before the system's, which would give the shared libraries.
+release_flags() {
+    flags=(--static-swift-stdlib --disable-local-rpath -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+    local toolchain glibc archives lib found
+    toolchain=$(dirname "$(readlink -f "$(command -v swift)")")
+    if [ -x "$toolchain/ld.lld" ]; then
+        flags+=(-Xswiftc -use-ld=lld)
+        glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
+        if [ -n "$glibc" ] && [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n1)" = 2.36 ]; then
+            flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
+        fi
+    fi
+    archives="$root/.build/static-libraries"
+    mkdir -p "$archives"
+    for lib in libsqlite3.a libstdc++.a; do
+        found=$("$toolchain/clang" -print-file-name="$lib" 2>/dev/null || true)
+        if [ "${found#/}" != "$found" ] && [ -f "$found" ]; then
+            ln -sfn "$found" "$archives/$lib"
+        else
+            rm -f "$archives/$lib"
+        fi
+    done
+    flags+=(-Xswiftc -L -Xswiftc "$archives")
+}
+
+if [ "$action" = build ]; then
+    shift
+    release_flags
+    products=("$@")
+    [ ${#products[@]} -eq 0 ] && products=(burrow)
+    for product in "${products[@]}"; do
+        (cd "$root" && swift build -c release --product "$product" "${flags[@]}")
+    done
+    exit 0
+fi
 prefix=${PREFIX:-$HOME/.local}
 case "$prefix" in
     /*) ;;
@@ -66,11 +112,8 @@ fi
 
 binary=${BURROW_BINARY:-}
 if [ -z "$binary" ]; then
-    # The Swift runtime and Foundation are linked in, so the installed binary runs without the toolchain.
-    # Every module, the dependencies' too, reaches concrete generic types' metadata by accessor rather than
-    # by demangling, which scans all protocol conformances at each first use (docs/DECISIONS.md, 2026-11-30).
-    (cd "$root" && swift build -c release --product burrow --static-swift-stdlib \
-        -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+    release_flags
+    (cd "$root" && swift build -c release --product burrow "${flags[@]}")
     binary="$root/.build/release/burrow"
 fi
 if [ ! -x "$binary" ]; then
