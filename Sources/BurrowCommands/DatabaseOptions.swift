@@ -92,7 +92,7 @@ public struct DatabaseOptions: ParsableArguments {
     /// the exit (its log then stays beside the file, which is complete without it).
     static func leaveToExit(_ outline: Outline) {
         try? outline.context.store.close()
-        _ = Unmanaged.passRetained(outline)
+        KeptToExit.shared.keep(outline)
     }
 
     private static func reading(_ path: String, named: Bool) throws -> Outline {

@@ -476,6 +476,8 @@ final class SQLiteStore: PersistentStore {
         guard !isClosed else { return }
         statements.removeAll()
         hot.removeAll()
+        // What the objects kept after this would hold for nothing: a search index held in memory.
+        textIndexCaches.removeAll()
         if checkpointer != nil { queue.writeWithoutTransaction { db in BackgroundCheckpointer.uninstall(from: db) } }
         checkpointer?.finish()
         do {
