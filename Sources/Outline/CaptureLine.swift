@@ -61,7 +61,7 @@ public struct CaptureLine: Equatable, Sendable {
         }
         self.today = today
         // Only the spaces the tokens stood between go with them.
-        let rest = kept.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " "))
+        let rest = Self.trimmingSpaces(kept.joined(separator: " "))
         // A line without tokens, or of tokens alone, is a title exactly as typed: nothing typed is lost.
         if extras.isEmpty || rest.isEmpty {
             title = line
@@ -70,6 +70,18 @@ public struct CaptureLine: Equatable, Sendable {
             title = rest
             self.extras = extras
         }
+    }
+
+    /// `text` without the space scalars at either end, as `trimmingCharacters(in: CharacterSet(charactersIn: " "))`
+    /// gives it (a space before a combining mark goes too) without NSString, which a quick command would load
+    /// for this alone.
+    static func trimmingSpaces(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, scalars[start] == " " { start = scalars.index(after: start) }
+        while end > start, scalars[scalars.index(before: end)] == " " { end = scalars.index(before: end) }
+        return String(scalars[start..<end])
     }
 
     /// What the line took, for the capture line's hint: "TODO · priority A · due 2026-12-04"; nil when nothing.

@@ -53,6 +53,16 @@ final class Shell: @unchecked Sendable {
 }
 
 @Suite struct CommandTests {
+    /// The environment commands read, taken from `environ` by bytes, is what ProcessInfo reads, a variable
+    /// set with odd bytes included.
+    @Test func theEnvironmentIsWhatProcessInfoReads() {
+        setenv("BURROW_TEST_ODD_VARIABLE", "a=b \u{00e9}\u{1F9AB}\u{1}", 1)
+        defer { unsetenv("BURROW_TEST_ODD_VARIABLE") }
+        let ours = Console.processEnvironment()
+        #expect(ours == ProcessInfo.processInfo.environment)
+        #expect(ours["BURROW_TEST_ODD_VARIABLE"] == "a=b \u{00e9}\u{1F9AB}\u{1}")
+    }
+
     @Test func addListAndPaths() {
         let sh = Shell()
         #expect(sh.run("add", "Groceries", "Work").0 == 0)

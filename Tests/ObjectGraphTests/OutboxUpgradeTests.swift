@@ -142,10 +142,22 @@ import Testing
                 Relationship.toMany("notes", "Nöte", inverse: "tags")
             }
         }
-        for m in [model, Self.v1, Self.v2] {
+        let odd = try Model(version: 1) {
+            Entity("a/b\u{1}\n\t\r\u{8}\u{C}\u{1F}") {
+                Attribute("x\\y/z \u{7F}\u{85}\u{2028}🦫", .string, default: "")
+            }
+        }
+        for m in [model, Self.v1, Self.v2, odd] {
             let layout = SlotLayout(m)
             #expect(layout.entities.count == m.entities.count)
             #expect(SlotLayout.decode(layout.json) == layout)
+            // The text written by hand, which an open compares instead of decoding, is JSONEncoder's.
+            #expect(layout.plainJSON == layout.json)
+            #expect(SlotLayout.decode(layout.plainJSON) == layout)
+            #expect(SlotLayout.decode(layout.json, expecting: layout) == layout)
+            // Another layout's text is decoded, never taken for the expected one.
+            let other = SlotLayout(m === Self.v1 ? Self.v2 : Self.v1)
+            #expect(SlotLayout.decode(other.json, expecting: layout) == other)
         }
     }
 

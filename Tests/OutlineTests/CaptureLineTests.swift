@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import Outline
@@ -36,6 +38,23 @@ import Testing
         let c = CaptureLine(line, today: Self.today)
         #expect(c.title == line)
         #expect(c.extras == nil)
+    }
+
+    /// The title's trim, written without NSString, trims what Foundation's `CharacterSet` of a space trims, on
+    /// strings made of spaces, combining marks (a space before one is a scalar of its own), other spaces
+    /// and letters; and the lines that reach it: a token between spaces leaves one.
+    @Test func theTitleIsTrimmedAsFoundationTrimsSpaces() {
+        var random = SeededRandom(seed: 34)
+        let pieces = [" ", " ", "\u{301}", "a", "é", "\u{A0}", "\t", "🦫", "e\u{301}", "\u{200B}"]
+        var edgeCases = 0
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            if text.unicodeScalars.first == " " && text.count != text.unicodeScalars.count { edgeCases += 1 }
+            #expect(CaptureLine.trimmingSpaces(text) == text.trimmingCharacters(in: CharacterSet(charactersIn: " ")), "\(Array(text.unicodeScalars))")
+        }
+        print("CaptureLine trim: \(edgeCases) of 2000 strings began with a space and held a combining sequence")
+        #expect(edgeCases > 100)
+        #expect(CaptureLine("  Buy   milk due:today  ", today: Self.today).title == "Buy   milk")
     }
 
     @Test func theOutlinesOwnStatesAndTheSummary() {

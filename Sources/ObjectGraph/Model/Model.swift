@@ -215,7 +215,7 @@ public final class Model: Sendable {
     private static func checkName(_ name: String) throws(ModelError) {
         let lower = name.lowercased()
         if name.isEmpty || lower == "id" || lower.hasPrefix("og_") || lower.hasPrefix("sqlite_")
-            || name.contains("\"") || name.contains("\0")
+            || name.utf8.contains(0x22) || name.utf8.contains(0)
         {
             throw .reservedName(name)
         }

@@ -297,7 +297,7 @@ final class SQLiteStore: PersistentStore {
                     if let current {
                         // The hash digests names, not their order: a model that only reordered what it declares
                         // has the hash it had and other slot numbers, which steps already written must follow.
-                        let layout = try SQLiteStore.readLayout(db, for: current.hash)
+                        let layout = try SQLiteStore.readLayout(db, for: current.hash, expecting: SlotLayout(model))
                         if current.hash != model.versionHash || (layout != nil && layout != SlotLayout(model)) {
                             // Re-check inside the write lock: another process may have migrated meanwhile.
                             let plan = try SchemaMigration.plan(from: current, to: model)
@@ -587,8 +587,10 @@ final class SQLiteStore: PersistentStore {
     /// The slot layout of the model that wrote the store (whose hash is `hash`), when the store keeps one
     /// for it: written since 2026-11-30, and not left behind by an earlier program that migrated the store
     /// without writing one.
-    static func readLayout(_ db: Database, for hash: String) throws -> SlotLayout? {
+    static func readLayout(_ db: Database, for hash: String, expecting expected: SlotLayout? = nil) throws -> SlotLayout? {
         guard try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'layout_hash'") == hash else { return nil }
-        return try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'layout'").flatMap(SlotLayout.decode)
+        return try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = 'layout'").flatMap {
+            SlotLayout.decode($0, expecting: expected)
+        }
     }
 }
