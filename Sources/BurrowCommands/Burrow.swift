@@ -55,6 +55,8 @@ public enum BurrowMain {
     /// `outliner` runs the full-screen outliner when no subcommand is given; it gets the database path and
     /// returns the exit status.
     public static func run(_ arguments: [String], outliner: ((String) throws -> Int32)? = nil) -> Int32 {
+        // What a command printed is gathered (`Console.standard`): out before the process exits.
+        defer { Console.current.flush() }
         // Scripts ask for the version to check what is installed: answered without building the parser
         // (which inspects every command's options and costs more than the rest of the process).
         if arguments == ["--version"] {

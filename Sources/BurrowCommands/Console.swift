@@ -22,13 +22,17 @@ public struct Console: Sendable {
     public var environment: [String: String]
     /// Seconds on a clock that only goes forward: when a progress bar may be drawn (tests give their own).
     public var now: @Sendable () -> Double
+    /// Writes out what `writeOut` has gathered (the standard console gathers standard output; see
+    /// `BufferedOutput`); `BurrowMain.run` calls it as a command ends.
+    public var flush: @Sendable () -> Void
 
     /// A console writing to `out` and `err`, sanitising for the ones that are terminals.
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
         input: @escaping @Sendable () -> Data, outIsTerminal: Bool = false, errIsTerminal: Bool = false,
         environment: [String: String] = Console.processEnvironment(),
-        now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime }
+        now: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
+        flush: @escaping @Sendable () -> Void = {}
     ) {
         self.writeOut = out
         self.writeErr = err
@@ -37,13 +41,21 @@ public struct Console: Sendable {
         self.errIsTerminal = errIsTerminal
         self.environment = environment
         self.now = now
+        self.flush = flush
     }
 
     public static let standard = Console(
-        out: { s in FileHandle.standardOutput.write(bytes(of: s)) },
-        err: { s in FileHandle.standardError.write(bytes(of: s)) },
-        input: { FileHandle.standardInput.readDataToEndOfFile() },
-        outIsTerminal: isatty(1) == 1, errIsTerminal: isatty(2) == 1)
+        out: { s in BufferedOutput.standardOutput.append(s) },
+        err: { s in
+            BufferedOutput.standardOutput.flush()
+            FileHandle.standardError.write(bytes(of: s))
+        },
+        input: {
+            BufferedOutput.standardOutput.flush()
+            return FileHandle.standardInput.readDataToEndOfFile()
+        },
+        outIsTerminal: isatty(1) == 1, errIsTerminal: isatty(2) == 1,
+        flush: { BufferedOutput.standardOutput.flush() })
 
     @TaskLocal public static var current = Console.standard
 

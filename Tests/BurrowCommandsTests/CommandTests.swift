@@ -491,3 +491,50 @@ extension CommandTests {
         #expect(sh.run("check").0 == 0)
     }
 }
+
+/// Standard output gathered into large writes keeps every byte and its order: written when the buffer fills,
+/// when standard error is written, and when the command ends.
+@Suite struct BufferedOutputTests {
+    final class Writes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var chunks: [Data] = []
+        func add(_ d: Data) {
+            lock.lock()
+            chunks.append(d)
+            lock.unlock()
+        }
+        var all: [Data] {
+            lock.lock()
+            defer { lock.unlock() }
+            return chunks
+        }
+    }
+
+    @Test func everyByteInOrderInFewWrites() {
+        let writes = Writes()
+        let out = BufferedOutput { writes.add($0) }
+        var expected = ""
+        for i in 0..<10_000 {
+            let line = "line \(i) é🦫\n"
+            out.append(line)
+            expected += line
+        }
+        #expect(writes.all.count == expected.utf8.count / BufferedOutput.limit)
+        out.flush()
+        out.flush()
+        #expect(String(decoding: writes.all.reduce(Data(), +), as: UTF8.self) == expected)
+        #expect(writes.all.allSatisfy { !$0.isEmpty })
+    }
+
+    /// A command's output through a pipe, well past the buffer: every line, in order.
+    @Test func aCommandsOutputThroughAPipeIsWhole() throws {
+        let dir = TemporaryDirectory("burrow-buffer")
+        let db = dir.path()
+        let titles = (0..<3_000).map { "item \($0) with a title long enough to fill the buffer sooner" }
+        let add = BurrowProcess.run(["add", "-", "--db", db], input: titles.joined(separator: "\n"))
+        #expect(add.status == 0, "\(add.err)")
+        let ls = BurrowProcess.run(["ls", "--db", db])
+        #expect(ls.out.split(separator: "\n").map { String($0.dropFirst(4)) } == titles)
+        #expect(ls.out.utf8.count > 2 * BufferedOutput.limit)
+    }
+}
