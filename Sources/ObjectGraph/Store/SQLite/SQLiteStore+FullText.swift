@@ -43,7 +43,7 @@ extension SQLiteStore {
         guard !e.fullTextSlots.isEmpty else { return false }
         let stamp = try String.fetchOne(db, sql: "SELECT value FROM og_metadata WHERE key = ?", arguments: [fullTextStampKey(e)])
         guard stamp == fullTextStamp(e) else { return false }
-        return try db.tableExists(fullTextTableName(e))
+        return try hasTable(db, fullTextTableName(e))
     }
 
     /// ``fullTextIsCurrent(_:_:)`` through one cached statement: every save and every search asks, and
@@ -79,9 +79,9 @@ extension SQLiteStore {
     static func buildFullText(_ db: Database, _ model: Model, force: Bool = false) throws -> [String] {
         var built: [String] = []
         for e in model.entities {
-            if try db.tableExists(trigramTableName(e)) { try db.execute(sql: "DROP TABLE \(Schema.quote(trigramTableName(e)))") }
+            if try hasTable(db, trigramTableName(e)) { try db.execute(sql: "DROP TABLE \(Schema.quote(trigramTableName(e)))") }
             if e.fullTextSlots.isEmpty {
-                if try db.tableExists(fullTextTableName(e)) {
+                if try hasTable(db, fullTextTableName(e)) {
                     try db.execute(sql: "DROP TABLE \(fullTextTable(e))")
                     try db.execute(sql: "DELETE FROM og_metadata WHERE key IN (?, ?)", arguments: [fullTextStampKey(e), fullTextBuildKey(e)])
                 }
@@ -410,7 +410,7 @@ extension SQLiteStore {
     func checkFullText(_ db: Database) throws -> [StoreProblem] {
         var out: [StoreProblem] = []
         for e in model.entities where !e.fullTextSlots.isEmpty {
-            guard try db.tableExists(SQLiteStore.fullTextTableName(e)) else {
+            guard try SQLiteStore.hasTable(db, SQLiteStore.fullTextTableName(e)) else {
                 out.append(StoreProblem(.fullTextIndex, "the search index of \(e.name) is missing"))
                 continue
             }

@@ -242,7 +242,7 @@ extension SQLiteStore {
     /// True when the store has a history table (a store written before it, opened read-only, has none).
     private func hasHistory(_ db: Database) throws -> Bool {
         if let known = historyTableExists { return known }
-        let exists = try db.tableExists("og_history")
+        let exists = try SQLiteStore.hasTable(db, "og_history")
         historyTableExists = exists
         return exists
     }

@@ -5,7 +5,7 @@ import GRDB
 /// before plus its size; and no action is done after an undone one (redo takes them back oldest first).
 extension SQLiteStore {
     func checkHistory(_ db: Database) throws -> [StoreProblem] {
-        guard try db.tableExists("og_history") else { return [] }
+        guard try SQLiteStore.hasTable(db, "og_history") else { return [] }
         var out: [StoreProblem] = []
         func problem(_ text: String) { out.append(StoreProblem(.history, "undo history: " + text)) }
         let bad =

@@ -67,9 +67,7 @@ extension SQLiteStore {
     /// and another connection's `setOutbox(enabled: false)` (a detach while the outliner syncs) left a
     /// long-lived one reading a table that was gone.
     private func hasOutbox(_ db: Database) throws -> Bool {
-        // Outside a transaction the schema may be stale: a statement first brings it up to date.
-        if transaction == nil { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1") }
-        return sqlite3_table_column_metadata(db.sqliteConnection, "main", "og_outbox", nil, nil, nil, nil, nil, nil) == SQLITE_OK
+        try SQLiteStore.hasTable(db, "og_outbox", current: transaction != nil)
     }
 
     func appendOutbox(_ row: OutboxRow) throws(StoreError) -> Int64 {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SQLite store type: one file (or memory) holding the objects of one model, with WAL, foreign keys,
 /// a busy timeout, the schema made from the model and the model's version hash recorded in it. The only
@@ -559,8 +560,18 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
+    /// Whether `db` has the table `name` now, from SQLite's own schema. Not GRDB's `tableExists`: it reads the
+    /// whole schema into a per-connection cache (70,000 instructions a call, six calls at every open), and
+    /// that cache missed another connection's changes (a detach dropping the outbox while the outliner synced).
+    /// A statement first brings SQLite's copy of the schema up to date with the file, unless `current` (a
+    /// write transaction whose first statement has run checked the schema's version).
+    static func hasTable(_ db: Database, _ name: String, current: Bool = false) throws -> Bool {
+        if !current { _ = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM sqlite_master LIMIT 1")) }
+        return sqlite3_table_column_metadata(db.sqliteConnection, "main", name, nil, nil, nil, nil, nil, nil) == SQLITE_OK
+    }
+
     static func readStoredModel(_ db: Database, model: Model) throws -> StoredModel? {
-        guard try db.tableExists("og_metadata") else { return nil }
+        guard try hasTable(db, "og_metadata") else { return nil }
         let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM og_metadata WHERE key IN ('model', 'model_hash', 'model_version')")
         var dict: [String: DatabaseValue] = [:]
         for r in rows { dict[r["key"]] = r["value"] as DatabaseValue }
