@@ -18,7 +18,7 @@ case "$action" in
         exit 0
         ;;
     *)
-        echo "install.sh: unknown action '$action' (install or uninstall)" >&2
+        echo "install.sh: unknown action '$action' (install, uninstall or build)" >&2
         exit 2
         ;;
 esac
@@ -31,7 +31,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 #   by demangling, which scans all protocol conformances at each first use (docs/DECISIONS.md, 2026-11-30);
 # - no `$ORIGIN` run path: an installed binary loads no library from the folder it sits in;
 # - linked by the toolchain's lld, with packed relative relocations where glibc reads them (2.36 on): the
-#   loader read 3 MB of relocation records at every start, now 45 KB;
+#   loader read 3 MB of relocation records at every start, now 45 KB. The binary then needs glibc 2.36 or
+#   later: build it on (or for) the glibc it will run with, as a package is built;
 # - SQLite and libstdc++ linked in where their archives are (libsqlite3-dev, GCC's libstdc++): the loader
 #   bound 3,300 of their symbols at every start (DECISIONS, 2026-11-30). SwiftPM looks in the folder of links
 #   to them before the system's, which would give the shared libraries.
@@ -41,7 +42,7 @@ release_flags() {
     toolchain=$(dirname "$(readlink -f "$(command -v swift)")")
     if [ -x "$toolchain/ld.lld" ]; then
         flags+=(-Xswiftc -use-ld=lld)
-        glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
+        glibc=$( (getconf GNU_LIBC_VERSION 2>/dev/null || true) | awk '{print $2}')
         if [ -n "$glibc" ] && [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n1)" = 2.36 ]; then
             flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
         fi

@@ -53,8 +53,10 @@ public struct Burrow: ParsableCommand {
 /// stderr), 2 a usage error.
 public enum BurrowMain {
     /// `outliner` runs the full-screen outliner when no subcommand is given; it gets the database path and
-    /// returns the exit status.
-    public static func run(_ arguments: [String], outliner: ((String) throws -> Int32)? = nil) -> Int32 {
+    /// returns the exit status. `exitsAfter`: the process exits when this returns (the `burrow` program), so
+    /// a command's objects are left to the exit rather than released.
+    public static func run(_ arguments: [String], outliner: ((String) throws -> Int32)? = nil, exitsAfter: Bool = false) -> Int32 {
+        if exitsAfter { KeptToExit.shared.processExitsAfterRun() }
         // What a command printed is gathered (`Console.standard`): out before the process exits.
         defer { Console.current.flush() }
         // Scripts ask for the version to check what is installed: answered without building the parser

@@ -63,9 +63,14 @@ public struct Console: Sendable {
     /// characters (0.4 million instructions, in a command that reads two variables). A name given twice has
     /// its first value, as `getenv` gives it; text that is not UTF-8 is repaired, as ProcessInfo repairs it.
     public static func processEnvironment() -> [String: String] {
-        var variables: [String: String] = [:]
         // Never null in a process that did not call `clearenv`, which nothing here does.
-        var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = environ
+        environment(from: environ)
+    }
+
+    /// The variables of a null-terminated array of `NAME=value` entries, as `processEnvironment` reads them.
+    static func environment(from entries: UnsafePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = entries
         while let text = entry.pointee {
             let length = strlen(text)
             text.withMemoryRebound(to: UInt8.self, capacity: length) { start in

@@ -57,6 +57,8 @@ public struct DatabaseOptions: ParsableArguments {
     public func write<T>(creatingRoot: Bool = true, _ body: (Outline) throws -> T) throws -> T {
         let outline = try open(creatingRoot: creatingRoot)
         defer {
+            // What the command said goes out before the checkpoint (seconds after a big import).
+            Console.current.flush()
             outline.checkpoint()
             DatabaseOptions.leaveToExit(outline)
         }
@@ -81,18 +83,21 @@ public struct DatabaseOptions: ParsableArguments {
     public func read<T>(_ body: (Outline) throws -> T) throws -> T {
         let (path, named) = try location(creatingFolder: false)
         let outline = try DatabaseOptions.reading(path, named: named)
-        defer { DatabaseOptions.leaveToExit(outline) }
+        defer {
+            Console.current.flush()
+            DatabaseOptions.leaveToExit(outline)
+        }
         return try body(outline)
     }
 
-    /// Closes a command's outline and keeps its objects until the process exits, which comes next: their
-    /// release would start two threads (GRDB's dispatch queues hand a destructor to a new worker thread as
-    /// they go) and tell NotificationCenter, about a millisecond of a quick command's few. Best effort:
-    /// every change is committed and checkpointed by now, and a connection that fails to close is closed by
-    /// the exit (its log then stays beside the file, which is complete without it).
+    /// Closes a command's outline and, in the `burrow` process, keeps its objects until it exits, which comes
+    /// next: their release would start two threads (GRDB's dispatch queues hand a destructor to a new worker
+    /// thread as they go) and tell NotificationCenter, about a millisecond of a quick command's few. Best
+    /// effort: every change is committed by now, and a connection that fails to close is closed by GRDB's
+    /// release or dropped by the exit, after which SQLite recovers anything left in the log.
     static func leaveToExit(_ outline: Outline) {
         try? outline.context.store.close()
-        KeptToExit.shared.keep(outline)
+        KeptToExit.shared.keepIfExiting(outline)
     }
 
     private static func reading(_ path: String, named: Bool) throws -> Outline {

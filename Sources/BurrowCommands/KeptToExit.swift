@@ -1,18 +1,29 @@
 import Foundation
 
-/// Objects a command is done with, kept until the process exits instead of being released (see
+/// Objects a command is done with, kept until the `burrow` process exits instead of being released (see
 /// `DatabaseOptions.leaveToExit`). Held here rather than leaked so they stay reachable: LeakSanitizer, which
-/// checks the sanitized build's commands as they exit, counts none of them as lost.
+/// checks the sanitized build's commands as they exit, counts none of them as lost. Only when the process
+/// ends with the command (`BurrowMain.run(_:outliner:exitsAfter:)`): tests that run commands in-process let
+/// them go.
 final class KeptToExit: @unchecked Sendable {
-    // @unchecked: `objects` is only touched under `lock` (in-process tests run commands in parallel).
+    // @unchecked: `objects` and `exiting` are only touched under `lock` (in-process tests run commands in
+    // parallel).
     private let lock = NSLock()
     private var objects: [AnyObject] = []
+    private var exiting = false
 
     static let shared = KeptToExit()
 
-    func keep(_ object: AnyObject) {
+    /// Set by `BurrowMain.run` when the process exits after it.
+    func processExitsAfterRun() {
         lock.lock()
         defer { lock.unlock() }
-        objects.append(object)
+        exiting = true
+    }
+
+    func keepIfExiting(_ object: AnyObject) {
+        lock.lock()
+        defer { lock.unlock() }
+        if exiting { objects.append(object) }
     }
 }

@@ -53,14 +53,24 @@ final class Shell: @unchecked Sendable {
 }
 
 @Suite struct CommandTests {
-    /// The environment commands read, taken from `environ` by bytes, is what ProcessInfo reads, a variable
-    /// set with odd bytes included.
-    @Test func theEnvironmentIsWhatProcessInfoReads() {
-        setenv("BURROW_TEST_ODD_VARIABLE", "a=b \u{00e9}\u{1F9AB}\u{1}", 1)
-        defer { unsetenv("BURROW_TEST_ODD_VARIABLE") }
-        let ours = Console.processEnvironment()
-        #expect(ours == ProcessInfo.processInfo.environment)
-        #expect(ours["BURROW_TEST_ODD_VARIABLE"] == "a=b \u{00e9}\u{1F9AB}\u{1}")
+    /// The environment commands read, taken from `environ` by bytes, is what ProcessInfo reads; and from a
+    /// made-up array: a name given twice keeps its first value (as `getenv`), bytes that are not UTF-8 are
+    /// repaired, a value may hold `=`, an entry without one is passed over.
+    @Test func theEnvironmentIsReadAsProcessInfoAndGetenvRead() {
+        #expect(Console.processEnvironment() == ProcessInfo.processInfo.environment)
+        let entries: [[UInt8]] = [
+            Array("A=one".utf8), Array("B=x=y é🦫".utf8), Array("A=two".utf8), [0x43, 0x3D, 0xFF, 0x41], Array("NOEQUALS".utf8),
+            Array("=empty name".utf8)
+        ]
+        let pointers = entries.map { bytes in
+            let p = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (i, b) in bytes.enumerated() { p[i] = CChar(bitPattern: b) }
+            p[bytes.count] = 0
+            return Optional(p)
+        }
+        defer { for p in pointers { p?.deallocate() } }
+        let read = (pointers + [nil]).withUnsafeBufferPointer { Console.environment(from: $0.baseAddress!) }
+        #expect(read == ["A": "one", "B": "x=y é🦫", "C": "\u{FFFD}A", "": "empty name"])
     }
 
     @Test func addListAndPaths() {
@@ -524,6 +534,25 @@ extension CommandTests {
         out.flush()
         #expect(String(decoding: writes.all.reduce(Data(), +), as: UTF8.self) == expected)
         #expect(writes.all.allSatisfy { !$0.isEmpty })
+    }
+
+    /// To a terminal, a line at a time (as stdio); a piece bigger than the buffer goes out whole, after what
+    /// was gathered before it.
+    @Test func byLineToATerminalAndBigPiecesWhole() {
+        let writes = Writes()
+        let terminal = BufferedOutput(byLine: true) { writes.add($0) }
+        terminal.append("half ")
+        #expect(writes.all.isEmpty)
+        terminal.append("a line\n")
+        #expect(writes.all.map { String(decoding: $0, as: UTF8.self) } == ["half a line\n"])
+        let big = String(repeating: "x", count: BufferedOutput.limit + 1)
+        let pipe = Writes()
+        let out = BufferedOutput { pipe.add($0) }
+        out.append("before\n")
+        out.append(big)
+        out.append("after\n")
+        out.flush()
+        #expect(pipe.all.map { String(decoding: $0, as: UTF8.self) } == ["before\n", big, "after\n"])
     }
 
     /// A command's output through a pipe, well past the buffer: every line, in order.

@@ -41,9 +41,6 @@ struct CommandOutputTests {
         #expect(try !tmux.display("#{pane_title}").contains("pwned"))
     }
 
-    /// `due:today` is today where the user is, read from `TZ` as every program reads it (`date`, `ls -l`): a
-    /// zone's name or a POSIX rule (`<+14>-14` is UTC+14; Foundation's `TimeZone.current` took such a rule for
-    /// the system's zone). 25 hours apart at UTC+14 and UTC−11, so the two days always differ.
     /// Every command leaves the file complete on its own: the process closes its connections before it
     /// exits (and keeps their objects to the exit), and a close that failed would leave the log. A command
     /// that writes leaves nothing beside the file; one that reads leaves at most an empty log and the shared
@@ -76,6 +73,9 @@ struct CommandOutputTests {
         #expect(ls.1 == "[ ] Groceries (1)\n  [ ] Oat milk\n[ ] Work #office\n", "\(ls.2)")
     }
 
+    /// `due:today` is today where the user is, read from `TZ` as every program reads it (`date`, `ls -l`): a
+    /// zone's name or a POSIX rule (`<+14>-14` is UTC+14; Foundation's `TimeZone.current` took such a rule for
+    /// the system's zone). 25 hours apart at UTC+14 and UTC−11, so the two days always differ.
     @Test func todayIsTheDayOfTheZoneInTZ() throws {
         let dir = TemporaryDirectory("burrow-e2e")
         defer { withExtendedLifetime(dir) {} }

@@ -66,6 +66,7 @@ final class SQLiteStore: PersistentStore {
 
     /// The connection background scans read through; nil for an in-memory store.
     func backgroundReader() -> DatabaseQueue? {
+        precondition(!isClosed, "the store was closed")
         if let r = backgroundReaderStorage { return r }
         guard let path else { return nil }
         // Without a second connection, scans read in place (the caller's fallback): slower, never wrong.
@@ -208,7 +209,7 @@ final class SQLiteStore: PersistentStore {
     /// a complete copy (what a command does before it exits and the outliner when it quits). Best effort
     /// while other connections read: it never waits for them. Nothing to do for a read-only store.
     func checkpoint() {
-        guard !isReadOnly, path != nil, transaction == nil else { return }
+        guard !isReadOnly, !isClosed, path != nil, transaction == nil else { return }
         checkpointer?.finish()
         // Best effort: a checkpoint not done now is done by a later one (or SQLite's own). Passive: it copies
         // what no reader still needs and never waits (a truncating one waited for readers holding the write
@@ -366,6 +367,8 @@ final class SQLiteStore: PersistentStore {
     /// during a unit of work see what it will commit on), else without a transaction (each statement is
     /// atomic).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        // A closed connection's handle is null, which SQLite's C API does not check for: stop here instead.
+        precondition(!isClosed, "the store was closed")
         if let db = transaction ?? snapshotDB { return try body(db) }
         return try queue.inDatabase(body)
     }
@@ -380,6 +383,7 @@ final class SQLiteStore: PersistentStore {
     /// Runs `body` with every read on one snapshot of the store (a read transaction). Inside a write
     /// transaction, or an open snapshot, `body` just runs.
     func snapshot<T>(_ body: () throws -> T) throws -> T {
+        precondition(!isClosed, "the store was closed")
         if isInSnapshot { return try body() }
         var result: T?
         try queue.inDatabase { db in
@@ -407,6 +411,7 @@ final class SQLiteStore: PersistentStore {
     /// commit. Throws what `body` throws, after rolling back (SQLite's own failures as ``StoreError``).
     /// Transactions do not nest.
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        precondition(!isClosed, "the store was closed")
         do {
             return try withWriteTransaction { _ in try body() }
         } catch let e as DatabaseError {
@@ -481,13 +486,15 @@ final class SQLiteStore: PersistentStore {
         textIndexCaches.removeAll()
         if checkpointer != nil { queue.writeWithoutTransaction { db in BackgroundCheckpointer.uninstall(from: db) } }
         checkpointer?.finish()
+        // Closed from here on, even when a close below fails: nothing may use a half-closed store, and a
+        // connection SQLite would not close yet is closed by GRDB's release (`sqlite3_close_v2`).
+        isClosed = true
         do {
             try backgroundReaderStorage?.close()
             try queue.close()
         } catch {
             throw StoreError.wrap(error, "cannot close the store", path: path)
         }
-        isClosed = true
     }
 
     /// Reserves `count` fresh row IDs, never handed out before by any context or process. Inside a write
