@@ -14,11 +14,20 @@ final class KeptToExit: @unchecked Sendable {
 
     static let shared = KeptToExit()
 
+    init() {}
+
     /// Set by `BurrowMain.run` when the process exits after it.
     func processExitsAfterRun() {
         lock.lock()
         defer { lock.unlock() }
         exiting = true
+    }
+
+    /// How many objects are kept (for tests).
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return objects.count
     }
 
     func keepIfExiting(_ object: AnyObject) {

@@ -536,6 +536,32 @@ extension CommandTests {
         #expect(writes.all.allSatisfy { !$0.isEmpty })
     }
 
+    /// Appends from many threads at once (in-process tests run commands in parallel) lose no byte and split
+    /// no piece: what makes `BufferedOutput`'s `@unchecked Sendable` true is its lock.
+    @Test func appendsFromManyThreadsKeepEveryPieceWhole() {
+        let writes = Writes()
+        let out = BufferedOutput { writes.add($0) }
+        let pieces = (0..<8).map { t in (0..<4_000).map { "thread \(t) line \($0)\n" } }
+        DispatchQueue.concurrentPerform(iterations: pieces.count) { t in
+            for line in pieces[t] { out.append(line) }
+        }
+        out.flush()
+        let lines = String(decoding: writes.all.reduce(Data(), +), as: UTF8.self).split(separator: "\n").map { String($0) + "\n" }
+        #expect(lines.sorted() == pieces.joined().sorted())
+        for t in pieces.indices {
+            #expect(lines.filter { $0.hasPrefix("thread \(t) ") } == pieces[t], "thread \(t)'s lines out of order")
+        }
+        // KeptToExit's lock likewise: every object kept once the process exits after the run, none before.
+        let kept = KeptToExit()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in kept.keepIfExiting(Writes()) }
+        #expect(kept.count == 0)
+        kept.processExitsAfterRun()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<500 { kept.keepIfExiting(Writes()) }
+        }
+        #expect(kept.count == 4_000)
+    }
+
     /// To a terminal, a line at a time (as stdio); a piece bigger than the buffer goes out whole, after what
     /// was gathered before it.
     @Test func byLineToATerminalAndBigPiecesWhole() {

@@ -67,6 +67,17 @@ import Testing
         #expect(try Context(store: try Store(path: copy, model: Self.model)).count(FetchRequest("Note")) == 40_001)
     }
 
+    /// A store at `path` with two notes saved, its read-only connection having read between them.
+    static func twoNotesWithTheReaderRead(_ path: String) throws -> (Store, Context) {
+        let store = try Store(path: path, model: Self.model)
+        let c = Context(store: store)
+        try c.transaction { try c.insert("Note")["text"] = "one" }
+        let reader = try #require(store.sqlite.backgroundReader())
+        #expect(try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Note") } == 1)
+        try c.transaction { try c.insert("Note")["text"] = "two" }
+        return (store, c)
+    }
+
     /// A store whose read-only connection has read (the outliner's scans, a subtree's delete) closes it before
     /// its writer, so its close removes the log, as a store without one does: a read-only connection closing
     /// last leaves the log whole beside the file.
@@ -74,12 +85,7 @@ import Testing
         let dir = TemporaryDirectory()
         let path = dir.path("notes.sqlite")
         do {
-            let store = try Store(path: path, model: Self.model)
-            let c = Context(store: store)
-            try c.transaction { try c.insert("Note")["text"] = "one" }
-            let reader = try #require(store.sqlite.backgroundReader())
-            #expect(try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Note") } == 1)
-            try c.transaction { try c.insert("Note")["text"] = "two" }
+            let (store, _) = try Self.twoNotesWithTheReaderRead(path)
             store.checkpoint()
             #expect(Self.fileSize(path + "-wal") > 0)
         }
@@ -93,12 +99,7 @@ import Testing
     @Test func closingLeavesNoLogWhileTheStoreLivesOn() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("notes.sqlite")
-        let store = try Store(path: path, model: Self.model)
-        let c = Context(store: store)
-        try c.transaction { try c.insert("Note")["text"] = "one" }
-        let reader = try #require(store.sqlite.backgroundReader())
-        #expect(try reader.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM Note") } == 1)
-        try c.transaction { try c.insert("Note")["text"] = "two" }
+        let (store, c) = try Self.twoNotesWithTheReaderRead(path)
         #expect(Self.fileSize(path + "-wal") > 0)
         try store.close()
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "the log was left: \(Self.fileSize(path + "-wal")) bytes")
