@@ -88,7 +88,14 @@ struct SearchEndToEndTests {
         let (tmux, _) = try start(Self.library)
         // Where one was: inside Work, on its second item.
         try tmux.send("j", "j", "l", "j")
-        let before = try #require(tmux.waitFor { $0[0] == "Burrow › Work" && Self.selectedRows(tmux) == [" [ ] Incompleteness (GÖDEL)"] })
+        // The whole level, drawn (a capture can catch a frame half written), then the selection on a later capture.
+        let level = ["Burrow › Work", "+ Add to Work…", " [ ] Go shopping", " [ ] Incompleteness (GÖDEL)"]
+        let before = try #require(
+            tmux.waitFor { s in
+                s.count == tmux.height && Array(s.prefix(level.count)) == level
+                    && s.dropFirst(level.count).dropLast().allSatisfy(\.isEmpty) && s.last?.hasSuffix("?: help") == true
+            })
+        #expect(Poll.until { Self.selectedRows(tmux) == [" [ ] Incompleteness (GÖDEL)"] }, "\(Self.selectedRows(tmux))")
         try tmux.send("/")
         var typed = ""
         let escher = " Gödel, Escher, Bach  Reading › Books › Philosophy"
