@@ -166,6 +166,19 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// The library, the outline and the sync client are optimized in debug builds too, when this checkout is the
+// package being built: the tests spend most of their time in them, and unoptimized they ran about twice as long
+// (generic code unspecialized, every value retained). Never as another package's dependency: SwiftPM refuses a
+// product whose targets carry unsafe flags there, so a checkout under `checkouts/` (SwiftPM's and Xcode's) or a
+// registry's download stays as its user builds it. `BURROW_UNOPTIMIZED=1` leaves them unoptimized (a debugger's
+// view of their locals). `-assert-config Debug` keeps their `assert`s. (2026-11-30)
+let builtAsDependency = ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
+if !builtAsDependency, (Context.environment["BURROW_UNOPTIMIZED"] ?? "").isEmpty {
+    for target in package.targets where ["ObjectGraph", "Outline", "OutlineSync"].contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
+    }
+}
+
 // `BURROW_SANITIZE=address` (`.ci/run`'s second pass): this package's own targets are built with that
 // sanitizer, and only the tests that pass runs are declared (ObjectGraph's and Outline's, and the sharing tests
 // that drive the object graph through `burrow sync` and the simulation). The dependencies' flags do not change,
