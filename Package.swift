@@ -179,23 +179,24 @@ if !builtAsDependency, (Context.environment["BURROW_UNOPTIMIZED"] ?? "").isEmpty
     }
 }
 
-// `BURROW_SANITIZE=address` (`.ci/run`'s second pass): this package's own targets are built with that
-// sanitizer, and only the tests that pass runs are declared (ObjectGraph's and Outline's, and the sharing tests
-// that drive the object graph through `burrow sync` and the simulation). The dependencies' flags do not change,
-// so in the first pass's build folder the pass compiles only this package's code again: not GRDB, the
-// PostgreSQL client, TLS or crypto (which `swift test --sanitize` would, 7 minutes on 2 cores).
+// `BURROW_SANITIZE=address` (`.ci/run`'s second pass): the code that handles raw memory is built with that
+// sanitizer — the object graph (SQLite's C API, the search index's scan) and the outline (cmark's C API, the
+// streaming importers) — and only their tests are declared, so the pass compiles nothing else: not the
+// outliner, the commands or the sync client (which hold no pointer code of their own worth a second build),
+// and not GRDB, the PostgreSQL client, TLS or crypto, whose flags do not change, so the first pass's build of
+// them is reused (`swift test --sanitize` would compile them again, 7 minutes on 2 cores). (2026-11-30: the
+// pass had also run the process and sharing tests through a sanitized `burrow`; its build and tests took 900
+// of CI's 2,583 s.)
 if let sanitizer = Context.environment["BURROW_SANITIZE"], !sanitizer.isEmpty {
-    let kept: Set<String> = ["ObjectGraphTests", "OutlineTests", "OutlineProcessTests", "OutlineServerTests"]
-    package.targets.removeAll { ($0.type == .test && !kept.contains($0.name)) || ["TerminalDemo", "BurrowBenchmarks"].contains($0.name) }
-    // Targets that do not depend on the object graph and whose pointer code this pass never runs (the
-    // terminal's: no test of the pass draws on a terminal; the server's has none) keep the first pass's flags,
-    // so the pass links what that pass compiled instead of compiling them again (2026-11-29).
-    let reused: Set<String> = ["TerminalKit", "CursesBackend", "CTerminalGuard", "OutlineServer"]
-    for target in package.targets where target.type != .system && !reused.contains(target.name) {
-        // The library, the outline and the sync client optimized (as clang's documentation advises for
-        // AddressSanitizer): their tests ran 297 s unoptimized, 151 s so, for 32 s more build (2026-11-29).
-        // Every other target stays unoptimized: its build is what an optimizer would cost, not its tests.
-        let optimized = ["ObjectGraph", "Outline", "OutlineSync"].contains(target.name) ? ["-O"] : []
+    let declared: Set<String> = ["ObjectGraph", "CTextScan", "Outline", "CCMarkGFM", "TerminalKit", "TestSupport", "ObjectGraphTests", "OutlineTests"]
+    package.targets.removeAll { !declared.contains($0.name) }
+    package.products.removeAll { $0.name == "burrow" }
+    // The terminal layer (TestSupport's screens need it) has no test in this pass and does not depend on the
+    // object graph: it keeps the first pass's flags, so its compiled code is linked again (2026-11-29).
+    for target in package.targets where target.type != .system && target.name != "TerminalKit" {
+        // ObjectGraph and Outline are optimized (above, and so here too: clang's advice for AddressSanitizer);
+        // their tests ran 297 s unoptimized, 151 s so (2026-11-29).
+        let optimized = ["ObjectGraph", "Outline"].contains(target.name) ? ["-O"] : []
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)"] + optimized)]
         target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-fsanitize=\(sanitizer)"])]
         // lld: gold warns about 140 of the sanitizer runtime's symbols per executable.
