@@ -171,8 +171,11 @@ let package = Package(
 // (generic code unspecialized, every value retained). Never as another package's dependency: SwiftPM refuses a
 // product whose targets carry unsafe flags there, so a checkout under `checkouts/` (SwiftPM's and Xcode's) or a
 // registry's download stays as its user builds it. `BURROW_UNOPTIMIZED=1` leaves them unoptimized (a debugger's
-// view of their locals). `-assert-config Debug` keeps their `assert`s. (2026-11-30)
-let builtAsDependency = ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
+// view of their locals; the sanitizer's pass below optimizes two of them anyway). `-assert-config Debug` keeps
+// their `assert`s. `.ci/run` checks that the flags are there. (2026-11-30)
+// (While resolving versions SwiftPM reads a dependency's manifest from git as if it were at `/`.)
+let builtAsDependency =
+    Context.packageDirectory == "/" || ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
 if !builtAsDependency, (Context.environment["BURROW_UNOPTIMIZED"] ?? "").isEmpty {
     for target in package.targets where ["ObjectGraph", "Outline", "OutlineSync"].contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]

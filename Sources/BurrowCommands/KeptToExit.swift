@@ -1,8 +1,8 @@
 import Foundation
 
 /// Objects a command is done with, kept until the `burrow` process exits instead of being released (see
-/// `DatabaseOptions.leaveToExit`). Held here rather than leaked so they stay reachable: LeakSanitizer, which
-/// checks the sanitized build's commands as they exit, counts none of them as lost. Only when the process
+/// `DatabaseOptions.leaveToExit`). Held here rather than leaked so they stay reachable: LeakSanitizer, run on
+/// a sanitized `burrow`, would count none of them as lost. Only when the process
 /// ends with the command (`BurrowMain.run(_:outliner:exitsAfter:)`): tests that run commands in-process let
 /// them go.
 final class KeptToExit: @unchecked Sendable {

@@ -217,7 +217,7 @@ import Testing
 
     /// How many seeds: 600 in CI (two shares, which run side by side: the simulation is the plain pass's
     /// longest test, and its end was the pass's end at a thousand), four thousand at the big
-    /// size; `BURROW_SIM_SEEDS` sets it (the sanitizer's pass runs fewer).
+    /// size; `BURROW_SIM_SEEDS` sets it.
     static let seedCount = ProcessInfo.processInfo.environment["BURROW_SIM_SEEDS"].flatMap { Int($0) } ?? TestScale.size(ci: 600, big: 4000)
 
     /// Steps per seed.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs the real `burrow` executable, built beside the test bundle by every test target that depends on
-/// `BurrowCLI` (OutlineTests, OutlineServerTests).
+/// `BurrowCLI` (OutlineProcessTests, OutlineServerTests, BurrowBenchmarksTests).
 public enum BurrowProcess {
     public static let path: String = {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
