@@ -17,6 +17,12 @@ import Testing
 
     func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
+    /// A file's size, 0 when it does not exist. (Not `bytes(_:)?.count`: Foundation's read of an empty
+    /// file leaks its buffer, which the AddressSanitizer pass reports.)
+    func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
     /// A store with a few items, written and closed by real commands.
     func store() -> String {
         let db = folder.path()
@@ -36,7 +42,7 @@ import Testing
             let r = BurrowProcess.run(args + ["--db", db])
             #expect(r.status == 0, "\(args): \(r.err)")
             #expect(bytes(db) == before, "\(args) changed the file")
-            #expect(LogFile.holdsNothing(besides: db), "\(args) wrote to the log")
+            #expect(size(db + "-wal") == 0, "\(args) wrote to the log")
         }
         // Nothing is created where there is no outline: a database named that is not there is an error.
         let none = folder.path("none.sqlite")
