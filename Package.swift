@@ -185,7 +185,8 @@ if !builtAsDependency, (Context.environment["BURROW_UNOPTIMIZED"] ?? "").isEmpty
 // `BURROW_SANITIZE=address` (`.ci/run`'s second pass): the code that handles raw memory is built with that
 // sanitizer — the object graph (SQLite's C API, the search index's scan) and the outline (cmark's C API, the
 // streaming importers) — and only their tests are declared, so the pass compiles nothing else: not the
-// outliner, the commands or the sync client (which hold no pointer code of their own worth a second build),
+// outliner, the commands or the sync client (whose little pointer code, the import's mapped file and the
+// environment read by bytes, runs unsanitized in the plain pass),
 // and not GRDB, the PostgreSQL client, TLS or crypto, whose flags do not change, so the first pass's build of
 // them is reused (`swift test --sanitize` would compile them again, 7 minutes on 2 cores). (2026-11-30: the
 // pass had also run the process and sharing tests through a sanitized `burrow`; its build and tests took 900
