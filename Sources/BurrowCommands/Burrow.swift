@@ -56,7 +56,12 @@ public enum BurrowMain {
     /// returns the exit status. `exitsAfter`: the process exits when this returns (the `burrow` program), so
     /// a command's objects are left to the exit rather than released.
     public static func run(_ arguments: [String], outliner: ((String) throws -> Int32)? = nil, exitsAfter: Bool = false) -> Int32 {
-        if exitsAfter { KeptToExit.shared.processExitsAfterRun() }
+        if exitsAfter {
+            KeptToExit.shared.processExitsAfterRun()
+            // A command that wrote leaves the log file with its header cleared instead of deleting it, which
+            // took 2–3 ms of a quick command on file systems that discard freed blocks (LogFileReuse).
+            Store.keepLogFilesWhenClosing()
+        }
         // What a command printed is gathered (`Console.standard`): out before the process exits.
         defer { Console.current.flush() }
         // Scripts ask for the version to check what is installed: answered without building the parser

@@ -49,9 +49,14 @@ import Testing
         #expect(run.renamed == .string("Red"))
 
         // Section 6: the version-1 file opens with `palettes`, migrated in place, its colours kept.
+        // The file with its log: the checkpoint is best effort (passive), and one that meets a reader's
+        // snapshot copies part of the log, when the file alone is not whole (it failed once as "malformed"
+        // in a full run on a loaded machine).
         run.store.checkpoint()
         let copy = folder.path + "/palettes.sqlite"
-        try FileManager.default.copyItem(atPath: folder.path + "/colors.sqlite", toPath: copy)
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: folder.path + "/colors.sqlite" + suffix) {
+            try FileManager.default.copyItem(atPath: folder.path + "/colors.sqlite" + suffix, toPath: copy + suffix)
+        }
         let migrated = Context(store: try Store(path: copy, model: run.palettes))
         let warm = try migrated.insert("Palette")
         warm["title"] = "Warm"

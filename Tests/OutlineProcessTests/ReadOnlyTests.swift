@@ -17,12 +17,6 @@ import Testing
 
     func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
-    /// A file's size, 0 when it does not exist. (Not `bytes(_:)?.count`: Foundation's read of an empty
-    /// file leaks its buffer, which the AddressSanitizer pass reports.)
-    func size(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-    }
-
     /// A store with a few items, written and closed by real commands.
     func store() -> String {
         let db = folder.path()
@@ -42,7 +36,7 @@ import Testing
             let r = BurrowProcess.run(args + ["--db", db])
             #expect(r.status == 0, "\(args): \(r.err)")
             #expect(bytes(db) == before, "\(args) changed the file")
-            #expect(size(db + "-wal") == 0, "\(args) wrote to the log")
+            #expect(LogFile.holdsNothing(besides: db), "\(args) wrote to the log")
         }
         // Nothing is created where there is no outline: a database named that is not there is an error.
         let none = folder.path("none.sqlite")
@@ -52,11 +46,16 @@ import Testing
     }
 
     /// A read-only file in a read-only folder (as another user when the tests run as root, who may write
-    /// anywhere): reading works, writing says why it cannot.
-    @Test func aReadOnlyFileInAReadOnlyFolderCanBeRead() throws {
+    /// anywhere): reading works, writing says why it cannot; with the log the last command kept, its header
+    /// cleared (SQLite cannot make the `-shm` it would need for a log there), and with no log.
+    @Test(arguments: [true, false]) func aReadOnlyFileInAReadOnlyFolderCanBeRead(keptLog: Bool) throws {
         let db = store()
         let dir = (db as NSString).deletingLastPathComponent
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        #expect(FileManager.default.fileExists(atPath: db + "-wal"), "the commands kept no log")
+        #expect(LogFile.holdsNothing(besides: db))
+        #expect(!FileManager.default.fileExists(atPath: db + "-shm"))
+        if !keptLog { try FileManager.default.removeItem(atPath: db + "-wal") }
+        let log = bytes(db + "-wal")
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir) }
@@ -95,7 +94,8 @@ import Testing
         let add = run(["add", "x"])
         #expect(add.status == 1 && add.err.hasPrefix("burrow: "), "\(add)")
         #expect(bytes(db) == before)
-        #expect(!FileManager.default.fileExists(atPath: db + "-wal"))
+        #expect(bytes(db + "-wal") == log)
+        #expect(!FileManager.default.fileExists(atPath: db + "-shm"))
     }
 
     /// A writer in the middle of a transaction (another process, or the outliner saving) does not make a

@@ -68,11 +68,12 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore {
-    /// Reads the model record through SQLite's C API. Without a WAL file nobody has the database open, so
-    /// it is opened `immutable`: no lock, no `-wal` or `-shm` file is created, not one byte changes.
+    /// Reads the model record through SQLite's C API. With no connection open and no log that holds frames
+    /// (none, or one kept with its header cleared) nobody is writing the database, so it is opened
+    /// `immutable`: no lock, no `-wal` or `-shm` file is created, not one byte changes.
     static func readStoredModelWithoutWriting(path: String, model: Model) throws(StoreError) -> StoredModel? {
-        let walExists = FileManager.default.fileExists(atPath: path + "-wal")
-        let uri = fileURI(path) + (walExists ? "?mode=ro" : "?mode=ro&immutable=1")
+        let logged = LogFileReuse.logMayBeInUse(beside: path)
+        let uri = fileURI(path) + (logged ? "?mode=ro" : "?mode=ro&immutable=1")
         var db: OpaquePointer?
         defer { sqlite3_close_v2(db) }
         guard sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK, let db else {

@@ -196,7 +196,9 @@ final class SQLiteStore: PersistentStore {
                 return queue
             } catch {
                 firstError = firstError ?? error
-                if FileManager.default.fileExists(atPath: path + "-wal") { break }  // someone may be writing
+                // A connection open, or a log with a header: someone may be writing, and the file alone may be
+                // behind. A log kept with its header cleared (`LogFileReuse`) and no connection is no log.
+                if LogFileReuse.logMayBeInUse(beside: path) { break }
             }
         }
         throw StoreError.wrap(firstError!, "cannot open the store for reading", path: path)

@@ -1,0 +1,237 @@
+import Foundation
+import GRDBSQLite
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
+
+/// `LogFileReuse`: where SQLite deletes a log, the log is kept with its header cleared, and SQLite reads it as
+/// no log. These connections name the wrapper VFS themselves, so the rest of the test process keeps SQLite's
+/// own deletes (`Store.keepLogFilesWhenClosing()` is for a program that opens stores and exits).
+@Suite struct LogFileReuseTests {
+    /// A raw connection through the wrapper (or SQLite's default VFS), in WAL mode with the store's settings.
+    final class Connection {
+        var db: OpaquePointer?
+
+        init(_ path: String, wrapped: Bool = true) throws {
+            #expect(LogFileReuse.wrapper != nil)
+            let code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, wrapped ? LogFileReuse.name : nil)
+            try #require(code == SQLITE_OK, "open: \(code)")
+            try exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = FAST")
+        }
+
+        func exec(_ sql: String) throws {
+            let code = sqlite3_exec(db, sql, nil, nil, nil)
+            try #require(code == SQLITE_OK, "\(sql): \(String(cString: sqlite3_errmsg(db)))")
+        }
+
+        func texts() throws -> [String] {
+            var statement: OpaquePointer?
+            try #require(sqlite3_prepare_v2(db, "SELECT t FROM notes ORDER BY rowid", -1, &statement, nil) == SQLITE_OK)
+            defer { sqlite3_finalize(statement) }
+            var out: [String] = []
+            while sqlite3_step(statement) == SQLITE_ROW { out.append(String(cString: sqlite3_column_text(statement, 0))) }
+            return out
+        }
+
+        func close() {
+            #expect(sqlite3_close(db) == SQLITE_OK)
+            db = nil
+        }
+    }
+
+    static func contents(_ path: String) -> [UInt8]? { FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
+
+    /// The last close keeps the log, its header zero, and no shared index; the file alone holds every row
+    /// (a copy of it without the log reads them all), and the next connection reads and writes as after a
+    /// delete, many times over.
+    @Test func theLastCloseKeepsAClearedLogThatReadsAsNone() throws {
+        let folder = TemporaryDirectory("log-reuse")
+        let path = folder.path("a.sqlite")
+        var expected: [String] = []
+        for round in 0..<5 {
+            let c = try Connection(path)
+            if round == 0 { try c.exec("CREATE TABLE notes (t TEXT)") }
+            #expect(try c.texts() == expected, "round \(round) read what the file held")
+            let secret = "secret \(round) " + String(repeating: "s", count: 2000)
+            try c.exec("INSERT INTO notes VALUES ('\(secret)'); INSERT INTO notes VALUES ('kept \(round)')")
+            try c.exec("DELETE FROM notes WHERE t LIKE 'secret%'")
+            expected.append("kept \(round)")
+            c.close()
+            let log = try #require(Self.contents(path + "-wal"), "round \(round): the log was deleted")
+            #expect(log.count > 32 && log.prefix(32).allSatisfy { $0 == 0 }, "round \(round): the header was not cleared")
+            #expect(LogFile.holdsNothing(besides: path))
+            #expect(!LogFileReuse.logMayBeInUse(beside: path))
+            #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+            let copy = folder.path("copy\(round).sqlite")
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            let plain = try Connection(copy, wrapped: false)
+            #expect(try plain.texts() == expected)
+            plain.close()
+        }
+    }
+
+    /// While another connection has the file open, SQLite deletes nothing, so nothing is cleared: the other
+    /// connection's log is intact and it goes on reading and writing; its own last close clears the log.
+    @Test func aLogStillInUseIsNotCleared() throws {
+        let folder = TemporaryDirectory("log-reuse")
+        let path = folder.path("a.sqlite")
+        let first = try Connection(path), second = try Connection(path)
+        try first.exec("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('one')")
+        try second.exec("INSERT INTO notes VALUES ('two')")
+        first.close()
+        #expect(!LogFile.holdsNothing(besides: path), "the log of an open connection was cleared")
+        try second.exec("INSERT INTO notes VALUES ('three')")
+        #expect(try second.texts() == ["one", "two", "three"])
+        second.close()
+        #expect(LogFile.holdsNothing(besides: path))
+        let again = try Connection(path, wrapped: false)
+        #expect(try again.texts() == ["one", "two", "three"])
+        again.close()
+    }
+
+    /// A kept log says nothing of who has the file open: a connection that has read but not written leaves it
+    /// cleared, and may write and checkpoint at any moment. `logMayBeInUse` is true from its open to its close
+    /// (the shared index is there), so a reader that must not write does not read the file as immutable
+    /// under it (a process test's concurrent commands read "database disk image is malformed" when only the
+    /// header was asked).
+    @Test func aConnectionThatHasNotWrittenIsInUse() throws {
+        let folder = TemporaryDirectory("log-reuse")
+        let path = folder.path("a.sqlite")
+        let first = try Connection(path)
+        try first.exec("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('one')")
+        first.close()
+        #expect(LogFile.holdsNothing(besides: path) && FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!LogFileReuse.logMayBeInUse(beside: path))
+        let reader = try Connection(path)
+        #expect(try reader.texts() == ["one"])
+        #expect(LogFile.holdsNothing(besides: path), "reading wrote to the log")
+        #expect(LogFileReuse.logMayBeInUse(beside: path), "an open connection was taken for none")
+        try reader.exec("INSERT INTO notes VALUES ('two')")
+        #expect(LogFileReuse.logMayBeInUse(beside: path))
+        reader.close()
+        #expect(!LogFileReuse.logMayBeInUse(beside: path))
+        // A log left with frames (a writer killed before its close) is in use without any index.
+        let killed = try Connection(path)
+        try killed.exec("PRAGMA wal_autocheckpoint = 0; INSERT INTO notes VALUES ('three')")
+        let log = try #require(Self.contents(path + "-wal"))
+        killed.close()
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data(log)))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(LogFileReuse.logMayBeInUse(beside: path))
+    }
+
+    /// A log bigger than `keptSize` (a big change's) is deleted as SQLite would.
+    @Test func aBigLogIsDeleted() throws {
+        let folder = TemporaryDirectory("log-reuse")
+        let path = folder.path("a.sqlite")
+        let c = try Connection(path)
+        try c.exec("PRAGMA wal_autocheckpoint = 0; CREATE TABLE notes (t TEXT)")
+        try c.exec(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO notes SELECT hex(randomblob(500)) FROM n")
+        #expect((Self.contents(path + "-wal")?.count ?? 0) > LogFileReuse.keptSize)
+        c.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    /// Only a regular file named `…-wal`, of a header's 32 bytes to `keptSize`, is cleared, and only its first
+    /// 32 bytes; anything else is left to the delete, untouched here.
+    @Test func onlyALogIsCleared() throws {
+        let folder = TemporaryDirectory("log-reuse")
+        let bytes = [UInt8](repeating: 7, count: 4096)
+        let cases: [(name: String, size: Int, cleared: Bool)] = [
+            ("a.sqlite-wal", 4096, true), ("a.sqlite-journal", 4096, false), ("a.sqlite", 4096, false), ("a-wal", 33, true),
+            ("b.sqlite-wal", 32, true), ("f.sqlite-wal", 31, false), ("c.sqlite-wal", 0, false), ("d.sqlite-wal", LogFileReuse.keptSize + 1, false)
+        ]
+        for (name, size, cleared) in cases {
+            let path = folder.path(name)
+            let content = size <= bytes.count ? Array(bytes.prefix(size)) : [UInt8](repeating: 7, count: size)
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(content)))
+            #expect(LogFileReuse.clear(path) == cleared, "\(name)")
+            let after = Self.contents(path) ?? []
+            #expect(after.count == size, "\(name): its size changed")
+            let expected = cleared ? [UInt8](repeating: 0, count: 32) + content.dropFirst(32) : content
+            #expect(after == expected, "\(name)")
+        }
+        // A link named like a log is not followed (the file it names is not cleared).
+        let target = folder.path("target"), link = folder.path("e.sqlite-wal")
+        #expect(FileManager.default.createFile(atPath: target, contents: Data(bytes)))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect(!LogFileReuse.clear(link))
+        #expect(Self.contents(target) == bytes)
+        #expect(!LogFileReuse.clear(folder.path("missing.sqlite-wal")))
+    }
+
+    /// The two states a power cut can leave around a kept log are both the file's: the old header with every
+    /// frame (the clear never reached the disk), which replays to what the file holds, or a cleared header.
+    /// The clear writes the header alone: a log whose header survived with a prefix of its frames followed by
+    /// zeros (what clearing every byte could leave, unsynced) would replay an older state than the file's.
+    /// Then the next writer's log: its new header, written and synced before its frames, never takes the old
+    /// frames after its own for its own.
+    @Test func aPowerCutAroundTheClearLeavesTheFilesState() throws {
+        let folder = TemporaryDirectory("log-reuse")
+        let path = folder.path("a.sqlite")
+        let c = try Connection(path)
+        // Three transactions over the same rows: the log holds older versions of the same pages.
+        try c.exec("CREATE TABLE notes (t TEXT)")
+        for round in 0..<3 {
+            try c.exec("DELETE FROM notes")
+            for i in 0..<40 { try c.exec("INSERT INTO notes VALUES ('round \(round) note \(i)')") }
+        }
+        let expected = (0..<40).map { "round 2 note \($0)" }
+        // The file as the close leaves it before its delete: everything copied in and synced.
+        try c.exec("PRAGMA wal_checkpoint(FULL)")
+        let file = try #require(Self.contents(path)), logBefore = try #require(Self.contents(path + "-wal"))
+        #expect(logBefore.count > 4096 * 3, "the log holds several transactions")
+        c.close()
+        let logAfter = try #require(Self.contents(path + "-wal"))
+        #expect(logAfter.prefix(32).allSatisfy { $0 == 0 })
+        #expect(logAfter.dropFirst(32) == logBefore.dropFirst(32), "the clear wrote past the header")
+        func read(_ log: [UInt8], _ name: String) throws -> [String] {
+            let copy = folder.path(name)
+            #expect(FileManager.default.createFile(atPath: copy, contents: Data(file)))
+            #expect(FileManager.default.createFile(atPath: copy + "-wal", contents: Data(log)))
+            let plain = try Connection(copy, wrapped: false)
+            defer { plain.close() }
+            return try plain.texts()
+        }
+        #expect(try read(logBefore, "old-header.sqlite") == expected)
+        #expect(try read(logAfter, "cleared.sqlite") == expected)
+        // What clearing every byte could leave: the old header, the first transaction's frames, zeros. It is
+        // an older state (why only the header is cleared); the kept log never has this shape (above).
+        // Frames are a 24-byte header (bytes 4–7: the file's size in pages after a commit, 0 otherwise) and a
+        // page; the log's header gives the page size. Cut after the first commit past the tenth frame.
+        func word(_ at: Int) -> Int { logBefore[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let frameSize = 24 + word(8)
+        var firstCommit = 32
+        for frame in 0... {
+            let start = 32 + frame * frameSize
+            try #require(start + frameSize <= logBefore.count, "no commit past the tenth frame")
+            if frame >= 10, word(start + 4) != 0 {
+                firstCommit = start + frameSize
+                break
+            }
+        }
+        let torn = Array(logBefore.prefix(firstCommit)) + [UInt8](repeating: 0, count: logBefore.count - firstCommit)
+        #expect(try read(torn, "torn.sqlite") != expected)
+
+        // The next writer reuses the cleared log: one short transaction, its frames over the old first ones.
+        // A copy of the file and the log as they stand (a power cut before any checkpoint, after SQLite's
+        // syncs) reads the new row and not one old frame after it.
+        let next = try Connection(path)
+        try next.exec("INSERT INTO notes VALUES ('after')")
+        let fileNow = try #require(Self.contents(path)), logNow = try #require(Self.contents(path + "-wal"))
+        #expect(logNow.count == logBefore.count, "the log was reused in place")
+        let copy = folder.path("next.sqlite")
+        #expect(FileManager.default.createFile(atPath: copy, contents: Data(fileNow)))
+        #expect(FileManager.default.createFile(atPath: copy + "-wal", contents: Data(logNow)))
+        let plain = try Connection(copy, wrapped: false)
+        #expect(try plain.texts() == expected + ["after"])
+        plain.close()
+        next.close()
+        let again = try Connection(path, wrapped: false)
+        #expect(try again.texts() == expected + ["after"])
+        again.close()
+    }
+}
