@@ -58,7 +58,7 @@ public enum BurrowMain {
     public static func run(_ arguments: [String], outliner: ((String) throws -> Int32)? = nil, exitsAfter: Bool = false) -> Int32 {
         if exitsAfter {
             KeptToExit.shared.processExitsAfterRun()
-            // A command that wrote leaves the log file with its header cleared instead of deleting it, which
+            // A command or the outliner that wrote leaves the log file cleared instead of deleting it, which
             // took 2–3 ms of a quick command on file systems that discard freed blocks (LogFileReuse).
             Store.keepLogFilesWhenClosing()
         }

@@ -42,7 +42,8 @@ import Testing
 
     static func contents(_ path: String) -> [UInt8]? { FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
 
-    /// The last close keeps the log, its header zero, and no shared index; the file alone holds every row
+    /// The last close keeps the log, every byte zero (no page image of the deleted secrets stays), and no
+    /// shared index; the file alone holds every row
     /// (a copy of it without the log reads them all), and the next connection reads and writes as after a
     /// delete, many times over.
     @Test func theLastCloseKeepsAClearedLogThatReadsAsNone() throws {
@@ -59,7 +60,7 @@ import Testing
             expected.append("kept \(round)")
             c.close()
             let log = try #require(Self.contents(path + "-wal"), "round \(round): the log was deleted")
-            #expect(log.count > 32 && log.prefix(32).allSatisfy { $0 == 0 }, "round \(round): the header was not cleared")
+            #expect(log.count > 32 && log.allSatisfy { $0 == 0 }, "round \(round): \(log.count) bytes, not all cleared")
             #expect(LogFile.holdsNothing(besides: path))
             #expect(!LogFileReuse.logMayBeInUse(beside: path))
             #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
@@ -135,40 +136,97 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
-    /// Only a regular file named `…-wal`, of a header's 32 bytes to `keptSize`, is cleared, and only its first
-    /// 32 bytes; anything else is left to the delete, untouched here.
+    /// Only a regular file named `…-wal`, of a header's 32 bytes to `keptSize`, with one link, the mode and
+    /// owner of the store beside it and a folder of that owner, is cleared (every byte); anything else is left
+    /// to the delete, untouched here.
     @Test func onlyALogIsCleared() throws {
         let folder = TemporaryDirectory("log-reuse")
         let bytes = [UInt8](repeating: 7, count: 4096)
         let cases: [(name: String, size: Int, cleared: Bool)] = [
             ("a.sqlite-wal", 4096, true), ("a.sqlite-journal", 4096, false), ("a.sqlite", 4096, false), ("a-wal", 33, true),
-            ("b.sqlite-wal", 32, true), ("f.sqlite-wal", 31, false), ("c.sqlite-wal", 0, false), ("d.sqlite-wal", LogFileReuse.keptSize + 1, false)
+            ("b.sqlite-wal", 32, true), ("f.sqlite-wal", 31, false), ("c.sqlite-wal", 0, false), ("d.sqlite-wal", LogFileReuse.keptSize + 1, false),
+            ("nostore.sqlite-wal", 4096, false)
         ]
         for (name, size, cleared) in cases {
             let path = folder.path(name)
+            let store = String(name.dropLast(4))
+            if name.hasSuffix("-wal"), !store.hasPrefix("nostore") {
+                #expect(FileManager.default.createFile(atPath: folder.path(store), contents: Data(bytes)))
+            }
             let content = size <= bytes.count ? Array(bytes.prefix(size)) : [UInt8](repeating: 7, count: size)
             #expect(FileManager.default.createFile(atPath: path, contents: Data(content)))
             #expect(LogFileReuse.clear(path) == cleared, "\(name)")
             let after = Self.contents(path) ?? []
             #expect(after.count == size, "\(name): its size changed")
-            let expected = cleared ? [UInt8](repeating: 0, count: 32) + content.dropFirst(32) : content
-            #expect(after == expected, "\(name)")
+            #expect(after == (cleared ? [UInt8](repeating: 0, count: size) : content), "\(name)")
         }
+        // A log whose mode is not the store's (a `chmod` of the store since it was made): a new one gets the
+        // store's when SQLite makes it.
+        let mode = folder.path("mode.sqlite")
+        #expect(FileManager.default.createFile(atPath: mode, contents: Data(bytes), attributes: [.posixPermissions: 0o600]))
+        #expect(FileManager.default.createFile(atPath: mode + "-wal", contents: Data(bytes), attributes: [.posixPermissions: 0o644]))
+        #expect(!LogFileReuse.clear(mode + "-wal"))
+        #expect(Self.contents(mode + "-wal") == bytes)
+        // A store and log of another owner than their folder's (root's `burrow add` in a user's folder, the
+        // store then given to the user): the user could not write a kept log, so it is deleted. (Only where
+        // the tests may change an owner, as root.)
+        if geteuid() == 0 {
+            let theirs = folder.path("theirs")
+            try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+            #expect(chown(theirs, 65534, 65534) == 0)
+            #expect(FileManager.default.createFile(atPath: theirs + "/s.sqlite", contents: Data(bytes)))
+            #expect(FileManager.default.createFile(atPath: theirs + "/s.sqlite-wal", contents: Data(bytes)))
+            #expect(!LogFileReuse.clear(theirs + "/s.sqlite-wal"))
+            #expect(Self.contents(theirs + "/s.sqlite-wal") == bytes)
+        }
+        // A log with a second link: clearing it would clear the other name's file too.
+        let linked = folder.path("linked.sqlite"), other = folder.path("other")
+        #expect(FileManager.default.createFile(atPath: linked, contents: Data(bytes)))
+        #expect(FileManager.default.createFile(atPath: other, contents: Data(bytes)))
+        #expect(link(other, linked + "-wal") == 0)
+        #expect(!LogFileReuse.clear(linked + "-wal"))
+        #expect(Self.contents(other) == bytes)
         // A link named like a log is not followed (the file it names is not cleared).
-        let target = folder.path("target"), link = folder.path("e.sqlite-wal")
+        let target = folder.path("target"), symlink = folder.path("e.sqlite-wal")
+        #expect(FileManager.default.createFile(atPath: folder.path("e.sqlite"), contents: Data(bytes)))
         #expect(FileManager.default.createFile(atPath: target, contents: Data(bytes)))
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-        #expect(!LogFileReuse.clear(link))
+        try FileManager.default.createSymbolicLink(atPath: symlink, withDestinationPath: target)
+        #expect(!LogFileReuse.clear(symlink))
         #expect(Self.contents(target) == bytes)
         #expect(!LogFileReuse.clear(folder.path("missing.sqlite-wal")))
     }
 
-    /// The two states a power cut can leave around a kept log are both the file's: the old header with every
-    /// frame (the clear never reached the disk), which replays to what the file holds, or a cleared header.
-    /// The clear writes the header alone: a log whose header survived with a prefix of its frames followed by
-    /// zeros (what clearing every byte could leave, unsynced) would replay an older state than the file's.
-    /// Then the next writer's log: its new header, written and synced before its frames, never takes the old
-    /// frames after its own for its own.
+    /// A kept log takes the store's mode again when a connection opens it after a `chmod` of the store (as
+    /// SQLite gives a log it makes), so rows written next are no more readable than the store; a log whose
+    /// mode still differs at the close is deleted, not kept.
+    @Test func aKeptLogFollowsTheStoresMode() throws {
+        let folder = TemporaryDirectory("log-reuse")
+        let path = folder.path("a.sqlite")
+        let first = try Connection(path)
+        try first.exec("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('public')")
+        first.close()
+        func mode(_ p: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: p))?[.posixPermissions] as? Int) ?? -1 }
+        #expect(FileManager.default.fileExists(atPath: path + "-wal") && mode(path + "-wal") == mode(path))
+        #expect(chmod(path, 0o600) == 0)
+        let second = try Connection(path)
+        #expect(mode(path + "-wal") == 0o600, "the kept log kept its old mode")
+        try second.exec("INSERT INTO notes VALUES ('private')")
+        // Changed under the open connection: at its close the log is not the store's mode, so it is deleted.
+        #expect(chmod(path + "-wal", 0o644) == 0)
+        second.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let third = try Connection(path, wrapped: false)
+        #expect(try third.texts() == ["public", "private"])
+        third.close()
+    }
+
+    /// The states a power cut can leave around a kept log are all the file's: the old header with every frame
+    /// (the clear never reached the disk), which replays to what the file holds, or a cleared header with any
+    /// of the old frames (the header is synced before the rest is cleared). A log whose header survived with a
+    /// prefix of its frames followed by zeros (what clearing every byte at once could leave, unsynced) would
+    /// replay an older state than the file's. Then the next writer, on a cleared header with the old frames
+    /// still behind it: its new header, written and synced before its frames, never takes the old frames
+    /// after its own for its own.
     @Test func aPowerCutAroundTheClearLeavesTheFilesState() throws {
         let folder = TemporaryDirectory("log-reuse")
         let path = folder.path("a.sqlite")
@@ -186,8 +244,10 @@ import Testing
         #expect(logBefore.count > 4096 * 3, "the log holds several transactions")
         c.close()
         let logAfter = try #require(Self.contents(path + "-wal"))
-        #expect(logAfter.prefix(32).allSatisfy { $0 == 0 })
-        #expect(logAfter.dropFirst(32) == logBefore.dropFirst(32), "the clear wrote past the header")
+        #expect(logAfter.count == logBefore.count && logAfter.allSatisfy { $0 == 0 })
+        // What the disk can hold after a power cut during the clear: the header is synced cleared before any
+        // other byte is cleared, so either the old log whole or a cleared header with any of the old frames.
+        let clearedHeaderOnly = [UInt8](repeating: 0, count: 32) + logBefore.dropFirst(32)
         func read(_ log: [UInt8], _ name: String) throws -> [String] {
             let copy = folder.path(name)
             #expect(FileManager.default.createFile(atPath: copy, contents: Data(file)))
@@ -198,8 +258,9 @@ import Testing
         }
         #expect(try read(logBefore, "old-header.sqlite") == expected)
         #expect(try read(logAfter, "cleared.sqlite") == expected)
-        // What clearing every byte could leave: the old header, the first transaction's frames, zeros. It is
-        // an older state (why only the header is cleared); the kept log never has this shape (above).
+        #expect(try read(clearedHeaderOnly, "cleared-header.sqlite") == expected)
+        // What clearing every byte at once could leave: the old header, the first transaction's frames,
+        // zeros. It is an older state: why the header is cleared and synced before the rest.
         // Frames are a 24-byte header (bytes 4–7: the file's size in pages after a commit, 0 otherwise) and a
         // page; the log's header gives the page size. Cut after the first commit past the tenth frame.
         func word(_ at: Int) -> Int { logBefore[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
@@ -219,10 +280,12 @@ import Testing
         // The next writer reuses the cleared log: one short transaction, its frames over the old first ones.
         // A copy of the file and the log as they stand (a power cut before any checkpoint, after SQLite's
         // syncs) reads the new row and not one old frame after it.
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data(clearedHeaderOnly)))
         let next = try Connection(path)
         try next.exec("INSERT INTO notes VALUES ('after')")
         let fileNow = try #require(Self.contents(path)), logNow = try #require(Self.contents(path + "-wal"))
         #expect(logNow.count == logBefore.count, "the log was reused in place")
+        #expect(logNow.suffix(4096) == logBefore.suffix(4096), "the old frames are still behind the new")
         let copy = folder.path("next.sqlite")
         #expect(FileManager.default.createFile(atPath: copy, contents: Data(fileNow)))
         #expect(FileManager.default.createFile(atPath: copy + "-wal", contents: Data(logNow)))

@@ -29,14 +29,21 @@ public struct Keymap: Sendable {
     private let lookup: [KeyContext: [[Key]: Command]]
     /// Every proper start of a sequence of several keys (`z` of `zo`), per context: such a key waits for the next.
     private let prefixes: [KeyContext: Set<[Key]>]
+    /// The first label of the first binding of each command, per context: the status line asks for some on
+    /// every frame, and searching the sections each time was a tenth of a key's frame.
+    private let labels: [KeyContext: [Command: String]]
 
     /// A keymap from sections; a key bound twice in one context keeps its first binding.
     public init(sections: [Section]) {
         self.sections = sections
         var lookup: [KeyContext: [[Key]: Command]] = [:]
         var prefixes: [KeyContext: Set<[Key]>] = [:]
+        var labels: [KeyContext: [Command: String]] = [:]
         for section in sections {
             for binding in section.bindings {
+                if labels[section.context]?[binding.command] == nil, let label = binding.labels.first {
+                    labels[section.context, default: [:]][binding.command] = label
+                }
                 for sequence in binding.sequences {
                     if lookup[section.context, default: [:]][sequence] == nil { lookup[section.context, default: [:]][sequence] = binding.command }
                     for n in 1..<max(1, sequence.count) { prefixes[section.context, default: []].insert(Array(sequence.prefix(n))) }
@@ -45,6 +52,7 @@ public struct Keymap: Sendable {
         }
         self.lookup = lookup
         self.prefixes = prefixes
+        self.labels = labels
     }
 
     /// The sections of one context.
@@ -69,9 +77,7 @@ public struct Keymap: Sendable {
     /// The first key bound to `command` in `context`'s chain, as people read it (for hints: "a: add").
     public func label(for command: Command, in context: KeyContext = .browse) -> String? {
         for c in context.chain {
-            for section in sections(in: c) {
-                if let b = section.bindings.first(where: { $0.command == command }), let label = b.labels.first { return label }
-            }
+            if let label = labels[c]?[command] { return label }
         }
         return nil
     }

@@ -6,7 +6,7 @@ import GRDBSQLite
     import Darwin
 #endif
 
-/// Where SQLite deletes a store's write-ahead log, clears the log's header instead and keeps the file.
+/// Where SQLite deletes a store's write-ahead log, clears the log instead and keeps the file.
 ///
 /// SQLite deletes the log when the last connection to a file closes, after copying the log into the file and
 /// syncing it, while it holds the file's exclusive lock. On a file system that discards freed blocks at once
@@ -15,16 +15,22 @@ import GRDBSQLite
 /// header and starts an empty log); the next writer writes a new header with new random salts, and syncs it
 /// before any frame (SQLite's ticket ff5be73dee), so frames left from before never match it.
 ///
-/// Only the header is cleared, one sector, so a power cut leaves either the new header (no log) or the old
-/// one with every old frame intact (a log whose replay equals the file, which was synced before the delete).
-/// Clearing every byte was tried and withdrawn: unsynced, blocks reach the disk in any order, and an old
-/// header with a prefix of old frames replays an older state (DECISIONS 2026-11-30). Old frames stay in the
-/// file until overwritten, as freed pages stay in the store itself (`secure_delete = FAST`).
+/// The header is cleared first and synced, one sector: a power cut before the sync leaves the old log whole
+/// (its replay is what the file holds, unless the file was replaced since, which is why the sync), after it
+/// no log. Only then is the rest of the log cleared, which needs no sync: it keeps no old page images of
+/// text since deleted (`burrow rm`, `history --clear`). Clearing every byte before a sync was tried and
+/// withdrawn: blocks reach the disk in any order, and an old header with a prefix of old frames replays an
+/// older state (DECISIONS 2026-11-30).
 ///
-/// Only for a regular file named `…-wal` of 32 bytes to `keptSize`: a bigger log (a big import's) is deleted,
-/// as SQLite would. Anything that fails falls back to SQLite's own delete. Process-wide (it is SQLite's
-/// default VFS that changes), so only a program that asks for it (`Store.keepLogFilesWhenClosing()`).
-/// Readers that must not write take a kept log for no log (`logMayBeInUse(beside:)`).
+/// Only for a regular file named `…-wal` of 32 bytes to `keptSize`, with one link, with the mode and owner
+/// of the store beside it (SQLite gives a log those when it makes one, and the next connection would write
+/// the store's rows into a kept log as it is), in a folder of the same owner: anything else is deleted, as
+/// SQLite would, and so is anything that fails. The folder's owner because a store made by root in a user's
+/// folder and then given to the user (`sudo burrow add`, `chown`) would keep a log the user cannot write:
+/// SQLite would open it read-only and every write fail. Process-wide (it is SQLite's default VFS that changes), so only a program that asks
+/// for it (`Store.keepLogFilesWhenClosing()`: the `burrow` program, its commands and its outliner). Its open
+/// gives a kept log the store's mode again where the store's changed since (`matchStore`). Readers that must
+/// not write take a kept log with no connection for no log (`logMayBeInUse(beside:)`).
 enum LogFileReuse {
     /// The largest log kept: a quick command's log is tens of kilobytes; a big one is not worth its space.
     static let keptSize = 1 << 20
@@ -55,27 +61,58 @@ enum LogFileReuse {
             guard let base = LogFileReuse.base, let delete = base.pointee.xDelete else { return SQLITE_IOERR }
             return delete(base, path, syncDirectory)
         }
+        wrapper.pointee.xOpen = { _, path, file, flags, outFlags in
+            if let path, flags & SQLITE_OPEN_WAL != 0 { LogFileReuse.matchStore(path) }
+            guard let base = LogFileReuse.base, let open = base.pointee.xOpen else { return SQLITE_CANTOPEN }
+            return open(base, path, file, flags, outFlags)
+        }
         return sqlite3_vfs_register(wrapper, 0) == SQLITE_OK ? wrapper : nil
     }()
 
-    /// Clears the header of the log at `path` when it is one this keeps; false when it is not (then it is
-    /// deleted).
+    /// Clears the log at `path` when it is one this keeps (header, sync, then the rest); false when it is
+    /// not (then it is deleted).
     static func clear(_ path: UnsafePointer<CChar>) -> Bool {
         let length = strlen(path)
         guard length > 4, strcmp(path + length - 4, "-wal") == 0 else { return false }
         let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size >= headerSize,
-            status.st_size <= keptSize
+        var log = stat(), store = stat(), folder = stat()
+        let logPath = String(cString: path)
+        let folderPath = logPath.lastIndex(of: "/").map { String(logPath[..<$0]) } ?? "."
+        guard fstat(fd, &log) == 0, log.st_mode & S_IFMT == S_IFREG, log.st_nlink == 1,
+            log.st_size >= headerSize, log.st_size <= keptSize,
+            stat(String(logPath.dropLast(4)), &store) == 0, log.st_mode & 0o7777 == store.st_mode & 0o7777,
+            log.st_uid == store.st_uid, log.st_gid == store.st_gid,
+            stat(folderPath.isEmpty ? "/" : folderPath, &folder) == 0, folder.st_uid == store.st_uid
         else { return false }
-        let zeros = [UInt8](repeating: 0, count: headerSize)
-        return pwrite(fd, zeros, headerSize, 0) == headerSize
+        let size = Int(log.st_size)
+        let zeros = [UInt8](repeating: 0, count: size)
+        guard pwrite(fd, zeros, headerSize, 0) == headerSize, fdatasync(fd) == 0 else { return false }
+        _ = pwrite(fd, zeros, size - headerSize, off_t(headerSize))
+        return true
+    }
+
+    /// Before SQLite opens the log at `path`: a kept log whose mode differs from the store's (a `chmod` of the
+    /// store since) gets the store's, and as root its owner too, as SQLite gives a log it makes. Anything that
+    /// fails leaves the log as it is (SQLite then opens it as it can).
+    static func matchStore(_ path: UnsafePointer<CChar>) {
+        let length = strlen(path)
+        guard length > 4, strcmp(path + length - 4, "-wal") == 0 else { return }
+        var store = stat()
+        guard stat(String(String(cString: path).dropLast(4)), &store) == 0 else { return }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var log = stat()
+        guard fstat(fd, &log) == 0, log.st_mode & S_IFMT == S_IFREG, log.st_nlink == 1 else { return }
+        if log.st_mode & 0o7777 != store.st_mode & 0o7777 { _ = fchmod(fd, store.st_mode & 0o7777) }
+        if geteuid() == 0, log.st_uid != store.st_uid || log.st_gid != store.st_gid { _ = fchown(fd, store.st_uid, store.st_gid) }
     }
 
     /// True when a connection may have the store at `path` open, or its log may hold frames: the shared
-    /// index (`-shm`) is there, which SQLite makes at a connection's first read and removes at the last close,
+    /// index (`-shm`) is there, which SQLite makes at a connection's first read and removes at the last close
+    /// that writes (a read-only connection's close leaves it, which only makes this true until the next),
     /// or the log starts with a log's header (SQLite's magic number, either byte order). False for neither: no
     /// log, an empty one or one kept with its header cleared, which SQLite reads as no log, and no connection.
     /// A reader that must not write may then read the file alone (`immutable`), as where there is no log.
