@@ -123,6 +123,48 @@ import Testing
         #expect(LogFileReuse.logMayBeInUse(beside: path))
     }
 
+    /// The check looks beside the file a link to the store names, where SQLite keeps the log and shared index.
+    @Test func aLinkToTheStoreIsLookedThrough() throws {
+        let folder = TemporaryDirectory("log-reuse")
+        let path = folder.path("a.sqlite"), link = folder.path("link.sqlite")
+        let c = try Connection(path)
+        try c.exec("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('one')")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        #expect(LogFileReuse.logMayBeInUse(beside: link), "the open connection's index is beside the target")
+        c.close()
+        #expect(!LogFileReuse.logMayBeInUse(beside: link))
+    }
+
+    /// A damaged store is refused as it is: the read that fails as immutable is not made again with locks
+    /// (which would make a `-wal` and a `-shm` beside it) when nothing changed since it began.
+    @Test func aDamagedStoreIsRefusedWithoutFilesMadeBesideIt() throws {
+        let folder = TemporaryDirectory("log-reuse")
+        let path = folder.path("a.sqlite")
+        let model = try Model(version: 1) { Entity("Note") { Attribute("text", .string, default: "") } }
+        do {
+            let store = try Store(path: path, model: model)
+            _ = store
+        }
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        // Garbage over the metadata table's root page.
+        let c = try Connection(path, wrapped: false)
+        var statement: OpaquePointer?
+        try #require(sqlite3_prepare_v2(c.db, "SELECT rootpage FROM sqlite_master WHERE name = 'og_metadata'", -1, &statement, nil) == SQLITE_OK)
+        try #require(sqlite3_step(statement) == SQLITE_ROW)
+        let root = Int(sqlite3_column_int64(statement, 0))
+        sqlite3_finalize(statement)
+        c.close()
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        var bytes = try #require(Self.contents(path))
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+        for i in (root - 1) * pageSize..<root * pageSize { bytes[i] = 0xFF }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        #expect(throws: StoreError.self) { try SQLiteStore.readStoredModelWithoutWriting(path: path, model: model) }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(Self.contents(path) == bytes)
+    }
+
     /// A log bigger than `keptSize` (a big change's) is deleted as SQLite would.
     @Test func aBigLogIsDeleted() throws {
         let folder = TemporaryDirectory("log-reuse")
@@ -179,6 +221,24 @@ import Testing
             #expect(!LogFileReuse.clear(theirs + "/s.sqlite-wal"))
             #expect(Self.contents(theirs + "/s.sqlite-wal") == bytes)
         }
+        // A folder others may write to (group-writable, or sticky as /tmp): a user given the store afterwards
+        // could not write a kept log, nor remove it from a sticky folder.
+        for (name, folderMode) in [("group", 0o775), ("sticky", 0o1755)] {
+            let shared = folder.path(name)
+            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+            #expect(chmod(shared, mode_t(folderMode)) == 0)
+            #expect(FileManager.default.createFile(atPath: shared + "/s.sqlite", contents: Data(bytes)))
+            #expect(FileManager.default.createFile(atPath: shared + "/s.sqlite-wal", contents: Data(bytes)))
+            #expect(!LogFileReuse.clear(shared + "/s.sqlite-wal"), "\(name)")
+            #expect(Self.contents(shared + "/s.sqlite-wal") == bytes, "\(name)")
+        }
+        // A FIFO named like a log: nothing waits on it (an open for reading or writing would block).
+        let fifo = folder.path("fifo.sqlite")
+        #expect(FileManager.default.createFile(atPath: fifo, contents: Data(bytes)))
+        #expect(mkfifo(fifo + "-wal", 0o644) == 0)
+        #expect(!LogFileReuse.clear(fifo + "-wal"))
+        LogFileReuse.matchStore(fifo + "-wal")
+        #expect(LogFileReuse.logMayBeInUse(beside: fifo), "an odd log file is someone's")
         // A log with a second link: clearing it would clear the other name's file too.
         let linked = folder.path("linked.sqlite"), other = folder.path("other")
         #expect(FileManager.default.createFile(atPath: linked, contents: Data(bytes)))

@@ -24,10 +24,15 @@ import GRDBSQLite
 ///
 /// Only for a regular file named `…-wal` of 32 bytes to `keptSize`, with one link, with the mode and owner
 /// of the store beside it (SQLite gives a log those when it makes one, and the next connection would write
-/// the store's rows into a kept log as it is), in a folder of the same owner: anything else is deleted, as
-/// SQLite would, and so is anything that fails. The folder's owner because a store made by root in a user's
-/// folder and then given to the user (`sudo burrow add`, `chown`) would keep a log the user cannot write:
-/// SQLite would open it read-only and every write fail. Process-wide (it is SQLite's default VFS that changes), so only a program that asks
+/// the store's rows into a kept log as it is), in a folder of the same owner that no one else may write to
+/// (not group- or world-writable, not sticky): anything else is deleted, as SQLite would, and so is anything
+/// that fails. The folder because a store given to another user afterwards (`sudo burrow add`, then `chown`)
+/// would keep a log that user cannot write, nor remove from a sticky folder: SQLite would open it read-only and
+/// every write fail. Where only the owner may make files, only the owner (or root) can open the store in WAL
+/// mode at all (its `-shm` is made at the first read), so the log a kept file stands for was theirs anyway.
+/// Left: another SQLite program that opens the store after a `chmod` of it and before this program opens it
+/// again writes its rows into the kept log with the log's older mode (not narrowed when kept: other users
+/// could then no longer tell, reading in a read-only folder, that the log holds nothing). Process-wide (it is SQLite's default VFS that changes), so only a program that asks
 /// for it (`Store.keepLogFilesWhenClosing()`: the `burrow` program, its commands and its outliner). Its open
 /// gives a kept log the store's mode again where the store's changed since (`matchStore`). Readers that must
 /// not write take a kept log with no connection for no log (`logMayBeInUse(beside:)`).
@@ -74,7 +79,7 @@ enum LogFileReuse {
     static func clear(_ path: UnsafePointer<CChar>) -> Bool {
         let length = strlen(path)
         guard length > 4, strcmp(path + length - 4, "-wal") == 0 else { return false }
-        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var log = stat(), store = stat(), folder = stat()
@@ -84,30 +89,36 @@ enum LogFileReuse {
             log.st_size >= headerSize, log.st_size <= keptSize,
             stat(String(logPath.dropLast(4)), &store) == 0, log.st_mode & 0o7777 == store.st_mode & 0o7777,
             log.st_uid == store.st_uid, log.st_gid == store.st_gid,
-            stat(folderPath.isEmpty ? "/" : folderPath, &folder) == 0, folder.st_uid == store.st_uid
+            stat(folderPath.isEmpty ? "/" : folderPath, &folder) == 0, folder.st_uid == store.st_uid,
+            folder.st_mode & (S_IWGRP | S_IWOTH | S_ISVTX) == 0
         else { return false }
         let size = Int(log.st_size)
         let zeros = [UInt8](repeating: 0, count: size)
-        guard pwrite(fd, zeros, headerSize, 0) == headerSize, fdatasync(fd) == 0 else { return false }
-        _ = pwrite(fd, zeros, size - headerSize, off_t(headerSize))
+        guard pwrite(fd, zeros, headerSize, 0) == headerSize, fdatasync(fd) == 0,
+            pwrite(fd, zeros, size - headerSize, off_t(headerSize)) == size - headerSize
+        else { return false }
         return true
     }
 
     /// Before SQLite opens the log at `path`: a kept log whose mode differs from the store's (a `chmod` of the
-    /// store since) gets the store's, and as root its owner too, as SQLite gives a log it makes. Anything that
-    /// fails leaves the log as it is (SQLite then opens it as it can).
+    /// store since) gets the store's, and its group (as root, its owner too), as
+    /// SQLite gives a log it makes. Anything that fails leaves the log as it is (SQLite opens it as it can).
     static func matchStore(_ path: UnsafePointer<CChar>) {
         let length = strlen(path)
         guard length > 4, strcmp(path + length - 4, "-wal") == 0 else { return }
         var store = stat()
         guard stat(String(String(cString: path).dropLast(4)), &store) == 0 else { return }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return }
         defer { close(fd) }
         var log = stat()
         guard fstat(fd, &log) == 0, log.st_mode & S_IFMT == S_IFREG, log.st_nlink == 1 else { return }
+        if geteuid() == 0, log.st_uid != store.st_uid || log.st_gid != store.st_gid {
+            _ = fchown(fd, store.st_uid, store.st_gid)
+        } else if log.st_gid != store.st_gid {
+            _ = fchown(fd, uid_t.max, store.st_gid)  // the owner may give it a group they are in: the store's
+        }
         if log.st_mode & 0o7777 != store.st_mode & 0o7777 { _ = fchmod(fd, store.st_mode & 0o7777) }
-        if geteuid() == 0, log.st_uid != store.st_uid || log.st_gid != store.st_gid { _ = fchown(fd, store.st_uid, store.st_gid) }
     }
 
     /// True when a connection may have the store at `path` open, or its log may hold frames: the shared
@@ -120,10 +131,19 @@ enum LogFileReuse {
     /// log cleared, and its checkpoint would then rewrite the file under an `immutable` reader (a process
     /// test caught that: "database disk image is malformed").
     static func logMayBeInUse(beside path: String) -> Bool {
+        // Beside the file itself: SQLite resolves a link to the store and keeps its log beside the target.
+        var path = path
+        if let resolved = realpath(path, nil) {
+            path = String(cString: resolved)
+            free(resolved)
+        }
         if access(path + "-shm", F_OK) == 0 || errno != ENOENT { return true }
-        let fd = open(path + "-wal", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return errno != ENOENT }  // unreadable: someone's, so maybe in use
+        // Not blocking, not following a link: a FIFO named like the log would hang an open for reading.
+        let fd = open(path + "-wal", O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return errno != ENOENT }  // unreadable or odd: someone's, so maybe in use
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return true }
         var magic: [UInt8] = [0, 0, 0, 0]
         guard read(fd, &magic, 4) == 4 else { return false }
         return magic[0] == 0x37 && magic[1] == 0x7F && magic[2] == 0x06 && (magic[3] == 0x82 || magic[3] == 0x83)

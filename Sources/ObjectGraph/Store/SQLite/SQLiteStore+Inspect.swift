@@ -74,13 +74,22 @@ extension SQLiteStore {
     static func readStoredModelWithoutWriting(path: String, model: Model) throws(StoreError) -> StoredModel? {
         let locked = fileURI(path) + "?mode=ro"
         if LogFileReuse.logMayBeInUse(beside: path) { return try readStoredModel(uri: locked, model: model) }
+        func version() -> (Int, Int, Int)? {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            return (Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec)
+        }
+        let before = version()
         do {
             return try readStoredModel(uri: fileURI(path) + "?mode=ro&immutable=1", model: model)
         } catch {
             // A writer that opened, wrote and checkpointed while the file was read as immutable leaves a torn
             // read (a race as old as the check; a cold review's stress test saw "malformed" once in 14 runs):
-            // read again with SQLite's locks. Where that cannot be done (a read-only folder, where nobody
-            // writes), the first answer stands.
+            // read again with SQLite's locks, only if a writer came (a damaged file is refused as it is, with
+            // no `-wal` or `-shm` made beside it). Where that cannot be done, the first answer stands.
+            let after = version()
+            let changed = after == nil || before == nil || after! != before!
+            guard changed || LogFileReuse.logMayBeInUse(beside: path) else { throw error }
             do { return try readStoredModel(uri: locked, model: model) } catch _ { throw error }
         }
     }

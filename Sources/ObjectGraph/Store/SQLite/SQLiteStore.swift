@@ -216,10 +216,10 @@ final class SQLiteStore: PersistentStore {
         // Best effort: a checkpoint not done now is done by a later one (or SQLite's own). Passive: it copies
         // what no reader still needs and never waits (a truncating one waited for readers holding the write
         // lock, so while an export read, every other writer waited behind it and gave up). It does not
-        // truncate the log either: the close of the last connection to the file removes it (this store
-        // closes its reader before its writer), and truncating it took a quick command 2–3 ms (`ftruncate`
-        // of the log after `fdatasync`); a log left by a big change is cut to `logSizeLimit` when it next
-        // starts again.
+        // truncate the log either: the close of the last connection to the file removes it, or in the
+        // `burrow` program clears it (`LogFileReuse`; this store closes its reader before its writer), and
+        // truncating it took a quick command 2–3 ms (`ftruncate` of the log after `fdatasync`); a log left by
+        // a big change is cut to `logSizeLimit` when it next starts again.
         _ = try? queue.writeWithoutTransaction { db in try db.checkpoint(.passive) }
     }
 
@@ -472,8 +472,9 @@ final class SQLiteStore: PersistentStore {
         // The commit hook points at the checkpointer: gone with it, before either is released.
         if checkpointer != nil { queue.writeWithoutTransaction { db in BackgroundCheckpointer.uninstall(from: db) } }
         checkpointer?.finish()
-        // The reader closes before the writing connection: SQLite removes the log when the last connection to
-        // close can write, and a read-only one closing last left the whole log beside the file.
+        // The reader closes before the writing connection: SQLite removes (or `LogFileReuse` clears) the log
+        // when the last connection to close can write, and a read-only one closing last left the whole log
+        // beside the file.
         backgroundReaderStorage = nil
     }
 
