@@ -32,10 +32,12 @@ import GRDBSQLite
 /// mode at all (its `-shm` is made at the first read), so the log a kept file stands for was theirs anyway.
 /// Left: another SQLite program that opens the store after a `chmod` of it and before this program opens it
 /// again writes its rows into the kept log with the log's older mode (not narrowed when kept: other users
-/// could then no longer tell, reading in a read-only folder, that the log holds nothing). Process-wide (it is SQLite's default VFS that changes), so only a program that asks
-/// for it (`Store.keepLogFilesWhenClosing()`: the `burrow` program, its commands and its outliner). Its open
-/// gives a kept log the store's mode again where the store's changed since (`matchStore`). Readers that must
-/// not write take a kept log with no connection for no log (`logMayBeInUse(beside:)`).
+/// could then no longer tell, reading in a read-only folder, that the log holds nothing).
+///
+/// Process-wide (it is SQLite's default VFS that changes), so only a program that asks for it
+/// (`Store.keepLogFilesWhenClosing()`: the `burrow` program, its commands and its outliner). Its open gives a
+/// kept log the store's mode and group again where the store's changed since (`matchStore`). Readers that
+/// must not write take a kept log with no connection for no log (`logMayBeInUse(beside:)`).
 enum LogFileReuse {
     /// The largest log kept: a quick command's log is tens of kilobytes; a big one is not worth its space.
     static let keptSize = 1 << 20
@@ -56,7 +58,8 @@ enum LogFileReuse {
         guard let found = sqlite3_vfs_find(nil) else { return nil }
         base = found
         // A copy of the default VFS (its methods and the data they find through it), under a name of its
-        // own, with `xDelete` replaced. Kept for the process's life, as SQLite requires of a registered VFS.
+        // own, with `xDelete` and `xOpen` wrapped. Kept for the process's life, as SQLite requires of a
+        // registered VFS.
         let wrapper = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
         wrapper.initialize(to: found.pointee)
         wrapper.pointee.pNext = nil
