@@ -1,12 +1,12 @@
 import Foundation
 import GRDBSQLite
+import Synchronization
 import TestSupport
 import Testing
 
 @testable import ObjectGraph
 
-/// `LogFileReuse`: where SQLite deletes a log, the log is kept with its header cleared, and SQLite reads it as
-/// no log. These connections name the wrapper VFS themselves, so the rest of the test process keeps SQLite's
+/// `LogFileReuse`: where SQLite deletes a log, the log is kept, cleared, and SQLite reads it as no log. These connections name the wrapper VFS themselves, so the rest of the test process keeps SQLite's
 /// own deletes (`Store.keepLogFilesWhenClosing()` is for a program that opens stores and exits).
 @Suite struct LogFileReuseTests {
     /// A raw connection through the wrapper (or SQLite's default VFS), in WAL mode with the store's settings.
@@ -53,6 +53,22 @@ import Testing
             if n == 0 { return bytes }
             bytes += chunk[..<n]
         }
+    }
+
+    /// A store at `path` with a table of `texts`, made and closed through the wrapper (so its log is kept).
+    static func store(at path: String, holding texts: [String]) throws {
+        let c = try Connection(path)
+        try c.exec("CREATE TABLE notes (t TEXT)" + texts.map { "; INSERT INTO notes VALUES ('\($0)')" }.joined())
+        c.close()
+    }
+
+    /// What SQLite's own VFS reads from a copy at `copy` of a store's `file` with `log` beside it.
+    static func texts(ofFile file: [UInt8], log: [UInt8], copiedTo copy: String) throws -> [String] {
+        #expect(FileManager.default.createFile(atPath: copy, contents: Data(file)))
+        #expect(FileManager.default.createFile(atPath: copy + "-wal", contents: Data(log)))
+        let plain = try Connection(copy, wrapped: false)
+        defer { plain.close() }
+        return try plain.texts()
     }
 
     /// The last close keeps the log, every byte zero (no page image of the deleted secrets stays), and no
@@ -104,6 +120,24 @@ import Testing
         again.close()
     }
 
+    /// The wrapper is made once however many threads ask for it first (`wrapper` is a lazily initialized
+    /// global, `base` written inside its initializer): every thread gets the same registered VFS, and it
+    /// reaches SQLite's own methods through `base` (a connection through it opens, writes and keeps its log).
+    @Test func theWrapperIsMadeOnceFromManyThreads() throws {
+        let addresses = Mutex<Set<UInt>>([])
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            let address = UInt(bitPattern: LogFileReuse.wrapper)
+            addresses.withLock { _ = $0.insert(address) }
+        }
+        let seen = addresses.withLock { $0 }
+        #expect(seen.count == 1 && seen.first != 0)
+        #expect(seen.first == UInt(bitPattern: sqlite3_vfs_find(LogFileReuse.name)))
+        let folder = TemporaryDirectory("log-reuse")
+        let path = folder.path("a.sqlite")
+        try Self.store(at: path, holding: ["one"])
+        #expect(FileManager.default.fileExists(atPath: path + "-wal") && LogFile.holdsNothing(besides: path))
+    }
+
     /// A kept log says nothing of who has the file open: a connection that has read but not written leaves it
     /// cleared, and may write and checkpoint at any moment. `logMayBeInUse` is true from its open to its close
     /// (the shared index is there), so a reader that must not write does not read the file as immutable
@@ -112,9 +146,7 @@ import Testing
     @Test func aConnectionThatHasNotWrittenIsInUse() throws {
         let folder = TemporaryDirectory("log-reuse")
         let path = folder.path("a.sqlite")
-        let first = try Connection(path)
-        try first.exec("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('one')")
-        first.close()
+        try Self.store(at: path, holding: ["one"])
         #expect(LogFile.holdsNothing(besides: path) && FileManager.default.fileExists(atPath: path + "-wal"))
         #expect(!LogFileReuse.logMayBeInUse(beside: path))
         let reader = try Connection(path)
@@ -275,9 +307,7 @@ import Testing
     @Test func aKeptLogFollowsTheStoresMode() throws {
         let folder = TemporaryDirectory("log-reuse")
         let path = folder.path("a.sqlite")
-        let first = try Connection(path)
-        try first.exec("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('public')")
-        first.close()
+        try Self.store(at: path, holding: ["public"])
         func mode(_ p: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: p))?[.posixPermissions] as? Int) ?? -1 }
         #expect(FileManager.default.fileExists(atPath: path + "-wal") && mode(path + "-wal") == mode(path))
         #expect(chmod(path, 0o600) == 0)
@@ -322,12 +352,7 @@ import Testing
         // other byte is cleared, so either the old log whole or a cleared header with any of the old frames.
         let clearedHeaderOnly = [UInt8](repeating: 0, count: 32) + logBefore.dropFirst(32)
         func read(_ log: [UInt8], _ name: String) throws -> [String] {
-            let copy = folder.path(name)
-            #expect(FileManager.default.createFile(atPath: copy, contents: Data(file)))
-            #expect(FileManager.default.createFile(atPath: copy + "-wal", contents: Data(log)))
-            let plain = try Connection(copy, wrapped: false)
-            defer { plain.close() }
-            return try plain.texts()
+            try Self.texts(ofFile: file, log: log, copiedTo: folder.path(name))
         }
         #expect(try read(logBefore, "old-header.sqlite") == expected)
         #expect(try read(logAfter, "cleared.sqlite") == expected)
@@ -359,12 +384,7 @@ import Testing
         let fileNow = try #require(Self.contents(path)), logNow = try #require(Self.contents(path + "-wal"))
         #expect(logNow.count == logBefore.count, "the log was reused in place")
         #expect(logNow.suffix(4096) == logBefore.suffix(4096), "the old frames are still behind the new")
-        let copy = folder.path("next.sqlite")
-        #expect(FileManager.default.createFile(atPath: copy, contents: Data(fileNow)))
-        #expect(FileManager.default.createFile(atPath: copy + "-wal", contents: Data(logNow)))
-        let plain = try Connection(copy, wrapped: false)
-        #expect(try plain.texts() == expected + ["after"])
-        plain.close()
+        #expect(try Self.texts(ofFile: fileNow, log: logNow, copiedTo: folder.path("next.sqlite")) == expected + ["after"])
         next.close()
         let again = try Connection(path, wrapped: false)
         #expect(try again.texts() == expected + ["after"])

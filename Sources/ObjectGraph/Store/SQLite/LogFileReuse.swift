@@ -45,15 +45,19 @@ enum LogFileReuse {
     /// The size of a log's header (SQLite's `WAL_HDRSIZE`).
     static let headerSize = 32
 
-    /// The VFS this one wraps: SQLite's default before `wrapper`. Written once, before the wrapper is
-    /// registered (SQLite's registration lock orders it before any use).
+    /// The VFS this one wraps: SQLite's default before `wrapper`. `nonisolated(unsafe)`, and safe: written
+    /// once, inside `wrapper`'s initializer (a global's, which Swift runs once under its own lock), before the
+    /// wrapper is registered; SQLite's registration lock orders that write before any call that reads it.
+    /// `theWrapperIsMadeOnceFromManyThreads` asks from 16 threads at once.
     nonisolated(unsafe) private static var base: UnsafeMutablePointer<sqlite3_vfs>?
 
     /// The name the wrapper is registered under (a connection can ask for it by name).
     static let name = "burrow-keeps-logs"
 
     /// The wrapper, registered with SQLite (not as its default: `Store.keepLogFilesWhenClosing()` makes it
-    /// that) at first use, once per process; nil if SQLite has no default VFS to wrap.
+    /// that) at first use, once per process; nil if SQLite has no default VFS to wrap. `nonisolated(unsafe)`
+    /// only because a pointer is not `Sendable`: it is a `let`, initialized once, and what it points at is
+    /// never written after registration.
     nonisolated(unsafe) static let wrapper: UnsafeMutablePointer<sqlite3_vfs>? = {
         guard let found = sqlite3_vfs_find(nil) else { return nil }
         base = found

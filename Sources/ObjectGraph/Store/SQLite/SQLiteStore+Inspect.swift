@@ -87,9 +87,7 @@ extension SQLiteStore {
             // read (a race as old as the check; a cold review's stress test saw "malformed" once in 14 runs):
             // read again with SQLite's locks, only if a writer came (a damaged file is refused as it is, with
             // no `-wal` or `-shm` made beside it). Where that cannot be done, the first answer stands.
-            let after = version()
-            let changed = after == nil || before == nil || after! != before!
-            guard changed || LogFileReuse.logMayBeInUse(beside: path) else { throw error }
+            if let before, let after = version(), before == after, !LogFileReuse.logMayBeInUse(beside: path) { throw error }
             do { return try readStoredModel(uri: locked, model: model) } catch _ { throw error }
         }
     }
