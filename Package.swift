@@ -198,6 +198,15 @@ if let sanitizer = Context.environment["BURROW_SANITIZE"], !sanitizer.isEmpty {
     // The terminal layer (TestSupport's screens need it) has no test in this pass and does not depend on the
     // object graph: it keeps the first pass's flags, so its compiled code is linked again (2026-11-29).
     for target in package.targets where target.type != .system && target.name != "TerminalKit" {
+        // The tests and their helpers keep the first pass's compiler flags too, so that build of them is reused
+        // (the driver compiles nothing when the library's interface is unchanged): only linked with the runtime.
+        // The checks are the library's: an overread inside ObjectGraph is reported whoever calls it, and the
+        // runtime's allocator watches every heap block, the tests' too (2026-12-01: this pass's build 130 s, was
+        // 250-358 s with both test targets compiled again).
+        if target.type == .test || target.name == "TestSupport" {
+            target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-sanitize=\(sanitizer)", "-use-ld=lld"])]
+            continue
+        }
         // ObjectGraph and Outline are optimized (above, and so here too: clang's advice for AddressSanitizer);
         // their tests ran 297 s unoptimized, 151 s so (2026-11-29).
         let optimized = ["ObjectGraph", "Outline"].contains(target.name) ? ["-O"] : []
