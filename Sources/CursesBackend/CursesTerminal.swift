@@ -98,6 +98,10 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
         keypad(window, true)
         meta(window, true)
         intrflush(window, false)
+        // No check for typed-ahead keys inside a refresh: ncurses polled standard input up to six times a frame
+        // (twice around each scroll) to give up a frame half drawn when a key was waiting, and the run loop
+        // already takes every waiting key before it draws (2026-12-01).
+        typeahead(-1)
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         let colors = CursesColors(noColor: noColor)
         let keyTable = CursesKeyTable.fromTerminfo()
@@ -140,14 +144,22 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     // MARK: TerminalBackend
 
     public func draw(_ changes: [CellChange]) {
+        // Changed cells come in runs of one style (a row's title, a highlighted row): its attributes and colour
+        // pair are worked out once a run.
+        var runStyle: Style? = nil
+        var attributes: attr_t = 0
+        var pair: Int16 = 0
         for change in changes {
             let cell = change.cell
-            var attributes: attr_t = 0
-            if cell.style.attributes.contains(.bold) { attributes |= burrow_attr_bold() }
-            if cell.style.attributes.contains(.dim) { attributes |= burrow_attr_dim() }
-            if cell.style.attributes.contains(.reverse) { attributes |= burrow_attr_reverse() }
-            if cell.style.attributes.contains(.underline) { attributes |= burrow_attr_underline() }
-            let pair = colors.pair(for: cell.style)
+            if cell.style != runStyle {
+                runStyle = cell.style
+                attributes = 0
+                if cell.style.attributes.contains(.bold) { attributes |= burrow_attr_bold() }
+                if cell.style.attributes.contains(.dim) { attributes |= burrow_attr_dim() }
+                if cell.style.attributes.contains(.reverse) { attributes |= burrow_attr_reverse() }
+                if cell.style.attributes.contains(.underline) { attributes |= burrow_attr_underline() }
+                pair = colors.pair(for: cell.style)
+            }
             let (y, x) = (Int32(change.position.y), Int32(change.position.x))
             // Most cells are one printable ASCII byte: put without building arrays of code points (the general
             // path below was a fifth of a frame).

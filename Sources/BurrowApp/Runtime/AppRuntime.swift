@@ -34,35 +34,32 @@ public enum AppRuntime {
             // Work left for after the frame (a search's exact count) is done when no key is waiting.
             let after = app.hasWorkAfterFrame
             if after { timeout = .zero }
-            if let event = input.nextEvent(timeout: timeout, wakingOn: watcher?.fileDescriptor) {
-                switch event {
+            var event = input.nextEvent(timeout: timeout, wakingOn: watcher?.fileDescriptor)
+            if event == nil, after { app.workAfterFrame() }
+            // Every key already waiting is handled before the next frame (up to a bound, so a long paste still
+            // shows progress): a frame per key of a held or pasted run would only be drawn over. Not past a key
+            // that hands the terminal over or asks for a redraw: the keys after it are the editor's, or meant
+            // for the screen it brings.
+            var taken = 0
+            while let e = event {
+                switch e {
                 case .resize, .resumed: terminal.invalidate()
                 case .terminate(let s): signal = s
                 default: break
                 }
-                app.handle(event)
+                app.handle(e)
                 // `y`: the copied text goes to the terminal between frames.
                 if let clipboard = terminal.backend as? any ClipboardWriter { app.deliverClipboard(to: clipboard) }
-            } else if after {
-                app.workAfterFrame()
+                taken += 1
+                let request = app.takeTerminalRequest()
+                if request != nil || app.wantsTerminal {
+                    handOver(request, app: app, terminal: terminal, input: input)
+                    break
+                }
+                guard app.isRunning, taken < maxEventsPerFrame else { break }
+                event = input.nextEvent(timeout: .zero)
             }
-            switch app.takeTerminalRequest() {
-            case .suspend:
-                // Ctrl-Z: stopped as a shell's job; after `fg` every cell is drawn again, at the size now.
-                if let stoppable = input as? any Suspendable { stoppable.suspend() }
-                terminal.invalidate()
-                app.handle(.resumed)
-                app.handle(.resize(terminal.size))
-            case .redraw: terminal.invalidate()
-            case nil: break
-            }
-            // `E`: the editor gets the terminal (the input side is the terminal), then the screen is redrawn.
-            if app.wantsTerminal, let lender = input as? any TerminalHandover {
-                app.editPendingNote(on: lender)
-                terminal.invalidate()
-                // The terminal may have been resized while the editor had it.
-                app.handle(.resize(terminal.size))
-            }
+            if taken == 0 { handOver(app.takeTerminalRequest(), app: app, terminal: terminal, input: input) }
             let woke = watcher?.drain() == true
             if woke || rechecks > 0 || clock.now - lastPoll >= fallback {
                 let found = app.poll()
@@ -81,5 +78,30 @@ public enum AppRuntime {
             }
         }
         return signal
+    }
+
+    /// The most events handled between two frames.
+    static let maxEventsPerFrame = 256
+
+    /// Carries out what an event asked of the terminal: stop as a shell's job, draw everything again, or lend
+    /// the terminal to the note's editor.
+    private static func handOver(_ request: TerminalRequest?, app: App, terminal: Terminal, input: any InputSource) {
+        switch request {
+        case .suspend:
+            // Ctrl-Z: stopped as a shell's job; after `fg` every cell is drawn again, at the size now.
+            if let stoppable = input as? any Suspendable { stoppable.suspend() }
+            terminal.invalidate()
+            app.handle(.resumed)
+            app.handle(.resize(terminal.size))
+        case .redraw: terminal.invalidate()
+        case nil: break
+        }
+        // `E`: the editor gets the terminal (the input side is the terminal), then the screen is redrawn.
+        if app.wantsTerminal, let lender = input as? any TerminalHandover {
+            app.editPendingNote(on: lender)
+            terminal.invalidate()
+            // The terminal may have been resized while the editor had it.
+            app.handle(.resize(terminal.size))
+        }
     }
 }

@@ -42,7 +42,13 @@ public final class TestBackend: TerminalBackend, InputSource, TerminalHandover, 
 
     public func setCursor(_ position: Position?) { cursor = position }
 
-    public func clear() { screen = Buffer(size: size) }
+    /// How many times the screen was cleared for a redraw of every cell.
+    public private(set) var clears = 0
+
+    public func clear() {
+        clears += 1
+        screen = Buffer(size: size)
+    }
 
     public func flush() { flushCount += 1 }
 

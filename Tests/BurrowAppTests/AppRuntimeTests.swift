@@ -1,0 +1,51 @@
+import Foundation
+import ObjectGraph
+import TerminalKit
+import Testing
+
+@testable import BurrowApp
+@testable import Outline
+
+/// The run loop on the test backend, whose input queue plays keys already waiting in the terminal: every one is
+/// handled before the next frame (a frame per key of a held or pasted run would only be drawn over), except
+/// past a key that asks for the terminal, and never more than the loop's bound between two frames.
+struct AppRuntimeTests {
+    /// The loop on a level of `count` items with `events` waiting, ended by a termination signal after them;
+    /// the frames it drew and the row selected at the end.
+    private func run(items count: Int, _ events: [InputEvent]) throws -> (frames: Int, clears: Int, selected: Int?, backend: TestBackend) {
+        let outline = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        try outline.append(titles: (1...count).map { "Item \($0)" }, to: try outline.root())
+        try outline.save()
+        let app = try App(outline: outline)
+        let backend = TestBackend(width: 40, height: 8)
+        for event in events { backend.send(event) }
+        backend.send(.terminate(signal: SIGTERM))
+        let signal = AppRuntime.run(app, terminal: Terminal(backend: backend), input: backend, watchesStore: false)
+        #expect(signal == SIGTERM)
+        #expect(backend.pendingEvents.isEmpty)
+        return (backend.flushCount, backend.clears, app.top.list.selected, backend)
+    }
+
+    @Test func keysAlreadyWaitingAreHandledBeforeTheNextFrame() throws {
+        let (frames, _, selected, _) = try run(items: 10, Array(repeating: .key(.character("j")), count: 5))
+        // The first frame, then nothing more: the five keys and the signal were all waiting.
+        #expect(frames == 1)
+        #expect(selected == 5)
+    }
+
+    @Test func aRedrawRequestEndsTheRunOfKeysBeforeIt() throws {
+        // Ctrl-L asks for every cell again: it is drawn before the key after it is taken.
+        let events: [InputEvent] = [.key(.character("j")), .key(.ctrl("l")), .key(.character("j"))]
+        let (frames, clears, selected, _) = try run(items: 10, events)
+        #expect(frames == 2)
+        #expect(clears == 1)
+        #expect(selected == 2)
+    }
+
+    @Test func aLongRunOfKeysStillShowsFramesAtTheBound() throws {
+        let n = AppRuntime.maxEventsPerFrame + 10
+        let (frames, _, selected, _) = try run(items: 400, Array(repeating: .key(.character("j")), count: n))
+        #expect(frames == 2)
+        #expect(selected == n)
+    }
+}
