@@ -8,6 +8,9 @@
 public final class Terminal {
     public let backend: any TerminalBackend
     private var previous: Buffer?
+    /// The buffer of the frame before `previous`, drawn into again: a frame's cells are not allocated, and
+    /// the last-but-one frame's freed, for every key.
+    private var spare: Buffer?
     /// How many cells the last `draw` sent to the backend.
     public private(set) var lastChangeCount = 0
 
@@ -20,13 +23,22 @@ public final class Terminal {
     /// Makes the next frame send every cell (after a resize, a resume, or anything that garbled the screen).
     public func invalidate() {
         previous = nil
+        spare = nil
         backend.clear()
     }
 
     /// Renders a frame at the backend's current size and sends what changed.
     @discardableResult
     public func draw(_ render: (inout Frame) -> Void) -> Frame {
-        var frame = Frame(size: backend.size)
+        var frame = Frame(size: .zero)
+        if var reused = spare, reused.size == backend.size {
+            // Dropped first, so the buffer has one owner and is cleared in place.
+            spare = nil
+            reused.clear()
+            frame.buffer = reused
+        } else {
+            frame = Frame(size: backend.size)
+        }
         render(&frame)
         present(frame)
         return frame
@@ -50,6 +62,7 @@ public final class Terminal {
         if !changes.isEmpty { backend.draw(changes) }
         backend.setCursor(frame.cursor.flatMap { frame.area.contains($0) ? $0 : nil })
         backend.flush()
+        spare = previous
         previous = frame.buffer
     }
 }

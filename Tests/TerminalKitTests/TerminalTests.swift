@@ -21,6 +21,46 @@ struct TerminalTests {
             """)
     }
 
+    /// Frames of random text (wide characters, combining marks, styles) drawn one after another, each into the
+    /// buffer of the frame before the last (cleared) and sent as a diff: the screen is what drawing the same
+    /// frame into a new buffer gives, every time, and a frame that changes nothing sends nothing.
+    @Test(arguments: [1, 2, 3]) func reusedBuffersAndDiffsGiveTheFrameDrawnFresh(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let backend = TestBackend(width: 12, height: 4)
+        let terminal = Terminal(backend: backend)
+        let pieces = ["a", "bc", "日本", "e\u{301}", "  ", "xyz", "ü", "界", "-"]
+        let styles = [Style.plain, Style(attributes: .reverse), Style(foreground: .red), Style(background: .palette(236))]
+        var unchanged = 0
+        var writes: [(String, Position, Style)] = []
+        for step in 0..<400 {
+            // A third of the frames are the frame before again, as most keys leave most rows alone.
+            if step == 0 || Int.random(in: 0..<3, using: &rng) > 0 {
+                writes = (0..<Int.random(in: 0...6, using: &rng)).map { _ in
+                    (
+                        pieces.randomElement(using: &rng)!,
+                        Position(x: Int.random(in: -1...12, using: &rng), y: Int.random(in: 0...3, using: &rng)),
+                        styles.randomElement(using: &rng)!
+                    )
+                }
+            }
+            let draw: (inout Frame) -> Void = { frame in
+                for (text, at, style) in writes { frame.buffer.write(text, at: at, style: style) }
+            }
+            var fresh = Frame(size: Size(width: 12, height: 4))
+            draw(&fresh)
+            let before = backend.screen
+            terminal.draw(draw)
+            let same = backend.screen == fresh.buffer
+            #expect(same, "step \(step): the screen \(backend.lines) is not the frame drawn fresh, \(fresh.buffer.lines)")
+            // (The first frame sends every cell.)
+            if step > 0, before == fresh.buffer {
+                unchanged += 1
+                #expect(terminal.lastChangeCount == 0)
+            }
+        }
+        #expect(unchanged > 100, "only \(unchanged) unchanged frames")
+    }
+
     @Test func cursorIsShownOnlyWhenAFrameAsksAndInside() {
         let backend = TestBackend(width: 10, height: 2)
         let terminal = Terminal(backend: backend)

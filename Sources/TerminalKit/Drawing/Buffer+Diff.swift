@@ -12,22 +12,22 @@ extension Buffer {
             }
             return out
         }
-        var i = 0
-        let n = cells.count
-        while i < n {
-            let cell = cells[i]
-            if cell != previous.cells[i] {
-                if cell.isContinuation {
-                    // Only the second half changed (its style): redraw the whole character unless already sent.
-                    let head = i - 1
-                    if head >= 0, head % width != width - 1, out.last?.position != Position(x: head % width, y: head / width) {
-                        out.append(CellChange(position: Position(x: head % width, y: head / width), cell: cells[head]))
+        // Through the two arrays' storage: indexing them (and the optional `previous`) cell by cell copied each
+        // cell out, a retain and a release of its symbol for each of the screen's cells, every frame.
+        cells.withUnsafeBufferPointer { now in
+            previous.cells.withUnsafeBufferPointer { before in
+                for i in 0..<now.count where now[i] != before[i] {
+                    if now[i].isContinuation {
+                        // Only the second half changed (its style): redraw the whole character unless already sent.
+                        let head = i - 1
+                        if head >= 0, head % width != width - 1, out.last?.position != Position(x: head % width, y: head / width) {
+                            out.append(CellChange(position: Position(x: head % width, y: head / width), cell: now[head]))
+                        }
+                    } else {
+                        out.append(CellChange(position: Position(x: i % width, y: i / width), cell: now[i]))
                     }
-                } else {
-                    out.append(CellChange(position: Position(x: i % width, y: i / width), cell: cell))
                 }
             }
-            i += 1
         }
         return out
     }

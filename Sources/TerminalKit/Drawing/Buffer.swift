@@ -16,6 +16,11 @@ public struct Buffer: Equatable, Sendable {
 
     public var area: Rect { Rect(size: size) }
 
+    /// Every cell blank again, as a new buffer of this size starts.
+    mutating func clear() {
+        cells.withUnsafeMutableBufferPointer { $0.update(repeating: .blank) }
+    }
+
     public subscript(x: Int, y: Int) -> Cell {
         cells[y * size.width + x]
     }
