@@ -12,7 +12,9 @@ import Testing
 struct AppRuntimeTests {
     /// The loop on a level of `count` items with `events` waiting, ended by a termination signal after them;
     /// the frames it drew and the row selected at the end.
-    private func run(items count: Int, _ events: [InputEvent]) throws -> (frames: Int, clears: Int, selected: Int?, backend: TestBackend) {
+    private func run(
+        items count: Int, _ events: [InputEvent], runBudget: Duration = .seconds(60)
+    ) throws -> (frames: Int, clears: Int, selected: Int?, backend: TestBackend) {
         let outline = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
         try outline.append(titles: (1...count).map { "Item \($0)" }, to: try outline.root())
         try outline.save()
@@ -20,7 +22,7 @@ struct AppRuntimeTests {
         let backend = TestBackend(width: 40, height: 8)
         for event in events { backend.send(event) }
         backend.send(.terminate(signal: SIGTERM))
-        let signal = AppRuntime.run(app, terminal: Terminal(backend: backend), input: backend, watchesStore: false)
+        let signal = AppRuntime.run(app, terminal: Terminal(backend: backend), input: backend, watchesStore: false, runBudget: runBudget)
         #expect(signal == SIGTERM)
         #expect(backend.pendingEvents.isEmpty)
         return (backend.flushCount, backend.clears, app.top.list.selected, backend)
@@ -30,6 +32,14 @@ struct AppRuntimeTests {
         let (frames, _, selected, _) = try run(items: 10, Array(repeating: .key(.character("j")), count: 5))
         // The first frame, then nothing more: the five keys and the signal were all waiting.
         #expect(frames == 1)
+        #expect(selected == 5)
+    }
+
+    /// Keys that each take longer than the run's budget (a slow commit per key, held down) are drawn one by one,
+    /// as they were before runs: here a budget of nothing.
+    @Test func aRunOfKeysEndsWhenItsTimeIsUp() throws {
+        let (frames, _, selected, _) = try run(items: 10, Array(repeating: .key(.character("j")), count: 5), runBudget: .zero)
+        #expect(frames == 6)
         #expect(selected == 5)
     }
 

@@ -9,10 +9,11 @@ import TerminalKit
 public enum AppRuntime {
     /// Runs until the user quits or a termination signal arrives; returns that signal, if one ended it.
     /// With the store's files watched, the fallback poll (for file systems that give no notifications) runs
-    /// every `watchedPollInterval`: an idle outliner wakes once a second, not ten times.
+    /// every `watchedPollInterval`: an idle outliner wakes once a second, not ten times. Events already waiting
+    /// are handled together before the next frame, for at most `runBudget`.
     public static func run(
         _ app: App, terminal: Terminal, input: any InputSource, pollInterval: Duration = .milliseconds(100),
-        watchedPollInterval: Duration = .seconds(1), watchesStore: Bool = true
+        watchedPollInterval: Duration = .seconds(1), watchesStore: Bool = true, runBudget: Duration = .milliseconds(30)
     ) -> Int32? {
         let recheckInterval: Duration = .milliseconds(4)
         let clock = ContinuousClock()
@@ -36,10 +37,12 @@ public enum AppRuntime {
             if after { timeout = .zero }
             var event = input.nextEvent(timeout: timeout, wakingOn: watcher?.fileDescriptor)
             if event == nil, after { app.workAfterFrame() }
-            // Every key already waiting is handled before the next frame (up to a bound, so a long paste still
-            // shows progress): a frame per key of a held or pasted run would only be drawn over. Not past a key
-            // that hands the terminal over or asks for a redraw: the keys after it are the editor's, or meant
-            // for the screen it brings.
+            // Every key already waiting is handled before the next frame: a frame per key of a held or pasted
+            // run would only be drawn over. Bounded by count and by time (`runBudget`), so a long paste, or
+            // held keys that each commit slowly, still show progress and let other processes' changes in. Not
+            // past a key that hands the terminal over or asks for a redraw: the keys after it are the editor's,
+            // or meant for the screen it brings.
+            let runStarted = clock.now
             var taken = 0
             while let e = event {
                 switch e {
@@ -56,7 +59,7 @@ public enum AppRuntime {
                     handOver(request, app: app, terminal: terminal, input: input)
                     break
                 }
-                guard app.isRunning, taken < maxEventsPerFrame else { break }
+                guard app.isRunning, taken < maxEventsPerFrame, clock.now - runStarted < runBudget else { break }
                 event = input.nextEvent(timeout: .zero)
             }
             if taken == 0 { handOver(app.takeTerminalRequest(), app: app, terminal: terminal, input: input) }
