@@ -13,7 +13,8 @@ extension Buffer {
             return out
         }
         // Through the two arrays' storage: indexing them (and the optional `previous`) cell by cell copied each
-        // cell out, a retain and a release of its symbol for each of the screen's cells, every frame.
+        // cell out, a retain and a release of its symbol for each of the screen's cells, every frame. Safe: both
+        // hold `size.area` cells (the sizes are equal, checked above), so every index read is inside both.
         cells.withUnsafeBufferPointer { now in
             previous.cells.withUnsafeBufferPointer { before in
                 for i in 0..<now.count where now[i] != before[i] {
