@@ -17,6 +17,9 @@ public struct Buffer: Equatable, Sendable {
     public var area: Rect { Rect(size: size) }
 
     /// Every cell blank again, as a new buffer of this size starts.
+    // Safe: the pointer covers exactly the array's initialized cells and does not outlive the call, and taking
+    // it copies storage another buffer shares first, so a frame the caller still holds keeps its cells
+    // (`TerminalTests.reusedBuffersAndDiffsGiveTheFrameDrawnFresh` fails when a reused buffer is not cleared).
     mutating func clear() {
         cells.withUnsafeMutableBufferPointer { $0.update(repeating: .blank) }
     }
