@@ -163,8 +163,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             let (y, x) = (Int32(change.position.y), Int32(change.position.x))
             // Most cells are one printable ASCII byte: put without building arrays of code points (the general
             // path below was a fifth of a frame).
-            let bytes = cell.symbol.utf8
-            if cell.width == 1, bytes.count == 1, let b = bytes.first, b >= 0x20, b < 0x7F {
+            if cell.width == 1, let b = cell.scalar?.value, b >= 0x20, b < 0x7F {
                 var text: (wchar_t, wchar_t) = (wchar_t(b), 0)
                 _ = withUnsafePointer(to: &text) {
                     $0.withMemoryRebound(to: wchar_t.self, capacity: 2) { burrow_put_cell(y, x, $0, attributes, pair) }

@@ -37,7 +37,7 @@ extension Buffer {
             guard !bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return false }
             for b in bytes {
                 guard x < limit else { break }
-                if x >= 0 { set(Position(x: x, y: position.y), Cell(String(Unicode.Scalar(b)), style: style, width: 1)) }
+                if x >= 0 { set(Position(x: x, y: position.y), Cell(scalar: Unicode.Scalar(b), style: style)) }
                 x += 1
             }
             return true
