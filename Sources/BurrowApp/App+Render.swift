@@ -99,7 +99,7 @@ extension App {
         var renaming: (field: TextField, id: ObjectID)? = nil
         if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
-        let progress = taskProgress(of: level, around: state.offset, height: area.height)
+        let offset = state.offset
         var drawnDay: (index: Int, section: String?)?
         ListView(count: rows, selectedStyle: theme.selectedRow).render(into: &buffer, area: area, state: &state) { row, buffer in
             var index = row.index
@@ -134,7 +134,8 @@ extension App {
                 buffer.write(item.isDone ? " [x] " : " [ ] ", at: area.origin)
                 cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
-                RowView(row: item, depth: depth, isCut: cut.contains(item.id), today: today, progress: progress[item.id], theme: theme)
+                let progress = item.childCount > 0 ? taskProgress(of: item.id, in: level, around: offset, height: area.height) : nil
+                RowView(row: item, depth: depth, isCut: cut.contains(item.id), today: today, progress: progress, theme: theme)
                     .render(into: &buffer, area: rowArea)
                 // The rows of a visual range look selected, as the selected row does.
                 if let range, range.contains(index), index != level.list.selected { buffer.updateStyle(in: row.area, theme.selectedRow) }
@@ -143,20 +144,27 @@ extension App {
         return cursor
     }
 
-    /// The progress of the tasks below the rows around `offset` that have sub-items, read once per change of
-    /// the outline and of those rows (a frame redrawn for a key reads nothing).
-    func taskProgress(of level: Level, around offset: Int, height: Int) -> [ObjectID: (done: Int, total: Int)] {
-        let first = max(0, offset - height), last = min(level.count, offset + 2 * height)
-        guard first < last else { return [:] }
-        var parents: [ObjectID] = []
-        for index in first..<last {
-            if let id = level.parentID(at: index) { parents.append(id) }
+    /// The progress of the tasks below `id`, a row of `level` with sub-items, drawn around `offset`. Read with
+    /// the other rows around the screen that have sub-items (a screen above to two below) the first time one
+    /// of them is shown after a change of the outline.
+    func taskProgress(of id: ObjectID, in level: Level, around offset: Int, height: Int) -> (done: Int, total: Int)? {
+        if progressCache?.generation != outline.generation || progressCache.map({ $0.asked.count > ProgressCache.limit }) == true {
+            progressCache = ProgressCache(generation: outline.generation)
         }
-        let key = ProgressKey(generation: outline.generation, parents: parents)
-        if let cached = progressCache, cached.key == key { return cached.progress }
-        let progress = (try? outline.taskProgress(of: parents)) ?? [:]
-        progressCache = (key, progress)
-        return progress
+        guard var cache = progressCache else { return nil }
+        if !cache.asked.contains(id) {
+            var parents = [id]
+            let first = max(0, offset - height), last = min(level.count, offset + 2 * height)
+            for index in first..<max(first, last) {
+                if let parent = level.parentID(at: index), parent != id, !cache.asked.contains(parent) { parents.append(parent) }
+            }
+            // Only drawn: figures that cannot be read are shown as none until the outline changes.
+            let figures = (try? outline.taskProgress(of: parents)) ?? [:]
+            cache.figures.merge(figures) { _, new in new }
+            cache.asked.formUnion(parents)
+            progressCache = cache
+        }
+        return cache.figures[id]
     }
 
     /// Where the editor row of an insert below the selection goes: after the selected item and everything

@@ -28,8 +28,8 @@ public final class App {
     var stack: [Level] = []
     var mode: Mode = .browse
     var status: StatusMessage?
-    /// The task progress last read for the rows around the screen (see `taskProgress(of:around:height:)`).
-    var progressCache: (key: ProgressKey, progress: [ObjectID: (done: Int, total: Int)])?
+    /// The task progress read for rows shown (see `taskProgress(of:in:around:height:)`).
+    var progressCache: ProgressCache?
     /// Copying and moving through the register (`y`, `m`, `p`, `P`).
     let clipboard = Clipboard()
     /// Copying (`y`) also puts the text on the system clipboard through the terminal (OSC 52) unless the

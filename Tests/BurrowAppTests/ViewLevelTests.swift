@@ -134,6 +134,50 @@ struct ViewLevelTests {
         #expect(h.backend.lines[2].hasPrefix(" [ ] Work [1/2]") && h.backend.lines[2].hasSuffix("3 ›"), "\(h.backend.lines[2])")
     }
 
+    /// In a level far longer than the screen, every parent shown has its figures, wherever the screen goes
+    /// (they are read around the screen, not for the whole level), and a change from another program reaches
+    /// a parent already drawn.
+    @Test func progressIsShownAllTheWayDownALongLevelAndKeptLive() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = Outline(context: Context(store: store))
+        var lastTask: ObjectID?
+        try o.perform {
+            let top = try o.root().objectID
+            for i in 0..<300 {
+                let parent = try o.append("P\(i)", to: try o.resolve(top)).objectID
+                lastTask = try o.append(captured: "TODO t\(i)", to: parent, today: "2026-11-29")
+                if i % 3 == 0 { try o.append(captured: "DONE d\(i)", to: parent, today: "2026-11-29") }
+            }
+        }
+        let h = try AppHarness(width: 30, height: 8, outline: o)
+        let figures = { (i: Int) in i % 3 == 0 ? "[1/2]" : "[0/1]" }
+        var seen = Set<Int>()
+        func check() {
+            for line in h.backend.lines[2..<7] {
+                guard let title = line.split(separator: " ").first(where: { $0.hasPrefix("P") }), let i = Int(title.dropFirst()) else { continue }
+                #expect(line.contains(figures(i)), "\(line)")
+                seen.insert(i)
+            }
+        }
+        for _ in 0..<299 {
+            try h.press("j")
+            check()
+        }
+        // Back to the top in one jump, and down again: rows read long ago and rows never read.
+        try h.press("g g")
+        check()
+        try h.press("G")
+        check()
+        #expect(seen.count == 300)
+        #expect(h.backend.lines[6].hasPrefix(" [ ] P299 [0/1]"), "\(h.backend.lines)")
+        // Another program finishes P299's task: its row, already drawn with its figures, shows the new ones.
+        let other = Outline(context: Context(store: store))
+        try other.perform { try other.setState(try #require(lastTask), to: "DONE") }
+        _ = h.app.poll()
+        h.draw()
+        #expect(h.backend.lines[6].hasPrefix(" [ ] P299 [1/1]"), "\(h.backend.lines)")
+    }
+
     /// Tags a `#word` cannot name (several words, a number first) are one tag in their view and in what is
     /// captured there; an item that keeps a query but has sub-items opens them.
     @Test func tagsOfSeveralWordsOrDigits() throws {
