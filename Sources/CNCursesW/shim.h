@@ -87,6 +87,29 @@ static inline int burrow_put_cell(int y, int x, const wchar_t *text, attr_t attr
     return mvadd_wch(y, x, &cell);
 }
 
+/// Puts a run of printable ASCII characters (0x20...0x7E, `count` of them) of one style on row `y` from column
+/// `x`, the caller having checked they fit: one cell is made by `setcchar` and copied for the others with
+/// their own character, and the row takes them all at once (`wadd_wchnstr` neither wraps nor interprets).
+/// Per cell, `setcchar` and `wadd_wch` measured a wide string and the character's width: a third of a frame.
+static inline int burrow_put_ascii_run(int y, int x, const unsigned char *bytes, int count, attr_t attributes, short pair) {
+    wchar_t blank[2] = { L' ', 0 };
+    cchar_t model;
+    cchar_t cells[128];
+    if (setcchar(&model, blank, attributes, pair, NULL) != OK) return ERR;
+    while (count > 0) {
+        int n = count < 128 ? count : 128;
+        for (int i = 0; i < n; i++) {
+            cells[i] = model;
+            cells[i].chars[0] = (wchar_t)bytes[i];
+        }
+        if (mvwadd_wchnstr(stdscr, y, x, cells, n) == ERR) return ERR;
+        bytes += n;
+        x += n;
+        count -= n;
+    }
+    return OK;
+}
+
 /// Writes an escape sequence straight to the terminal, for modes terminfo does not describe (bracketed paste).
 static inline void burrow_write_raw(const char *sequence) {
     fputs(sequence, stdout);

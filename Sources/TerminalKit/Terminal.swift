@@ -11,6 +11,9 @@ public final class Terminal {
     /// The buffer of the frame before `previous`, drawn into again: a frame's cells are not allocated, and
     /// the last-but-one frame's freed, for every key.
     private var spare: Buffer?
+    /// The last frame's changes: its storage holds the next frame's, so a key that scrolls (a whole screen
+    /// changed) allocates nothing for them.
+    private var changes: [CellChange] = []
     /// How many cells the last `draw` sent to the backend.
     public private(set) var lastChangeCount = 0
 
@@ -57,7 +60,7 @@ public final class Terminal {
     /// Sends a frame rendered elsewhere (e.g. by the app's view code) and what changed in it.
     public func present(_ frame: Frame) {
         if let p = previous, p.size != frame.size { invalidate() }
-        let changes = frame.buffer.changes(from: previous)
+        frame.buffer.changes(from: previous, into: &changes)
         lastChangeCount = changes.count
         if !changes.isEmpty { backend.draw(changes) }
         backend.setCursor(frame.cursor.flatMap { frame.area.contains($0) ? $0 : nil })

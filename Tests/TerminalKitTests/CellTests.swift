@@ -46,4 +46,24 @@ struct CellTests {
         #expect(Cell("a") != Cell("a", style: Style(attributes: .bold)))
         #expect(Cell("日", width: 2) != Cell("日", width: 1))
     }
+
+    /// A style is packed too: each part set comes back as set, and leaves the others as they were.
+    @Test func aStyleKeepsEachPartApart() {
+        let colors: [Color] = [.default] + (0...255).map { .palette(UInt8($0)) }
+        let attributes: [TextAttributes] = [[], .bold, [.dim, .underline], [.bold, .dim, .reverse, .underline]]
+        for (i, foreground) in colors.enumerated() {
+            let background = colors[(i * 7 + 3) % colors.count]
+            let attribute = attributes[i % attributes.count]
+            var style = Style(foreground: foreground, background: background, attributes: attribute)
+            #expect(style.foreground == foreground && style.background == background && style.attributes == attribute)
+            style.background = foreground
+            style.foreground = background
+            #expect(style.foreground == background && style.background == foreground && style.attributes == attribute)
+            style.attributes = attributes[(i + 1) % attributes.count]
+            #expect(style.foreground == background && style.background == foreground)
+            #expect(style == Style(foreground: background, background: foreground, attributes: attributes[(i + 1) % attributes.count]))
+        }
+        #expect(Style(foreground: .default) != Style(foreground: .palette(0)))
+        #expect(Style(foreground: .palette(1)) != Style(background: .palette(1)))
+    }
 }
