@@ -99,7 +99,6 @@ extension App {
         var renaming: (field: TextField, id: ObjectID)? = nil
         if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
-        let offset = state.offset
         var drawnDay: (index: Int, section: String?)?
         ListView(count: rows, selectedStyle: theme.selectedRow).render(into: &buffer, area: area, state: &state) { row, buffer in
             var index = row.index
@@ -134,7 +133,7 @@ extension App {
                 buffer.write(item.isDone ? " [x] " : " [ ] ", at: area.origin)
                 cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
-                let progress = item.childCount > 0 ? taskProgress(of: item.id, in: level, around: offset, height: area.height) : nil
+                let progress = item.childCount > 0 ? taskProgress(of: item.id, in: level, around: index, height: area.height) : nil
                 RowView(row: item, depth: depth, isCut: cut.contains(item.id), today: today, progress: progress, theme: theme)
                     .render(into: &buffer, area: rowArea)
                 // The rows of a visual range look selected, as the selected row does.
@@ -144,17 +143,17 @@ extension App {
         return cursor
     }
 
-    /// The progress of the tasks below `id`, a row of `level` with sub-items, drawn around `offset`. Read with
-    /// the other rows around the screen that have sub-items (a screen above to two below) the first time one
-    /// of them is shown after a change of the outline.
-    func taskProgress(of id: ObjectID, in level: Level, around offset: Int, height: Int) -> (done: Int, total: Int)? {
+    /// The progress of the tasks below `id`, row `row` of `level`, which has sub-items. Read with the other
+    /// rows around it that have sub-items (a screen above to two below) the first time one of them is shown
+    /// after a change of the outline.
+    func taskProgress(of id: ObjectID, in level: Level, around row: Int, height: Int) -> (done: Int, total: Int)? {
         if progressCache?.generation != outline.generation || progressCache.map({ $0.asked.count > ProgressCache.limit }) == true {
             progressCache = ProgressCache(generation: outline.generation)
         }
         guard var cache = progressCache else { return nil }
         if !cache.asked.contains(id) {
             var parents = [id]
-            let first = max(0, offset - height), last = min(level.count, offset + 2 * height)
+            let first = max(0, row - height), last = min(level.count, row + 2 * height)
             for index in first..<max(first, last) {
                 if let parent = level.parentID(at: index), parent != id, !cache.asked.contains(parent) { parents.append(parent) }
             }

@@ -84,7 +84,10 @@ static inline const char *burrow_tigetstr(const char *name) {
 static inline int burrow_put_cell(int y, int x, const wchar_t *text, attr_t attributes, short pair) {
     cchar_t cell;
     if (setcchar(&cell, text, attributes, pair, NULL) != OK) return ERR;
-    return mvadd_wch(y, x, &cell);
+    // Not `mvadd_wch`: it leaves the cell after a narrow character marked as the second half of the wide
+    // character that was there, and `wadd_wchnstr` (the ASCII runs) then blanks the cell before such a mark,
+    // this one. `wadd_wchnstr` blanks what is left of a wide character it overwrites, on both sides.
+    return mvwadd_wchnstr(stdscr, y, x, &cell, 1);
 }
 
 /// Puts a run of printable ASCII characters (0x20...0x7E, `count` of them) of one style on row `y` from column

@@ -200,6 +200,19 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
         putASCII()
     }
 
+    /// ncurses moves the rows of its screen (`wscrl` in a scroll region) and, at the refresh, the terminal's
+    /// with its own scrolling where it has any. Scrolling is allowed only for the call: with it on, a cell
+    /// put in the bottom right corner would scroll the whole screen.
+    public func scroll(_ region: Range<Int>, by count: Int) -> Bool {
+        guard count != 0, region.lowerBound >= 0, region.upperBound <= size.height, abs(count) < region.count else { return false }
+        guard wsetscrreg(window, Int32(region.lowerBound), Int32(region.upperBound - 1)) != ERR else { return false }
+        scrollok(window, true)
+        let done = wscrl(window, Int32(count)) != ERR
+        scrollok(window, false)
+        _ = wsetscrreg(window, 0, Int32(size.height - 1))
+        return done
+    }
+
     /// A character of several visible code points (a flag, a skin tone, a ZWJ sequence): ncurses cannot hold
     /// one (`setcchar` keeps one visible code point, and measures by the first), so it holds a stand-in of the
     /// cell's width. Where the terminal draws this kind of character in that width, `flush` writes it over

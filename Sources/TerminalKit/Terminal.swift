@@ -16,6 +16,8 @@ public final class Terminal {
     private var changes: [CellChange] = []
     /// How many cells the last `draw` sent to the backend.
     public private(set) var lastChangeCount = 0
+    /// How many times a frame had the backend scroll rows instead of sending them.
+    public private(set) var scrolls = 0
 
     public init(backend: any TerminalBackend) {
         self.backend = backend
@@ -60,6 +62,18 @@ public final class Terminal {
     /// Sends a frame rendered elsewhere (e.g. by the app's view code) and what changed in it.
     public func present(_ frame: Frame) {
         if let p = previous, p.size != frame.size { invalidate() }
+        // A list that scrolled moved most of the screen by a row or two: the terminal moves those rows itself,
+        // and only what is new is sent (a whole screen of cells otherwise, for every key that scrolls).
+        if var shifted = previous, let (band, by) = frame.buffer.scroll(from: shifted) {
+            let region = by > 0 ? band.lowerBound..<band.upperBound + by : band.lowerBound + by..<band.upperBound
+            if backend.scroll(region, by: by) {
+                // Dropped first, so the buffer has one owner and moves in place.
+                previous = nil
+                shifted.shift(region, by: by)
+                previous = shifted
+                scrolls += 1
+            }
+        }
         frame.buffer.changes(from: previous, into: &changes)
         lastChangeCount = changes.count
         if !changes.isEmpty { backend.draw(changes) }

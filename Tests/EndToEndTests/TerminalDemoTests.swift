@@ -127,6 +127,25 @@ struct TerminalDemoTests {
         #expect(tmux.waitFor(text: "exit=0") != nil)
     }
 
+    /// Wide characters moved left by one cell, over one another, with ASCII after them: ncurses must not blank
+    /// a character just drawn because the cell after it was half of a wide character a frame ago.
+    @Test func wideCharactersMovedOverEachOtherStayWhole() throws {
+        let tmux = try startDemo()
+        try #require(tmux.waitFor(text: "last: none") != nil)
+        try tmux.type("x日本a b日c")
+        #expect(tmux.waitFor(text: "last: c") != nil)
+        // To just after the x, then delete it: everything after it moves one cell left.
+        try tmux.send("Home", "Right", "BSpace")
+        let row = (tmux.waitFor(text: "last: <BS>") ?? tmux.screen()).first ?? ""
+        #expect(row == "日本a b日c", "\(row.debugDescription)")
+        // And back: typed in again, everything moves one cell right.
+        try tmux.type("y")
+        let again = (tmux.waitFor(text: "last: y") ?? tmux.screen()).first ?? ""
+        #expect(again == "y日本a b日c", "\(again.debugDescription)")
+        try tmux.send("C-q")
+        #expect(tmux.waitFor(text: "exit=0") != nil)
+    }
+
     @Test(arguments: [(SIGTERM, "TERM"), (SIGHUP, "HUP"), (SIGINT, "INT"), (SIGUSR1, "USR1"), (SIGUSR2, "USR2"), (SIGALRM, "ALRM")])
     func aTerminationSignalRestoresTheTerminal(signal: Int32, name: String) throws {
         let tmux = try startDemo()

@@ -61,6 +61,61 @@ struct TerminalTests {
         #expect(unchanged > 100, "only \(unchanged) unchanged frames")
     }
 
+    /// A list scrolled by keys: a window on 60 random rows (wide characters, clusters of several code points,
+    /// styles) with a header, a selected row and a status line, moved by a row or three up or down, or
+    /// jumped. The terminal scrolls the rows that moved and sends the rest; the screen is still the frame
+    /// drawn fresh every time, and a scroll of one row sends far less than a screen.
+    @Test(arguments: [1, 2, 3, 4]) func scrolledListsArriveWholeWithLessSent(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let (width, height) = (16, 10)
+        let backend = TestBackend(width: width, height: height)
+        let terminal = Terminal(backend: backend)
+        let pieces = ["a", "bc", "日本", "e\u{301}", "🇫🇷", "👨‍👩‍👧‍👦", "👍🏽", "xyz", "界", "-", "  "]
+        let styles = [Style.plain, Style(attributes: .bold), Style(foreground: .red), Style(background: .palette(236))]
+        let rows = (0..<60).map { i in
+            (
+                "\(i) " + (0..<Int.random(in: 0...4, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined(),
+                styles.randomElement(using: &rng)!
+            )
+        }
+        var (offset, selected) = (0, 0)
+        var (scrolledFrames, sentOnScrolls, scrollsBefore) = (0, 0, 0)
+        for step in 0..<600 {
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: selected = Int.random(in: 0..<rows.count, using: &rng)
+            case 1...4: selected = min(rows.count - 1, selected + Int.random(in: 1...3, using: &rng))
+            default: selected = max(0, selected - Int.random(in: 1...3, using: &rng))
+            }
+            // The list keeps the selection in its 7 rows, as a list view does.
+            offset = min(max(offset, selected - 6), selected)
+            let draw: (inout Frame) -> Void = { frame in
+                frame.buffer.write("header \(step % 7)", at: .zero)
+                for r in 0..<7 where offset + r < rows.count {
+                    let (text, style) = rows[offset + r]
+                    frame.buffer.write(text, at: Position(x: 1, y: 1 + r), style: style)
+                    if offset + r == selected {
+                        frame.buffer.updateStyle(in: Rect(x: 0, y: 1 + r, width: width, height: 1)) { $0.attributes.insert(.reverse) }
+                    }
+                }
+                frame.buffer.write("\(selected + 1)/60", at: Position(x: 0, y: height - 1))
+            }
+            var fresh = Frame(size: Size(width: width, height: height))
+            draw(&fresh)
+            terminal.draw(draw)
+            #expect(backend.screen == fresh.buffer, "seed \(seed) step \(step): \(backend.lines) is not \(fresh.buffer.lines)")
+            if terminal.scrolls > scrollsBefore {
+                scrolledFrames += 1
+                sentOnScrolls += terminal.lastChangeCount
+            }
+            scrollsBefore = terminal.scrolls
+        }
+        #expect(backend.scrolls == terminal.scrolls)
+        // Counted: the case this guards must happen often, and save most of a screen when it does.
+        #expect(scrolledFrames > 100, "only \(scrolledFrames) frames scrolled")
+        #expect(sentOnScrolls < scrolledFrames * width * height / 2, "\(sentOnScrolls) cells sent in \(scrolledFrames) scrolled frames")
+        print("seed \(seed): \(scrolledFrames) of 600 frames scrolled, \(sentOnScrolls / max(1, scrolledFrames)) cells sent per scrolled frame")
+    }
+
     @Test func cursorIsShownOnlyWhenAFrameAsksAndInside() {
         let backend = TestBackend(width: 10, height: 2)
         let terminal = Terminal(backend: backend)

@@ -12,4 +12,13 @@ public protocol TerminalBackend: AnyObject {
     func clear()
     /// Makes everything drawn so far visible.
     func flush()
+    /// Moves what rows `region` show up by `count` rows (down when negative), the rows uncovered blank, as a
+    /// terminal's scroll region does; true when done. A backend that cannot says false, and its cells are
+    /// sent instead. A character of several code points in the rows moved is sent again by the next `draw`.
+    func scroll(_ region: Range<Int>, by count: Int) -> Bool
+}
+
+extension TerminalBackend {
+    /// Not done: the cells that moved are sent like any other changed cells.
+    public func scroll(_ region: Range<Int>, by count: Int) -> Bool { false }
 }

@@ -42,6 +42,24 @@ public final class TestBackend: TerminalBackend, InputSource, TerminalHandover, 
 
     public func setCursor(_ position: Position?) { cursor = position }
 
+    /// Moves rows as a terminal's scroll region does, written out here cell by cell (not with the buffer's own
+    /// `shift`), so that a screen test checks what `Terminal` believes a scroll does.
+    public func scroll(_ region: Range<Int>, by count: Int) -> Bool {
+        guard count != 0, region.lowerBound >= 0, region.upperBound <= size.height, abs(count) < region.count else { return false }
+        scrolls += 1
+        let old = screen
+        for y in region {
+            let from = y + count
+            for x in 0..<size.width {
+                screen.cells[y * size.width + x] = region.contains(from) ? old[x, from] : .blank
+            }
+        }
+        return true
+    }
+
+    /// How many times rows were scrolled.
+    public private(set) var scrolls = 0
+
     /// How many times the screen was cleared for a redraw of every cell.
     public private(set) var clears = 0
 

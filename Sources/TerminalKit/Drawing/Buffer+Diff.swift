@@ -20,6 +20,7 @@ extension Buffer {
             }
             return
         }
+        guard !cells.isEmpty else { return }
         // Through the two arrays' storage: indexing them (and the optional `previous`) cell by cell copied each
         // cell out. Safe: both hold `size.area` cells (the sizes are equal, checked above), and every index read
         // is `y * width + x` with `y < size.height` and `x < width`, inside both.
@@ -27,6 +28,8 @@ extension Buffer {
             previous.cells.withUnsafeBufferPointer { before in
                 for y in 0..<size.height {
                     let row = y * width
+                    // Most rows of most frames are the rows before: compared whole, as words.
+                    if Buffer.sameCells(now.baseAddress! + row, before.baseAddress! + row, width) { continue }
                     for x in 0..<width where now[row + x] != before[row + x] {
                         let cell = now[row + x]
                         if cell.isContinuation {
@@ -41,5 +44,87 @@ extension Buffer {
                 }
             }
         }
+    }
+}
+
+extension Buffer {
+    /// Rows of this buffer that `previous` showed `by` rows lower (higher when `by` is negative), found when a
+    /// list scrolled: the rows, as this buffer has them, of the longest band of at least `minimumRows` rows
+    /// that changed in place and equal the rows `by` below them in `previous`. Nil when nothing moved so (or
+    /// the sizes differ). Only shifts of up to 3 rows are looked for: a key moves a list by a row or two, and
+    /// a page moves it past anything worth keeping.
+    func scroll(from previous: Buffer, minimumRows: Int = 3) -> (rows: Range<Int>, by: Int)? {
+        guard previous.size == size, size.height > minimumRows, size.width > 0 else { return nil }
+        let (width, height) = (size.width, size.height)
+        // Safe: both hold `width × height` cells (the sizes are equal, checked above), and every row compared
+        // is in `0..<height`, so every index read is inside both.
+        return cells.withUnsafeBufferPointer { now in
+            previous.cells.withUnsafeBufferPointer { before -> (rows: Range<Int>, by: Int)? in
+                func same(_ y: Int, _ previousY: Int) -> Bool {
+                    Buffer.sameCells(now.baseAddress! + y * width, before.baseAddress! + previousY * width, width)
+                }
+                var changed = [Bool](repeating: false, count: height)
+                var changes = 0
+                for y in 0..<height where !same(y, y) {
+                    changed[y] = true
+                    changes += 1
+                }
+                guard changes >= minimumRows else { return nil }
+                var best: (rows: Range<Int>, by: Int)? = nil
+                for by in [1, -1, 2, -2, 3, -3] {
+                    var y = 0
+                    while y < height {
+                        var end = y
+                        while end < height, changed[end], (0..<height).contains(end + by), same(end, end + by) { end += 1 }
+                        if end - y >= minimumRows, end - y > best?.rows.count ?? 0 { best = (y..<end, by) }
+                        y = max(end, y + 1)
+                    }
+                }
+                return best
+            }
+        }
+    }
+
+    /// Moves the rows of `region` up by `count` (down when negative) as a terminal's scroll region does: the
+    /// rows uncovered are blank. A cell of several code points that moved is marked as no cell at all, so the
+    /// next diff sends it again: a backend may draw such characters past its screen library (see
+    /// `TerminalBackend.scroll`).
+    mutating func shift(_ region: Range<Int>, by count: Int) {
+        let width = size.width
+        let region = region.clamped(to: 0..<size.height)
+        guard !region.isEmpty, width > 0 else { return }
+        // Safe: every row touched is inside `region`, itself inside `0..<size.height`, so every cell read or
+        // written is one of the buffer's `width × height`; rows are copied one at a time, never onto themselves.
+        cells.withUnsafeMutableBufferPointer { cells in
+            let base = cells.baseAddress!
+            guard count != 0, abs(count) < region.count else {
+                (base + region.lowerBound * width).update(repeating: .blank, count: region.count * width)
+                return
+            }
+            let moved = count > 0 ? region.lowerBound..<region.upperBound - count : region.lowerBound - count..<region.upperBound
+            for y in count > 0 ? Array(moved) : moved.reversed() {
+                let row = base + y * width
+                row.update(from: base + (y + count) * width, count: width)
+                for x in 0..<width where row[x].isCluster { row[x] = .unsent }
+            }
+            let blank = count > 0 ? region.upperBound - count : region.lowerBound
+            (base + blank * width).update(repeating: .blank, count: abs(count) * width)
+        }
+    }
+
+    /// Whether the `count` cells at `a` and at `b` are equal, compared two words a cell. Safe: a cell is 16
+    /// bytes, all of them its fields (`CellTests.aCellIsSixteenBytesOfItsOwnFields`), so equal cells are equal
+    /// words, and the caller passes `count` cells that both pointers have.
+    @inline(__always)
+    static func sameCells(_ a: UnsafePointer<Cell>, _ b: UnsafePointer<Cell>, _ count: Int) -> Bool {
+        let (ra, rb) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
+        for i in 0..<count {
+            let o = i * 16
+            let difference =
+                (ra.load(fromByteOffset: o, as: UInt64.self) ^ rb.load(fromByteOffset: o, as: UInt64.self))
+                | (ra.load(fromByteOffset: o + 8, as: UInt64.self) ^ rb.load(fromByteOffset: o + 8, as: UInt64.self))
+            if difference != 0 { return false }
+        }
+        return true
     }
 }

@@ -12,12 +12,21 @@ extension Buffer {
         let limit = min(size.width, position.x + (maxWidth ?? size.width))
         var x = position.x
         var lastCell: Int? = nil
+        // Zero-width pieces for the last cell, joined to it once: one at a time, each longer cluster on the
+        // way would take a number in `Glyph`'s table.
+        var joining = ""
+        func join() {
+            if let i = lastCell, !joining.isEmpty { cells[i].symbol += joining }
+            joining = ""
+        }
+        defer { join() }
         func put(_ symbol: String, _ w: Int) -> Bool {
             if w == 0 {
                 // A combining mark with nothing of this write before it is dropped rather than drawn alone.
-                if let i = lastCell { cells[i].symbol += symbol }
+                if lastCell != nil { joining += symbol }
                 return true
             }
+            join()
             if x + w > limit {
                 if x < limit, x >= 0 { set(Position(x: x, y: position.y), .blank(style)); x += 1 }
                 return false

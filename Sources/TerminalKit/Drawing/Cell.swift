@@ -12,6 +12,10 @@ public struct Cell: Hashable, Sendable {
     public var style: Style
     /// 1 for a normal cell, 2 for the first half of a wide character, 0 for its second half.
     public var width: UInt8
+    /// Always zero: they fill the cell to 16 bytes with no padding, so that equal cells are equal bits and
+    /// rows of cells compare as words (see `Buffer.sameCells`; `CellTests` checks the layout).
+    private var reserved8: UInt8 = 0
+    private var reserved16: UInt16 = 0
 
     public init(_ symbol: String, style: Style = .plain, width: UInt8 = 1) {
         self.glyph = Glyph.pack(symbol)
@@ -20,9 +24,9 @@ public struct Cell: Hashable, Sendable {
     }
 
     /// A cell of one code point (printable ASCII, say), without going through a `String`.
-    @inlinable
     public init(scalar: Unicode.Scalar, style: Style = .plain, width: UInt8 = 1) {
-        self.glyph = UInt64(scalar.value)
+        // A zero code point alone would read as no symbol: it is packed as `pack` packs it.
+        self.glyph = scalar.value == 0 ? Glyph.pack("\u{0}") : UInt64(scalar.value)
         self.style = style
         self.width = width
     }
@@ -42,11 +46,17 @@ public struct Cell: Hashable, Sendable {
     public static let blank = Cell(scalar: " ")
 
     /// A blank cell in `style`, as left behind when half of a wide character is overwritten.
-    @inlinable
     public static func blank(_ style: Style) -> Cell { Cell(scalar: " ", style: style) }
 
     /// The second half of a wide character.
     public static func continuation(_ style: Style) -> Cell { Cell("", style: style, width: 0) }
 
     public var isContinuation: Bool { width == 0 }
+
+    /// Several code points, or a table's number: a cell a backend may draw past its screen library.
+    var isCluster: Bool { glyph > 0x10FFFF && width > 0 }
+
+    /// No character: what a frame's model of the screen holds where it does not know what the terminal shows,
+    /// so the next diff sends that cell whatever it holds.
+    static let unsent = Cell("", width: 1)
 }

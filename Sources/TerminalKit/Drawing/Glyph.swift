@@ -15,7 +15,9 @@ enum Glyph {
     static let limit = 1 << 16
 
     private struct Table {
-        var numbers: [String: UInt32] = [:]
+        /// Keyed by code points, not by `String`: strings that are canonically equivalent compare equal, and
+        /// two spellings of a cluster must keep two numbers (they are different bytes to a terminal).
+        var numbers: [[UInt32]: UInt32] = [:]
         var symbols: [String] = []
     }
 
@@ -35,15 +37,19 @@ enum Glyph {
     }
 
     private static func intern(_ symbol: String) -> UInt64 {
-        table.withLock { t in
-            if let n = t.numbers[symbol] { return interned | UInt64(n) }
+        let key = symbol.unicodeScalars.map(\.value)
+        return table.withLock { t in
+            if let n = t.numbers[key] { return interned | UInt64(n) }
             guard t.symbols.count < limit else { return 0xFFFD }
             let n = UInt32(t.symbols.count)
             t.symbols.append(symbol)
-            t.numbers[symbol] = n
+            t.numbers[key] = n
             return interned | UInt64(n)
         }
     }
+
+    /// How many clusters the table holds (for tests: text must not fill it faster than it shows clusters).
+    static var count: Int { table.withLock { $0.symbols.count } }
 
     /// The symbol `bits` were packed from.
     static func symbol(_ bits: UInt64) -> String {
