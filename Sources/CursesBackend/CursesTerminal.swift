@@ -155,6 +155,8 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
         ascii.bytes.reserveCapacity(size.width)
         func putASCII() {
             guard !ascii.bytes.isEmpty else { return }
+            // Safe: the C side reads exactly `count` bytes from the pointer, during the call only, and copies
+            // them into cells of its own in chunks of its buffer's size (`burrow_put_ascii_run`).
             _ = ascii.bytes.withUnsafeBufferPointer { burrow_put_ascii_run(ascii.y, ascii.x, $0.baseAddress, Int32($0.count), attributes, pair) }
             ascii.bytes.removeAll(keepingCapacity: true)
         }
