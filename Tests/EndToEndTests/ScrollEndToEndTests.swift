@@ -11,20 +11,7 @@ struct ScrollEndToEndTests {
         let items: [[String: Any]] = (1...count).map { i in
             ["title": String(format: "item %03d", i) + (i % 7 == 0 ? " \u{1F1EB}\u{1F1F7} fr" : ""), "children": [[String: Any]]()]
         }
-        let tmux = try Tmux(
-            width: 40, height: 12,
-            shellCommand: """
-                export BURROW_DB="$TEST_DIR/outline.sqlite" BURROW_LOG="$TEST_DIR/burrow.log"
-                ulimit -c 0
-                read go
-                \(Binaries.path("burrow")); echo "exit=$?"; exec sleep infinity
-                """)
-        let db = tmux.directory.appendingPathComponent("outline.sqlite").path
-        let file = tmux.directory.appendingPathComponent("outline.json")
-        try JSONSerialization.data(withJSONObject: ["format": "burrow-outline", "version": 1, "items": items]).write(to: file)
-        let (status, _, err) = try Binaries.run("burrow", ["import", file.path, "--db", db])
-        try #require(status == 0, "\(err)")
-        try tmux.send("Enter")
+        let (tmux, _) = try Tmux.outliner(importing: items, width: 40, height: 12)
         try #require(tmux.waitFor(text: "1/\(count)") != nil, "\(tmux.screen())")
 
         var rng = SeededRandom(seed: 7)
