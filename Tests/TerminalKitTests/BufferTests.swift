@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import TerminalKit
@@ -46,6 +47,67 @@ struct BufferTests {
         #expect(b[0, 0].symbol == "e\u{301}")
         #expect(b[1, 0].symbol == "x")
         #expect(buffer(3, "\u{301}ab").lines == ["ab "])
+    }
+
+    /// Text written a code point at a time (`DisplayWidth.standaloneWidth`) leaves the cells that writing it a
+    /// character at a time leaves: the same text with a combining mark after it takes the character path.
+    @Test func standaloneTextIsWrittenAsCharactersWouldBe() {
+        let pool: [Unicode.Scalar] = ["a", "Z", " ", "·", "é", "ß", "…", "›", "▾", "✂", "⌚", "日", "本", "가", "—", "→", "│"]
+        var rng = SeededRandom(seed: 3401)
+        var cut = 0
+        for _ in 0..<3_000 {
+            var text = ""
+            text.unicodeScalars.append(
+                contentsOf: (0..<Int.random(in: 1...12, using: &rng)).map { _ in pool[Int.random(in: 0..<pool.count, using: &rng)] })
+            let x = Int.random(in: -3...8, using: &rng), maxWidth = Bool.random(using: &rng) ? nil : Int.random(in: 0...14, using: &rng)
+            var fast = Buffer(size: Size(width: 12, height: 1)), slow = fast
+            fast.fill(fast.area, with: Cell(scalar: "~")); slow.fill(slow.area, with: Cell(scalar: "~"))
+            let used = fast.write(text, at: Position(x: x, y: 0), style: Style(foreground: .red), maxWidth: maxWidth)
+            let slowUsed = slow.write(text + "e\u{301}", at: Position(x: x, y: 0), style: Style(foreground: .red), maxWidth: maxWidth)
+            // Up to where the text ended; the character path goes on with the e.
+            let end = x + DisplayWidth.of(text)
+            let isCut = end > min(12, x + (maxWidth ?? 12))
+            if isCut { cut += 1 }
+            for col in 0..<min(12, max(0, end)) {
+                #expect(fast[col, 0] == slow[col, 0], "\(text.debugDescription) at \(x), max \(String(describing: maxWidth)): column \(col)")
+            }
+            #expect(used == (isCut ? slowUsed : max(0, end - max(0, x))), "\(text.debugDescription) at \(x)")
+        }
+        // The dangerous case, a wide character cut at the limit, was met.
+        #expect(cut > 500, "\(cut)")
+    }
+
+    /// ASCII written as one run leaves what putting its cells one at a time leaves, over rows of wide and
+    /// narrow characters: the halves of a wide character at either end of the run become blanks.
+    @Test func asciiRunsKeepWideNeighboursWhole() {
+        var rng = SeededRandom(seed: 3402)
+        var halvesMet = 0
+        for _ in 0..<3_000 {
+            var before = Buffer(size: Size(width: 10, height: 2))
+            for _ in 0..<6 {
+                let at = Position(x: Int.random(in: 0..<10, using: &rng), y: Int.random(in: 0..<2, using: &rng))
+                before.write(["日", "a", "本b", "語"][Int.random(in: 0..<4, using: &rng)], at: at, style: Style(foreground: .blue))
+            }
+            let text = String(repeating: "xyz", count: 4).prefix(Int.random(in: 0...11, using: &rng))
+            let x = Int.random(in: -3...11, using: &rng), y = Int.random(in: 0..<2, using: &rng)
+            let maxWidth = Bool.random(using: &rng) ? nil : Int.random(in: -1...12, using: &rng)
+            var run = before, expected = before
+            let used = run.write(String(text), at: Position(x: x, y: y), style: Style(foreground: .red), maxWidth: maxWidth)
+            let limit = min(10, x + (maxWidth ?? 10))
+            var col = x
+            for b in text.utf8 {
+                guard col < limit else { break }
+                if col >= 0 { expected.set(Position(x: col, y: y), Cell(scalar: Unicode.Scalar(b), style: Style(foreground: .red))) }
+                col += 1
+            }
+            let first = max(0, x), end = min(limit, x + text.count)
+            if first < end, before[first, y].isContinuation || before[end - 1, y].width == 2 { halvesMet += 1 }
+            #expect(
+                run.cells == expected.cells,
+                "\(text) at \(x),\(y) max \(String(describing: maxWidth))\n\(before.lines)\n\(run.lines)\n\(expected.lines)")
+            #expect(used == (x < 10 ? max(0, col - max(0, x)) : 0))
+        }
+        #expect(halvesMet > 300, "\(halvesMet)")
     }
 
     @Test func writesClipAtTheEdgesAndBetweenRows() {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import TerminalKit
@@ -41,6 +42,33 @@ struct DisplayWidthTests {
         let padded = DisplayWidth.pad(text, to: width)
         #expect(padded == expected)
         #expect(DisplayWidth.of(padded) == width)
+    }
+
+    /// Every code point measured a code point at a time is a whole character wherever it stands among its
+    /// kind, and as wide as the measure by characters says. Fails for a combining mark, a joiner, a regional
+    /// indicator or a Hangul jamo put in the set, or a wide symbol measured as narrow.
+    @Test func standaloneCodePointsAreWholeCharactersOfTheirWidth() {
+        let all = (0...0x10FFFF).compactMap { v in DisplayWidth.standaloneWidth(UInt32(v)).map { (Unicode.Scalar(UInt32(v))!, $0) } }
+        #expect(all.count > 30_000)
+        var wrong: [String] = []
+        for (scalar, width) in all {
+            let c = Character(scalar), s = String(scalar)
+            if width != DisplayWidth.of(c) || Sanitizer.replacement(for: scalar) != nil { wrong.append("U+\(String(scalar.value, radix: 16)) width") }
+            // Nothing joins it to the one before or after, nor to ASCII, nor to itself.
+            if (s + s).count != 2 || ("a" + s + "a").count != 3 || ("\u{AC00}" + s + "\u{4E00}").count != 3 {
+                wrong.append("U+\(String(scalar.value, radix: 16)) joins")
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(20))")
+        // Text of them, in random order: one character per code point, the same width either way.
+        var rng = SeededRandom(seed: 34)
+        for _ in 0..<2_000 {
+            let scalars = (0..<Int.random(in: 1...40, using: &rng)).map { _ in all[Int.random(in: 0..<all.count, using: &rng)].0 }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars)
+            #expect(text.count == scalars.count, "\(text.debugDescription)")
+            #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) }, "\(text.debugDescription)")
+        }
     }
 
     @Test func everyWideCharacterIsMeasuredByItsTable() {

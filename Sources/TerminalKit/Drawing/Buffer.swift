@@ -58,6 +58,31 @@ public struct Buffer: Equatable, Sendable {
         cells[i + 1] = .continuation(cell.style)
     }
 
+    /// `set` of a one-cell-wide cell at a position inside the buffer, for the loops that write text a cell at
+    /// a time: inlined there, it costs a compare when it replaces another narrow cell (a call per cell was a
+    /// tenth of a frame's own work).
+    @inline(__always)
+    mutating func setNarrow(x: Int, y: Int, _ cell: Cell) {
+        let i = y * size.width + x
+        if cells[i].width == 1 { cells[i] = cell } else { set(Position(x: x, y: y), cell) }
+    }
+
+    /// Puts a narrow cell in `style` for each byte of printable ASCII `bytes`, from column `x` of row `y`
+    /// rightwards; the columns must lie inside the buffer. What `set` does byte by byte, as one store per cell:
+    /// only the run's ends can meet half of a wide character (inside it, each half is overwritten).
+    mutating func putASCII(_ bytes: UnsafeBufferPointer<UInt8>, x: Int, y: Int, style: Style) {
+        guard !bytes.isEmpty else { return }
+        precondition(x >= 0 && x + bytes.count <= size.width && y >= 0 && y < size.height, "an ASCII run outside the buffer")
+        let first = y * size.width + x, end = first + bytes.count
+        if cells[first].isContinuation, x > 0 { cells[first - 1] = .blank(cells[first - 1].style) }
+        if cells[end - 1].width == 2, x + bytes.count < size.width { cells[end] = .blank(cells[end].style) }
+        // Safe: first..<end lies inside the array (the precondition above), and the pointer does not outlive the
+        // call; taking it copies storage another buffer shares first.
+        cells.withUnsafeMutableBufferPointer { p in
+            for (k, b) in bytes.enumerated() { p[first + k] = Cell(scalar: Unicode.Scalar(b), style: style) }
+        }
+    }
+
     /// Fills `rect` (clipped to the buffer) with `cell`, which must be one cell wide.
     public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
         let r = rect.intersection(area)
@@ -66,7 +91,11 @@ public struct Buffer: Equatable, Sendable {
             if r.x > 0 { set(Position(x: r.x, y: y), cell) }
             if r.maxX < size.width { set(Position(x: r.maxX - 1, y: y), cell) }
             let base = y * size.width
-            for x in r.x..<r.maxX { cells[base + x] = cell }
+            // Safe: the row's part of `r` lies inside the array (`r` is clipped to the buffer's area), and the
+            // pointer does not outlive the call. One store per cell: a list fills its whole area every frame.
+            cells.withUnsafeMutableBufferPointer { p in
+                UnsafeMutableBufferPointer(rebasing: p[(base + r.x)..<(base + r.maxX)]).update(repeating: cell)
+            }
         }
     }
 
