@@ -219,6 +219,8 @@ import Testing
         let (dir, t, theirs) = try connections()
         defer { withExtendedLifetime(dir) {} }
         let writers = [t.context, theirs]
+        // Saves here race on purpose, over what the other side read (the invariants under test are the store's): last writer wins (`MergePolicy.overwrite`), as before that policy was the default.
+        for w in writers { w.mergePolicy = .overwrite }
         let recorders = try writers.map { try homeRecorder(t, in: $0) }
         var steps: [String] = []
         for step in 0..<200 {

@@ -44,6 +44,8 @@ import Testing
         let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
         let mine = t.context, store = t.store
         let theirs = Context(store: try Store(path: dir.path(), model: TaskModel.model))
+        // Saves here race on purpose, over what the other side read (the invariants under test are the store's): last writer wins (`MergePolicy.overwrite`), as before that policy was the default.
+        (mine.mergePolicy, theirs.mergePolicy) = (.overwrite, .overwrite)
         var watched: [(recorder: ResultsRecorder, shown: Shown)] = []
         var log: [String] = []
         var unpolled = 0

@@ -122,6 +122,8 @@ import Testing
         let folder = TemporaryDirectory("chunks-random")
         let path = folder.path("cards.sqlite")
         let contexts = try (0..<3).map { _ in Context(store: try Store(path: path, model: Self.model)) }
+        // Saves here race on purpose, over what the other side read (the invariants under test are the store's): last writer wins (`MergePolicy.overwrite`), as before that policy was the default.
+        for c in contexts { c.mergePolicy = .overwrite }
         // The searching store holds the index in memory from its second search on (`TextIndexCache`),
         // patched from the log after each save here or in the other stores; half the seeds scan it in two
         // halves at once from two chunks on.

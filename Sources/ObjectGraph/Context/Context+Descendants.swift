@@ -8,12 +8,14 @@ extension Context {
     /// let below = try context.countDescendants(of: groceries, through: "children")   // 12
     /// ```
     public func countDescendants(of object: ManagedObject, through relationship: String) throws(StoreError) -> Int {
+        noteRead(object.entity.index)
         let keySlot = try selfRelationKey(of: object, relationship)
         return try store.backend.countDescendants(of: object.objectID.rowID, entity: object.entity, keySlot: keySlot)
     }
 
     /// The row IDs reachable from `object` as ``countDescendants(of:through:)`` counts them, in no order.
     public func descendantIDs(of object: ManagedObject, through relationship: String) throws(StoreError) -> [Int64] {
+        noteRead(object.entity.index)
         let keySlot = try selfRelationKey(of: object, relationship)
         return try store.backend.descendants(of: object.objectID.rowID, entity: object.entity, keySlot: keySlot)
     }

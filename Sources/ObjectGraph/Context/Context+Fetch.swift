@@ -3,6 +3,7 @@ extension Context {
     /// Unsaved inserts, changes and deletes of this context are included (see `includesPendingChanges`).
     public func fetch(_ request: FetchRequest) throws(StoreError) -> FetchResults {
         let entity = try entityOf(request)
+        noteRead(entity.index)
         let layout = try RowLayout(request, entity)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
         let gone = request.includesPendingChanges ? pendingDeletedRowIDs(of: entity) : []
@@ -34,6 +35,7 @@ extension Context {
     /// ```
     public func fetchValues(_ request: FetchRequest, keys: [String]) throws(StoreError) -> [(id: ObjectID, values: [Value])] {
         let entity = try entityOf(request)
+        noteRead(entity.index)
         var slots: [Int] = []
         for key in keys { slots.append(try entity.storedProperty(key).slot) }
         return try store.backend.fetchValues(request, of: entity, slots: slots).map { (ObjectID(entity: entity.index, rowID: $0.id), $0.values) }
@@ -42,6 +44,7 @@ extension Context {
     /// The number of objects `request` would fetch.
     public func count(_ request: FetchRequest) throws(StoreError) -> Int {
         let entity = try entityOf(request)
+        noteRead(entity.index)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
         let gone = request.includesPendingChanges ? pendingDeletedRowIDs(of: entity) : []
         if pending.isEmpty && gone.isEmpty && request.limit == nil && request.offset == 0 {

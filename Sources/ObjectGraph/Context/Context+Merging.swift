@@ -24,6 +24,11 @@ extension Context {
 
     /// The objects' side of `merge`: what the change set touched reloads when next read.
     func takeIn(_ changes: ChangeSet) {
+        if unitReadMark != nil {
+            for (_, e) in changes.entities {
+                mergedDuringUnit.formUnion(e.updated.keys)
+            }
+        }
         for (_, e) in changes.entities {
             for id in e.deleted {
                 if let o = registered[id], !o.hasChanges {

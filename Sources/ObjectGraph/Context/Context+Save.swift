@@ -62,6 +62,8 @@ extension Context {
         var commit: UnitOfWork.Commit?
         reservedInTransaction = false
         undoHistory.unitBegins()
+        // Whatever the unit read before, the edit reads again inside the write lock: nothing to check.
+        defer { endUnitReads() }
         do {
             try store.writeTransaction { logged in
                 // Foreign commits first, so objects read before this transaction show what is stored now.
@@ -137,14 +139,18 @@ extension Context {
             throw error
         }
         try runWillSave()
+        // When the unit first read, taken before validation reads what it checks.
+        let mark = unitReadMark
         guard let unit = try prepareSave() else {
             clearLists()
+            endUnitReads()
             return
         }
         let commit: UnitOfWork.Commit
         undoHistory.unitBegins()
         do {
             commit = try store.writeTransaction { logged in
+                try checkUnmoved(since: mark, unit)
                 let c = try write(unit)
                 try recordStep(unit)
                 logged = try store.backend.finishLog()
@@ -154,7 +160,79 @@ extension Context {
             undoHistory.unitFailed()
             throw unit.diagnose(error, in: self)
         }
+        endUnitReads()
         didCommit(commit)
+    }
+
+    /// Inside a plain save's write transaction, where no other commit can land: refuses the save when a
+    /// commit made elsewhere after the unit's first read (`unitReadMark`) changed or deleted an object the
+    /// unit writes (a parent counts as changed when a child joins or leaves it), or when what those commits
+    /// changed cannot be known (their log entries pruned or unreadable). As Core Data's optimistic locking
+    /// refuses a stale object: two contexts that each read the last sibling's key and add the next one
+    /// under the same parent would otherwise both write it.
+    private func checkUnmoved(since mark: Int64?, _ unit: UnitOfWork) throws(StoreError) {
+        guard mergePolicy == .refuseStale, let mark, !(unit.changed.isEmpty && unit.gone.isEmpty) else { return }
+        let (entries, newest) = try store.backend.changes(after: mark)
+        guard newest > mark else { return }
+        var expected = mark + 1
+        var foreign = ChangeSet()
+        var unknown = false
+        for entry in entries {
+            if entry.seq != expected { unknown = true }
+            expected = entry.seq + 1
+            if let changes = entry.changes { foreign.formUnion(changes) } else { unknown = true }
+        }
+        if expected <= newest { unknown = true }
+        var stale: ManagedObject?
+        if !unknown {
+            // (An object deleted elsewhere is refused by the store itself, which names it, or names the
+            // reference to it: "deleted elsewhere", a dangling relationship.)
+            for o in unit.changed + unit.gone {
+                let id = o.objectID
+                guard let mask = foreign[id.entity].updated[id] else { continue }
+                var isStale = mergedDuringUnit.contains(id)
+                if !isStale { isStale = try !startedFromStored(o, mask) }
+                if isStale {
+                    stale = o
+                    break
+                }
+            }
+            guard stale != nil else { return }
+        }
+        let what = stale.map { "\($0.entity.name) #\($0.objectID.rowID)" } ?? "what this unit of work writes"
+        throw StoreError(
+            .conflict,
+            "nothing was saved: \(what) changed elsewhere after this unit of work read what it derived its changes from; "
+                + "roll back and make the change again (or make it inside transaction { }, which reads what is stored now)",
+            path: store.path, entity: stale?.entity.name, object: stale?.objectID)
+    }
+
+    /// True when `o`, as this unit found it, holds what is stored now in every property of `mask` (what a
+    /// commit made elsewhere changed): the unit read that commit's values, so nothing it derived from
+    /// them is stale (one that fetched the row after the commit, before its store took the commit in).
+    /// Values compare with the unit's own changes left out; a relationship's members compare only when
+    /// the unit read them (a parent whose new child the unit never saw counts as changed).
+    private func startedFromStored(_ o: ManagedObject, _ mask: PropertyMask) throws(StoreError) -> Bool {
+        let e = o.entity
+        var row: [Value]?
+        for slot in e.properties.indices where mask.rawValue & (1 << UInt64(slot)) != 0 {
+            if e.storedMask & (1 << UInt64(slot)) != 0 {
+                guard !o.isFault else { return false }
+                if row == nil {
+                    guard let stored = try loadRows(entity: e, ids: [o.objectID.rowID]).first ?? nil else { return false }
+                    row = stored
+                }
+                if (o.committed ?? o.values)[slot] != row![slot] { return false }
+            } else if let r = e.relationshipOfSlot[slot], r.isToMany, r.join == nil {
+                guard let known = o.relations[slot]?.stored else { return false }
+                let now = try store.backend.rows(
+                    of: model.entities[r.destination], keySlot: r.inverseSlot, equalTo: o.objectID.rowID, withRows: false)
+                if Set(now.map(\.id)) != known { return false }
+            } else {
+                return false
+            }
+        }
+        return true
     }
 
     /// `willSave`, with the objects the save would write.

@@ -26,6 +26,15 @@ public final class Context {
     /// object read as gone, the relationship as empty. The next save or transaction fails with it, writing
     /// nothing, since the unit of work may have been built on what that read could not see.
     var readFailure: StoreError?
+    /// The newest commit this context had taken in when the unit of work first read something (nil while
+    /// it has read nothing). A plain save refuses to write an object that a commit made elsewhere after it
+    /// changed (an attribute, or the members of a relationship: a sibling added under the same parent):
+    /// what the unit derived from its reads (the key after the last sibling's, a count) may be stale.
+    /// Polls during the unit do not move it: taking a commit in does not refresh what was derived before.
+    var unitReadMark: Int64?
+    /// Objects that commits taken in after `unitReadMark` changed or deleted: the unit may have read them
+    /// before (what it derived is stale however they read now).
+    var mergedDuringUnit: Set<ObjectID> = []
     /// Where the next save's action happened, recorded with it.
     var pendingPlace: ActionPlace?
     /// True while an undo or redo is being applied: that save is not a new step.
@@ -38,6 +47,25 @@ public final class Context {
     var isSavingWithoutUndo = false
     /// True during `transactionOutsideUndo`: the outbox keeps the step, the undo history does not.
     var isSavingOutsideUndo = false
+    /// What a plain `save()` does when a commit made elsewhere after the unit of work's first read changed
+    /// an object the unit writes: refuse (the default, as Core Data's default merge policy refuses a stale
+    /// object) or write this unit's changes over it. `transaction { }` never meets the case.
+    ///
+    /// ```swift
+    /// context.mergePolicy = .overwrite   // last writer wins, property by property
+    /// ```
+    public var mergePolicy = MergePolicy.refuseStale
+
+    /// See ``Context/mergePolicy``.
+    public enum MergePolicy: Sendable {
+        /// The save fails with `StoreError.conflict`, writes nothing and keeps the unit's changes; roll
+        /// back (which takes in what changed) and make the change again, or make it in `transaction { }`.
+        case refuseStale
+        /// The unit's changed properties are written over what was committed meanwhile (the store's
+        /// maintained counts and relationships stay right; values derived from stale reads are written).
+        case overwrite
+    }
+
     /// Objects read in one batch when a fetch result or relationship is touched.
     public var batchSize = 256
     /// A domain's own rules, run in every saving transaction after the edit and before validation, with
@@ -203,6 +231,7 @@ public final class Context {
 
     /// The object with `id` with its row loaded, or nil when no such row exists (or it is deleted here).
     public func existingObject(for id: ObjectID) throws(StoreError) -> ManagedObject? {
+        noteRead(id.entity)
         if pendingDeletedRows.contains(id.rowID), !pendingDeletedRowIDs(of: model.entities[id.entity]).isEmpty { return nil }
         if let o = registered[id], !o.isFault, !o.isInaccessible || o.hasChanges { return o.isDeleted ? nil : o }
         guard let values = try loadRows(entity: model.entities[id.entity], ids: [id.rowID]).first ?? nil else { return nil }
@@ -244,10 +273,25 @@ public final class Context {
         }
     }
 
+    /// Notes a read by the program (an object's value, a fetch, a count), for the plain save's check
+    /// (`unitReadMark`). `entity` is the index of what was read; the check is by the objects written.
+    @inline(__always)
+    func noteRead(_ entity: Int) {
+        if unitReadMark == nil { unitReadMark = store.changeCursor }
+    }
+
+    func endUnitReads() {
+        unitReadMark = nil
+        mergedDuringUnit = []
+    }
+
     /// Discards every unsaved change: inserted objects become invalid, deleted ones come back, changed
-    /// ones get their saved values.
+    /// ones get their saved values. Then takes in what other connections committed (as `Store.poll`
+    /// does), so a unit of work made again after a refused save reads what is stored now.
     public func rollback() {
         discardChanges()
+        // Only drawn in: when it fails, the next save that read finds the same commits and is refused again.
+        if !store.isInTransaction { _ = try? store.poll() }
     }
 
     /// Rollback without touching the undo history (a failed undo must leave its step in place).
@@ -267,6 +311,7 @@ public final class Context {
         flushed = FlushedRows()
         pendingActionName = nil
         pendingPlace = nil
+        endUnitReads()
     }
 
     private func restore(_ o: ManagedObject) {

@@ -8,7 +8,7 @@ extension ManagedObject {
     /// let done: Bool = item["done"]        // typed
     /// ```
     public subscript(key: String) -> Value {
-        get { value(slot: attributeSlot(key)) }
+        get { readValue(slot: attributeSlot(key)) }
         set { setValue(newValue, slot: attributeSlot(key)) }
     }
 
@@ -27,7 +27,7 @@ extension ManagedObject {
     public subscript<T: AttributeValue>(slot slot: Int) -> T {
         get {
             precondition(entity.attributeMask & (1 << UInt64(slot)) != 0, "slot \(slot) of \(entity.name) is not an attribute")
-            let v = value(slot: slot)
+            let v = readValue(slot: slot)
             return T(value: v) ?? T(value: .null) ?? T.zero(for: entity.properties[slot].attribute!.type)
         }
         set {
@@ -38,27 +38,35 @@ extension ManagedObject {
 
     /// The string attribute at `slot` ("" when nil or not a string): the non-generic fast path.
     public func string(at slot: Int) -> String {
-        if case .string(let s) = value(slot: slot) { return s }
+        if case .string(let s) = readValue(slot: slot) { return s }
         return ""
     }
 
     /// The string attribute at `slot`, nil when nil or not a string: the non-generic fast path for an
     /// optional string (the generic subscript looks its type's metadata up at run time on every read).
     public func optionalString(at slot: Int) -> String? {
-        if case .string(let s) = value(slot: slot) { return s }
+        if case .string(let s) = readValue(slot: slot) { return s }
         return nil
     }
 
     /// The integer attribute at `slot` (0 when nil or not an integer).
     public func integer(at slot: Int) -> Int64 {
-        if case .integer(let i) = value(slot: slot) { return i }
+        if case .integer(let i) = readValue(slot: slot) { return i }
         return 0
     }
 
     /// The bool attribute at `slot` (false when nil or not a bool).
     public func bool(at slot: Int) -> Bool {
-        if case .bool(let b) = value(slot: slot) { return b }
+        if case .bool(let b) = readValue(slot: slot) { return b }
         return false
+    }
+
+    /// A value read by the program (not by the graph's own bookkeeping): what the unit of work read is
+    /// what its plain save checks against commits made elsewhere (see `Context.noteRead`).
+    @inline(__always)
+    func readValue(slot: Int) -> Value {
+        context?.noteRead(entity.index)
+        return value(slot: slot)
     }
 
     func value(slot: Int) -> Value {
@@ -133,6 +141,7 @@ extension ManagedObject {
     /// let parent = item.object("parent")
     /// ```
     public func object(_ key: String) -> ManagedObject? {
+        context?.noteRead(entity.index)
         let (slot, r) = relationship(key)
         precondition(!r.isToMany, "\(entity.name).\(key) is to-many")
         return toOneID(slot: slot, r).flatMap { context?.object(for: ObjectID(entity: r.destination, rowID: $0)) }
@@ -166,6 +175,7 @@ extension ManagedObject {
     /// The IDs of the objects in the relationship `key` (either cardinality), in row ID order; a
     /// many-to-many's in the order they were added (an item's tags as written).
     public func objectIDs(_ key: String) -> [ObjectID] {
+        context?.noteRead(entity.index)
         let (slot, r) = relationship(key)
         if !r.isToMany {
             return toOneID(slot: slot, r).map { [ObjectID(entity: r.destination, rowID: $0)] } ?? []
@@ -187,6 +197,7 @@ extension ManagedObject {
 
     /// How many objects the relationship `key` holds.
     public func count(_ key: String) -> Int {
+        context?.noteRead(entity.index)
         let (slot, r) = relationship(key)
         if !r.isToMany { return toOneID(slot: slot, r) == nil ? 0 : 1 }
         return members(slot: slot).count

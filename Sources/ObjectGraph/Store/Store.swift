@@ -22,7 +22,8 @@ public final class Store {
     /// Contexts that want the change sets other contexts of this store commit.
     var contexts: [WeakContext] = []
     /// The last change-log entry taken in (ours or another's).
-    private var changeCursor: Int64 = 0
+    /// The newest commit taken in (merged into every context of this store), by the log's numbering.
+    private(set) var changeCursor: Int64 = 0
     /// Change-log entries written through this store and not passed yet: never delivered twice.
     private var ownCommits = Set<Int64>()
     /// How many times entries missing from the change log made every context re-read everything (tests
