@@ -133,6 +133,69 @@ struct DerivedValueConflictTests {
         #expect(try Self.keys(c1) == ["k0001", "k0002", "k0003"])
     }
 
+    /// A unit that starts after its context took the other commit in (an app's reads go on between its
+    /// saves, and a poll or a sibling context's save brings commits in) derives from what is current: it saves.
+    @Test(arguments: [false, true])
+    func aUnitMadeAfterTakingACommitInSaves(sharingAStore: Bool) throws {
+        let dir = TemporaryDirectory("objectgraph")
+        let (c1, c2, listID) = try Self.pair(sharingAStore: sharingAStore, in: dir)
+        let l2 = try #require(try c2.existingObject(for: listID))  // shown, long before the next change
+        _ = try Self.append(in: c1, list: try #require(try c1.existingObject(for: listID)))
+        try c1.save()
+        _ = try c2.store.poll()
+        #expect(try Self.append(in: c2, list: l2) == "k0002")
+        try c2.save()
+        #expect(try Self.keys(c1) == ["k0001", "k0002"])
+    }
+
+    /// The members of the parent read after the other commit reached the file, but after the key was
+    /// derived, do not excuse the stale key.
+    @Test func membersReadAfterTheKeyDoNotExcuseIt() throws {
+        let dir = TemporaryDirectory("objectgraph")
+        let (c1, c2, listID) = try Self.pair(sharingAStore: false, in: dir)
+        let l2 = try #require(try c2.existingObject(for: listID))
+        let key = try Self.nextKey(in: c2, list: l2)
+        _ = try Self.append(in: c1, list: try #require(try c1.existingObject(for: listID)))
+        try c1.save()
+        let entry = try c2.insert("Entry")
+        entry["key"] = .string(key)
+        entry.setObject(l2, for: "list")
+        #expect(l2.count("entries") == 2)  // as a screen showing the new row would read it
+        Self.expectConflict { try c2.save() }
+    }
+
+    /// A key taken from a results controller's count is a read like a fetch's.
+    @Test func aKeyFromAResultsControllerIsChecked() throws {
+        let dir = TemporaryDirectory("objectgraph")
+        let (c1, c2, listID) = try Self.pair(sharingAStore: false, in: dir)
+        let l2 = c2.object(for: listID)
+        let shown = ResultsController(context: c2, request: FetchRequest("Entry", where: Property("list") == l2, sortedBy: [SortKey("key")]))
+        try shown.performFetch()
+        let key = String(format: "k%04d", shown.count + 1)
+        _ = try Self.append(in: c1, list: try #require(try c1.existingObject(for: listID)))
+        try c1.save()
+        let entry = try c2.insert("Entry")
+        entry["key"] = .string(key)
+        entry.setObject(l2, for: "list")
+        Self.expectConflict { try c2.save() }
+    }
+
+    /// Changes made on stale reads before a `transaction` are refused by it, as by a plain save; the
+    /// transaction's own edit reads what is stored now.
+    @Test func changesMadeBeforeATransactionAreCheckedByIt() throws {
+        let dir = TemporaryDirectory("objectgraph")
+        let (c1, c2, listID) = try Self.pair(sharingAStore: false, in: dir)
+        let l2 = try #require(try c2.existingObject(for: listID))
+        _ = try Self.append(in: c2, list: l2)
+        _ = try Self.append(in: c1, list: try #require(try c1.existingObject(for: listID)))
+        try c1.save()
+        let error = #expect(throws: StoreError.self) { try c2.transaction {} }
+        #expect(error?.code == .conflict)
+        #expect(try Self.keys(c1) == ["k0001"])
+        try c2.transaction { _ = try Self.append(in: c2, list: c2.object(for: listID)) }
+        #expect(try Self.keys(c1) == ["k0001", "k0002"])
+    }
+
     /// Inside `transaction` the same interleaving never conflicts: the edit reads inside the write lock.
     @Test func transactionsDeriveFromWhatIsStoredNow() throws {
         let dir = TemporaryDirectory("objectgraph")

@@ -6,6 +6,7 @@ extension Context {
         throws(StoreError) -> [ObjectID]
     {
         let entity = try entity(named: name)
+        noteRead(entity.index)
         let rowIDs = ids.map { $0.filter { $0.entity == entity.index }.map(\.rowID) }
         return try store.backend.fullTextMatches(TextFolding.fold(text), of: entity, among: rowIDs, limit: limit)
             .map { ObjectID(entity: entity.index, rowID: $0) }
@@ -17,6 +18,7 @@ extension Context {
     public func fullTextRowIDs(_ text: String, entity name: String, among rowIDs: [Int64]? = nil) throws(StoreError) -> [Int64] {
         guard rowIDs?.isEmpty != true else { return [] }
         let entity = try entity(named: name)
+        noteRead(entity.index)
         return try store.backend.fullTextMatches(TextFolding.fold(text), of: entity, among: rowIDs, limit: nil)
     }
 
@@ -25,12 +27,14 @@ extension Context {
     /// that reads most of the index can show its first hits before it has read them all.
     public func fullTextShareToRead(_ text: String, entity name: String) throws(StoreError) -> Double? {
         let entity = try entity(named: name)
+        noteRead(entity.index)
         return try store.backend.fullTextShareToRead(TextFolding.fold(text), of: entity)
     }
 
     /// How many objects ``fullTextMatches(_:entity:among:limit:)`` finds for `text`, counted in the store.
     public func fullTextCount(_ text: String, entity name: String) throws(StoreError) -> Int {
         let entity = try entity(named: name)
+        noteRead(entity.index)
         return try store.backend.fullTextCount(TextFolding.fold(text), of: entity)
     }
 
@@ -38,6 +42,7 @@ extension Context {
     /// object in `ids`, in order; nil for an object with no stored row. Makes no objects.
     public func storedValues(of ids: [ObjectID], entity name: String, keys: [String]) throws(StoreError) -> [[Value]?] {
         let entity = try entity(named: name)
+        noteRead(entity.index)
         var slots: [Int] = []
         for key in keys { slots.append(try entity.storedProperty(key).slot) }
         let layout = RowLayout(entity.properties, storedSlots: entity.storedSlots, slots: Set(slots))

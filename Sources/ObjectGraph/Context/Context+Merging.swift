@@ -25,8 +25,11 @@ extension Context {
     /// The objects' side of `merge`: what the change set touched reloads when next read.
     func takeIn(_ changes: ChangeSet) {
         if unitReadMark != nil {
-            for (_, e) in changes.entities {
-                mergedDuringUnit.formUnion(e.updated.keys)
+            if hasChanges {
+                for (_, e) in changes.entities { mergedDuringUnit.formUnion(e.updated.keys) }
+            } else {
+                // Nothing derived is waiting to be written: the next read starts from what is taken in now.
+                endUnitReads()
             }
         }
         for (_, e) in changes.entities {

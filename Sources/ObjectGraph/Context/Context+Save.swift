@@ -62,10 +62,15 @@ extension Context {
         var commit: UnitOfWork.Commit?
         reservedInTransaction = false
         undoHistory.unitBegins()
-        // Whatever the unit read before, the edit reads again inside the write lock: nothing to check.
         defer { endUnitReads() }
         do {
             try store.writeTransaction { logged in
+                // Changes made before the transaction, on reads made before it, are checked as a plain save's
+                // are; the edit then reads inside the write lock.
+                if hasChanges {
+                    try checkUnmoved(
+                        since: unitReadMark, changed: updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }, gone: deleted)
+                }
                 // Foreign commits first, so objects read before this transaction show what is stored now.
                 try store.poll()
                 // Named first, so the edit can rename the step once it knows what it did.
@@ -138,9 +143,10 @@ extension Context {
             discardChanges()
             throw error
         }
-        try runWillSave()
-        // When the unit first read, taken before validation reads what it checks.
+        // When the unit first read, taken before the program's `willSave` rules and validation read what
+        // they check (a unit that read nothing stays a blind write).
         let mark = unitReadMark
+        try runWillSave()
         guard let unit = try prepareSave() else {
             clearLists()
             endUnitReads()
@@ -150,7 +156,7 @@ extension Context {
         undoHistory.unitBegins()
         do {
             commit = try store.writeTransaction { logged in
-                try checkUnmoved(since: mark, unit)
+                try checkUnmoved(since: mark, changed: unit.changed, gone: unit.gone)
                 let c = try write(unit)
                 try recordStep(unit)
                 logged = try store.backend.finishLog()
@@ -165,46 +171,50 @@ extension Context {
     }
 
     /// Inside a plain save's write transaction, where no other commit can land: refuses the save when a
-    /// commit made elsewhere after the unit's first read (`unitReadMark`) changed or deleted an object the
-    /// unit writes (a parent counts as changed when a child joins or leaves it), or when what those commits
-    /// changed cannot be known (their log entries pruned or unreadable). As Core Data's optimistic locking
-    /// refuses a stale object: two contexts that each read the last sibling's key and add the next one
-    /// under the same parent would otherwise both write it.
-    private func checkUnmoved(since mark: Int64?, _ unit: UnitOfWork) throws(StoreError) {
-        guard mergePolicy == .refuseStale, let mark, !(unit.changed.isEmpty && unit.gone.isEmpty) else { return }
+    /// commit made elsewhere after the unit's first read (`unitReadMark`) changed an object the unit writes
+    /// (a parent counts as changed when a child joins or leaves it), or when what those commits changed
+    /// cannot be known (their log entries pruned or unreadable). As Core Data's optimistic locking refuses
+    /// a stale object: two contexts that each read the last sibling's key and add the next one under the
+    /// same parent would otherwise both write it. A commit that was in the file when the unit first read
+    /// (`unitSeenMark`) and not taken in during the unit is forgiven for an object the unit found as it is
+    /// stored now: the unit read it from the file after that commit.
+    private func checkUnmoved(since mark: Int64?, changed: [ManagedObject], gone: [ManagedObject]) throws(StoreError) {
+        guard mergePolicy == .refuseStale, let mark, !(changed.isEmpty && gone.isEmpty) else { return }
         let (entries, newest) = try store.backend.changes(after: mark)
         guard newest > mark else { return }
         var expected = mark + 1
-        var foreign = ChangeSet()
+        var seen = ChangeSet(), unseen = ChangeSet()
         var unknown = false
         for entry in entries {
             if entry.seq != expected { unknown = true }
             expected = entry.seq + 1
-            if let changes = entry.changes { foreign.formUnion(changes) } else { unknown = true }
+            guard let changes = entry.changes else {
+                unknown = true
+                continue
+            }
+            if entry.seq <= unitSeenMark { seen.formUnion(changes) } else { unseen.formUnion(changes) }
         }
         if expected <= newest { unknown = true }
-        var stale: ManagedObject?
-        if !unknown {
-            // (An object deleted elsewhere is refused by the store itself, which names it, or names the
-            // reference to it: "deleted elsewhere", a dangling relationship.)
-            for o in unit.changed + unit.gone {
-                let id = o.objectID
-                guard let mask = foreign[id.entity].updated[id] else { continue }
-                var isStale = mergedDuringUnit.contains(id)
-                if !isStale { isStale = try !startedFromStored(o, mask) }
-                if isStale {
-                    stale = o
-                    break
-                }
-            }
-            guard stale != nil else { return }
+        if unknown {
+            throw StoreError(
+                .conflict,
+                "nothing was saved: what was committed elsewhere since this unit of work first read cannot be told (the log of those "
+                    + "commits is gone), so what it derived may be stale; roll back and make the change again",
+                path: store.path)
         }
-        let what = stale.map { "\($0.entity.name) #\($0.objectID.rowID)" } ?? "what this unit of work writes"
-        throw StoreError(
-            .conflict,
-            "nothing was saved: \(what) changed elsewhere after this unit of work read what it derived its changes from; "
-                + "roll back and make the change again (or make it inside transaction { }, which reads what is stored now)",
-            path: store.path, entity: stale?.entity.name, object: stale?.objectID)
+        // (An object deleted elsewhere is refused by the store itself, which names it, or names the
+        // reference to it: "deleted elsewhere", a dangling relationship.)
+        for o in changed + gone {
+            let id = o.objectID
+            var isStale = unseen[id.entity].updated[id] != nil || mergedDuringUnit.contains(id) && seen[id.entity].updated[id] != nil
+            if !isStale, let mask = seen[id.entity].updated[id] { isStale = try !startedFromStored(o, mask) }
+            guard isStale else { continue }
+            throw StoreError(
+                .conflict,
+                "nothing was saved: \(o.entity.name) #\(id.rowID) changed elsewhere after this unit of work read what it derived its "
+                    + "changes from; roll back and make the change again (or make it inside transaction { }, which reads what is stored now)",
+                path: store.path, entity: o.entity.name, object: id)
+        }
     }
 
     /// True when `o`, as this unit found it, holds what is stored now in every property of `mask` (what a

@@ -63,6 +63,7 @@ public final class ResultsController {
     /// `window` rows are known, so a million-row level shows its first screen at once; anything that needs
     /// the whole list (``count``, a row further down, the next change) waits for the rest.
     public func performFetch(window: Int = 256) throws(StoreError) {
+        context.noteRead(entity.index)
         fetched = true
         isInvalidated = false
         if sectionKey == nil, let scan = context.store.backend.scanIDs(request, of: entity) {
@@ -105,6 +106,7 @@ public final class ResultsController {
 
     /// Rows in all sections (waits for a background read to finish; see ``loadedCount``).
     public var count: Int {
+        context.noteRead(entity.index)
         loadRest()
         return storage.rowIDs.count
     }
@@ -115,11 +117,13 @@ public final class ResultsController {
 
     /// The IDs in order (all sections, flattened).
     public var objectIDs: [ObjectID] {
+        context.noteRead(entity.index)
         loadRest()
         return storage.rowIDs.map { ObjectID(entity: entity.index, rowID: $0) }
     }
 
     public func objectID(at row: Int) -> ObjectID {
+        context.noteRead(entity.index)
         if row >= storage.rowIDs.count { loadRest() }
         return ObjectID(entity: entity.index, rowID: storage.rowIDs[row])
     }
@@ -127,6 +131,7 @@ public final class ResultsController {
 
     /// The object at `row` of the flattened result; rows are read in batches around it.
     public func object(at row: Int) -> ManagedObject {
+        context.noteRead(entity.index)
         if row >= storage.rowIDs.count { loadRest() }
         return context.materialize(storage, row)
     }
