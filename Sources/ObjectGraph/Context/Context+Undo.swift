@@ -40,6 +40,16 @@ extension Context {
         if hasChanges {
             throw StoreError(.conflict, "cannot \(verb) with unsaved changes; save or roll back first", path: store.path)
         }
+        // As NSUndoManager: an undo with one group open closes it and undoes it whole; with groups nested
+        // inside it, which would be left open around an action that is gone, it fails (there it raises),
+        // changing nothing. A redo with a group open would join the redone action to the group.
+        let open = undoHistory.openGroups
+        if open > (undoing ? 1 : 0) {
+            throw StoreError(
+                .conflict, "cannot \(verb) with \(open) undo group\(open == 1 ? "" : "s") open; end \(undoing ? "the inner ones" : "it") first",
+                path: store.path)
+        }
+        if open == 1 { try undoHistory.endGroup() }
         var entry: HistoryEntry?
         isApplyingHistory = true
         isUndoing = undoing

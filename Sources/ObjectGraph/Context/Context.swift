@@ -327,6 +327,34 @@ public final class Context {
         endUnitReads()
     }
 
+    /// Returns the context to the state of a new one on the same store: unsaved changes are discarded and
+    /// every object is forgotten (one still held keeps what it last read, marked inaccessible, and never
+    /// loads again; fetch again for current ones). Each results controller on the context fetches again and delivers what
+    /// that changed as one batch, as Core Data's `reset()` leaves a context with nothing registered.
+    ///
+    /// ```swift
+    /// context.reset()   // after a bulk change made with rows, say: nothing stale stays cached
+    /// ```
+    public func reset() {
+        discardChanges()
+        for o in registered.values {
+            forget(o)
+            o.take(row: o.isFault ? o.entity.defaults : o.values)
+            o.isInaccessible = true
+        }
+        rowCache = [:]
+        generation += 1
+        controllers.removeAll { $0.controller == nil }
+        for c in controllers {
+            // Only drawn: a controller that cannot read keeps its last result, and the next save fails with it.
+            do {
+                try c.controller?.reloadAll()
+            } catch {
+                noteReadFailure(error)
+            }
+        }
+    }
+
     private func restore(_ o: ManagedObject) {
         if let c = o.committed { o.values = c }
         o.committed = nil

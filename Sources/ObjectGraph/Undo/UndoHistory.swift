@@ -65,6 +65,9 @@ public final class UndoHistory {
     /// How many actions can be redone.
     public var redoCount: Int { (try? totals().redo) ?? 0 }
 
+    /// How many groups are open (`beginGroup` calls not yet ended).
+    public var openGroups: Int { groupDepth }
+
     /// Starts a group: every save of this context until the matching `endGroup()` becomes one action
     /// named `name`.
     public func beginGroup(_ name: String) {
