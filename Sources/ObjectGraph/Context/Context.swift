@@ -329,8 +329,8 @@ public final class Context {
 
     /// Returns the context to the state of a new one on the same store: unsaved changes are discarded and
     /// every object is forgotten (one still held keeps what it last read, marked inaccessible, and never
-    /// loads again; fetch again for current ones). Each results controller on the context fetches again and delivers what
-    /// that changed as one batch, as Core Data's `reset()` leaves a context with nothing registered.
+    /// loads again; fetch again for current ones). Each results controller on the context fetches again
+    /// and delivers what that changed as one batch, as Core Data's `reset()` leaves nothing registered.
     ///
     /// ```swift
     /// context.reset()   // after a bulk change made with rows, say: nothing stale stays cached
