@@ -175,15 +175,16 @@ extension Context {
     /// (a parent counts as changed when a child joins or leaves it), or when what those commits changed
     /// cannot be known (their log entries pruned or unreadable). As Core Data's optimistic locking refuses
     /// a stale object: two contexts that each read the last sibling's key and add the next one under the
-    /// same parent would otherwise both write it. A commit that was in the file when the unit first read
-    /// (`unitSeenMark`) and not taken in during the unit is forgiven for an object the unit found as it is
-    /// stored now: the unit read it from the file after that commit.
+    /// same parent would otherwise both write it. A commit not taken in during the unit is forgiven for an
+    /// object whose changed attributes the unit found as they are stored now (it read them from the file
+    /// after that commit); a changed relationship is never forgiven (its members may have been read after
+    /// what the unit derived from them).
     private func checkUnmoved(since mark: Int64?, changed: [ManagedObject], gone: [ManagedObject]) throws(StoreError) {
         guard mergePolicy == .refuseStale, let mark, !(changed.isEmpty && gone.isEmpty) else { return }
         let (entries, newest) = try store.backend.changes(after: mark)
         guard newest > mark else { return }
         var expected = mark + 1
-        var seen = ChangeSet(), unseen = ChangeSet()
+        var foreign = ChangeSet()
         var unknown = false
         for entry in entries {
             if entry.seq != expected { unknown = true }
@@ -192,7 +193,7 @@ extension Context {
                 unknown = true
                 continue
             }
-            if entry.seq <= unitSeenMark { seen.formUnion(changes) } else { unseen.formUnion(changes) }
+            foreign.formUnion(changes)
         }
         if expected <= newest { unknown = true }
         if unknown {
@@ -206,8 +207,9 @@ extension Context {
         // reference to it: "deleted elsewhere", a dangling relationship.)
         for o in changed + gone {
             let id = o.objectID
-            var isStale = unseen[id.entity].updated[id] != nil || mergedDuringUnit.contains(id) && seen[id.entity].updated[id] != nil
-            if !isStale, let mask = seen[id.entity].updated[id] { isStale = try !startedFromStored(o, mask) }
+            guard let mask = foreign[id.entity].updated[id] else { continue }
+            var isStale = mergedDuringUnit.contains(id)
+            if !isStale { isStale = try !startedFromStored(o, mask) }
             guard isStale else { continue }
             throw StoreError(
                 .conflict,
@@ -217,30 +219,21 @@ extension Context {
         }
     }
 
-    /// True when `o`, as this unit found it, holds what is stored now in every property of `mask` (what a
-    /// commit made elsewhere changed): the unit read that commit's values, so nothing it derived from
-    /// them is stale (one that fetched the row after the commit, before its store took the commit in).
-    /// Values compare with the unit's own changes left out; a relationship's members compare only when
-    /// the unit read them (a parent whose new child the unit never saw counts as changed).
+    /// True when `o`, as this unit found it, holds what is stored now in every attribute of `mask` (what a
+    /// commit made elsewhere changed): the unit read that commit's values, so nothing it derived from them
+    /// is stale (one that fetched the row after the commit, before its store took the commit in). Values
+    /// compare with the unit's own changes left out. A relationship in `mask` (a child joined or left) is
+    /// stale whatever the unit read of it: a key derived before its members were read is not excused by them.
     private func startedFromStored(_ o: ManagedObject, _ mask: PropertyMask) throws(StoreError) -> Bool {
         let e = o.entity
         var row: [Value]?
         for slot in e.properties.indices where mask.rawValue & (1 << UInt64(slot)) != 0 {
-            if e.storedMask & (1 << UInt64(slot)) != 0 {
-                guard !o.isFault else { return false }
-                if row == nil {
-                    guard let stored = try loadRows(entity: e, ids: [o.objectID.rowID]).first ?? nil else { return false }
-                    row = stored
-                }
-                if (o.committed ?? o.values)[slot] != row![slot] { return false }
-            } else if let r = e.relationshipOfSlot[slot], r.isToMany, r.join == nil {
-                guard let known = o.relations[slot]?.stored else { return false }
-                let now = try store.backend.rows(
-                    of: model.entities[r.destination], keySlot: r.inverseSlot, equalTo: o.objectID.rowID, withRows: false)
-                if Set(now.map(\.id)) != known { return false }
-            } else {
-                return false
+            guard e.storedMask & (1 << UInt64(slot)) != 0, e.relationshipOfSlot[slot] == nil, !o.isFault else { return false }
+            if row == nil {
+                guard let stored = try loadRows(entity: e, ids: [o.objectID.rowID]).first ?? nil else { return false }
+                row = stored
             }
+            if (o.committed ?? o.values)[slot] != row![slot] { return false }
         }
         return true
     }

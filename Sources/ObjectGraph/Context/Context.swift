@@ -31,11 +31,8 @@ public final class Context {
     /// changed (an attribute, or the members of a relationship: a sibling added under the same parent):
     /// what the unit derived from its reads (the key after the last sibling's, a count) may be stale.
     /// Polls during the unit do not move it: taking a commit in does not refresh what was derived before.
-    var unitReadMark: Int64?
-    /// The newest commit in the store's file when the unit first read: commits after `unitReadMark` up to
-    /// it may have been seen by the unit's reads of the file (not by what the context held), so an object
-    /// the unit found as it is stored now is not stale for them; commits after it are always stale.
-    var unitSeenMark: Int64 = 0
+    /// (Checked on every read of a value: a plain load, without a dynamic exclusivity check.)
+    @exclusivity(unchecked) var unitReadMark: Int64?
     /// Objects that commits taken in after `unitReadMark`, while the unit had changes, changed: the unit
     /// may have read them before (what it derived is stale however they read now). Taken in while the
     /// context has no changes, a commit ends the unit's reads instead: the next read starts a new mark.
@@ -282,15 +279,7 @@ public final class Context {
     /// (`unitReadMark`). `entity` is the index of what was read; the check is by the objects written.
     @inline(__always)
     func noteRead(_ entity: Int) {
-        if unitReadMark == nil { startUnitReads() }
-    }
-
-    private func startUnitReads() {
-        let mark = store.changeCursor
-        unitReadMark = mark
-        // Read before the read that started the unit. Only narrows what counts as seen: when the file cannot
-        // be read, nothing after the mark does.
-        unitSeenMark = max(mark, (try? store.latestChange()) ?? mark)
+        if unitReadMark == nil { unitReadMark = store.changeCursor }
     }
 
     func endUnitReads() {
