@@ -33,10 +33,14 @@ struct DerivedValueConflictTests {
 
     static func append(in context: Context, list: ManagedObject) throws -> String {
         let key = try nextKey(in: context, list: list)
+        try add(key, in: context, list: list)
+        return key
+    }
+
+    static func add(_ key: String, in context: Context, list: ManagedObject) throws {
         let entry = try context.insert("Entry")
         entry["key"] = .string(key)
         entry.setObject(list, for: "list")
-        return key
     }
 
     static func expectConflict(sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
@@ -157,9 +161,7 @@ struct DerivedValueConflictTests {
         let key = try Self.nextKey(in: c2, list: l2)
         _ = try Self.append(in: c1, list: try #require(try c1.existingObject(for: listID)))
         try c1.save()
-        let entry = try c2.insert("Entry")
-        entry["key"] = .string(key)
-        entry.setObject(l2, for: "list")
+        try Self.add(key, in: c2, list: l2)
         #expect(l2.count("entries") == 2)  // as a screen showing the new row would read it
         Self.expectConflict { try c2.save() }
     }
@@ -174,9 +176,7 @@ struct DerivedValueConflictTests {
         let key = String(format: "k%04d", shown.count + 1)
         _ = try Self.append(in: c1, list: try #require(try c1.existingObject(for: listID)))
         try c1.save()
-        let entry = try c2.insert("Entry")
-        entry["key"] = .string(key)
-        entry.setObject(l2, for: "list")
+        try Self.add(key, in: c2, list: l2)
         Self.expectConflict { try c2.save() }
     }
 

@@ -58,6 +58,12 @@ extension Context {
     func resynchronize() {
         refreshAll()
         for o in registered.values where !o.hasChanges { o.relations = [:] }
+        reloadControllers()
+    }
+
+    /// Has every results controller read its result again and deliver what changed as one batch. A
+    /// controller that cannot read keeps its last result, and the next save fails with the read's error.
+    func reloadControllers() {
         controllers.removeAll { $0.controller == nil }
         for c in controllers {
             do {

@@ -31,8 +31,7 @@ public final class Context {
     /// changed (an attribute, or the members of a relationship: a sibling added under the same parent):
     /// what the unit derived from its reads (the key after the last sibling's, a count) may be stale.
     /// Polls during the unit do not move it: taking a commit in does not refresh what was derived before.
-    /// (Checked on every read of a value: a plain load, without a dynamic exclusivity check.)
-    @exclusivity(unchecked) var unitReadMark: Int64?
+    var unitReadMark: Int64?
     /// Objects that commits taken in after `unitReadMark`, while the unit had changes, changed: the unit
     /// may have read them before (what it derived is stale however they read now). Taken in while the
     /// context has no changes, a commit ends the unit's reads instead: the next read starts a new mark.
@@ -333,15 +332,7 @@ public final class Context {
         }
         rowCache = [:]
         generation += 1
-        controllers.removeAll { $0.controller == nil }
-        for c in controllers {
-            // Only drawn: a controller that cannot read keeps its last result, and the next save fails with it.
-            do {
-                try c.controller?.reloadAll()
-            } catch {
-                noteReadFailure(error)
-            }
-        }
+        reloadControllers()
     }
 
     private func restore(_ o: ManagedObject) {
