@@ -65,8 +65,16 @@ extension ManagedObject {
     /// what its plain save checks against commits made elsewhere (see `Context.noteRead`).
     @inline(__always)
     func readValue(slot: Int) -> Value {
-        context?.noteRead(entity.index)
+        noteRead()
         return value(slot: slot)
+    }
+
+    /// Notes a read by the program in the object's context. Safe without a strong reference: the context
+    /// is alive while it holds the object (it clears `contextReference` when it lets go of it or goes
+    /// away), and nothing in `noteRead` can release it.
+    @inline(__always)
+    func noteRead() {
+        contextReference?._withUnsafeGuaranteedRef { $0.noteRead(entity.index) }
     }
 
     func value(slot: Int) -> Value {
@@ -141,7 +149,7 @@ extension ManagedObject {
     /// let parent = item.object("parent")
     /// ```
     public func object(_ key: String) -> ManagedObject? {
-        context?.noteRead(entity.index)
+        noteRead()
         let (slot, r) = relationship(key)
         precondition(!r.isToMany, "\(entity.name).\(key) is to-many")
         return toOneID(slot: slot, r).flatMap { context?.object(for: ObjectID(entity: r.destination, rowID: $0)) }
@@ -175,7 +183,7 @@ extension ManagedObject {
     /// The IDs of the objects in the relationship `key` (either cardinality), in row ID order; a
     /// many-to-many's in the order they were added (an item's tags as written).
     public func objectIDs(_ key: String) -> [ObjectID] {
-        context?.noteRead(entity.index)
+        noteRead()
         let (slot, r) = relationship(key)
         if !r.isToMany {
             return toOneID(slot: slot, r).map { [ObjectID(entity: r.destination, rowID: $0)] } ?? []
@@ -197,7 +205,7 @@ extension ManagedObject {
 
     /// How many objects the relationship `key` holds.
     public func count(_ key: String) -> Int {
-        context?.noteRead(entity.index)
+        noteRead()
         let (slot, r) = relationship(key)
         if !r.isToMany { return toOneID(slot: slot, r) == nil ? 0 : 1 }
         return members(slot: slot).count

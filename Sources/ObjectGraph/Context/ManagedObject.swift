@@ -11,10 +11,17 @@ open class ManagedObject: CustomStringConvertible {
     public let entity: EntityDescription
     /// The context the object lives in; nil once the object is no longer valid (its insert was rolled back,
     /// its deletion was saved, or the context is gone).
+    public final internal(set) var context: Context? {
+        get { contextReference?.takeUnretainedValue() }
+        set { contextReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
     // Not weak: a weak reference gives every object a side table (one more allocation each)
     // and every read is an atomic load. The context clears this when it unregisters the object and for
-    // every registered object when it goes away (see `Context.deinit`), so it never dangles.
-    @exclusivity(unchecked) public final internal(set) unowned(unsafe) var context: Context?
+    // every registered object when it goes away (see `Context.deinit`), so it never dangles. Unmanaged
+    // rather than `unowned(unsafe)`: a value read notes itself in the context (`noteRead`) through
+    // `_withUnsafeGuaranteedRef`, with no retain and release around it, which `unowned(unsafe)` always
+    // costs there (a tenth of the instructions of a key press on a long list).
+    @exclusivity(unchecked) final var contextReference: Unmanaged<Context>?
 
     // The context above, the row and the flags below are read on every property access. Their dynamic exclusivity checks
     // cost more than the accesses themselves, and none of these is ever passed inout or held across a
