@@ -169,7 +169,7 @@ import Testing
         let inList: ObjectPredicate = Property("list") == ObjectID(entity: Self.listEntity, rowID: list)
         var request = FetchRequest(
             "Task", where: shown.openOnly ? inList && Property("done") == false : inList,
-            sortedBy: [SortKey("position", ascending: !shown.descending)])
+            sortedBy: (shown.sectioned ? [SortKey("done")] : []) + [SortKey("position", ascending: !shown.descending)])
         request.limit = shown.limit
         request.offset = shown.offset
         if partial { request.propertiesToFetch = ["title", "done"] }

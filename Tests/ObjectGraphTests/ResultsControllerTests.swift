@@ -146,7 +146,7 @@ import Testing
         let t = try TaskWorld()
         t.h[1]["done"] = true
         try t.context.save()
-        let c = ResultsController(context: t.context, request: TaskModel.tasks(of: t.home), sectionKey: "done")
+        let c = ResultsController(context: t.context, request: SectionedResultsTests.byDone(t), sectionKey: "done")
         let r = try ResultsRecorder(c)
         #expect(ResultsRecorder.sections(of: c).map(\.count) == [4, 1])
         #expect(c.sectionValue(0) == .bool(false) || c.sectionValue(0) == .integer(0))

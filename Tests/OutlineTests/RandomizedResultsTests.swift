@@ -39,6 +39,7 @@ import Testing
                 let sectioned = rng.next() % 3 == 0
                 var request = Outline.level(of: parent)
                 if rng.next() % 2 == 0 { request.propertiesToFetch = ["title", "done"] }
+                if sectioned { request.sortKeys.insert(SortKey("done"), at: 0) }
                 // Some unsectioned levels show a window: a limit, sometimes after an offset.
                 if !sectioned && rng.next() % 3 == 0 {
                     request.limit = Int(rng.next() % 4) + 1

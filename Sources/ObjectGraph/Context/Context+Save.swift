@@ -318,8 +318,15 @@ extension Context {
         store.deliver(changes, from: self)
     }
 
+    /// After a unit with nothing to write: its objects were changed back to what is stored, and leave it as
+    /// a save leaves them. (A snapshot kept made the object look changed once it was refaulted, so commits
+    /// made elsewhere stopped reaching it, and its next change's undo step put back that old snapshot.)
     private func clearLists() {
-        for o in updated { o.isInUpdatedList = false }
+        for o in updated {
+            o.committed = nil
+            commitRelations(o)
+            o.isInUpdatedList = false
+        }
         inserted = []
         updated = []
         deleted = []

@@ -9,7 +9,7 @@
 /// ```
 public final class ResultsController {
     public let context: Context
-    /// The request, with the section key as its first sort key when there is one.
+    /// The request as given (its unsaved changes left out: a controller shows what is saved).
     public let request: FetchRequest
     public let sectionKey: String?
     public let entity: EntityDescription
@@ -35,24 +35,54 @@ public final class ResultsController {
     var pendingAnchorDeleted = false
     let sortSlots: [Int]
     let anchors: [ObjectID]
+    /// What is wrong with the request or the section key, thrown by ``performFetch(window:)``: a controller
+    /// is made where a screen is built, and its fetch is where a program handles failure.
+    let configurationError: StoreError?
 
+    /// A controller for `request`, its rows grouped by the value of `sectionKey` when one is given. With
+    /// a section key the request's first sort key must be that key (rows of a section must be
+    /// contiguous); ``performFetch(window:)`` fails otherwise.
+    ///
+    /// ```swift
+    /// let tasks = ResultsController(context: context, request: FetchRequest("Task", sortedBy: [SortKey("done"), SortKey("position")]), sectionKey: "done")
+    /// ```
     public init(context: Context, request: FetchRequest, sectionKey: String? = nil) {
+        // Entities are checked where the request is made; one the model lacks is a programming error.
         guard let entity = context.model.entity(request.entity) else { preconditionFailure("no entity \(request.entity)") }
         var request = request
         // A controller shows what is saved; a context's unsaved edits reach it when they are saved.
         request.includesPendingChanges = false
-        if let sectionKey, request.sortKeys.first?.key != sectionKey {
-            request.sortKeys.insert(SortKey(sectionKey), at: 0)
-        }
         self.context = context
         self.request = request
         self.sectionKey = sectionKey
         self.entity = entity
-        guard let layout = try? RowLayout(request, entity) else {
-            preconditionFailure("\(request.propertiesToFetch ?? []) are not all stored properties of \(entity.name)")
+        var problem: StoreError?
+        let layout: RowLayout
+        do {
+            layout = try RowLayout(request, entity)
+        } catch {
+            problem = error
+            layout = entity.wholeRow
         }
         storage = FetchStorage(entity: entity, rowIDs: [], request: request, layout: layout)
-        sortSlots = request.sortKeys.map { entity.property($0.key)!.slot }
+        var slots: [Int] = []
+        for key in request.sortKeys {
+            do {
+                slots.append(try entity.storedProperty(key.key).slot)
+            } catch {
+                problem = problem ?? error
+            }
+        }
+        sortSlots = slots
+        if let sectionKey, problem == nil, request.sortKeys.first?.key != sectionKey {
+            problem = StoreError(
+                .invalidRequest,
+                "a results controller sectioned by “\(sectionKey)” needs “\(sectionKey)” as its request's first sort key (its rows are "
+                    + "grouped by that value, so they must be ordered by it first); "
+                    + (request.sortKeys.first.map { "the first is “\($0.key)”" } ?? "the request has none"),
+                entity: entity.name, property: sectionKey)
+        }
+        configurationError = problem
         anchors = request.predicate.anchors(in: entity)
         context.controllers.append(WeakController(controller: self))
     }
@@ -63,6 +93,7 @@ public final class ResultsController {
     /// `window` rows are known, so a million-row level shows its first screen at once; anything that needs
     /// the whole list (``count``, a row further down, the next change) waits for the rest.
     public func performFetch(window: Int = 256) throws(StoreError) {
+        if let configurationError { throw configurationError }
         context.noteRead(entity.index)
         fetched = true
         isInvalidated = false

@@ -23,6 +23,9 @@ public struct StoreError: UserFacingError, Equatable, Sendable {
         case unknownEntity
         /// A request named a property the entity does not have, or one that is not stored.
         case unknownProperty
+        /// A request that cannot be run as asked (a sectioned results controller whose first sort key is
+        /// not its section key).
+        case invalidRequest
         /// A relationship was used where a to-many relationship of an entity to itself is needed.
         case notSelfToMany
         case uniqueConstraint

@@ -711,7 +711,8 @@ import Testing
             try SecondStoreRecorder("home", ResultsController(context: a, request: tasks(Property("list") == home.objectID, [SortKey("position")]))),
             try SecondStoreRecorder("home named", ResultsController(context: a, request: prefetching)),
             try SecondStoreRecorder(
-                "by done", ResultsController(context: a, request: tasks(.true, [SortKey("position", ascending: false)]), sectionKey: "done")),
+                "by done",
+                ResultsController(context: a, request: tasks(.true, [SortKey("done"), SortKey("position", ascending: false)]), sectionKey: "done")),
             try SecondStoreRecorder("window", ResultsController(context: a, request: window)),
             try SecondStoreRecorder(
                 "lists",
