@@ -94,7 +94,7 @@ import Testing
         #expect(mine.take() == ["delete [0.0, 0.1, 0.2]; invalidated"])
         #expect(secondHome.take() == ["insert [0.5]"])
         try paused.controller.resume()
-        #expect(paused.take() == ["delete [0.0, 0.1]; invalidated"])
+        #expect(paused.take() == ["delete [0.0, 0.1]; invalidated; reload"])
         #expect(t.work.isInaccessible || t.work.isDeleted || t.work.context == nil)
         for r in [mine, paused, secondHome] {
             try r.checkAgainstFetch(t.store)

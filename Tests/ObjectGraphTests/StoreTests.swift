@@ -104,9 +104,12 @@ import Testing
         let reader = try Store(readingAt: dir.path(), model: Self.v2)
         let c = Context(store: reader)
         let folders = ResultsController(context: c, request: FetchRequest("Folder", sortedBy: [SortKey("name")]))
+        // Each with a handler: a controller without one keeps its last fetch.
+        folders.onChange = { _ in }
         try folders.performFetch()
         #expect(folders.count == 0)
         let pinned = ResultsController(context: c, request: FetchRequest("Note", where: Property("pinned") == true))
+        pinned.onChange = { _ in }
         try pinned.performFetch()
         #expect(pinned.count == 0)
         // Rows read by ID before the migration: the SQL that read them selected NULL for `pinned`.
@@ -114,6 +117,7 @@ import Testing
         let other = Context(store: reader)
         #expect(try other.existingObject(for: noteA)?["pinned"] == .null)
         let all = ResultsController(context: c, request: FetchRequest("Note", sortedBy: [SortKey("text")]))
+        all.onChange = { _ in }
         try all.performFetch()
         #expect(try reader.poll() == 0)
 

@@ -2,7 +2,8 @@ import ObjectGraph
 
 /// Collects the batches a results controller delivers and checks each against the list it had before:
 /// applying the batch to the old list (as a table view would) must give the controller's new list, which
-/// must equal a fresh fetch of its request. What fails is collected in `failures`, so a randomized test
+/// must equal a fresh fetch of its request. The same change in the other two shapes is checked too: the
+/// difference of IDs applied to the old flat list gives the new one, and the snapshot is the new sections. What fails is collected in `failures`, so a randomized test
 /// can stop at the first step that broke and say which one.
 ///
 /// ```swift
@@ -25,7 +26,24 @@ public final class ResultsRecorder {
         try controller.performFetch()
         last = ResultsRecorder.sections(of: controller)
         controller.onChange = { [unowned self] batch in self.receive(batch) }
+        controller.onDifference = { [unowned self] difference in
+            let now = self.controller.objectIDs
+            if before.flatMap({ $0 }).map({ ObjectID(entity: self.controller.entity.index, rowID: $0) }).applying(difference) != now {
+                failures.append("difference \(difference) applied to \(before) does not give \(now.map(\.rowID))")
+            }
+        }
+        controller.onSnapshot = { [unowned self] snapshot in
+            let now = ResultsRecorder.sections(of: self.controller)
+            if snapshot.sections.map({ $0.items.map(\.rowID) }) != now { failures.append("snapshot \(snapshot) is not \(now)") }
+            let items = Set(snapshot.items), was = Set(before.flatMap { $0 })
+            for id in snapshot.reloaded where !items.contains(id) || !was.contains(id.rowID) {
+                failures.append("snapshot reloads \(id), which is not in both the old and the new list")
+            }
+        }
     }
+
+    /// The sections before the batch being delivered.
+    private var before: [[Int64]] = []
 
     /// The batches delivered since the last call, as text ("delete [0.1]; insert [0.3]").
     public func take() -> [String] {
@@ -34,6 +52,7 @@ public final class ResultsRecorder {
     }
 
     private func receive(_ batch: ResultsBatch) {
+        before = last
         batches.append(batch)
         let now = ResultsRecorder.sections(of: controller)
         let applied = batch.apply(to: last) { controller.objectID(at: $0).rowID }

@@ -27,6 +27,13 @@ public struct ResultsBatch: Equatable, Sendable, CustomStringConvertible {
     /// True when the object the request depends on (e.g. the parent of a level) was deleted: the batch
     /// empties the result and the controller delivers nothing more.
     public var invalidated = false
+    /// True for the batch ``ResultsController/resume()`` delivers (one, even when nothing changed while
+    /// paused): the observer may redraw everything from the controller; the events still take the old
+    /// list to the new, for one that animates them.
+    public var isReload = false
+    /// True for a batch caused inside ``ResultsController/performUserDrivenChange(_:)``: the observer already
+    /// shows it, and takes it into its state without animating it again.
+    public var isUserDriven = false
 
     public struct Move: Equatable, Sendable, CustomStringConvertible {
         public var from: ResultIndex
@@ -42,7 +49,7 @@ public struct ResultsBatch: Equatable, Sendable, CustomStringConvertible {
 
     public var isEmpty: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && deletes.isEmpty && inserts.isEmpty && moves.isEmpty
-            && updates.isEmpty && !invalidated
+            && updates.isEmpty && !invalidated && !isReload
     }
 
     /// Events in total: the size of the batch.
@@ -59,6 +66,8 @@ public struct ResultsBatch: Equatable, Sendable, CustomStringConvertible {
         if !moves.isEmpty { parts.append("move \(moves)") }
         if !updates.isEmpty { parts.append("update \(updates)") }
         if invalidated { parts.append("invalidated") }
+        if isReload { parts.append("reload") }
+        if isUserDriven { parts.append("user-driven") }
         return parts.joined(separator: "; ")
     }
 

@@ -14,16 +14,17 @@ extension ResultsController {
     /// Re-reads the result and delivers the difference from what the observer last saw.
     func reloadAll() throws(StoreError) {
         guard fetched, !isInvalidated else { return }
+        guard isTracking else {
+            missedChanges = true
+            return
+        }
         try completeLoading()
-        let fresh = try context.fetch(request).rowIDs
-        var touched: [Int64: PropertyMask] = [:]
-        for id in storage.rowIDs { touched[id] = PropertyMask(rawValue: ~0) }
-        for id in fresh { touched[id] = PropertyMask(rawValue: ~0) }
+        missedChanges = false
+        let touched = try everyRowTouched()
         if isPaused {
             for (id, mask) in touched { pending[id, default: []].formUnion(mask) }
             return
         }
-        let batch = try diff(touched, local: false)
-        if !batch.isEmpty { onChange?(batch) }
+        try deliver(touched: touched, anchorDeleted: false, local: false)
     }
 }

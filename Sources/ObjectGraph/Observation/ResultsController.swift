@@ -1,7 +1,12 @@
 /// A fetch request kept up to date: after each unit of work that changes its result (saved by its
-/// context, by another context on the store, or by another process), it delivers one ``ResultsBatch``.
+/// context, by another context on the store, or by another process), it delivers one change, in the shape
+/// its observer asks for: a ``ResultsBatch`` (index paths, as a table view's batch update takes them), a
+/// ``ResultsSnapshot`` (section and item identifiers, as a diffable data source takes them) or a
+/// `CollectionDifference` of object IDs (removals at old offsets, insertions at new ones, moves paired).
 ///
-/// It holds only the row IDs of its result; objects are made for the rows asked for.
+/// It holds only the row IDs of its result; objects are made for the rows asked for. With no handler set it
+/// tracks nothing and keeps its last fetch, as Core Data's does without a delegate; a handler set later
+/// gets, with the next change, everything since the last batch it could have seen.
 /// ```swift
 /// let level = ResultsController(context: context, request: Outline.level(of: groceries))
 /// level.onChange = { batch in tableView.apply(batch) }
@@ -15,6 +20,14 @@ public final class ResultsController {
     public let entity: EntityDescription
     /// Called with each batch, after the controller's own state has changed.
     public var onChange: ((ResultsBatch) -> Void)?
+    /// Called after each change with the whole result as identifiers (see ``snapshot()``), the items that
+    /// changed in place or moved named in ``ResultsSnapshot/reloaded``. Costs a pass over the result per change.
+    public var onSnapshot: ((ResultsSnapshot) -> Void)?
+    /// Called after each change with the difference of the flattened list of IDs: removals at offsets of
+    /// the old list, insertions at offsets of the new, a moved row's two paired (`associatedWith`).
+    public var onDifference: ((CollectionDifference<ObjectID>) -> Void)?
+    /// True while some handler is set: only then does the controller follow changes.
+    public var isTracking: Bool { onChange != nil || onSnapshot != nil || onDifference != nil }
     public private(set) var isPaused = false
     /// True once the object the request depends on was deleted; the result is then empty for good.
     public private(set) var isInvalidated = false
@@ -33,6 +46,11 @@ public final class ResultsController {
     /// The background read of the IDs, while it runs.
     var pendingScan: IDScan?
     var pendingAnchorDeleted = false
+    /// Changes went by while no handler was set: the result is the last fetch's, and the next change is
+    /// worked out by reading the list again.
+    var missedChanges = false
+    /// Depth of ``performUserDrivenChange(_:)`` calls: batches delivered inside are flagged.
+    var userDriven = 0
     let sortSlots: [Int]
     let anchors: [ObjectID]
     /// What is wrong with the request or the section key, thrown by ``performFetch(window:)``: a controller
@@ -97,6 +115,9 @@ public final class ResultsController {
         context.noteRead(entity.index)
         fetched = true
         isInvalidated = false
+        missedChanges = false
+        pending = [:]
+        pendingAnchorDeleted = false
         if sectionKey == nil, let scan = context.store.backend.scanIDs(request, of: entity) {
             let (ids, complete) = try scan.prefix(window)
             storage.rowIDs = ids
@@ -180,7 +201,8 @@ public final class ResultsController {
     /// Stops delivering batches; changes are gathered instead.
     public func pause() { isPaused = true }
 
-    /// Delivers one batch that takes the observer from what it last saw to now (none if nothing changed).
+    /// Delivers exactly one batch, flagged ``ResultsBatch/isReload``, that takes the observer from what it
+    /// last saw to now: its events when something changed while paused, none otherwise (a signal to redraw).
     public func resume() throws(StoreError) {
         guard isPaused else { return }
         try completeLoading()
@@ -191,11 +213,30 @@ public final class ResultsController {
                 let touched = pending, anchorDeleted = pendingAnchorDeleted
                 pending = [:]
                 pendingAnchorDeleted = false
-                try deliver(touched: touched, anchorDeleted: anchorDeleted, local: false)
+                guard fetched, !isInvalidated, isTracking else { return }
+                if missedChanges && !anchorDeleted {
+                    missedChanges = false
+                    try deliver(touched: everyRowTouched(), anchorDeleted: false, local: false, reload: true)
+                } else {
+                    try deliver(touched: touched, anchorDeleted: anchorDeleted, local: false, reload: true)
+                }
             }
         } catch {
             throw StoreError.wrap(error, "cannot bring the result up to date", path: context.store.path)
         }
+    }
+
+    /// Runs `body`, which saves a change the observer has already shown (a row the user dragged): batches
+    /// it causes are delivered flagged ``ResultsBatch/isUserDriven``, for the observer to take into its
+    /// state without animating them again.
+    ///
+    /// ```swift
+    /// try level.performUserDrivenChange { item["position"] = newKey; try context.save() }
+    /// ```
+    public func performUserDrivenChange<T>(_ body: () throws -> T) rethrows -> T {
+        userDriven += 1
+        defer { userDriven -= 1 }
+        return try body()
     }
 
     // MARK: - Changes
@@ -203,6 +244,10 @@ public final class ResultsController {
     /// Takes one change set (local or from elsewhere) and delivers its batch, or gathers it while paused.
     func process(_ changes: ChangeSet, local: Bool) throws(StoreError) {
         guard fetched, !isInvalidated else { return }
+        guard isTracking else {
+            missedChanges = true
+            return
+        }
         try completeLoading()
         let mine = changes[entity.index]
         var touched: [Int64: PropertyMask] = [:]
@@ -210,6 +255,11 @@ public final class ResultsController {
         for (id, mask) in mine.updated { touched[id.rowID, default: []].formUnion(mask) }
         for id in mine.deleted { touched[id.rowID] = PropertyMask(rawValue: ~0) }
         let anchorDeleted = anchors.contains { a in changes[a.entity].deleted.contains(a) }
+        if missedChanges && !anchorDeleted {
+            // What went by unseen is not in this change set: the list is compared whole.
+            missedChanges = false
+            touched = try everyRowTouched()
+        }
         if isPaused {
             for (id, mask) in touched { pending[id, default: []].formUnion(mask) }
             pendingAnchorDeleted = pendingAnchorDeleted || anchorDeleted
@@ -218,17 +268,33 @@ public final class ResultsController {
         try deliver(touched: touched, anchorDeleted: anchorDeleted, local: local)
     }
 
-    private func deliver(touched: [Int64: PropertyMask], anchorDeleted: Bool, local: Bool) throws(StoreError) {
-        let batch: ResultsBatch
+    /// Every row of the list as it was and as a fetch reads it now, all properties touched: the change that
+    /// takes the observer from the old list to the new when what happened in between is not known.
+    func everyRowTouched() throws(StoreError) -> [Int64: PropertyMask] {
+        let fresh = try context.fetch(request).rowIDs
+        var touched: [Int64: PropertyMask] = [:]
+        for id in storage.rowIDs { touched[id] = PropertyMask(rawValue: ~0) }
+        for id in fresh { touched[id] = PropertyMask(rawValue: ~0) }
+        return touched
+    }
+
+    func deliver(touched: [Int64: PropertyMask], anchorDeleted: Bool, local: Bool, reload: Bool = false) throws(StoreError) {
+        let oldIDs = storage.rowIDs, oldSections = sections
+        var batch: ResultsBatch
         if anchorDeleted {
             batch = invalidate()
+        } else if touched.isEmpty {
+            batch = ResultsBatch()
         } else {
-            guard !touched.isEmpty else { return }
             batch = try diff(touched, local: local)
         }
+        batch.isReload = reload
+        batch.isUserDriven = userDriven > 0
         guard !batch.isEmpty else { return }
         batchesDelivered += 1
         onChange?(batch)
+        if let onDifference { onDifference(difference(batch, from: oldIDs, oldSections)) }
+        if let onSnapshot { onSnapshot(snapshot(reloading: batch, old: oldIDs)) }
     }
 
     private func invalidate() -> ResultsBatch {
