@@ -30,6 +30,8 @@ import Testing
                 "#1 \"Orange\" 1.0", "#2 \"Unnamed Color\" 1.0",
                 // 8. Keep a list on screen up to date
                 "2 \"Orange\"",
+                // A change in the row itself, made where the user sees it: flagged; the difference moves nothing.
+                "[] []", "#1 [\"green\"]", "update [0.0->0.0]; user-driven", "true",
                 // 9. Undo: a rename, its undo and its redo, each a unit of work: its change set (section 7), then
                 // exactly one batch (section 8)
                 "[] []", "#2 [\"name\"]", "update [0.1->0.1]",
@@ -285,6 +287,14 @@ struct TutorialProgram {
         }
         try list.performFetch()
         print(list.count, list.object(at: 0)["name"])  // 2 "Orange"
+
+        var shown = list.snapshot().items  // [ObjectID], for a diffable data source
+        list.onDifference = { difference in shown = shown.applying(difference) ?? list.objectIDs }
+        try list.performUserDrivenChange {  // edited in the row itself: the batch comes back `isUserDriven`
+            orange["green"] = 0.55
+            try context.save()
+        }
+        print(shown == list.objectIDs)
 
         // 9. Undo
         bad["name"] = "Red"

@@ -7,7 +7,27 @@ extension Context {
     /// ```
     public func delete(_ object: ManagedObject) {
         guard object.context === self, !object.isDeleted else { return }
+        if propagatesDeletesAtSave {
+            fulfill(object)
+            noteRead(object.entity.index)
+            object.isDeleted = true
+            deferredDeletes.append(object)
+            return
+        }
         delete(object, root: object.objectID, cascade: false)
+    }
+
+    /// Runs the delete rules of objects deleted while ``propagatesDeletesAtSave`` holds them back, as a save
+    /// does first: their will-delete hooks, cascades and nullifies, with what the relationships hold now.
+    public func processPendingChanges() {
+        while !deferredDeletes.isEmpty {
+            let waiting = deferredDeletes
+            deferredDeletes = []
+            for o in waiting where o.context === self && o.isDeleted {
+                o.isDeleted = false
+                delete(o, root: o.objectID, cascade: false)
+            }
+        }
     }
 
     /// Deletes `first` and everything its cascade rules reach, with an explicit list of what is still to

@@ -62,6 +62,7 @@ extension Context {
         for o in inserted where o.entity === entity && !o.isDeleted { out.append(o) }
         for o in updated where o.entity === entity && o.committed != nil && !o.isDeleted { out.append(o) }
         for o in deleted where o.entity === entity { out.append(o) }
+        for o in deferredDeletes where o.entity === entity && !o.isInserted { out.append(o) }
         return out
     }
 

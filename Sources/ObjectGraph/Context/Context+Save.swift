@@ -69,13 +69,15 @@ extension Context {
                 // are; the edit then reads inside the write lock.
                 if hasChanges {
                     try checkUnmoved(
-                        since: unitReadMark, changed: updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges }, gone: deleted)
+                        since: unitReadMark, changed: updated.filter { !$0.isDeleted && !$0.isInserted && $0.hasChanges },
+                        gone: deleted + deferredDeletes.filter { !$0.isInserted })
                 }
                 // Foreign commits first, so objects read before this transaction show what is stored now.
                 try store.poll()
                 // Named first, so the edit can rename the step once it knows what it did.
                 if let actionName { pendingActionName = actionName }
                 result = try edit()
+                processPendingChanges()
                 try checkReads()
                 try runWillSave()
                 unit = try prepareSave()
@@ -137,6 +139,7 @@ extension Context {
 
     private func saveChanges() throws {
         precondition(!store.isInTransaction, "save() inside Context.transaction: the transaction saves when it ends")
+        processPendingChanges()
         do {
             try checkReads()
         } catch {

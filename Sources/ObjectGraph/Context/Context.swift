@@ -67,6 +67,20 @@ public final class Context {
         case overwrite
     }
 
+    /// When true, ``delete(_:)`` marks the object deleted and its delete rules (cascade, nullify) run when
+    /// the unit of work is saved, or at ``processPendingChanges()``: Core Data's `propagatesDeletesAtEndOfEvent`,
+    /// the end of an event being the save here. A child moved to another parent before then is no longer
+    /// reached by its old parent's cascade. False (the default): the rules run at once.
+    ///
+    /// ```swift
+    /// context.propagatesDeletesAtSave = true
+    /// context.delete(oldList); keeper.setObject(newList, for: "list")   // keeper survives the cascade
+    /// try context.save()
+    /// ```
+    public var propagatesDeletesAtSave = false
+    /// Objects deleted whose rules wait for the save (``propagatesDeletesAtSave``), in order.
+    var deferredDeletes: [ManagedObject] = []
+
     /// Objects read in one batch when a fetch result or relationship is touched.
     public var batchSize = 256
     /// A domain's own rules, run in every saving transaction after the edit and before validation, with
@@ -131,8 +145,8 @@ public final class Context {
 
     /// True when there are unsaved inserts, updates or deletes.
     public var hasChanges: Bool {
-        !inserted.isEmpty || !deleted.isEmpty || !pendingRows.isEmpty || !pendingDeletes.isEmpty || !flushed.isEmpty
-            || updated.contains { $0.hasChanges }
+        !inserted.isEmpty || !deleted.isEmpty || !deferredDeletes.isEmpty || !pendingRows.isEmpty || !pendingDeletes.isEmpty
+            || !flushed.isEmpty || updated.contains { $0.hasChanges }
     }
 
     // MARK: - Inserting
@@ -302,6 +316,8 @@ public final class Context {
             o.isInserted = false
         }
         for o in deleted { o.isDeleted = false }
+        for o in deferredDeletes { o.isDeleted = false }
+        deferredDeletes = []
         for o in updated { restore(o) }
         for o in deleted { restore(o) }
         inserted = []
