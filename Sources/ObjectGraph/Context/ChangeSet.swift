@@ -54,6 +54,13 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
         return out
     }
 
+    /// The changes to the entities with the given indexes only.
+    func restricted(to wanted: Set<Int>) -> ChangeSet {
+        var out = self
+        out.entities = entities.filter { wanted.contains($0.key) }
+        return out
+    }
+
     /// Adds another unit of work's changes (for delivering several commits as one).
     mutating func formUnion(_ other: ChangeSet) {
         // In place: a copy taken out and put back would copy a growing list of a million inserts each time.

@@ -276,7 +276,9 @@ extension Context {
     /// Hands the unit of work to the store, in the open transaction, as values. Changes nothing in memory,
     /// so a failed commit leaves the context as it was.
     private func write(_ unit: UnitOfWork) throws(StoreError) -> UnitOfWork.Commit {
-        let result = try store.backend.write(unit.storeWrite(adding: pendingRows, deleting: pendingDeletes, uncounted: pendingDeletesUncounted))
+        var w = unit.storeWrite(adding: pendingRows, deleting: pendingDeletes, uncounted: pendingDeletesUncounted)
+        w.author = transactionAuthor
+        let result = try store.backend.write(w)
         var done = unit
         // A count of a row flushed earlier in this transaction is part of its insert.
         done.changes = flushed.isEmpty ? result.changes : result.changes.droppingUpdatesOfInserted()

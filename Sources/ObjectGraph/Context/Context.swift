@@ -81,6 +81,10 @@ public final class Context {
     /// Objects deleted whose rules wait for the save (``propagatesDeletesAtSave``), in order.
     var deferredDeletes: [ManagedObject] = []
 
+    /// Who this context's saves are by, as ``Store/history(after:entities:)`` reports it (Core Data's
+    /// `transactionAuthor`): a sync client names itself so that it can pass over its own commits.
+    public var transactionAuthor: String?
+
     /// Objects read in one batch when a fetch result or relationship is touched.
     public var batchSize = 256
     /// A domain's own rules, run in every saving transaction after the edit and before validation, with

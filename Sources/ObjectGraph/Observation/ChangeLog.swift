@@ -7,13 +7,24 @@ enum ChangeLog {
     /// How long entries are kept for readers that poll late.
     static let retention: TimeInterval = 600
 
-    static func encode(_ changes: ChangeSet, model: Model) -> [UInt8] {
+    /// The author of a commit travels as one more entity name, with no records: no entity is named so
+    /// (a name cannot hold NUL), so a reader that knows nothing of authors skips it as an entity its model
+    /// lacks, and entries keep the format every version reads.
+    static let authorPrefix: [UInt8] = Array("\u{0}author\u{0}".utf8)
+
+    static func encode(_ changes: ChangeSet, model: Model, author: String? = nil) -> [UInt8] {
         var out: [UInt8] = Array("OG1".utf8) + Array(model.versionHash.utf8)
         out.reserveCapacity(64 + 11 * (changes.insertedCount + changes.deletedCount) + 19 * changes.updatedCount)
         let entities = changes.entities.keys.sorted()
-        put16(&out, entities.count)
+        put16(&out, entities.count + (author == nil ? 0 : 1))
         for e in entities {
             let name = Array(model.entities[e].name.utf8)
+            put16(&out, name.count)
+            out += name
+        }
+        if let author {
+            // Listed after the entities, so record references stay the entities' indexes.
+            let name = authorPrefix + Array(author.utf8.prefix(1024))
             put16(&out, name.count)
             out += name
         }
@@ -27,8 +38,13 @@ enum ChangeLog {
     }
 
     /// The change set, or nil for bytes this version cannot read.
-    static func decode(_ bytes: [UInt8], model: Model) -> ChangeSet? {
+    static func decode(_ bytes: [UInt8], model: Model) -> ChangeSet? { decodeEntry(bytes, model: model)?.changes }
+
+    /// The change set and the author the commit named (``Context/transactionAuthor``), or nil for bytes
+    /// this version cannot read.
+    static func decodeEntry(_ bytes: [UInt8], model: Model) -> (changes: ChangeSet, author: String?)? {
         guard bytes.count >= 21, bytes[0..<3].elementsEqual("OG1".utf8) else { return nil }
+        var author: String?
         let sameModel = bytes[3..<19].elementsEqual(model.versionHash.utf8)
         var i = 19
         func get(_ n: Int) -> UInt64? {
@@ -42,9 +58,14 @@ enum ChangeLog {
         var entityOf: [Int?] = []
         for _ in 0..<count {
             guard let n = get(2), i + Int(n) <= bytes.count else { return nil }
-            let name = String(decoding: bytes[i..<(i + Int(n))], as: UTF8.self)
+            let raw = bytes[i..<(i + Int(n))]
             i += Int(n)
-            entityOf.append(model.entity(name)?.index)
+            if raw.starts(with: authorPrefix) {
+                author = String(decoding: raw.dropFirst(authorPrefix.count), as: UTF8.self)
+                entityOf.append(nil)
+                continue
+            }
+            entityOf.append(model.entity(String(decoding: raw, as: UTF8.self))?.index)
         }
         var changes = ChangeSet()
         while i < bytes.count {
@@ -58,7 +79,7 @@ enum ChangeLog {
             default: changes.delete(id)
             }
         }
-        return changes
+        return (changes, author)
     }
 
     private static func put16(_ out: inout [UInt8], _ v: Int) {

@@ -213,10 +213,18 @@ protocol ChangeLogStorage: AnyObject {
     /// migrated the file to this model meanwhile and the store now reads it as it is (everything must be
     /// read again). False for any other store.
     func tookInMigrationElsewhere() throws(StoreError) -> Bool
+    /// ``changes(after:)`` with the author each commit named.
+    func authoredChanges(after seq: Int64) throws(StoreError) -> (entries: [LoggedCommit], newest: Int64)
 }
 
 extension ChangeLogStorage {
     func tookInMigrationElsewhere() throws(StoreError) -> Bool { false }
+
+    /// For a store type that keeps no authors.
+    func authoredChanges(after seq: Int64) throws(StoreError) -> (entries: [LoggedCommit], newest: Int64) {
+        let (entries, newest) = try changes(after: seq)
+        return (entries.map { LoggedCommit(seq: $0.seq, changes: $0.changes, author: nil) }, newest)
+    }
 }
 
 /// The shared undo history's rows.
@@ -328,6 +336,16 @@ struct StoreWrite {
     /// False for a part of a unit written before the rest (`Context.flushRows`): its changes are logged
     /// with the rest, in the unit's one change-log entry.
     var logs = true
+    /// Who made the commit (``Context/transactionAuthor``), logged with its changes.
+    var author: String?
+}
+
+/// One entry of a store's change log: its number, what it changed (nil when it cannot be read) and the
+/// author its commit named.
+struct LoggedCommit {
+    let seq: Int64
+    let changes: ChangeSet?
+    let author: String?
 }
 
 /// What a store's ``PersistentStore/write(_:)`` did.

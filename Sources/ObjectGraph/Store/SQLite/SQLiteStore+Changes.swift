@@ -31,7 +31,12 @@ extension SQLiteStore {
     /// AUTOINCREMENT counter of `og_changes`, which a history row takes by hand), so every number up to
     /// the newest belongs to one entry until it is pruned.
     func changes(after seq: Int64) throws(StoreError) -> (entries: [(seq: Int64, changes: ChangeSet?)], newest: Int64) {
-        var entries: [(seq: Int64, changes: ChangeSet?)] = []
+        let (entries, newest) = try authoredChanges(after: seq)
+        return (entries.map { ($0.seq, $0.changes) }, newest)
+    }
+
+    func authoredChanges(after seq: Int64) throws(StoreError) -> (entries: [LoggedCommit], newest: Int64) {
+        var entries: [LoggedCommit] = []
         var top: Int64 = 0
         do {
             try read { db in
@@ -58,7 +63,7 @@ extension SQLiteStore {
     /// Entries numbered past the counter (read on the same snapshot) are damage, a number another program
     /// wrote: taken, they would move a reader's cursor past entries still to come.
     private func readEntries(
-        _ db: Database, _ which: HotSQL, after seq: Int64, upTo top: Int64, into entries: inout [(seq: Int64, changes: ChangeSet?)]
+        _ db: Database, _ which: HotSQL, after seq: Int64, upTo top: Int64, into entries: inout [LoggedCommit]
     ) throws {
         let rows = try statement(db, which)
         rows.bind(seq, at: 1)
@@ -67,15 +72,16 @@ extension SQLiteStore {
             let number = rows.int64(at: 0)
             guard number > seq && number <= top else { continue }
             let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(rows.handle, 1), count: Int(sqlite3_column_bytes(rows.handle, 1)))
-            entries.append((number, ChangeLog.decode([UInt8](bytes), model: model)))
+            let entry = ChangeLog.decodeEntry([UInt8](bytes), model: model)
+            entries.append(LoggedCommit(seq: number, changes: entry?.changes, author: entry?.author))
         }
     }
 
     /// Inside the saving transaction: the unit's change set is logged once its undo step is known (the
     /// step's history row may take it); an entry still open is written first.
-    func openLog(_ changes: ChangeSet, _ db: Database) throws {
+    func openLog(_ changes: ChangeSet, _ db: Database, author: String?) throws {
         try flushLog(db)
-        pendingLog = ChangeLog.encode(changes, model: model)
+        pendingLog = ChangeLog.encode(changes, model: model, author: author)
     }
 
     /// The largest entry a history row takes. A larger one (a subtree deleted) goes to `og_changes`: beside

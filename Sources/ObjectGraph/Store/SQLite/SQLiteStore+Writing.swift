@@ -32,7 +32,7 @@ extension SQLiteStore {
                 for r in updated { changes.update(r.id, PropertyMask(slot: r.slot)) }
                 results += updated
             }
-            if !changes.isEmpty && unit.logs { try openLog(changes, db) }
+            if !changes.isEmpty && unit.logs { try openLog(changes, db, author: unit.author) }
             return StoreWriteResult(changes: changes, counts: results)
         } catch let e as StoreError {
             throw e

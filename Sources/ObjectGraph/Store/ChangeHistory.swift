@@ -1,0 +1,27 @@
+/// The commits made to a store after a ``ChangeToken``, by every context and process, oldest first:
+/// what a replica, an indexer or a sync reads to follow the store (Core Data's persistent history).
+///
+/// ```swift
+/// let history = try store.changeHistory(after: token, entities: ["Item"])
+/// if !history.isComplete { reindexEverything() }
+/// for commit in history.commits where commit.author != "indexer" { index(commit.changes) }
+/// token = history.token
+/// ```
+public struct ChangeHistory: Sendable {
+    /// One commit: its token, who made it (``Context/transactionAuthor``, nil when unnamed) and what it
+    /// changed (only the entities asked for).
+    public struct Commit: Sendable {
+        public let token: ChangeToken
+        public let author: String?
+        public let changes: ChangeSet
+    }
+
+    /// The commits, oldest first.
+    public let commits: [Commit]
+    /// The token to ask from next time: the newest commit the store had made when this was read.
+    public let token: ChangeToken
+    /// False when commits after the token asked from are gone from the log (it keeps
+    /// ``Store/changeHistoryRetention`` seconds) or cannot be read: what changed meanwhile is not all
+    /// here, and a reader must read what it follows again in full.
+    public let isComplete: Bool
+}
