@@ -51,6 +51,11 @@ protocol StoreWriter: AnyObject {
     /// Writes one unit of work in the open write transaction; its change set is logged by ``finishLog()``
     /// (or by the history row of its undo step), at the latest when the transaction commits. See ``StoreWrite``.
     func write(_ unit: StoreWrite) throws(StoreError) -> StoreWriteResult
+    /// In the open write transaction: sets the stored attributes `values` (slot, value) of every row of
+    /// `entity` that `predicate` matches, in one statement, and opens the change-log entry naming them with
+    /// `author`; returns their IDs. The caller has checked the slots (attributes, no full-text index).
+    func batchUpdate(_ entity: EntityDescription, where predicate: ObjectPredicate, set values: [(slot: Int, value: Value)], author: String?)
+        throws(StoreError) -> [Int64]
     /// Inside the write transaction, after the unit's undo step is recorded: logs the change set
     /// ``write(_:)`` left to log, unless the step's history row took it; returns the entry's sequence
     /// number (0 when the unit logged nothing).
@@ -215,6 +220,15 @@ protocol ChangeLogStorage: AnyObject {
     func tookInMigrationElsewhere() throws(StoreError) -> Bool
     /// ``changes(after:)`` with the author each commit named.
     func authoredChanges(after seq: Int64) throws(StoreError) -> (entries: [LoggedCommit], newest: Int64)
+}
+
+extension StoreWriter {
+    /// For a store type without batch updates.
+    func batchUpdate(_ entity: EntityDescription, where predicate: ObjectPredicate, set values: [(slot: Int, value: Value)], author: String?)
+        throws(StoreError) -> [Int64]
+    {
+        throw StoreError(.invalidRequest, "this store type cannot make batch updates", entity: entity.name)
+    }
 }
 
 extension ChangeLogStorage {

@@ -1,0 +1,31 @@
+import GRDB
+
+extension SQLiteStore {
+    func batchUpdate(_ e: EntityDescription, where predicate: ObjectPredicate, set values: [(slot: Int, value: Value)], author: String?)
+        throws(StoreError) -> [Int64]
+    {
+        guard let db = transaction else { preconditionFailure("batchUpdate outside a write transaction") }
+        let (condition, args) = predicate.sql(for: e, absent: absentSlots[e.index] ?? [])
+        let sql =
+            "UPDATE \(Schema.quote(e.name)) SET " + values.map { "\(Schema.quote(e.properties[$0.slot].name)) = ?" }.joined(separator: ", ")
+            + " WHERE \(condition) RETURNING id"
+        var ids: [Int64] = []
+        do {
+            let stmt = try statement(db, sql)
+            for (k, v) in values.enumerated() { stmt.bind(v.value, at: Int32(k + 1)) }
+            for (k, a) in args.enumerated() { stmt.bind(a, at: Int32(values.count + k + 1)) }
+            defer { stmt.reset() }
+            while try stmt.step(db) { ids.append(stmt.int64(at: 0)) }
+            guard !ids.isEmpty else { return ids }
+            var changes = ChangeSet()
+            let mask = PropertyMask(rawValue: values.reduce(UInt64(0)) { $0 | 1 << UInt64($1.slot) })
+            for id in ids { changes.update(ObjectID(entity: e.index, rowID: id), mask) }
+            try openLog(changes, db, author: author)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw SQLiteStore.saveError(error, path: path)
+        }
+        return ids
+    }
+}
