@@ -70,6 +70,7 @@ do {
     try AgendaBenchmarks(size: quick ? 50_000 : 1_000_000, runs: quick ? 3 : 5).run(only: only)
     try LiveBenchmarks(adds: quick ? 20 : 200, idleSeconds: quick ? 2 : 10).run(only: only)
     try StreamingBenchmarks(size: quick ? 100_000 : 1_000_000, runs: quick ? 2 : 3).run(only: only)
+    try BatchBenchmarks(rows: quick ? 10_000 : 100_000, runs: quick ? 3 : 7).run(only: only)
     try SyncBenchmarks(queued: 1000, runs: quick ? 1 : 3, edits: quick ? 20 : 200, idleItems: quick ? 10_000 : 100_000, idleSeconds: quick ? 10 : 30)
         .run(only: only)
     print(String(format: "peak resident memory: %.0f MiB", Harness.peakRSS))
