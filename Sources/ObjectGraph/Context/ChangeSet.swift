@@ -54,6 +54,14 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
         return out
     }
 
+    /// Updates of many objects of one entity with the same mask, built in one dictionary (a batch update).
+    init(entity: Int, updated ids: [Int64], mask: PropertyMask) {
+        var updated: [ObjectID: PropertyMask] = [:]
+        updated.reserveCapacity(ids.count)
+        for id in ids { updated[ObjectID(entity: entity, rowID: id)] = mask }
+        entities[entity] = EntityChanges(updated: updated)
+    }
+
     /// The changes to the entities with the given indexes only.
     func restricted(to wanted: Set<Int>) -> ChangeSet {
         var out = self

@@ -31,16 +31,13 @@ extension Context {
         let names = Set(values.keys)
         errors.removeAll { !names.contains($0.property) }
         if !errors.isEmpty { throw ValidationFailure(errors: errors) }
-        var ids: [Int64] = []
+        var changes = ChangeSet()
         try store.writeTransaction { logged in
-            ids = try store.backend.batchUpdate(entity, where: request.predicate, set: slots, author: transactionAuthor)
+            changes = try store.backend.batchUpdate(entity, where: request.predicate, set: slots, author: transactionAuthor)
             logged = try store.backend.finishLog()
         }
-        var changes = ChangeSet()
-        let mask = PropertyMask(rawValue: slots.reduce(UInt64(0)) { $0 | 1 << UInt64($1.slot) })
-        for id in ids { changes.update(ObjectID(entity: entity.index, rowID: id), mask) }
         publishBatch(changes)
-        return ids.map { ObjectID(entity: entity.index, rowID: $0) }
+        return Array(changes[entity.index].updated.keys)
     }
 
     /// Deletes every object `request` matches without making objects (Core Data's batch delete): their

@@ -53,9 +53,9 @@ protocol StoreWriter: AnyObject {
     func write(_ unit: StoreWrite) throws(StoreError) -> StoreWriteResult
     /// In the open write transaction: sets the stored attributes `values` (slot, value) of every row of
     /// `entity` that `predicate` matches, in one statement, and opens the change-log entry naming them with
-    /// `author`; returns their IDs. The caller has checked the slots (attributes, no full-text index).
+    /// `author`; returns that change set. The caller has checked the slots (attributes, no full-text index).
     func batchUpdate(_ entity: EntityDescription, where predicate: ObjectPredicate, set values: [(slot: Int, value: Value)], author: String?)
-        throws(StoreError) -> [Int64]
+        throws(StoreError) -> ChangeSet
     /// Inside the write transaction, after the unit's undo step is recorded: logs the change set
     /// ``write(_:)`` left to log, unless the step's history row took it; returns the entry's sequence
     /// number (0 when the unit logged nothing).
@@ -225,7 +225,7 @@ protocol ChangeLogStorage: AnyObject {
 extension StoreWriter {
     /// For a store type without batch updates.
     func batchUpdate(_ entity: EntityDescription, where predicate: ObjectPredicate, set values: [(slot: Int, value: Value)], author: String?)
-        throws(StoreError) -> [Int64]
+        throws(StoreError) -> ChangeSet
     {
         throw StoreError(.invalidRequest, "this store type cannot make batch updates", entity: entity.name)
     }

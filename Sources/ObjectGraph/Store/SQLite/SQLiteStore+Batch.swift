@@ -2,7 +2,7 @@ import GRDB
 
 extension SQLiteStore {
     func batchUpdate(_ e: EntityDescription, where predicate: ObjectPredicate, set values: [(slot: Int, value: Value)], author: String?)
-        throws(StoreError) -> [Int64]
+        throws(StoreError) -> ChangeSet
     {
         guard let db = transaction else { preconditionFailure("batchUpdate outside a write transaction") }
         let (condition, args) = predicate.sql(for: e, absent: absentSlots[e.index] ?? [])
@@ -16,16 +16,14 @@ extension SQLiteStore {
             for (k, a) in args.enumerated() { stmt.bind(a, at: Int32(values.count + k + 1)) }
             defer { stmt.reset() }
             while try stmt.step(db) { ids.append(stmt.int64(at: 0)) }
-            guard !ids.isEmpty else { return ids }
-            var changes = ChangeSet()
-            let mask = PropertyMask(rawValue: values.reduce(UInt64(0)) { $0 | 1 << UInt64($1.slot) })
-            for id in ids { changes.update(ObjectID(entity: e.index, rowID: id), mask) }
+            guard !ids.isEmpty else { return ChangeSet() }
+            let changes = ChangeSet(entity: e.index, updated: ids, mask: PropertyMask(rawValue: values.reduce(UInt64(0)) { $0 | 1 << UInt64($1.slot) }))
             try openLog(changes, db, author: author)
+            return changes
         } catch let error as StoreError {
             throw error
         } catch {
             throw SQLiteStore.saveError(error, path: path)
         }
-        return ids
     }
 }
