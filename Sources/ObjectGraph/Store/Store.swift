@@ -7,6 +7,7 @@
 /// let context = Context(store: store)
 /// ```
 public final class Store {
+    /// The model the store was opened with.
     public let model: Model
     /// The file, or nil for an in-memory store.
     public let path: String?
