@@ -35,7 +35,7 @@ public struct Attribute: Sendable {
     public var derive: (@Sendable (ManagedObject) -> Value)?
     /// For a count the store maintains (see ``count(_:of:)``): the to-many relationship it counts.
     public var countedRelationship: String?
-    /// How an object is shown rather than what it says (see ``viewState(_:_:default:)``): outside undo.
+    /// How an object is shown rather than what it says (see ``viewState(_:_:optional:default:)``): outside undo.
     public var isViewState = false
 
     /// A stored attribute.
