@@ -11,7 +11,7 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     /// The changes to one entity's objects.
     ///
     /// ```swift
-    /// for (id, mask) in changes[item.index].updated { print(id, mask.names(in: item)) }
+    /// for (id, mask) in changes[itemEntity.index].updated { print(id, mask.names(in: itemEntity)) }
     /// ```
     public struct EntityChanges: Sendable, Equatable {
         /// The objects inserted.

@@ -1,8 +1,8 @@
 /// A set of an entity's properties, one bit per slot: the changed keys of an updated object.
 ///
 /// ```swift
-/// let mask = PropertyMask(["title", "done"], in: item)
-/// mask.contains(slot: item.slot("title")!)   // true
+/// let mask = PropertyMask(["title", "done"], in: itemEntity)
+/// mask.contains(slot: itemEntity.slot("title")!)   // true
 /// ```
 public struct PropertyMask: OptionSet, Sendable, Hashable {
     public let rawValue: UInt64
