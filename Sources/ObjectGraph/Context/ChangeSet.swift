@@ -1,26 +1,46 @@
 /// What one unit of work changed: inserted, updated (with changed properties) and deleted object IDs,
 /// grouped per entity. Published after every successful save; the input of results controllers.
+///
+/// ```swift
+/// context.observeChanges { changes in
+///     let items = changes[model.entity("Item")!.index]   // the changes to one entity
+///     print(changes.insertedCount, items.deleted)
+/// }
+/// ```
 public struct ChangeSet: Sendable, CustomStringConvertible {
     /// The changes to one entity's objects.
+    ///
+    /// ```swift
+    /// for (id, mask) in changes[itemEntity.index].updated { print(id, mask.names(in: itemEntity)) }
+    /// ```
     public struct EntityChanges: Sendable, Equatable {
+        /// The objects inserted.
         public var inserted: [ObjectID] = []
+        /// The objects updated, each with the properties that changed.
         public var updated: [ObjectID: PropertyMask] = [:]
+        /// The objects deleted.
         public var deleted: [ObjectID] = []
+        /// True when no object of the entity changed.
         public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
     }
 
     /// Changes keyed by entity index.
     public private(set) var entities: [Int: EntityChanges] = [:]
 
+    /// An empty change set.
     public init() {}
 
+    /// True when no object changed.
     public var isEmpty: Bool { entities.values.allSatisfy(\.isEmpty) }
 
     /// The changes to the entity with index `entity` (empty when none).
     public subscript(entity: Int) -> EntityChanges { entities[entity] ?? EntityChanges() }
 
+    /// How many objects were inserted, over all entities.
     public var insertedCount: Int { entities.values.reduce(0) { $0 + $1.inserted.count } }
+    /// How many objects were updated, over all entities.
     public var updatedCount: Int { entities.values.reduce(0) { $0 + $1.updated.count } }
+    /// How many objects were deleted, over all entities.
     public var deletedCount: Int { entities.values.reduce(0) { $0 + $1.deleted.count } }
 
     mutating func insert(_ id: ObjectID) { entities[id.entity, default: EntityChanges()].inserted.append(id) }

@@ -22,19 +22,6 @@ extension Context {
         try saveChanges()
     }
 
-    /// Runs `edit` and saves what it changed as one unit of work, inside one write transaction that
-    /// begins before `edit` reads anything: commits made elsewhere first reach this context (as `poll`
-    /// would bring them), then no other connection can commit until this one has. So whatever `edit`
-    /// derives from what it reads (the last sibling, a position) is still true when its changes are
-    /// written. On any failure nothing is written, the unit's changes are rolled back and the undo
-    /// history is kept. `save()` cannot be called inside it.
-    ///
-    /// ```swift
-    /// try context.transaction(actionName: "Add “Milk”") {
-    ///     let last = try context.fetch(lastSiblingRequest).first
-    ///     …
-    /// }
-    /// ```
     /// ``transaction(actionName:_:)`` for work the user did not ask for (a migration of data): no undo step.
     @discardableResult
     public func transactionWithoutUndo<T>(_ edit: () throws -> T) throws -> T {
@@ -55,6 +42,19 @@ extension Context {
         return try transaction(actionName: actionName, edit)
     }
 
+    /// Runs `edit` and saves what it changed as one unit of work, inside one write transaction that
+    /// begins before `edit` reads anything: commits made elsewhere first reach this context (as `poll`
+    /// would bring them), then no other connection can commit until this one has. So whatever `edit`
+    /// derives from what it reads (the last sibling, a position) is still true when its changes are
+    /// written. On any failure nothing is written, the unit's changes are rolled back and the undo
+    /// history is kept. `save()` cannot be called inside it.
+    ///
+    /// ```swift
+    /// try context.transaction(actionName: "Add “Milk”") {
+    ///     let last = try context.fetch(lastSiblingRequest).first
+    ///     …
+    /// }
+    /// ```
     @discardableResult
     public func transaction<T>(actionName: String? = nil, _ edit: () throws -> T) throws -> T {
         var result: T?

@@ -11,7 +11,9 @@ import Foundation
 /// ```
 /// A context is not thread-safe: use it from one thread (or actor) only.
 public final class Context {
+    /// The store the context reads from and saves to.
     public let store: Store
+    /// The store's model.
     public var model: Model { store.model }
     // The counters and the change lists are touched once per object made or changed: plain loads,
     // stores and appends only, so they skip dynamic exclusivity checks (see ManagedObject).
@@ -58,6 +60,10 @@ public final class Context {
     public var mergePolicy = MergePolicy.refuseStale
 
     /// See ``Context/mergePolicy``.
+    ///
+    /// ```swift
+    /// context.mergePolicy = .overwrite   // last writer wins, property by property
+    /// ```
     public enum MergePolicy: Sendable {
         /// The save fails with `StoreError.conflict`, writes nothing and keeps the unit's changes; roll
         /// back (which takes in what changed) and make the change again, or make it in `transaction { }`.
@@ -136,6 +142,7 @@ public final class Context {
     let validator = AttributeValidator()
     private var nextObserver = 0
 
+    /// A new context on `store`, with no objects registered; the store hands it what other contexts commit.
     public init(store: Store) {
         self.store = store
         undoHistory = UndoHistory(store: store)
@@ -167,6 +174,7 @@ public final class Context {
         return object
     }
 
+    /// Inserts a new object of `entity` (an entity of this context's model), with its defaults and a permanent ID.
     public func insert(_ entity: EntityDescription) throws(StoreError) -> ManagedObject {
         let id = ObjectID(entity: entity.index, rowID: try nextRowID())
         let object = entity.objectType.init(entity: entity, objectID: id)
@@ -390,6 +398,7 @@ public final class Context {
         return nextObserver
     }
 
+    /// Stops calling the block that ``observeChanges(includingMerged:_:)`` returned `token` for.
     public func removeObserver(_ token: Int) {
         observers[token] = nil
         mergeObservers[token] = nil

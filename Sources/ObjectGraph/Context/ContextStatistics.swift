@@ -1,4 +1,10 @@
 /// Counters that show what a context did, so tests can check laziness and batching.
+///
+/// ```swift
+/// let loaded = context.statistics.rowsLoaded
+/// _ = results[500]["title"]
+/// print(context.statistics.rowsLoaded - loaded)   // the rows read to show that one element
+/// ```
 public struct ContextStatistics: Sendable, Equatable {
     /// Managed objects instantiated (faults included).
     public var objectsCreated = 0

@@ -7,7 +7,9 @@
 /// }
 /// ```
 open class ManagedObject: CustomStringConvertible {
+    /// The object's permanent identity, which never changes.
     public let objectID: ObjectID
+    /// The entity the object belongs to.
     public let entity: EntityDescription
     /// The context the object lives in; nil once the object is no longer valid (its insert was rolled back,
     /// its deletion was saved, or the context is gone).
@@ -53,6 +55,7 @@ open class ManagedObject: CustomStringConvertible {
     /// Deleted in this unit of work and not yet saved.
     @exclusivity(unchecked) public final internal(set) var isDeleted = false
 
+    /// The context calls it to make every object (an insert, a fetch, a fault); a subclass that overrides it calls `super`'s.
     public required init(entity: EntityDescription, objectID: ObjectID) {
         self.entity = entity
         self.objectID = objectID

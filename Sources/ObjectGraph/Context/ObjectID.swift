@@ -2,12 +2,18 @@
 ///
 /// An ID is assigned at insert and never changes or gets reused: across saves, relaunches, and the undo of
 /// a deletion (which re-inserts the same ID).
+///
+/// ```swift
+/// let id = item.objectID                 // keep it, store it, send it
+/// let same = context.object(for: id)     // the same object again
+/// ```
 public struct ObjectID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Index of the entity in its model.
     public let entity: Int
     /// The row's `id`, unique across every entity of the store.
     public let rowID: Int64
 
+    /// The ID of row `rowID` of the entity at index `entity` of the model (an ID kept elsewhere as its two numbers).
     public init(entity: Int, rowID: Int64) {
         self.entity = entity
         self.rowID = rowID

@@ -5,10 +5,15 @@
 /// request.limit = 10
 /// ```
 public struct FetchRequest: Sendable, Hashable {
+    /// The name of the entity whose objects are fetched.
     public var entity: String
+    /// Which objects match (`.true`, the default: all of them).
     public var predicate: ObjectPredicate
+    /// The order, first key first; ties are broken by object ID.
     public var sortKeys: [SortKey]
+    /// The most objects the result holds (nil, the default: no limit).
     public var limit: Int?
+    /// How many objects of the ordered result are skipped before the first one it holds.
     public var offset: Int = 0
     /// Include this context's unsaved inserts, changes and deletes (the default).
     public var includesPendingChanges = true
@@ -29,6 +34,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// the reversed list (and SQLite walks an index backwards instead of sorting).
     var idAscending: Bool { sortKeys.last?.ascending ?? true }
 
+    /// A request for the objects of `entity` that match `predicate`, in the order of `sortKeys`.
     public init(_ entity: String, where predicate: ObjectPredicate = .true, sortedBy sortKeys: [SortKey] = []) {
         self.entity = entity
         self.predicate = predicate

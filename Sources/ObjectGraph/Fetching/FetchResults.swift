@@ -7,6 +7,7 @@
 /// for color in colors.prefix(20) { print(color["name"]) }
 /// ```
 public struct FetchResults: RandomAccessCollection {
+    /// The entity of the objects fetched.
     public var entity: EntityDescription { storage.entity }
     /// Row IDs in fetch order.
     public var rowIDs: [Int64] { storage.rowIDs }

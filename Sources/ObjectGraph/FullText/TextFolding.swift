@@ -3,6 +3,10 @@ import Foundation
 /// The one way text is compared by full-text search: Unicode case folding and diacritics removed, so
 /// “GÖDEL”, “Gödel” and “godel” are the same text, “Straße” contains “ss”, and “İ” folds to “i” (a dotless
 /// “ı” stays its own letter). The store indexes folded text and folds each query the same way.
+///
+/// ```swift
+/// TextFolding.fold("Gödel") == TextFolding.fold("GODEL")   // true: both are "godel"
+/// ```
 public enum TextFolding {
     /// `text` folded. ASCII text (most titles) is lowercased byte by byte, which is what Foundation's
     /// folding gives for it; other text goes through Foundation's case- and diacritic-insensitive folding.

@@ -7,7 +7,9 @@ import Foundation
 /// Attribute("name", .string, default: "Unnamed Color", indexed: true)
 /// ```
 public struct Attribute: Sendable {
+    /// The attribute's name, unique among its entity's properties.
     public let name: String
+    /// The type of its values.
     public let type: AttributeType
     /// Nil is allowed at save.
     public var isOptional: Bool
@@ -15,13 +17,17 @@ public struct Attribute: Sendable {
     public var defaultValue: Value
     /// Inclusive numeric bounds (integer, double, date as seconds since 1970).
     public var minimum: Double?
+    /// The upper bound (see ``minimum``).
     public var maximum: Double?
     /// Inclusive bounds on a string's length in characters, or a blob's length in bytes.
     public var minLength: Int?
+    /// The upper bound on the length (see ``minLength``).
     public var maxLength: Int?
     /// A regular expression a string must match whole.
     public var pattern: String?
+    /// The store keeps an index of it, for fetches that match or sort by it.
     public var isIndexed: Bool
+    /// No two objects may have the same value (a save that would fails with `.uniqueConstraint`); nil may repeat.
     public var isUnique: Bool
     /// Not stored: kept in memory only, or computed by `derive` on every read.
     public var isTransient: Bool
@@ -29,7 +35,7 @@ public struct Attribute: Sendable {
     public var derive: (@Sendable (ManagedObject) -> Value)?
     /// For a count the store maintains (see ``count(_:of:)``): the to-many relationship it counts.
     public var countedRelationship: String?
-    /// How an object is shown rather than what it says (see ``viewState(_:_:default:)``): outside undo.
+    /// How an object is shown rather than what it says (see ``viewState(_:_:optional:default:)``): outside undo.
     public var isViewState = false
 
     /// A stored attribute.
@@ -120,7 +126,12 @@ extension Attribute {
 }
 
 /// Swift types that name their attribute type, so a default can imply it.
+///
+/// ```swift
+/// Attribute("count", default: 0)   // an Int default: an .integer64 attribute
+/// ```
 public protocol DefaultAttributeType {
+    /// The attribute type of this Swift type's values.
     static var attributeType: AttributeType { get }
 }
 

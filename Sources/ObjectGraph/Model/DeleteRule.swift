@@ -1,4 +1,8 @@
 /// What deleting an object does to the objects at the other end of one of its relationships.
+///
+/// ```swift
+/// Relationship.toMany("children", "Item", inverse: "parent", deleteRule: .cascade)
+/// ```
 public enum DeleteRule: String, Sendable, Hashable, Codable {
     /// The related objects are deleted too.
     case cascade

@@ -1,11 +1,19 @@
 /// An entity as the runtime uses it: properties resolved to slots, relationships to their destinations.
+///
+/// ```swift
+/// let item = model.entity("Item")!
+/// let titleSlot = item.slot("title")!   // then object[slot: titleSlot] reads without a name lookup
+/// ```
 public final class EntityDescription: Sendable, CustomStringConvertible {
+    /// The entity's name.
     public let name: String
     /// Position in the model's entity list; part of every ``ObjectID``.
     public let index: Int
+    /// The class of its objects: ``ManagedObject``, or the subclass the entity declared.
     public let objectType: ManagedObject.Type
     /// Attributes then relationships, in declaration order; a property's position is its slot.
     public let properties: [PropertyDescription]
+    /// Its compound indexes, as declared.
     public let indexes: [CompoundIndex]
     /// The slots of the attributes in the entity's ``FullTextIndex``, in its order (empty without one).
     public let fullTextSlots: [Int]
@@ -105,21 +113,37 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
 }
 
 /// An attribute or relationship of an entity, with its slot.
+///
+/// ```swift
+/// for p in entity.properties where p.relationship?.isToMany == true { print(p.name) }
+/// ```
 public struct PropertyDescription: Sendable {
+    /// An attribute or a relationship, with its declaration.
+    ///
+    /// ```swift
+    /// if case .attribute(let a) = property.kind, a.isTransient { … }
+    /// ```
     public enum Kind: Sendable {
+        /// An attribute, as declared.
         case attribute(Attribute)
+        /// A relationship, resolved against the model.
         case relationship(RelationshipDescription)
     }
 
+    /// The property's name.
     public let name: String
+    /// Its position in the entity's properties, and in each object's values.
     public let slot: Int
+    /// Whether it is an attribute or a relationship.
     public let kind: Kind
 
+    /// The attribute, when the property is one.
     public var attribute: Attribute? {
         if case .attribute(let a) = kind { return a }
         return nil
     }
 
+    /// The relationship, when the property is one.
     public var relationship: RelationshipDescription? {
         if case .relationship(let r) = kind { return r }
         return nil
@@ -135,6 +159,11 @@ public struct PropertyDescription: Sendable {
 }
 
 /// A relationship resolved against the model.
+///
+/// ```swift
+/// let children = model.entity("Item")!.property("children")!.relationship!
+/// children.isToMany && children.deleteRule == .cascade   // true
+/// ```
 public struct RelationshipDescription: Sendable {
     /// The relationship as declared.
     public var relationship: Relationship { declaration.relationship }

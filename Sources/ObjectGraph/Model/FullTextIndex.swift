@@ -13,6 +13,7 @@ public struct FullTextIndex: Sendable, Hashable, Codable {
     /// The indexed attributes, each a stored string attribute of the entity.
     public let attributes: [String]
 
+    /// A full-text index over the stored string attributes named.
     public init(_ attributes: String...) {
         self.attributes = attributes
     }

@@ -17,6 +17,7 @@ import Foundation
 public final class Model: Sendable {
     /// Increase it when the model changes; a store written by a higher version is refused.
     public let version: Int
+    /// The entities as declared, then the join entities of its many-to-manys; an entity's position is its ``EntityDescription/index``.
     public let entities: [EntityDescription]
     /// A deterministic digest of everything declared (16 hex digits).
     public let versionHash: String
@@ -25,6 +26,7 @@ public final class Model: Sendable {
     let snapshot: ModelSnapshot
     private let entityIndex: [String: Int]
 
+    /// Builds the model that `declare` lists and checks it: a mistake in it throws a ``ModelError``.
     public init(version: Int = 1, @ModelBuilder _ declare: () -> [Entity]) throws(ModelError) {
         var declared = declare()
         try Model.validate(declared)

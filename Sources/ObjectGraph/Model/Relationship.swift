@@ -9,16 +9,20 @@
 /// Relationship.toMany("tags", "Tag", inverse: "items")   // with Tag's toMany("items", "Item", inverse: "tags")
 /// ```
 public struct Relationship: Sendable, Hashable, Codable {
+    /// The relationship's name, unique among its entity's properties.
     public let name: String
     /// The entity at the other end.
     public let destination: String
     /// The relationship of the destination that points back.
     public let inverse: String
+    /// True for a to-many relationship, false for a to-one.
     public let isToMany: Bool
+    /// What deleting an object does to the objects at the other end.
     public var deleteRule: DeleteRule
     /// For a to-one: nil is allowed at save.
     public var isOptional: Bool
 
+    /// A relationship to `destination`, whose relationship `inverse` points back (`toOne` and `toMany` read better).
     public init(
         _ name: String, _ destination: String, inverse: String, toMany: Bool,
         deleteRule: DeleteRule = .nullify, optional: Bool = true

@@ -1,8 +1,15 @@
 /// A row's place in a results controller: its section and its row within the section.
+///
+/// ```swift
+/// let first = level.object(at: ResultIndex(0, 0))   // section 0, row 0
+/// ```
 public struct ResultIndex: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The section (0 without a section key).
     public var section: Int
+    /// The row within the section.
     public var row: Int
 
+    /// Row `row` of section `section`.
     public init(_ section: Int, _ row: Int) {
         self.section = section
         self.row = row
@@ -17,12 +24,24 @@ public struct ResultIndex: Hashable, Sendable, Comparable, CustomStringConvertib
 /// names its old and new index, and section changes come before row changes. A deleted section takes its
 /// rows with it (no row event names them; a row moving out of it is reported as an insert); an inserted
 /// section starts empty and its rows arrive as inserts or move destinations.
+///
+/// ```swift
+/// level.onChange = { batch in
+///     print(batch.deletes, batch.inserts, batch.moves)   // old indexes, new indexes, old → new
+/// }
+/// ```
 public struct ResultsBatch: Equatable, Sendable, CustomStringConvertible {
+    /// Sections removed, at their old indexes.
     public var deletedSections: [Int] = []
+    /// Sections added, at their new indexes.
     public var insertedSections: [Int] = []
+    /// Rows removed, at their old indexes.
     public var deletes: [ResultIndex] = []
+    /// Rows added, at their new indexes.
     public var inserts: [ResultIndex] = []
+    /// Rows that changed place among the others: each from its old index to its new.
     public var moves: [Move] = []
+    /// Rows the change touched that kept their place among the others: each with its old index and its new.
     public var updates: [Move] = []
     /// True when the object the request depends on (e.g. the parent of a level) was deleted: the batch
     /// empties the result and the controller delivers nothing more.
@@ -35,9 +54,17 @@ public struct ResultsBatch: Equatable, Sendable, CustomStringConvertible {
     /// shows it, and takes it into its state without animating it again.
     public var isUserDriven = false
 
+    /// A row's old index and its new one, in a move or an update.
+    ///
+    /// ```swift
+    /// for move in batch.moves { print(move.from, "→", move.to) }
+    /// ```
     public struct Move: Equatable, Sendable, CustomStringConvertible {
+        /// Where the row was, in the old result.
         public var from: ResultIndex
+        /// Where the row is, in the new result.
         public var to: ResultIndex
+        /// The row that was at `from` and is at `to`.
         public init(_ from: ResultIndex, _ to: ResultIndex) {
             self.from = from
             self.to = to
@@ -45,8 +72,10 @@ public struct ResultsBatch: Equatable, Sendable, CustomStringConvertible {
         public var description: String { "\(from)->\(to)" }
     }
 
+    /// An empty batch.
     public init() {}
 
+    /// True when the batch has no event and is neither an invalidation nor a reload.
     public var isEmpty: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && deletes.isEmpty && inserts.isEmpty && moves.isEmpty
             && updates.isEmpty && !invalidated && !isReload

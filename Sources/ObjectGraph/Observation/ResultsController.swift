@@ -13,10 +13,13 @@
 /// try level.performFetch()
 /// ```
 public final class ResultsController {
+    /// The context whose store it reads and whose changes it follows.
     public let context: Context
     /// The request as given (its unsaved changes left out: a controller shows what is saved).
     public let request: FetchRequest
+    /// The attribute (or to-one relationship) whose value groups the rows into sections; nil for one section.
     public let sectionKey: String?
+    /// The entity of the request.
     public let entity: EntityDescription
     /// Called with each batch, after the controller's own state has changed.
     public var onChange: ((ResultsBatch) -> Void)?
@@ -28,6 +31,7 @@ public final class ResultsController {
     public var onDifference: ((CollectionDifference<ObjectID>) -> Void)?
     /// True while some handler is set: only then does the controller follow changes.
     public var isTracking: Bool { onChange != nil || onSnapshot != nil || onDifference != nil }
+    /// True between ``pause()`` and ``resume()``: changes are gathered, not delivered.
     public private(set) var isPaused = false
     /// True once the object the request depends on was deleted; the result is then empty for good.
     public private(set) var isInvalidated = false
@@ -162,7 +166,9 @@ public final class ResultsController {
         loadRest()
         return storage.rowIDs.count
     }
+    /// How many sections the result has (1 without a section key).
     public var numberOfSections: Int { sectionKey == nil ? 1 : sections.count }
+    /// How many rows section `section` has.
     public func numberOfRows(inSection section: Int) -> Int { sectionKey == nil ? count : sections[section].count }
     /// The section key value of a section (nil without a section key).
     public func sectionValue(_ section: Int) -> Value? { sectionKey == nil ? nil : sections[section].value }
@@ -174,11 +180,13 @@ public final class ResultsController {
         return storage.rowIDs.map { ObjectID(entity: entity.index, rowID: $0) }
     }
 
+    /// The ID at `row` of the flattened result, without making its object.
     public func objectID(at row: Int) -> ObjectID {
         context.noteRead(entity.index)
         if row >= storage.rowIDs.count { loadRest() }
         return ObjectID(entity: entity.index, rowID: storage.rowIDs[row])
     }
+    /// The ID at `index`, without making its object.
     public func objectID(at index: ResultIndex) -> ObjectID { objectID(at: flat(index)) }
 
     /// The object at `row` of the flattened result; rows are read in batches around it.
@@ -187,6 +195,7 @@ public final class ResultsController {
         if row >= storage.rowIDs.count { loadRest() }
         return context.materialize(storage, row)
     }
+    /// The object at `index`; rows are read in batches around it.
     public func object(at index: ResultIndex) -> ManagedObject { object(at: flat(index)) }
 
     /// Where `id` is in the result, if it is (a scan of the IDs).

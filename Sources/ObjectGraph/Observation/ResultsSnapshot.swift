@@ -7,16 +7,24 @@
 /// ```
 public struct ResultsSnapshot: Equatable, Sendable {
     /// One section: its section key value (nil without a section key) and its items in order.
+    ///
+    /// ```swift
+    /// for section in level.snapshot().sections { print(section.value ?? "—", section.items.count) }
+    /// ```
     public struct Section: Equatable, Sendable {
+        /// The section key value (nil without a section key).
         public var value: Value?
+        /// The section's object IDs, in order.
         public var items: [ObjectID]
 
+        /// A section with key value `value` and `items`.
         public init(value: Value?, items: [ObjectID]) {
             self.value = value
             self.items = items
         }
     }
 
+    /// The sections, in order (one without a section key).
     public var sections: [Section]
     /// Items still in the result whose values the change altered: updated in place, moved, or moved out
     /// of a section that went. Empty in ``ResultsController/snapshot()``.

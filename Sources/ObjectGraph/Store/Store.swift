@@ -1,5 +1,5 @@
 /// A store of the objects of one model, shared by the contexts that work on it: it opens a store type (an
-/// SQLite file today; see ``PersistentStore``), and hands every committed change set to its contexts —
+/// SQLite file today; see `PersistentStore`), and hands every committed change set to its contexts —
 /// their own saves, and commits other processes made, which ``poll()`` finds.
 ///
 /// ```swift
@@ -7,6 +7,7 @@
 /// let context = Context(store: store)
 /// ```
 public final class Store {
+    /// The model the store was opened with.
     public let model: Model
     /// The file, or nil for an in-memory store.
     public let path: String?

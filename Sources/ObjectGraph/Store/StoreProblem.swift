@@ -1,5 +1,14 @@
 /// One thing wrong with a store, found by ``Store/check()``, in words a user can act on.
+///
+/// ```swift
+/// for problem in try store.check() where !problem.isDerived { print(problem) }
+/// ```
 public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
+    /// What sort of problem; ``isDerived`` tells whether ``Store/repairDerived()`` fixes it.
+    ///
+    /// ```swift
+    /// let staleCounts = try store.check().filter { $0.kind == .count }
+    /// ```
     public enum Kind: Sendable, Equatable {
         /// SQLite's own `integrity_check` failed: the file is damaged below the rows.
         case integrity
@@ -17,11 +26,14 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
         case history
     }
 
+    /// What sort of problem it is.
     public let kind: Kind
+    /// What is wrong, in words a user can act on.
     public let message: String
     /// The object it is about, when there is one.
     public let object: ObjectID?
 
+    /// A problem of `kind`, said in `message`, about `object` when there is one.
     public init(_ kind: Kind, _ message: String, object: ObjectID? = nil) {
         self.kind = kind
         self.message = message

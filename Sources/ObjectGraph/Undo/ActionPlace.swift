@@ -11,6 +11,7 @@ public struct ActionPlace: Sendable, Hashable {
     /// The object the action was about; nil when not known.
     public var focus: ObjectID?
 
+    /// A place: the object whose contents were shown and the object acted on, nil when not known.
     public init(container: ObjectID? = nil, focus: ObjectID? = nil) {
         self.container = container
         self.focus = focus

@@ -15,7 +15,9 @@ public struct HistoryEntry: Sendable, Hashable {
     public let date: Date
     /// The program that made it, as it named itself (``UndoHistory/origin``).
     public let origin: String
+    /// Where it happened: as the program recorded it, else with its first object as the focus.
     public let place: ActionPlace
+    /// Whether it is done, undone, or skipped for a conflict.
     public let state: HistoryState
     /// True when it is undone, and so can be redone.
     public var isUndone: Bool { state == .undone }

@@ -1,4 +1,8 @@
 /// Where an action stands in the undo history.
+///
+/// ```swift
+/// let skipped = try context.undoHistory.entries().filter { $0.state == .skipped }
+/// ```
 public enum HistoryState: Int, Sendable, Hashable {
     /// Made (or redone): the next undo may take it.
     case done = 0

@@ -162,6 +162,10 @@ public final class UndoHistory {
 
 /// Why an undo or redo could not be applied: a later change made elsewhere is in the way. Nothing was
 /// changed, and the step is dropped so that the rest of the history goes on.
+///
+/// ```swift
+/// do { try context.undo() } catch let conflict as UndoConflict { print(conflict.userMessage) }   // the next undo goes on
+/// ```
 public struct UndoConflict: UserFacingError, Equatable, Sendable {
     /// "undo" or "redo".
     public let verb: String
@@ -169,7 +173,9 @@ public struct UndoConflict: UserFacingError, Equatable, Sendable {
     public let action: String
     /// The object that changed elsewhere (nil when the store could not say which), and how.
     public let object: ObjectID?
+    /// The entity of that object, or what else is in the way ("its stored step").
     public let entity: String
+    /// What happened to it, as the end of a sentence ("was changed elsewhere (title)").
     public let reason: String
 
     public var description: String {

@@ -6,13 +6,21 @@ import Foundation
 /// let v: Value = .string("Milk")
 /// ```
 public enum Value: Sendable, Hashable, CustomStringConvertible {
+    /// No value: the nil of an optional attribute.
     case null
+    /// A `.string` attribute's value.
     case string(String)
+    /// An `.integer64` attribute's value (a `.double` attribute takes one too).
     case integer(Int64)
+    /// A `.double` attribute's value.
     case double(Double)
+    /// A `.bool` attribute's value.
     case bool(Bool)
+    /// A `.date` attribute's value.
     case date(Date)
+    /// A `.binary` attribute's value.
     case data(Data)
+    /// A `.uuid` attribute's value.
     case uuid(UUID)
 
     /// True for `.null`.
