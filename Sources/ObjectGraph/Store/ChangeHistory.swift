@@ -11,8 +11,11 @@ public struct ChangeHistory: Sendable {
     /// One commit: its token, who made it (``Context/transactionAuthor``, nil when unnamed) and what it
     /// changed (only the entities asked for).
     public struct Commit: Sendable {
+        /// The commit's place in the log: the token to ask from to read what came after it.
         public let token: ChangeToken
+        /// The saving context's ``Context/transactionAuthor`` (nil when it named none).
         public let author: String?
+        /// What the commit inserted, updated and deleted, per entity.
         public let changes: ChangeSet
     }
 

@@ -131,6 +131,8 @@ extension StoreError {
     public static let unknownEntity = Code.unknownEntity
     /// Matches ``Code/unknownProperty`` in a `catch`.
     public static let unknownProperty = Code.unknownProperty
+    /// Matches ``Code/invalidRequest`` in a `catch`.
+    public static let invalidRequest = Code.invalidRequest
     /// Matches ``Code/notSelfToMany`` in a `catch`.
     public static let notSelfToMany = Code.notSelfToMany
     /// Matches ``Code/uniqueConstraint`` in a `catch`.

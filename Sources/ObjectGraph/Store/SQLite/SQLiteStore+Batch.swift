@@ -17,7 +17,8 @@ extension SQLiteStore {
             defer { stmt.reset() }
             while try stmt.step(db) { ids.append(stmt.int64(at: 0)) }
             guard !ids.isEmpty else { return ChangeSet() }
-            let changes = ChangeSet(entity: e.index, updated: ids, mask: PropertyMask(rawValue: values.reduce(UInt64(0)) { $0 | 1 << UInt64($1.slot) }))
+            let changes = ChangeSet(
+                entity: e.index, updated: ids, mask: PropertyMask(rawValue: values.reduce(UInt64(0)) { $0 | 1 << UInt64($1.slot) }))
             try openLog(changes, db, author: author)
             return changes
         } catch let error as StoreError {
