@@ -289,7 +289,7 @@ struct TutorialProgram {
         print(list.count, list.object(at: 0)["name"])  // 2 "Orange"
 
         var shown = list.snapshot().items  // [ObjectID], for a diffable data source
-        list.onDifference = { difference in shown = shown.applying(difference) ?? list.objectIDs }
+        list.onDifference = { [unowned list] difference in shown = shown.applying(difference) ?? list.objectIDs }
         try list.performUserDrivenChange {  // edited in the row itself: the batch comes back `isUserDriven`
             orange["green"] = 0.55
             try context.save()
