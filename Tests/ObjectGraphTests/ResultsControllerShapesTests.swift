@@ -36,6 +36,15 @@ import Testing
         #expect(c.count == 5)
         try c.performFetch()
         #expect(Self.titles(c.objectIDs, t) == ["f", "A", "c", "d"])
+        // A change to another entity while no handler is set leaves nothing to catch up on: the next batch
+        // is the next change's own.
+        t.work["name"] = "Office"
+        try t.context.save()
+        c.onChange = { batches.append($0) }
+        batches = []
+        t.h[2]["title"] = "C"
+        try t.context.save()
+        #expect(batches.map(\.description) == ["update [0.2->0.2]"])
     }
 
     /// `resume()` sends exactly one batch, flagged as a reload, even when nothing changed while paused.

@@ -253,12 +253,13 @@ public final class ResultsController {
     /// Takes one change set (local or from elsewhere) and delivers its batch, or gathers it while paused.
     func process(_ changes: ChangeSet, local: Bool) throws(StoreError) {
         guard fetched, !isInvalidated else { return }
+        let mine = changes[entity.index]
         guard isTracking else {
-            missedChanges = true
+            // Only a change to its entity (or the object its request names) can change the result.
+            if !mine.isEmpty || anchors.contains(where: { a in changes[a.entity].deleted.contains(a) }) { missedChanges = true }
             return
         }
         try completeLoading()
-        let mine = changes[entity.index]
         var touched: [Int64: PropertyMask] = [:]
         for id in mine.inserted { touched[id.rowID] = PropertyMask(rawValue: ~0) }
         for (id, mask) in mine.updated { touched[id.rowID, default: []].formUnion(mask) }
