@@ -6,6 +6,8 @@ import Testing
 /// `Context.reset()` (issue 35): a context as new on the same store, its results controllers told once.
 /// Through the public API only.
 struct ContextResetTests {
+    // `try!`: a model literal of the test's own, valid by construction; were it not, every test of the suite would
+    // stop at its first use with the model's error, so a broken model can never let a test pass.
     static let model = try! Model(version: 1) {
         Entity("Note") {
             Attribute("text", .string, default: "")

@@ -6,6 +6,8 @@ import Testing
 /// save): a value that breaks a rule and is put right before the save saves, however it was put right.
 /// Public API only.
 @Suite struct ValidationTimingTests {
+    // `try!`: a model literal of the test's own, valid by construction; were it not, every test of the suite would
+    // stop at its first use with the model's error, so a broken model can never let a test pass.
     static let model = try! Model {
         Entity("Shelf") {
             Attribute("name", .string, default: "shelf", maxLength: 8)
