@@ -47,3 +47,47 @@ import Testing
         #expect(r.failures == [])
     }
 }
+
+/// An object this context is changing that a commit made elsewhere changes (or deletes) meanwhile keeps
+/// this unit's values until the unit ends; then, saved or rolled back, it reads what is stored (the other
+/// commit's values beside this unit's), not the snapshot it had before that commit.
+@Suite struct MergedWhileChangedTests {
+    @Test func afterARollbackItReadsWhatIsStored() throws {
+        let (dir, t, theirs) = try TaskWorld.withSecondConnection("objectgraph-merged-rollback")
+        defer { withExtendedLifetime(dir) {} }
+        let b = t.h[1], d = t.h[3]
+        b["title"] = "mine"
+        d["title"] = "mine too"
+        let theirB = try #require(try theirs.existingObject(for: b.objectID))
+        theirB["done"] = true
+        theirs.delete(try #require(try theirs.existingObject(for: d.objectID)))
+        try theirs.save()
+        #expect(try t.store.poll() == 1)
+        #expect(b["title"] as String == "mine" && !(b["done"] as Bool))  // the unit's view until it ends
+        t.context.rollback()
+        #expect(b["title"] as String == "b" && b["done"] as Bool)
+        #expect(try t.context.existingObject(for: d.objectID) == nil)
+        #expect(try t.titles(t.home) == ["a", "b", "c", "e"])
+    }
+
+    @Test(arguments: [false, true])
+    func afterASaveItReadsWhatIsStored(overwriting: Bool) throws {
+        let (dir, t, theirs) = try TaskWorld.withSecondConnection("objectgraph-merged-save")
+        defer { withExtendedLifetime(dir) {} }
+        let c = t.h[2]
+        if overwriting {
+            t.context.mergePolicy = .overwrite
+            c["title"] = .string(c["title"] as String + "!")  // read, so only the policy lets it through
+        } else {
+            c["title"] = "c!"  // a blind write: the last writer wins
+        }
+        let theirC = try #require(try theirs.existingObject(for: c.objectID))
+        theirC["done"] = true
+        try theirs.save()
+        #expect(try t.store.poll() == 1)
+        try t.context.save()
+        #expect(c["title"] as String == "c!" && c["done"] as Bool)
+        let fresh = try #require(try Context(store: t.store).existingObject(for: c.objectID))
+        #expect(fresh["title"] as String == "c!" && fresh["done"] as Bool)
+    }
+}

@@ -34,16 +34,22 @@ extension Context {
         }
         for (_, e) in changes.entities {
             for id in e.deleted {
-                if let o = registered[id], !o.hasChanges {
+                guard let o = registered[id] else { continue }
+                if !o.hasChanges {
                     forget(o)
                     o.take(row: o.isFault ? o.entity.defaults : o.values)
                     o.isInaccessible = true
+                } else {
+                    mergedWhileChanged.insert(id)
                 }
             }
             for id in e.inserted + Array(e.updated.keys) {
                 rowCache[id] = nil
-                if let o = registered[id], !o.hasChanges, !o.isInUpdatedList {
+                guard let o = registered[id] else { continue }
+                if !o.hasChanges, !o.isInUpdatedList {
                     o.turnIntoFault()
+                } else {
+                    mergedWhileChanged.insert(id)
                 }
             }
         }
@@ -52,6 +58,19 @@ extension Context {
         for o in registered.values where !o.relations.isEmpty && o.relationMask == 0 {
             o.relations = [:]
         }
+    }
+
+    /// Objects the context changed that a commit made elsewhere changed (or deleted) before the unit of work
+    /// ended: they kept this unit's values and the snapshot from before that commit. Once the unit is saved
+    /// or rolled back nothing of theirs is unsaved, and they become faults, so the next read finds what is
+    /// stored (the other commit's values beside this unit's) rather than the snapshot.
+    func refaultMergedWhileChanged() {
+        guard !mergedWhileChanged.isEmpty else { return }
+        for id in mergedWhileChanged {
+            guard let o = registered[id], !o.hasChanges, !o.isInUpdatedList else { continue }
+            o.turnIntoFault()
+        }
+        mergedWhileChanged = []
     }
 
     /// Forgets everything cached and has every controller re-read its result (after missed changes).

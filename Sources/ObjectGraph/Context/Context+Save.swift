@@ -305,6 +305,7 @@ extension Context {
         }
         forgetRelationsTouchedByRows()
         for o in gone { forget(o) }
+        refaultMergedWhileChanged()
         finishRowDeletes(committed: true)
         // Counts as the transaction left them (it may have seen members other processes added).
         let counts = flushed.counts + commit.result.counts
@@ -335,6 +336,7 @@ extension Context {
         inserted = []
         updated = []
         deleted = []
+        refaultMergedWhileChanged()
     }
 
     private func commitRelations(_ o: ManagedObject) {

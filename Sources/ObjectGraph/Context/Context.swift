@@ -38,6 +38,9 @@ public final class Context {
     /// may have read them before (what it derived is stale however they read now). Taken in while the
     /// context has no changes, a commit ends the unit's reads instead: the next read starts a new mark.
     var mergedDuringUnit: Set<ObjectID> = []
+    /// Objects with unsaved changes that a commit taken in changed or deleted: refaulted when the unit
+    /// ends (see `refaultMergedWhileChanged`).
+    var mergedWhileChanged: Set<ObjectID> = []
     /// Where the next save's action happened, recorded with it.
     var pendingPlace: ActionPlace?
     /// True while an undo or redo is being applied: that save is not a new step.
@@ -341,6 +344,7 @@ public final class Context {
         pendingActionName = nil
         pendingPlace = nil
         endUnitReads()
+        refaultMergedWhileChanged()
     }
 
     /// Returns the context to the state of a new one on the same store: unsaved changes are discarded and
