@@ -30,11 +30,16 @@ extension ResultsController {
         }
         if removed.isEmpty && added.isEmpty && repositioned.isEmpty && stayed.isEmpty { return ResultsBatch() }
 
-        // The new list: small changes are placed by binary search, big ones re-read the IDs.
+        // What the change told us of each touched row is now the cached sort keys of the rows in the list.
+        for id in touched.keys { sortKeyCache[id] = keysOf[id] }
+        // The new list: the rows that came in are placed by binary search among the others (on their sort
+        // keys, cached or read), unless reading the list again costs less: many rows came in and few of the
+        // list's keys are known. That read also brings every row's keys, for the next change.
         let incoming = repositioned + added
         var list: [Int64]
-        if incoming.count > 64 && incoming.count * 16 > old.count {
-            list = try context.fetch(request).rowIDs
+        let uncached = old.isEmpty ? 1 : 1 - min(1, Double(sortKeyCache.count) / Double(old.count))
+        if incoming.count > 64 && Double(incoming.count) * 17 * (0.05 + uncached) > Double(old.count) {
+            list = try readListWithKeys()
         } else {
             list = old
             let out = (removed + repositioned).map { oldPos[$0]! }.sorted(by: >)
@@ -44,18 +49,52 @@ extension ResultsController {
                 let drop = Set(removed + repositioned)
                 list.removeAll { drop.contains($0) }
             }
-            var probes: [Int64: [Value]] = keysOf
-            for id in incoming.sorted(by: { before((keysOf[$0]!, $0), (keysOf[$1]!, $1)) }) {
-                let k = keysOf[id]!
-                var lo = 0, hi = list.count
+            // In key order each comes after the one before: its search starts there (galloping, so a gap of
+            // g rows costs about 2 log g keys), and one pass merges them all.
+            let sortedKeys = sortedByRequest(incoming.map { (keysOf[$0]!, $0) })
+            let sortedIn = sortedKeys.map(\.1)
+            var places: [Int] = []
+            places.reserveCapacity(sortedIn.count)
+            var from = 0
+            for (k, id) in sortedKeys {
+                var lo = from, hi = list.count, step = 1
+                while lo + step - 1 < list.count {
+                    let i = lo + step - 1
+                    let m = list[i]
+                    if before((try probe(m), m), (k, id)) {
+                        lo = i + 1
+                        step *= 2
+                    } else {
+                        hi = i
+                        break
+                    }
+                }
                 while lo < hi {
                     let mid = (lo + hi) / 2
                     let m = list[mid]
-                    if before((try probe(m, &probes), m), (k, id)) { lo = mid + 1 } else { hi = mid }
+                    if before((try probe(m), m), (k, id)) { lo = mid + 1 } else { hi = mid }
                 }
-                list.insert(id, at: lo)
+                places.append(lo)
+                from = lo
+            }
+            if sortedIn.count <= 4 {
+                for (j, id) in sortedIn.enumerated().reversed() { list.insert(id, at: places[j]) }
+            } else {
+                var merged: [Int64] = []
+                merged.reserveCapacity(list.count + sortedIn.count)
+                var j = 0
+                for (i, x) in list.enumerated() {
+                    while j < sortedIn.count && places[j] == i {
+                        merged.append(sortedIn[j])
+                        j += 1
+                    }
+                    merged.append(x)
+                }
+                merged.append(contentsOf: sortedIn[j...])
+                list = merged
             }
         }
+        if sortKeyCache.count > Self.sortKeyCacheLimit { sortKeyCache = [:] }
         let newPos = positions(of: incoming + stayed, in: list)
 
         // New sections, by key value, from the old counts.
@@ -170,6 +209,7 @@ extension ResultsController {
         }
         storage.rowIDs = new
         sections = [(.null, new.count)]
+        for id in touched.keys { sortKeyCache[id] = nil }
         return batch
     }
 
@@ -193,9 +233,10 @@ extension ResultsController {
         return out
     }
 
-    /// The current sort keys of a row already in the list.
-    private func probe(_ id: Int64, _ cache: inout [Int64: [Value]]) throws(StoreError) -> [Value] {
-        if let k = cache[id] { return k }
+    /// The current sort keys of a row already in the list: cached (what a fetch or a change read of it), or
+    /// read now and kept.
+    private func probe(_ id: Int64) throws(StoreError) -> [Value] {
+        if let k = sortKeyCache[id] { return k }
         let oid = ObjectID(entity: entity.index, rowID: id)
         let values: [Value]
         if let o = context.registered[oid], !o.isFault, !o.isDeleted {
@@ -204,9 +245,29 @@ extension ResultsController {
             values = try context.loadRows(entity: entity, ids: [id]).first! ?? entity.defaults
         }
         let k = sortSlots.map { ObjectPredicate.normalized(values[$0]) }
-        cache[id] = k
+        sortKeyCache[id] = k
         return k
     }
+
+    /// The list read again, with the sort keys of every row, which replace the cache.
+    private func readListWithKeys() throws(StoreError) -> [Int64] {
+        let rows = try context.store.backend.fetchValues(request, of: entity, slots: sortSlots)
+        var ids: [Int64] = []
+        ids.reserveCapacity(rows.count)
+        var keys: [Int64: [Value]] = [:]
+        let keep = rows.count <= Self.sortKeyCacheLimit
+        if keep { keys.reserveCapacity(rows.count) }
+        for row in rows {
+            ids.append(row.id)
+            if keep { keys[row.id] = row.values.map(ObjectPredicate.normalized) }
+        }
+        sortKeyCache = keys
+        return ids
+    }
+
+    /// Rows whose sort keys a controller keeps at most: beyond, they are read when needed (a list of a
+    /// million rows would hold some 80 MB of keys).
+    static let sortKeyCacheLimit = 262_144
 
     /// Sort keys of many rows (for sections at fetch time).
     func sortValues(_ ids: [Int64]) throws(StoreError) -> [Int64: [Value]] {
@@ -232,6 +293,13 @@ extension ResultsController {
             for (i, x) in list.enumerated() where set.contains(x) { out[x] = i }
         }
         return out
+    }
+
+    /// `rows` in the request's order: by their bytes (see `SortKeyBytes`) when there are many.
+    private func sortedByRequest(_ rows: [([Value], Int64)]) -> [([Value], Int64)] {
+        guard rows.count > 32, let bytes = SortKeyBytes(rows, ascending: request.sortKeys.map(\.ascending), idAscending: request.idAscending)
+        else { return rows.sorted(by: before) }
+        return bytes.sortedIndexes().map { rows[$0] }
     }
 
     /// The request's order on (sort keys, ID).

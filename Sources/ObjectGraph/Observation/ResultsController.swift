@@ -56,6 +56,10 @@ public final class ResultsController {
     /// Depth of ``performUserDrivenChange(_:)`` calls: batches delivered inside are flagged.
     var userDriven = 0
     let sortSlots: [Int]
+    /// The sort keys of rows in the list, as the changes delivered so far left them (normalized for
+    /// comparing): a change that brings many rows places them without reading the rows they go between.
+    /// Rows no change touched keep their keys; a fetch starts it empty.
+    var sortKeyCache: [Int64: [Value]] = [:]
     let anchors: [ObjectID]
     /// What is wrong with the request or the section key, thrown by ``performFetch(window:)``: a controller
     /// is made where a screen is built, and its fetch is where a program handles failure.
@@ -120,6 +124,7 @@ public final class ResultsController {
         fetched = true
         isInvalidated = false
         missedChanges = false
+        sortKeyCache = [:]
         pending = [:]
         pendingAnchorDeleted = false
         if sectionKey == nil, let scan = context.store.backend.scanIDs(request, of: entity) {
@@ -317,6 +322,7 @@ public final class ResultsController {
         }
         storage.rowIDs = []
         sections = sectionKey == nil ? [(.null, 0)] : []
+        sortKeyCache = [:]
         isInvalidated = true
         return batch
     }
