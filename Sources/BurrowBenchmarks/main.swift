@@ -1,7 +1,7 @@
 import Foundation
 
 // Usage: swift run -c release BurrowBenchmarks [--quick] [insert] [fetch] [edits] [observe] [undo] [crossprocess]
-//        [interchange] [hostile] [startup] [commands] [keys] [memory] [folds] [search] [history] [live] [streaming] [sync]   (startup, commands, live,
+//        [interchange] [hostile] [startup] [commands] [keys] [memory] [folds] [search] [history] [live] [streaming] [sync] [batch] [background]   (startup, commands, live,
 //        streaming and sync need `swift build -c release` for the burrow binary; streaming and sync run only when named;
 //        sync needs BURROW_BENCH_PG=postgres://user:password@host:port/postgres, a user that may create databases)
 //        BurrowBenchmarks --generate-outline N DIR   (writes the scenarios' outline files, e.g. to load in hnb)
@@ -71,6 +71,7 @@ do {
     try LiveBenchmarks(adds: quick ? 20 : 200, idleSeconds: quick ? 2 : 10).run(only: only)
     try StreamingBenchmarks(size: quick ? 100_000 : 1_000_000, runs: quick ? 2 : 3).run(only: only)
     try BatchBenchmarks(rows: quick ? 10_000 : 100_000, runs: quick ? 3 : 7).run(only: only)
+    try BackgroundBenchmarks(rows: quick ? 20_000 : 100_000, slice: 1_000, runs: quick ? 1 : 3).run(only: only)
     try SyncBenchmarks(queued: 1000, runs: quick ? 1 : 3, edits: quick ? 20 : 200, idleItems: quick ? 10_000 : 100_000, idleSeconds: quick ? 10 : 30)
         .run(only: only)
     print(String(format: "peak resident memory: %.0f MiB", Harness.peakRSS))

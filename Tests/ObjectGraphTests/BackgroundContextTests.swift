@@ -131,15 +131,17 @@ import Testing
             try context.fetch(TaskModel.tasks(of: context.object(for: work))).map { $0["title"] as String }
         }
         #expect(titles == ["x", "y", "z"])
+        let recorder = try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.work)))
         let made = try await background.perform { context in
             let task = try context.addTask("from the background", to: context.object(for: work), at: 40)
             try context.save()
             return task.objectID
         }
         #expect(made != z.objectID)
-        let recorder = try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.work)))
-        try t.store.poll()
-        #expect(recorder.failures == [])
+        // Saved, and not taken in here until this thread polls: no batch lands between two reads of a frame.
+        #expect(recorder.take() == [] && recorder.controller.numberOfRows(inSection: 0) == 3)
+        #expect(try t.store.poll() == 1)
+        #expect(recorder.take() == ["insert [0.3]"] && recorder.failures == [])
         #expect(try t.context.existingObject(for: made)?["title"] as String? == "from the background")
         #expect(recorder.controller.objectIDs.last == made)
         // A block given to the context from inside one of its own runs at once.

@@ -44,7 +44,9 @@ import Testing
                 "[] []", "#2 [\"name\"]", "move [0.0->0.1]",
                 "Undid Rename “Crimson” made by palette tool",
                 // 10. Errors
-                "There is no entity called Colour"
+                "There is no entity called Colour",
+                // 11. Work in the background: the three rows saved there arrive at the poll, as one batch
+                "insert [0.0, 0.1, 0.4]", "5 5"
             ])
         #expect(run.howMany == 2)
         #expect(run.undoName == "Rename “Red”")
@@ -63,9 +65,9 @@ import Testing
         let warm = try migrated.insert("Palette")
         warm["title"] = "Warm"
         let kept = try migrated.fetch(FetchRequest("Color", sortedBy: [SortKey("name")]))
-        #expect(kept.map { $0["name"] as String } == ["Orange", "Red"])
+        #expect(kept.map { $0["name"] as String } == ["Navy", "Olive", "Orange", "Red", "Teal"])
         for color in kept { color.setObject(warm, for: "palette") }
-        #expect(warm.objects("colors").count == 2)
+        #expect(warm.objects("colors").count == 5)
         try migrated.save()
         migrated.delete(warm)
         try migrated.save()
@@ -319,6 +321,19 @@ struct TutorialProgram {
         } catch {
             print(error.userMessage)
         }
+
+        // 11. Work in the background
+        let background = try BackgroundContext(sharingFileOf: store)
+        let imported = try background.performAndWait { context in
+            for name in ["Teal", "Olive", "Navy"] {
+                let color = try context.insert("Color")
+                color["name"] = .string(name)
+            }
+            try context.saveWithoutUndo()
+            return try context.count(FetchRequest("Color"))
+        }
+        try store.poll()  // the list of section 8 delivers the three new rows, as one batch
+        print(imported, list.count)
 
         return Run(printed: transcript.lines, howMany: howMany, undoName: undoName, renamed: bad["name"], store: store, palettes: palettes)
     }
