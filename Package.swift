@@ -110,6 +110,8 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
         ),
         // Benchmarks: each figure beside a raw-SQLite baseline measured in the same run.
+        // The tutorial's example program (docs/OBJECTGRAPH.md, chapter 12): ObjectGraph alone.
+        .executableTarget(name: "DVDLibrary", dependencies: ["ObjectGraph"], swiftSettings: strict),
         .executableTarget(
             name: "BurrowBenchmarks",
             dependencies: [
@@ -132,7 +134,7 @@ let package = Package(
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit", "TestSupport"], swiftSettings: strict),
         // Real binaries in a real terminal (tmux); depending on the executables makes `swift test` build them.
         .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo", "BurrowCLI", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CTextScan", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CTextScan", "TestSupport", "DVDLibrary"], swiftSettings: strict),
         .testTarget(
             name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "CCMarkGFM", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),

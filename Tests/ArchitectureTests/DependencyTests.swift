@@ -13,7 +13,7 @@ import Testing
         "Outline": 2, "CursesBackend": 2, "BurrowSettings": 2,
         "OutlineSync": 3, "BurrowApp": 3, "BurrowConfig": 3,
         "BurrowCommands": 4,
-        "BurrowCLI": 5, "TerminalDemo": 5, "BurrowBenchmarks": 5
+        "BurrowCLI": 5, "TerminalDemo": 5, "BurrowBenchmarks": 5, "DVDLibrary": 5
     ]
 
     /// A target as `Package.swift` declares it.

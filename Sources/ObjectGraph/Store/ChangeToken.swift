@@ -1,6 +1,6 @@
 /// A place in a store's log of commits, from which ``Store/changeHistory(after:entities:)`` reads on (Core
 /// Data's persistent history token). Keep the last one you processed, in memory or in the store itself
-/// (`store.setAppValue(String(token.value), for: "indexer.token")`).
+/// (`store.setAppValue("indexer.token", String(token.value))`).
 ///
 /// ```swift
 /// var token = try store.currentChangeToken()

@@ -1,0 +1,147 @@
+import Foundation
+import ObjectGraph
+
+/// What the example program does with a library file, each command one unit of work, its output as lines.
+/// Every failure a user can cause (an unknown person, a value out of range, a name taken) is a thrown error
+/// with a sentence to print, and leaves the file as it was.
+struct Library {
+    let store: Store
+    let context: Context
+    /// Where `changes` left off, kept in the file itself.
+    static let tokenKey = "dvd-library.changes"
+
+    init(path: String) throws {
+        store = try Store(path: path, model: try LibraryModel.make())
+        context = Context(store: store)
+        context.undoHistory.origin = "dvd-library"
+        context.transactionAuthor = "dvd-library"
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func person(_ username: String) throws -> Person {
+        let found = try context.fetch(FetchRequest("Person", where: Property("username") == username)).first
+        guard let person = found as? Person else { throw Failure(description: "there is no person “\(username)”") }
+        return person
+    }
+
+    func addPerson(username: String, name: String) throws -> [String] {
+        let person = try context.insert(Person.self, entity: "Person")
+        person.username = username
+        person.name = name
+        try context.save(actionName: "Add \(username)")
+        return ["added \(username) (\(name))"]
+    }
+
+    func addDVD(owner username: String, title: String, bought: Date?) throws -> [String] {
+        let owner = try person(username)
+        let dvd = try context.insert(DVD.self, entity: "DVD")
+        dvd.title = title
+        dvd.purchaseDate = bought
+        dvd.owner = owner
+        try context.save(actionName: "Add “\(title)”")
+        return ["\(owner.username) has \(owner.dvds.count) DVDs"]
+    }
+
+    /// Every person with their DVDs, by username then title.
+    func list() throws -> [String] {
+        var lines: [String] = []
+        let day = DateFormatter()
+        day.dateFormat = "yyyy-MM-dd"
+        day.timeZone = TimeZone(identifier: "UTC")
+        for case let person as Person in try context.fetch(FetchRequest("Person", sortedBy: [SortKey("username")])) {
+            lines.append("\(person.username) (\(person.name)): \(person.dvds.count) DVDs")
+            for dvd in person.dvds.prefix(20) {
+                let date = dvd.purchaseDate.map { " bought " + day.string(from: $0) } ?? ""
+                lines.append("  \(dvd.isWatched ? "✓" : "·") \(dvd.title)\(date)")
+            }
+            if person.dvds.count > 20 { lines.append("  … and \(person.dvds.count - 20) more") }
+        }
+        return lines.isEmpty ? ["the library is empty"] : lines
+    }
+
+    /// Every DVD of `username` marked watched in one statement: no objects are made, and a results
+    /// controller showing them still gets the change as a batch.
+    func markAllWatched(_ username: String) throws -> [String] {
+        let owner = try person(username)
+        let unwatched = FetchRequest("DVD", where: Property("owner") == owner && Property("watched") == false)
+        let changed = try context.batchUpdate(unwatched, set: ["watched": true])
+        return ["\(changed.count) DVDs of \(username) marked watched"]
+    }
+
+    /// `count` DVDs for `username` saved by a background context in slices, while this thread keeps a
+    /// results controller of that person's DVDs up to date at each poll, as a screen would.
+    func importDVDs(owner username: String, count: Int, slice: Int = 1_000) throws -> [String] {
+        let owner = try person(username)
+        let request = FetchRequest("DVD", where: Property("owner") == owner, sortedBy: [SortKey("title")])
+        let shown = ResultsController(context: context, request: request)
+        var batches = 0
+        shown.onChange = { _ in batches += 1 }
+        try shown.performFetch()
+        let before = shown.count
+        let ownerID = owner.objectID
+        let background = try BackgroundContext(sharingFileOf: store)
+        let finished = try background.performAndWait { bg in
+            bg.transactionAuthor = "import"
+            let owner = bg.object(for: ownerID)
+            var made = 0
+            while made < count {
+                for _ in 0..<min(slice, count - made) {
+                    let dvd = try bg.insert("DVD")
+                    dvd["title"] = .string(String(format: "Imported %07d", made))
+                    dvd.setObject(owner, for: "owner")
+                    made += 1
+                }
+                try bg.saveWithoutUndo()
+            }
+            return made
+        }
+        try store.poll()
+        return ["imported \(finished) DVDs for \(username) in the background; the list shows \(shown.count) (was \(before)), in \(batches) batch(es)"]
+    }
+
+    /// What was committed since the last `changes`, by anyone (this program, the background import, another
+    /// process), with the author each context named; the place is kept in the file.
+    func changes() throws -> [String] {
+        let kept = try store.appValue(Self.tokenKey).flatMap { Int64($0) }.map(ChangeToken.init)
+        guard let token = kept else {
+            let now = try store.currentChangeToken()
+            try store.setAppValue(Self.tokenKey, String(now.value))
+            return ["watching changes from now on"]
+        }
+        let history = try store.changeHistory(after: token)
+        var lines = history.commits.map { commit in
+            let c = commit.changes
+            return
+                "commit \(commit.token.value) by \(commit.author ?? "someone"): \(c.insertedCount) inserted, \(c.updatedCount) updated, \(c.deletedCount) deleted"
+        }
+        if !history.isComplete { lines.insert("(older commits were pruned from the log)", at: 0) }
+        try store.setAppValue(Self.tokenKey, String(history.token.value))
+        return lines.isEmpty ? ["no changes"] : lines
+    }
+
+    func addColor(name: String, red: Double, green: Double, blue: Double) throws -> [String] {
+        let color = try context.insert(Color.self, entity: "Color")
+        color.name = name
+        (color.red, color.green, color.blue) = (red, green, blue)
+        try context.save(actionName: "Add \(name)")
+        return ["\(color.name) \(color.hex)"]
+    }
+
+    /// The Colors demo's detail view: each color's name, components and derived hex value.
+    func colors() throws -> [String] {
+        let colors = try context.fetch(FetchRequest("Color", sortedBy: [SortKey("name")])).compactMap { $0 as? Color }
+        guard !colors.isEmpty else { return ["no colors"] }
+        return colors.map { c in
+            let parts = [("red", c.red), ("green", c.green), ("blue", c.blue)].map { "\($0) " + String(format: "%.2f", $1) }
+            return ([c.name] + parts + [c.hex]).joined(separator: "  ")
+        }
+    }
+
+    func undo() throws -> [String] {
+        guard let name = try context.undo() else { return ["nothing to undo"] }
+        return ["undid \(name)"]
+    }
+}
