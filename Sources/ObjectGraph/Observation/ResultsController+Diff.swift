@@ -1,12 +1,12 @@
 extension ResultsController {
     /// The batch for a set of touched rows: where each was, where it is now, and which way it went.
     func diff(_ touched: [Int64: PropertyMask], local: Bool) throws(StoreError) -> ResultsBatch {
-        if request.limit != nil || request.offset > 0 { return try diffWindow(touched, local: local) }
+        if request.limit != nil || request.offset > 0 { return try diffWindow(touched, local: local, keepingKeys: false) }
         // Many more rows touched than listed (a subtree of 100,000 deleted or put back under one of a level's
         // few rows): the list read again costs less than reading every touched row to learn it is not ours.
         if sectionKey == nil, touched.count > 64, touched.count > 4 * storage.rowIDs.count {
             listRereads += 1
-            return try diffWindow(touched, local: local)
+            return try diffWindow(touched, local: local, keepingKeys: true)
         }
         let old = storage.rowIDs
         let oldSections = sections
@@ -16,7 +16,10 @@ extension ResultsController {
         for (id, row) in rows where request.predicate.evaluate(entity, rowID: id, values: row) {
             keysOf[id] = sortSlots.map { ObjectPredicate.normalized(row[$0]) }
         }
-        let oldPos = positions(of: Array(touched.keys), in: old)
+        // Every row of the list has its keys cached (the cache holds rows of the list only): a touched row is in
+        // the list when it has cached keys, and found there by them, without a pass over the list.
+        let keysComplete = sortKeyCache.count == old.count
+        let oldPos = keysComplete ? try cachedPositions(of: touched.keys, in: old) : positions(of: Array(touched.keys), in: old)
         let sortMask = sortSlots.reduce(UInt64(0)) { $0 | 1 << UInt64($1) }
         var removed: [Int64] = [], repositioned: [Int64] = [], added: [Int64] = [], stayed: [Int64] = []
         for (id, mask) in touched {
@@ -37,12 +40,14 @@ extension ResultsController {
         // list's keys are known. That read also brings every row's keys, for the next change.
         let incoming = repositioned + added
         var list: [Int64]
+        var merged: [Int64: Int]?
         let uncached = old.isEmpty ? 1 : 1 - min(1, Double(sortKeyCache.count) / Double(old.count))
         if incoming.count > 64 && Double(incoming.count) * 17 * (0.05 + uncached) > Double(old.count) {
             list = try readListWithKeys()
         } else {
             list = old
             let out = (removed + repositioned).map { oldPos[$0]! }.sorted(by: >)
+            let outAscending = Array(out.reversed())
             if out.count <= 4 {
                 for i in out { list.remove(at: i) }
             } else {
@@ -80,22 +85,32 @@ extension ResultsController {
             if sortedIn.count <= 4 {
                 for (j, id) in sortedIn.enumerated().reversed() { list.insert(id, at: places[j]) }
             } else {
-                var merged: [Int64] = []
-                merged.reserveCapacity(list.count + sortedIn.count)
+                var joined: [Int64] = []
+                joined.reserveCapacity(list.count + sortedIn.count)
                 var j = 0
                 for (i, x) in list.enumerated() {
                     while j < sortedIn.count && places[j] == i {
-                        merged.append(sortedIn[j])
+                        joined.append(sortedIn[j])
                         j += 1
                     }
-                    merged.append(x)
+                    joined.append(x)
                 }
-                merged.append(contentsOf: sortedIn[j...])
-                list = merged
+                joined.append(contentsOf: sortedIn[j...])
+                list = joined
             }
+            // New positions from the merge: an incoming row after the ones placed before it; a row that stayed
+            // moved up by the rows that left before it and down by those that came in at or before its place.
+            var at: [Int64: Int] = [:]
+            at.reserveCapacity(sortedIn.count + stayed.count)
+            for (j, id) in sortedIn.enumerated() { at[id] = places[j] + j }
+            for id in stayed {
+                let base = oldPos[id]! - Self.countBelow(outAscending, oldPos[id]!)
+                at[id] = base + Self.countBelow(places, base + 1)
+            }
+            merged = at
         }
         if sortKeyCache.count > Self.sortKeyCacheLimit { sortKeyCache = [:] }
-        let newPos = positions(of: incoming + stayed, in: list)
+        let newPos = merged ?? positions(of: incoming + stayed, in: list)
 
         // New sections, by key value, from the old counts.
         var newSections = oldSections
@@ -188,10 +203,12 @@ extension ResultsController {
     /// the list holds: the list is read again and compared. Of the
     /// rows in both lists, those out of their old relative order moved (all but a longest run in order);
     /// the others the change touched are updates.
-    private func diffWindow(_ touched: [Int64: PropertyMask], local: Bool) throws(StoreError) -> ResultsBatch {
+    private func diffWindow(_ touched: [Int64: PropertyMask], local: Bool, keepingKeys: Bool) throws(StoreError) -> ResultsBatch {
         precondition(sectionKey == nil, "a results controller with sections takes no limit or offset")
         let old = storage.rowIDs
-        let new = try context.fetch(request).rowIDs
+        // A window's rows are not all the rows that match, which the cached keys must be.
+        let new = keepingKeys ? try readListWithKeys() : try context.fetch(request).rowIDs
+        if !keepingKeys { sortKeyCache = [:] }
         let oldPos = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1, $0) })
         let newPos = Dictionary(uniqueKeysWithValues: new.enumerated().map { ($1, $0) })
         var batch = ResultsBatch()
@@ -209,7 +226,6 @@ extension ResultsController {
         }
         storage.rowIDs = new
         sections = [(.null, new.count)]
-        for id in touched.keys { sortKeyCache[id] = nil }
         return batch
     }
 
@@ -279,6 +295,37 @@ extension ResultsController {
                 out[chunk[k]] = sortSlots.map { ObjectPredicate.normalized(row?[$0] ?? .null) }
             }
             start += 512
+        }
+        return out
+    }
+
+    /// How many of `sorted` (ascending) are below `x`.
+    static func countBelow(_ sorted: [Int], _ x: Int) -> Int {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sorted[mid] < x { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Positions in `list` of those of `ids` that are in it, when every row of it has cached keys: each found
+    /// by a binary search on them.
+    private func cachedPositions(of ids: Dictionary<Int64, PropertyMask>.Keys, in list: [Int64]) throws(StoreError) -> [Int64: Int] {
+        var out: [Int64: Int] = [:]
+        for id in ids {
+            guard let k = sortKeyCache[id] else { continue }
+            var lo = 0, hi = list.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                let m = list[mid]
+                if before((try probe(m), m), (k, id)) { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < list.count, list[lo] == id else {
+                // The cache and the list disagree (never expected): fall back to looking.
+                return positions(of: Array(ids), in: list)
+            }
+            out[id] = lo
         }
         return out
     }
