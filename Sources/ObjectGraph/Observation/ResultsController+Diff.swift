@@ -344,18 +344,18 @@ extension ResultsController {
 
     /// `rows` in the request's order: by their bytes (see `SortKeyBytes`) when there are many.
     private func sortedByRequest(_ rows: [([Value], Int64)]) -> [([Value], Int64)] {
-        guard rows.count > 32, let bytes = SortKeyBytes(rows, ascending: request.sortKeys.map(\.ascending), idAscending: request.idAscending)
+        guard rows.count > 32, let bytes = SortKeyBytes(rows, ascending: sortAscending, idAscending: idAscending)
         else { return rows.sorted(by: before) }
         return bytes.sortedIndexes().map { rows[$0] }
     }
 
     /// The request's order on (sort keys, ID).
     private func before(_ a: ([Value], Int64), _ b: ([Value], Int64)) -> Bool {
-        for (i, key) in request.sortKeys.enumerated() {
+        for i in sortAscending.indices {
             let c = Value.compare(a.0[i], b.0[i])
-            if c != 0 { return key.ascending ? c < 0 : c > 0 }
+            if c != 0 { return sortAscending[i] ? c < 0 : c > 0 }
         }
-        return request.idAscending ? a.1 < b.1 : a.1 > b.1
+        return idAscending ? a.1 < b.1 : a.1 > b.1
     }
 
     private func sectionBefore(_ a: Value, _ b: Value) -> Bool {

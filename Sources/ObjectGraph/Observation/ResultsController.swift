@@ -56,6 +56,10 @@ public final class ResultsController {
     /// Depth of ``performUserDrivenChange(_:)`` calls: batches delivered inside are flagged.
     var userDriven = 0
     let sortSlots: [Int]
+    /// Each sort key's direction, and the ID's (the last key's): read where thousands of rows are compared,
+    /// without touching the request's keys (whose names are reference counted).
+    let sortAscending: [Bool]
+    let idAscending: Bool
     /// The sort keys of rows in the list, as the changes delivered so far left them (normalized for
     /// comparing): a change that brings many rows places them without reading the rows they go between.
     /// Rows no change touched keep their keys; a fetch starts it empty.
@@ -100,6 +104,8 @@ public final class ResultsController {
             }
         }
         sortSlots = slots
+        sortAscending = request.sortKeys.map(\.ascending)
+        idAscending = request.idAscending
         if let sectionKey, problem == nil, request.sortKeys.first?.key != sectionKey {
             problem = StoreError(
                 .invalidRequest,
