@@ -43,7 +43,7 @@ extension ResultsController {
         var merged: [Int64: Int]?
         let uncached = old.isEmpty ? 1 : 1 - min(1, Double(sortKeyCache.count) / Double(old.count))
         if incoming.count > 64 && Double(incoming.count) * 17 * (0.05 + uncached) > Double(old.count) {
-            list = try readListWithKeys()
+            list = try readListWithKeys(expected: old.count + added.count)
         } else {
             list = old
             let out = (removed + repositioned).map { oldPos[$0]! }.sorted(by: >)
@@ -207,7 +207,7 @@ extension ResultsController {
         precondition(sectionKey == nil, "a results controller with sections takes no limit or offset")
         let old = storage.rowIDs
         // A window's rows are not all the rows that match, which the cached keys must be.
-        let new = keepingKeys ? try readListWithKeys() : try context.fetch(request).rowIDs
+        let new = keepingKeys ? try readListWithKeys(expected: touched.count) : try context.fetch(request).rowIDs
         if !keepingKeys { sortKeyCache = [:] }
         let oldPos = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1, $0) })
         let newPos = Dictionary(uniqueKeysWithValues: new.enumerated().map { ($1, $0) })
@@ -265,8 +265,13 @@ extension ResultsController {
         return k
     }
 
-    /// The list read again, with the sort keys of every row, which replace the cache.
-    private func readListWithKeys() throws(StoreError) -> [Int64] {
+    /// The list read again, with the sort keys of every row, which replace the cache; a list that would hold
+    /// more than the cache keeps is read as IDs alone (reading keys to drop them costs a third more).
+    private func readListWithKeys(expected: Int) throws(StoreError) -> [Int64] {
+        guard expected <= Self.sortKeyCacheLimit else {
+            sortKeyCache = [:]
+            return try context.fetch(request).rowIDs
+        }
         let rows = try context.store.backend.fetchValues(request, of: entity, slots: sortSlots)
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
