@@ -104,6 +104,7 @@ extension Value: Comparable {
     /// contiguous bytes (a results controller compares thousands of keys when a big change comes in).
     private static func compareUTF8(_ a: String, _ b: String) -> Int {
         var a = a, b = b
+        // Safe: `memcmp` reads the shorter string's length from both, inside both buffers.
         return a.withUTF8 { x in
             b.withUTF8 { y in
                 let n = min(x.count, y.count)
