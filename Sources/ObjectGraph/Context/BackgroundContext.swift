@@ -7,8 +7,9 @@ import Dispatch
 /// merges them into their contexts, so their results controllers deliver them as batches. `whenSaved` (called
 /// on the background thread after each save) is the place to ask the drawing thread to poll.
 ///
-/// Save in slices (a few thousand objects each): each save is one write transaction, and the drawing thread's
-/// next poll takes in everything saved since its last as one batch.
+/// Save in slices (about a thousand objects each): each save is one write transaction, and the drawing thread's
+/// next poll takes in everything saved since its last as one batch; a background saving faster than the drawing
+/// thread takes slices in makes each poll longer (wait after a save until it was taken in to keep frames short).
 ///
 /// ```swift
 /// let background = try BackgroundContext(sharingFileOf: store) { wakeDrawingThread() }
