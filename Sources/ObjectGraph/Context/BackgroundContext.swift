@@ -116,6 +116,8 @@ public final class BackgroundContext: Sendable {
 
     /// On the background thread: takes in what was committed elsewhere, then runs `body`.
     private static func run<T>(_ confined: Confined, _ body: (Context) throws -> T) throws -> T {
+        // What makes `Confined`'s `@unchecked Sendable` true: its context is touched on its queue only.
+        precondition(DispatchQueue.getSpecific(key: confined.marker) == true, "a background context's block ran off its thread")
         guard let context = confined.context else { preconditionFailure("a background context is used before it opened") }
         try context.store.poll()
         return try body(context)
