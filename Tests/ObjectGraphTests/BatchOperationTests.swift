@@ -34,6 +34,65 @@ import Testing
         }
     }
 
+    /// Batch updates of scattered rows, two before the other connection polls (the second over some of the
+    /// first's rows with another property): its contexts get one change set with both masks on the rows in
+    /// both, a context holding every task and one holding three both read the new values, and its
+    /// controller's batches match a fresh fetch.
+    @Test func manyScatteredRowsReachAnotherConnectionWhateverItHolds() throws {
+        let (dir, t, theirs) = try TaskWorld.withSecondConnection("objectgraph-batch-scattered")
+        defer { withExtendedLifetime(dir) {} }
+        var tasks: [ManagedObject] = []
+        for k in 0..<600 { tasks.append(try t.context.addTask("t\(k)", to: t.home, at: Int64(100 + k))) }
+        for (k, task) in tasks.enumerated() where k % 3 == 0 { task["done"] = true }
+        try t.context.saveWithoutUndo()
+        let few = Context(store: theirs.store)
+        _ = try theirs.store.poll()
+        let theirHome = try #require(try theirs.existingObject(for: t.home.objectID))
+        let held = try theirs.fetch(TaskModel.tasks(of: theirHome))
+        #expect(held.count == 605 && held.allSatisfy { !($0["title"] as String).isEmpty })
+        var firstThree = TaskModel.tasks(of: theirHome)
+        firstThree.limit = 3
+        let heldByFew = try few.fetch(firstThree)
+        #expect(heldByFew.map { $0["title"] as String } == ["a", "b", "c"])
+        let shown = try ResultsRecorder(ResultsController(context: theirs, request: TaskModel.tasks(of: theirHome, openOnly: true)))
+        var delivered: [ChangeSet] = []
+        theirs.observeChanges(includingMerged: true) { delivered.append($0) }
+
+        let open = try t.context.batchUpdate(FetchRequest("Task", where: Property("done") == false), set: ["done": true])
+        #expect(open.count == 5 + 2 + 400)
+        let early = try t.context.batchUpdate(FetchRequest("Task", where: Property("position") < 130), set: ["title": "early"])
+        #expect(early.count == 5 + 2 + 30)
+        _ = try theirs.store.poll()
+
+        let task = try #require(t.store.model.entity("Task"))
+        let changes = try #require(delivered.last)[task.index].updated
+        #expect(changes.count == Set(open + early).count)
+        let done = PropertyMask(["done"], in: task), title = PropertyMask(["title"], in: task)
+        #expect(changes[tasks[0].objectID] == title, "done before: only the title")
+        #expect(changes[tasks[1].objectID] == done.union(title))
+        #expect(changes[tasks[40].objectID] == done)
+        #expect(changes[tasks[39].objectID] == nil)
+        #expect(Set(changes.keys) == Set(open + early))
+        #expect(shown.take() == ["delete [0.0, 0.1, 0.2, 0.3, 0.4, " + (0..<400).map { "0.\($0 + 5)" }.joined(separator: ", ") + "]"])
+        try shown.checkAgainstFetch(t.store)
+        #expect(shown.failures == [])
+        #expect(held[5]["title"] as String == "early" && held[5]["done"] as Bool)
+        #expect(held[604]["title"] as String == "t599" && held[604]["done"] as Bool)
+        #expect(heldByFew.map { $0["title"] as String } == ["early", "early", "early"])
+        #expect(heldByFew.allSatisfy { $0["done"] as Bool })
+
+        // One batch update alone arrives as one run: a context holding fewer objects than it changed walks
+        // the objects it holds (a context holding more walks the run).
+        var ten = TaskModel.tasks(of: theirHome)
+        ten.limit = 10
+        let readAhead = try few.fetch(ten)
+        #expect(readAhead[3]["title"] as String == "early")
+        try t.context.batchUpdate(FetchRequest("Task"), set: ["title": "last"])
+        _ = try theirs.store.poll()
+        #expect(readAhead.map { $0["title"] as String } == Array(repeating: "last", count: 10))
+        #expect(held.allSatisfy { $0["title"] as String == "last" })
+    }
+
     @Test func aBatchUpdateIsCheckedBeforeAnythingIsWritten() throws {
         let t = try TaskWorld()
         let all = FetchRequest("Task")

@@ -17,7 +17,7 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
         /// The objects inserted.
         public var inserted: [ObjectID] = []
         /// The objects updated, each with the properties that changed.
-        public var updated: [ObjectID: PropertyMask] = [:]
+        public var updated = UpdatedObjects()
         /// The objects deleted.
         public var deleted: [ObjectID] = []
         /// True when no object of the entity changed.
@@ -59,7 +59,7 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     }
     mutating func delete(_ id: ObjectID) { entities[id.entity, default: EntityChanges()].deleted.append(id) }
     mutating func update(_ id: ObjectID, _ mask: PropertyMask) {
-        entities[id.entity, default: EntityChanges()].updated[id, default: []].formUnion(mask)
+        entities[id.entity, default: EntityChanges()].updated.formUnion(id, mask)
     }
 
     /// The same changes without updates of objects it inserts (an insert says everything about them).
@@ -69,17 +69,14 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
             // Updates are few (counts), inserts may be a million: walk the inserts, hold a set of the updates.
             var dropped = Set<ObjectID>()
             for id in c.inserted where c.updated[id] != nil { dropped.insert(id) }
-            if !dropped.isEmpty { out.entities[e]!.updated = c.updated.filter { !dropped.contains($0.key) } }
+            if !dropped.isEmpty { out.entities[e]!.updated = c.updated.removing(dropped) }
         }
         return out
     }
 
-    /// Updates of many objects of one entity with the same mask, built in one dictionary (a batch update).
+    /// Updates of many objects of one entity with the same mask (a batch update), kept as one run.
     init(entity: Int, updated ids: [Int64], mask: PropertyMask) {
-        var updated: [ObjectID: PropertyMask] = [:]
-        updated.reserveCapacity(ids.count)
-        for id in ids { updated[ObjectID(entity: entity, rowID: id)] = mask }
-        entities[entity] = EntityChanges(updated: updated)
+        entities[entity] = EntityChanges(updated: UpdatedObjects(entity: entity, rowIDs: ids, mask: mask))
     }
 
     /// The changes to the entities with the given indexes only.
@@ -95,7 +92,7 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
         for (e, c) in other.entities {
             entities[e, default: EntityChanges()].inserted += c.inserted
             entities[e, default: EntityChanges()].deleted += c.deleted
-            for (id, mask) in c.updated { entities[e, default: EntityChanges()].updated[id, default: []].formUnion(mask) }
+            entities[e, default: EntityChanges()].updated.formUnion(c.updated)
         }
     }
 

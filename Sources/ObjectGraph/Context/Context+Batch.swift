@@ -37,7 +37,7 @@ extension Context {
             logged = try store.backend.finishLog()
         }
         publishBatch(changes)
-        return Array(changes[entity.index].updated.keys)
+        return changes[entity.index].updated.allKeys
     }
 
     /// Deletes every object `request` matches without making objects (Core Data's batch delete): their

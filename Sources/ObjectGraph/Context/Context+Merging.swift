@@ -43,13 +43,17 @@ extension Context {
                     mergedWhileChanged.insert(id)
                 }
             }
-            for id in e.inserted + Array(e.updated.keys) {
-                rowCache[id] = nil
-                guard let o = registered[id] else { continue }
-                if !o.hasChanges, !o.isInUpdatedList {
-                    o.turnIntoFault()
+            for id in e.inserted { takeInChange(of: id) }
+            for (id, _) in e.updated.single { takeInChange(of: id) }
+            for run in e.updated.runs {
+                // A batch update's 100,000 rows against the few objects a context holds: walk the smaller side.
+                if run.rowIDs.count <= registered.count + rowCache.count {
+                    for rowID in run.rowIDs { takeInChange(of: ObjectID(entity: run.entity, rowID: rowID)) }
                 } else {
-                    mergedWhileChanged.insert(id)
+                    var held: [ObjectID] = []
+                    registered.forEachObject { o in if run.contains(o.objectID) { held.append(o.objectID) } }
+                    for id in rowCache.keys where run.contains(id) { held.append(id) }
+                    for id in held { takeInChange(of: id) }
                 }
             }
         }
@@ -57,6 +61,18 @@ extension Context {
         // Relationship sets cached on objects not touched themselves (a parent whose child moved) may be stale.
         for o in registered.values where !o.relations.isEmpty && o.relationMask == 0 {
             o.relations = [:]
+        }
+    }
+
+    /// A committed change of `id` taken in: its row read ahead goes, its object becomes a fault (or, with
+    /// unsaved changes, is refaulted when its unit ends).
+    private func takeInChange(of id: ObjectID) {
+        rowCache[id] = nil
+        guard let o = registered[id] else { return }
+        if !o.hasChanges, !o.isInUpdatedList {
+            o.turnIntoFault()
+        } else {
+            mergedWhileChanged.insert(id)
         }
     }
 

@@ -13,9 +13,13 @@ enum ChangeLog {
     static let authorPrefix: [UInt8] = Array("\u{0}author\u{0}".utf8)
 
     static func encode(_ changes: ChangeSet, model: Model, author: String? = nil) -> [UInt8] {
-        var out: [UInt8] = Array("OG1".utf8) + Array(model.versionHash.utf8)
-        out.reserveCapacity(64 + 11 * (changes.insertedCount + changes.deletedCount) + 19 * changes.updatedCount)
         let entities = changes.entities.keys.sorted()
+        // Runs (a batch update's rows) need a record older readers do not know: such entries say "OG2",
+        // which those readers cannot read and take as missed changes (they re-read), rather than misread.
+        let hasRuns = entities.contains { !changes[$0].updated.runs.isEmpty }
+        var out: [UInt8] = Array((hasRuns ? "OG2" : "OG1").utf8) + Array(model.versionHash.utf8)
+        let singles = entities.reduce(0) { $0 + changes[$1].updated.single.count }
+        out.reserveCapacity(64 + 11 * (changes.insertedCount + changes.deletedCount) + 19 * singles)
         put16(&out, entities.count + (author == nil ? 0 : 1))
         for e in entities {
             let name = Array(model.entities[e].name.utf8)
@@ -31,7 +35,8 @@ enum ChangeLog {
         for (ref, e) in entities.enumerated() {
             let c = changes[e]
             for id in c.inserted { record(&out, 0, ref, id.rowID, nil) }
-            for (id, mask) in c.updated { record(&out, 1, ref, id.rowID, mask.rawValue) }
+            for (id, mask) in c.updated.single { record(&out, 1, ref, id.rowID, mask.rawValue) }
+            for run in c.updated.runs { runRecord(&out, ref, run) }
             for id in c.deleted { record(&out, 2, ref, id.rowID, nil) }
         }
         return out
@@ -43,7 +48,8 @@ enum ChangeLog {
     /// The change set and the author the commit named (``Context/transactionAuthor``), or nil for bytes
     /// this version cannot read.
     static func decodeEntry(_ bytes: [UInt8], model: Model) -> (changes: ChangeSet, author: String?)? {
-        guard bytes.count >= 21, bytes[0..<3].elementsEqual("OG1".utf8) else { return nil }
+        guard bytes.count >= 21, bytes[0..<2].elementsEqual("OG".utf8), bytes[2] == UInt8(ascii: "1") || bytes[2] == UInt8(ascii: "2")
+        else { return nil }
         var author: String?
         let sameModel = bytes[3..<19].elementsEqual(model.versionHash.utf8)
         var i = 19
@@ -67,8 +73,40 @@ enum ChangeLog {
             }
             entityOf.append(model.entity(String(decoding: raw, as: UTF8.self))?.index)
         }
+        func varint() -> UInt64? {
+            var v: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < bytes.count && shift < 64 {
+                let b = bytes[i]
+                i += 1
+                v |= UInt64(b & 0x7f) << shift
+                if b < 0x80 { return v }
+                shift += 7
+            }
+            return nil
+        }
         var changes = ChangeSet()
         while i < bytes.count {
+            if bytes[i] == 3 {
+                i += 1
+                guard let ref = get(2), let mask = get(8), let count = get(4), let first = get(8), Int(ref) < entityOf.count, count > 0,
+                    count <= UInt64(bytes.count - i + 1)
+                else { return nil }
+                var ids: [Int64] = []
+                ids.reserveCapacity(Int(count))
+                var id = Int64(bitPattern: first)
+                ids.append(id)
+                for _ in 1..<count {
+                    // Ascending, so the true distance fits 64 bits unsigned even across the sign.
+                    guard let delta = varint(), delta > 0, id &+ Int64(bitPattern: delta) > id else { return nil }
+                    id = id &+ Int64(bitPattern: delta)
+                    ids.append(id)
+                }
+                guard let entity = entityOf[Int(ref)] else { continue }
+                changes.formUnion(
+                    ChangeSet(entity: entity, updated: ids, mask: PropertyMask(rawValue: sameModel ? mask : ~0)))
+                continue
+            }
             guard let kind = get(1), let ref = get(2), let raw = get(8), Int(ref) < entityOf.count else { return nil }
             let mask = kind == 1 ? get(8) : nil
             guard let entity = entityOf[Int(ref)] else { continue }  // an entity this model does not know
@@ -92,6 +130,29 @@ enum ChangeLog {
         put16(&out, ref)
         put64(&out, UInt64(bitPattern: rowID))
         if let mask { put64(&out, mask) }
+    }
+
+    /// Rows updated alike: kind 3, the entity, the mask, the count, the first row ID, then each next one as
+    /// its distance from the last (ascending, so positive) in 7-bit groups: a run of consecutive rows takes
+    /// a byte a row instead of nineteen.
+    private static func runRecord(_ out: inout [UInt8], _ ref: Int, _ run: UpdatedObjects.Run) {
+        out.append(3)
+        put16(&out, ref)
+        put64(&out, run.mask.rawValue)
+        let n = UInt32(run.rowIDs.count)
+        for k in 0..<4 { out.append(UInt8(truncatingIfNeeded: n >> (8 * UInt32(k)))) }
+        put64(&out, UInt64(bitPattern: run.rowIDs[0]))
+        out.reserveCapacity(out.count + run.rowIDs.count)
+        var last = run.rowIDs[0]
+        for id in run.rowIDs.dropFirst() {
+            var d = UInt64(bitPattern: id &- last)
+            last = id
+            while d >= 0x80 {
+                out.append(UInt8(truncatingIfNeeded: d) | 0x80)
+                d >>= 7
+            }
+            out.append(UInt8(d))
+        }
     }
 
     private static func put64(_ out: inout [UInt8], _ v: UInt64) {

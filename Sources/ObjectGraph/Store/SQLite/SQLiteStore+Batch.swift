@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 extension SQLiteStore {
     func batchUpdate(_ e: EntityDescription, where predicate: ObjectPredicate, set values: [(slot: Int, value: Value)], author: String?)
@@ -8,14 +9,12 @@ extension SQLiteStore {
         let (condition, args) = predicate.sql(for: e, absent: absentSlots[e.index] ?? [])
         let sql =
             "UPDATE \(Schema.quote(e.name)) SET " + values.map { "\(Schema.quote(e.properties[$0.slot].name)) = ?" }.joined(separator: ", ")
-            + " WHERE \(condition) RETURNING id"
-        var ids: [Int64] = []
+            + " WHERE \(condition)"
         do {
             let stmt = try statement(db, sql)
             for (k, v) in values.enumerated() { stmt.bind(v.value, at: Int32(k + 1)) }
             for (k, a) in args.enumerated() { stmt.bind(a, at: Int32(values.count + k + 1)) }
-            defer { stmt.reset() }
-            while try stmt.step(db) { ids.append(stmt.int64(at: 0)) }
+            let ids = try ChangedRowIDs.collect(db, table: e.name, operation: SQLITE_UPDATE) { try stmt.run(db) }
             guard !ids.isEmpty else { return ChangeSet() }
             let changes = ChangeSet(
                 entity: e.index, updated: ids, mask: PropertyMask(rawValue: values.reduce(UInt64(0)) { $0 | 1 << UInt64($1.slot) }))

@@ -1,0 +1,126 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ObjectGraph
+
+/// A change set's updated objects keep a batch update's rows as sorted runs instead of a dictionary; read,
+/// merged and trimmed in any order they must answer exactly as the dictionary of object to mask would, and
+/// the change log must carry them to another process unchanged.
+@Suite struct UpdatedObjectsTests {
+    static func randomRun(_ random: inout SeededRandom, entity: Int) -> [Int64] {
+        var ids = Set<Int64>()
+        let n = 1 + random.below(40)
+        while ids.count < n {
+            switch random.below(8) {
+            case 0: ids.insert([Int64.min, Int64.max, -1, 0, Int64.min + 1, Int64.max - 1][random.below(6)])
+            case 1: ids.insert(Int64(bitPattern: random.next()))
+            default: ids.insert(Int64(random.below(120)))
+            }
+        }
+        return ids.sorted().shuffled(using: &random)  // sorted first: a set's order changes between runs
+    }
+
+    static func randomMask(_ random: inout SeededRandom) -> PropertyMask {
+        PropertyMask(rawValue: UInt64(1 + random.below(15)) << UInt64(random.below(3)))
+    }
+
+    @Test(arguments: TestSeed.seeds([1, 2, 3, 4]))
+    func mergedAndTrimmedTheyReadAsADictionary(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        var keptAsRuns = 0, spread = 0
+        for _ in 0..<60 {
+            var objects = UpdatedObjects()
+            var model: [ObjectID: PropertyMask] = [:]
+            for _ in 0..<(1 + random.below(12)) {
+                let entity = random.below(2)
+                switch random.below(4) {
+                case 0:
+                    let id = ObjectID(entity: entity, rowID: Int64(random.below(120)))
+                    let mask = Self.randomMask(&random)
+                    objects.formUnion(id, mask)
+                    model[id, default: []].formUnion(mask)
+                case 1, 2:
+                    let ids = Self.randomRun(&random, entity: entity)
+                    let mask = Self.randomMask(&random)
+                    let runsBefore = objects.runs.count
+                    objects.formUnion(UpdatedObjects(entity: entity, rowIDs: ids, mask: mask))
+                    if objects.runs.count > runsBefore { keptAsRuns += 1 } else if runsBefore > 0 && objects.runs.isEmpty { spread += 1 }
+                    for id in ids { model[ObjectID(entity: entity, rowID: id), default: []].formUnion(mask) }
+                default:
+                    let gone = Set(model.keys.sorted { ($0.entity, $0.rowID) < ($1.entity, $1.rowID) }.filter { _ in random.below(3) == 0 })
+                    objects = objects.removing(gone)
+                    for id in gone { model[id] = nil }
+                }
+                try Self.check(objects, against: model, &random)
+            }
+        }
+        print("UpdatedObjectsTests seed \(seed): runs kept \(keptAsRuns), runs spread into entries \(spread)")
+        #expect(keptAsRuns > 50 && spread > 10, "the generator must reach both ways of merging runs")
+    }
+
+    static func check(_ objects: UpdatedObjects, against model: [ObjectID: PropertyMask], _ random: inout SeededRandom) throws {
+        #expect(objects.count == model.count && objects.isEmpty == model.isEmpty)
+        var seen: [ObjectID: PropertyMask] = [:]
+        for (id, mask) in objects {
+            #expect(seen[id] == nil, "\(id) twice")
+            seen[id] = mask
+        }
+        #expect(seen == model)
+        #expect(Set(objects.keys) == Set(model.keys) && objects.allKeys.count == model.count && Set(objects.allKeys) == Set(model.keys))
+        for (id, mask) in model { #expect(objects[id] == mask) }
+        for _ in 0..<10 {
+            let id = ObjectID(entity: random.below(2), rowID: Int64(random.below(130)))
+            #expect(objects[id] == model[id])
+        }
+        #expect(objects == UpdatedObjects(model) && UpdatedObjects(model) == objects)
+        if let (id, mask) = model.first {
+            var other = model
+            other[id] = mask.union(PropertyMask(rawValue: 1 << 40))
+            #expect(objects != UpdatedObjects(other))
+        }
+    }
+
+    @Test(arguments: TestSeed.seeds([5, 6, 7]))
+    func theLogCarriesRunsToAnotherReader(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        let model = TaskModel.model
+        var withRuns = 0, truncationsRefused = 0
+        for round in 0..<80 {
+            var changes = ChangeSet()
+            for _ in 0..<random.below(4) { changes.insert(ObjectID(entity: random.below(2), rowID: Int64(random.below(1000)))) }
+            for _ in 0..<random.below(4) { changes.delete(ObjectID(entity: random.below(2), rowID: Int64(random.below(1000)) + 2000)) }
+            for _ in 0..<random.below(3) {
+                changes.update(ObjectID(entity: random.below(2), rowID: Int64(random.below(1000)) + 4000), Self.randomMask(&random))
+            }
+            var runOnly: ChangeSet?
+            if random.below(4) != 0 {
+                let entity = random.below(2)
+                let run = ChangeSet(entity: entity, updated: Self.randomRun(&random, entity: entity), mask: Self.randomMask(&random))
+                changes.formUnion(run)
+                runOnly = run
+            }
+            let hasRuns = changes.entities.values.contains { !$0.updated.runs.isEmpty }
+            if hasRuns { withRuns += 1 }
+            let author = round % 3 == 0 ? "someone" : nil
+            let bytes = ChangeLog.encode(changes, model: model, author: author)
+            #expect(bytes.starts(with: Array((hasRuns ? "OG2" : "OG1").utf8)), "older readers must not misread runs")
+            let read = try #require(ChangeLog.decodeEntry(bytes, model: model))
+            #expect(read.author == author)
+            #expect(read.changes.entities.filter { !$0.value.isEmpty } == changes.entities.filter { !$0.value.isEmpty })
+            // A run cut short anywhere is refused, never read as fewer or other rows.
+            if let runOnly {
+                let bytes = ChangeLog.encode(runOnly, model: model, author: author)
+                let names = runOnly.entities.keys.map { model.entities[$0].name.utf8.count + 2 }.reduce(0, +)
+                let header = 3 + 16 + 2 + names + (author.map { ChangeLog.authorPrefix.count + $0.utf8.count + 2 } ?? 0)
+                #expect(ChangeLog.decodeEntry(Array(bytes[..<header]), model: model)?.changes.isEmpty == true)
+                for cut in (header + 1)..<bytes.count {
+                    #expect(ChangeLog.decodeEntry(Array(bytes[..<cut]), model: model) == nil, "cut at \(cut) of \(bytes.count)")
+                    truncationsRefused += 1
+                }
+            }
+        }
+        print("UpdatedObjectsTests log seed \(seed): entries with runs \(withRuns), truncated runs refused \(truncationsRefused)")
+        #expect(withRuns > 40 && truncationsRefused > 1000)
+    }
+}
