@@ -93,6 +93,43 @@ import Testing
         #expect(held.allSatisfy { $0["title"] as String == "last" })
     }
 
+    /// A change to properties a controller's request does not read is an update in place, found without
+    /// reading rows; inserts and deletes still arrive, even for a request that reads no property at all.
+    @Test func updatesOfPropertiesARequestDoesNotReadStayInPlace() throws {
+        let t = try TaskWorld()
+        let everything = try ResultsRecorder(ResultsController(context: t.context, request: FetchRequest("Task")))
+        let home = try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.home)))
+        let open = try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.home, openOnly: true)))
+        try t.context.batchUpdate(FetchRequest("Task", where: Property("position") >= 30), set: ["title": "late"])
+        #expect(everything.take() == ["update [0.2->0.2, 0.3->0.3, 0.4->0.4]"])
+        #expect(home.take() == ["update [0.2->0.2, 0.3->0.3, 0.4->0.4]"])
+        #expect(open.take() == ["update [0.2->0.2, 0.3->0.3, 0.4->0.4]"])
+        try t.context.batchUpdate(FetchRequest("Task", where: Property("position") == 20), set: ["done": true])
+        #expect(everything.take() == ["update [0.1->0.1, 0.6->0.6]"])
+        #expect(home.take() == ["update [0.1->0.1]"])
+        #expect(open.take() == ["delete [0.1]"])
+        _ = try t.context.addTask("f", to: t.home, at: 5)
+        t.h[4]["title"] = "E"
+        try t.context.save()
+        #expect(everything.take() == ["insert [0.7]; update [0.4->0.4]"])
+        #expect(home.take() == ["insert [0.0]; update [0.4->0.5]"])
+        #expect(open.take() == ["insert [0.0]; update [0.3->0.4]"])
+        // Reading a row not in memory reads the rows from it on for the screen; the one changed next must not
+        // be shown from there.
+        #expect(home.controller.object(at: 2)["title"] as String == "b")
+        try Context(store: t.store).batchUpdate(FetchRequest("Task", where: Property("position") == 30), set: ["title": "C"])
+        _ = try t.store.poll()
+        #expect(everything.take() == ["update [0.2->0.2]"] && home.take() == ["update [0.3->0.3]"] && open.take() == ["update [0.2->0.2]"])
+        #expect(home.controller.object(at: 3)["title"] as String == "C", "no row read before the change is shown")
+        t.context.delete(t.h[0])
+        try t.context.save()
+        #expect(everything.take() == ["delete [0.0]"])
+        for r in [everything, home, open] {
+            try r.checkAgainstFetch(t.store)
+            #expect(r.failures == [])
+        }
+    }
+
     @Test func aBatchUpdateIsCheckedBeforeAnythingIsWritten() throws {
         let t = try TaskWorld()
         let all = FetchRequest("Task")

@@ -85,23 +85,59 @@ import Testing
     func theLogCarriesRunsToAnotherReader(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         let model = TaskModel.model
-        var withRuns = 0, truncationsRefused = 0
-        for round in 0..<80 {
+        var withRuns = 0, idRuns = 0, truncationsRefused = 0
+        /// Inserted or deleted IDs: a few scattered, or stretches that rise (an import's, a batch delete's).
+        func ids(_ entity: Int, base: Int64) -> [ObjectID] {
+            var out: [ObjectID] = []
+            for _ in 0..<random.below(4) {
+                var id = base + Int64(random.below(1000))
+                for _ in 0..<(random.below(5) == 0 ? 1 + random.below(9) : 1) {
+                    out.append(ObjectID(entity: entity, rowID: id))
+                    id &+= random.below(5) == 0 ? Int64(bitPattern: random.next() >> 2) : 1 + Int64(random.below(3))
+                }
+            }
+            return out
+        }
+        /// True when `ids` rises for four IDs in a row somewhere: the log writes those as one record.
+        func risesForFour(_ ids: [ObjectID]) -> Bool {
+            var run = 1
+            for (a, b) in zip(ids, ids.dropFirst()) {
+                run = b.rowID > a.rowID ? run + 1 : 1
+                if run >= 4 { return true }
+            }
+            return false
+        }
+        for round in 0..<120 {
             var changes = ChangeSet()
-            for _ in 0..<random.below(4) { changes.insert(ObjectID(entity: random.below(2), rowID: Int64(random.below(1000)))) }
-            for _ in 0..<random.below(4) { changes.delete(ObjectID(entity: random.below(2), rowID: Int64(random.below(1000)) + 2000)) }
+            var rising = false
+            for entity in 0..<2 {
+                let inserted = ids(entity, base: 0), deleted = ids(entity, base: 1 << 40)
+                for id in inserted { changes.insert(id) }
+                for id in deleted { changes.delete(id) }
+                rising = rising || risesForFour(inserted) || risesForFour(deleted)
+            }
             for _ in 0..<random.below(3) {
                 changes.update(ObjectID(entity: random.below(2), rowID: Int64(random.below(1000)) + 4000), Self.randomMask(&random))
             }
             var runOnly: ChangeSet?
-            if random.below(4) != 0 {
+            switch random.below(4) {
+            case 0: break
+            case 1:
+                // A batch delete's rows alone.
+                var deleted = ChangeSet()
+                deleted.delete(contentsOf: Self.randomRun(&random, entity: 1).sorted().map { ObjectID(entity: 1, rowID: $0) })
+                runOnly = deleted
+                for id in deleted[1].deleted { changes.delete(id) }
+                rising = rising || risesForFour(changes[1].deleted)
+            default:
                 let entity = random.below(2)
                 let run = ChangeSet(entity: entity, updated: Self.randomRun(&random, entity: entity), mask: Self.randomMask(&random))
                 changes.formUnion(run)
                 runOnly = run
             }
-            let hasRuns = changes.entities.values.contains { !$0.updated.runs.isEmpty }
+            let hasRuns = rising || changes.entities.values.contains { !$0.updated.runs.isEmpty }
             if hasRuns { withRuns += 1 }
+            if rising { idRuns += 1 }
             let author = round % 3 == 0 ? "someone" : nil
             let bytes = ChangeLog.encode(changes, model: model, author: author)
             #expect(bytes.starts(with: Array((hasRuns ? "OG2" : "OG1").utf8)), "older readers must not misread runs")
@@ -109,7 +145,7 @@ import Testing
             #expect(read.author == author)
             #expect(read.changes.entities.filter { !$0.value.isEmpty } == changes.entities.filter { !$0.value.isEmpty })
             // A run cut short anywhere is refused, never read as fewer or other rows.
-            if let runOnly {
+            if let runOnly, runOnly.updatedCount + runOnly.deletedCount >= 4 {
                 let bytes = ChangeLog.encode(runOnly, model: model, author: author)
                 let names = runOnly.entities.keys.map { model.entities[$0].name.utf8.count + 2 }.reduce(0, +)
                 let header = 3 + 16 + 2 + names + (author.map { ChangeLog.authorPrefix.count + $0.utf8.count + 2 } ?? 0)
@@ -120,7 +156,9 @@ import Testing
                 }
             }
         }
-        print("UpdatedObjectsTests log seed \(seed): entries with runs \(withRuns), truncated runs refused \(truncationsRefused)")
-        #expect(withRuns > 40 && truncationsRefused > 1000)
+        print(
+            "UpdatedObjectsTests log seed \(seed): entries with runs \(withRuns) (rising inserts or deletes \(idRuns)), "
+                + "truncated runs refused \(truncationsRefused)")
+        #expect(withRuns > 60 && withRuns < 110 && idRuns > 30 && truncationsRefused > 1000, "both forms, with runs and without")
     }
 }

@@ -58,6 +58,14 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
         if let first = run.first { entities[first.entity, default: EntityChanges()].inserted += run }
     }
     mutating func delete(_ id: ObjectID) { entities[id.entity, default: EntityChanges()].deleted.append(id) }
+
+    /// Deletes many IDs of one entity with one dictionary access.
+    mutating func delete<S: Sequence<ObjectID>>(contentsOf ids: S) {
+        let all = Array(ids)
+        guard let first = all.first else { return }
+        precondition(all.allSatisfy { $0.entity == first.entity }, "delete(contentsOf:) takes IDs of one entity")
+        entities[first.entity, default: EntityChanges()].deleted.append(contentsOf: all)
+    }
     mutating func update(_ id: ObjectID, _ mask: PropertyMask) {
         entities[id.entity, default: EntityChanges()].updated.formUnion(id, mask)
     }

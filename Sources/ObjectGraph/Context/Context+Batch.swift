@@ -60,22 +60,13 @@ extension Context {
                 path: store.path, entity: entity.name, property: r.name)
         }
         var result = StoreWriteResult(changes: ChangeSet(), counts: [])
-        var ids: [Int64] = []
         try store.writeTransaction { logged in
-            var plain = request
-            plain.sortKeys = []
-            ids = try store.backend.fetchIDs(plain, of: entity, prefetching: nil)
-            guard !ids.isEmpty else { return }
-            var w = StoreWrite()
-            w.deletes = ids.map { (entity, $0) }
-            for id in ids { w.changes.delete(ObjectID(entity: entity.index, rowID: id)) }
-            w.author = transactionAuthor
-            result = try store.backend.write(w)
+            result = try store.backend.batchDelete(entity, where: request.predicate, author: transactionAuthor)
             logged = try store.backend.finishLog()
         }
         for r in result.counts { rowCache[r.id] = nil }
         publishBatch(result.changes)
-        return ids.map { ObjectID(entity: entity.index, rowID: $0) }
+        return result.changes[entity.index].deleted
     }
 
     /// The entity a batch operation works on, once the context may make one: no unsaved changes (they

@@ -81,6 +81,20 @@ extension ObjectPredicate {
         }
     }
 
+    /// The properties of `entity` the predicate reads, as a mask (every property when it names one the
+    /// entity lacks): a change to none of them cannot make an object match or stop matching.
+    func readMask(in entity: EntityDescription) -> PropertyMask {
+        func slot(_ name: String) -> PropertyMask {
+            entity.property(name).map { PropertyMask(slot: $0.slot) } ?? PropertyMask(rawValue: ~0)
+        }
+        switch self {
+        case .true, .false: return []
+        case .compare(let k, _, _), .oneOf(let k, _), .text(let k, _, _, _): return slot(k)
+        case .and(let ps), .or(let ps): return ps.reduce(PropertyMask()) { $0.union($1.readMask(in: entity)) }
+        case .not(let p): return p.readMask(in: entity)
+        }
+    }
+
     /// SQL's `IS`: NULL equals NULL; numbers compare by value whatever their Swift case.
     static func sqlEqual(_ a: Value, _ b: Value) -> Bool {
         if a.isNull || b.isNull { return a.isNull && b.isNull }

@@ -14,12 +14,9 @@ enum ChangeLog {
 
     static func encode(_ changes: ChangeSet, model: Model, author: String? = nil) -> [UInt8] {
         let entities = changes.entities.keys.sorted()
-        // Runs (a batch update's rows) need a record older readers do not know: such entries say "OG2",
-        // which those readers cannot read and take as missed changes (they re-read), rather than misread.
-        let hasRuns = entities.contains { !changes[$0].updated.runs.isEmpty }
-        var out: [UInt8] = Array((hasRuns ? "OG2" : "OG1").utf8) + Array(model.versionHash.utf8)
+        var out: [UInt8] = Array("OG1".utf8) + Array(model.versionHash.utf8)
         let singles = entities.reduce(0) { $0 + changes[$1].updated.single.count }
-        out.reserveCapacity(64 + 11 * (changes.insertedCount + changes.deletedCount) + 19 * singles)
+        out.reserveCapacity(64 + 2 * (changes.insertedCount + changes.deletedCount) + 19 * singles)
         put16(&out, entities.count + (author == nil ? 0 : 1))
         for e in entities {
             let name = Array(model.entities[e].name.utf8)
@@ -32,13 +29,18 @@ enum ChangeLog {
             put16(&out, name.count)
             out += name
         }
+        var usedRuns = false
         for (ref, e) in entities.enumerated() {
             let c = changes[e]
-            for id in c.inserted { record(&out, 0, ref, id.rowID, nil) }
+            usedRuns = ids(&out, 0, ref, c.inserted) || usedRuns
             for (id, mask) in c.updated.single { record(&out, 1, ref, id.rowID, mask.rawValue) }
             for run in c.updated.runs { runRecord(&out, ref, run) }
-            for id in c.deleted { record(&out, 2, ref, id.rowID, nil) }
+            usedRuns = usedRuns || !c.updated.runs.isEmpty
+            usedRuns = ids(&out, 2, ref, c.deleted) || usedRuns
         }
+        // Runs need records older readers do not know: such entries say "OG2", which those readers cannot
+        // read and take as missed changes (they re-read everything), rather than misread.
+        if usedRuns { out[2] = UInt8(ascii: "2") }
         return out
     }
 
@@ -85,26 +87,36 @@ enum ChangeLog {
             }
             return nil
         }
+        /// Row IDs as `ascending` wrote them; nil when cut short or not ascending.
+        func ascendingIDs() -> [Int64]? {
+            guard let count = get(4), let first = get(8), count > 0, count - 1 <= UInt64(bytes.count - i) else { return nil }
+            var ids: [Int64] = []
+            ids.reserveCapacity(Int(count))
+            var id = Int64(bitPattern: first)
+            ids.append(id)
+            for _ in 1..<count {
+                guard let delta = varint(), delta > 0, id &+ Int64(bitPattern: delta) > id else { return nil }
+                id = id &+ Int64(bitPattern: delta)
+                ids.append(id)
+            }
+            return ids
+        }
         var changes = ChangeSet()
         while i < bytes.count {
             if bytes[i] == 3 {
                 i += 1
-                guard let ref = get(2), let mask = get(8), let count = get(4), let first = get(8), Int(ref) < entityOf.count, count > 0,
-                    count <= UInt64(bytes.count - i + 1)
+                guard let ref = get(2), Int(ref) < entityOf.count, let mask = get(8), let ids = ascendingIDs() else { return nil }
+                guard let entity = entityOf[Int(ref)] else { continue }  // an entity this model does not know
+                changes.formUnion(ChangeSet(entity: entity, updated: ids, mask: PropertyMask(rawValue: sameModel ? mask : ~0)))
+                continue
+            }
+            if bytes[i] == 4 {
+                i += 1
+                guard let kind = get(1), kind == 0 || kind == 2, let ref = get(2), Int(ref) < entityOf.count, let ids = ascendingIDs()
                 else { return nil }
-                var ids: [Int64] = []
-                ids.reserveCapacity(Int(count))
-                var id = Int64(bitPattern: first)
-                ids.append(id)
-                for _ in 1..<count {
-                    // Ascending, so the true distance fits 64 bits unsigned even across the sign.
-                    guard let delta = varint(), delta > 0, id &+ Int64(bitPattern: delta) > id else { return nil }
-                    id = id &+ Int64(bitPattern: delta)
-                    ids.append(id)
-                }
                 guard let entity = entityOf[Int(ref)] else { continue }
-                changes.formUnion(
-                    ChangeSet(entity: entity, updated: ids, mask: PropertyMask(rawValue: sameModel ? mask : ~0)))
+                let objects = ids.lazy.map { ObjectID(entity: entity, rowID: $0) }
+                if kind == 0 { changes.insert(contentsOf: objects) } else { changes.delete(contentsOf: objects) }
                 continue
             }
             guard let kind = get(1), let ref = get(2), let raw = get(8), Int(ref) < entityOf.count else { return nil }
@@ -132,19 +144,47 @@ enum ChangeLog {
         if let mask { put64(&out, mask) }
     }
 
-    /// Rows updated alike: kind 3, the entity, the mask, the count, the first row ID, then each next one as
-    /// its distance from the last (ascending, so positive) in 7-bit groups: a run of consecutive rows takes
-    /// a byte a row instead of nineteen.
+    /// Rows updated alike: kind 3, the entity, the mask, the count, then the row IDs as `ascending` writes
+    /// them.
     private static func runRecord(_ out: inout [UInt8], _ ref: Int, _ run: UpdatedObjects.Run) {
         out.append(3)
         put16(&out, ref)
         put64(&out, run.mask.rawValue)
-        let n = UInt32(run.rowIDs.count)
+        ascending(&out, run.rowIDs[...])
+    }
+
+    /// Inserted (`kind` 0) or deleted (2) objects, in their order: each stretch of at least four ascending
+    /// row IDs (an import's rows, a batch delete's) as one record of kind 4, the kind, the entity, then the
+    /// IDs as `ascending` writes them; the others one record each. True when it wrote a run.
+    private static func ids(_ out: inout [UInt8], _ kind: UInt8, _ ref: Int, _ ids: [ObjectID]) -> Bool {
+        var usedRuns = false
+        var start = 0
+        while start < ids.count {
+            var end = start + 1
+            while end < ids.count && ids[end].rowID > ids[end - 1].rowID { end += 1 }
+            if end - start >= 4 {
+                out.append(4)
+                out.append(kind)
+                put16(&out, ref)
+                ascending(&out, ids[start..<end].lazy.map(\.rowID))
+                usedRuns = true
+            } else {
+                for id in ids[start..<end] { record(&out, kind, ref, id.rowID, nil) }
+            }
+            start = end
+        }
+        return usedRuns
+    }
+
+    /// Row IDs in ascending order: their count (4 bytes), the first (8), then each next one as its distance
+    /// from the last (positive, and below 2^64 even across the sign) in 7-bit groups, low first: a stretch of
+    /// consecutive rows takes a byte a row instead of eleven or nineteen.
+    private static func ascending<C: Collection<Int64>>(_ out: inout [UInt8], _ rowIDs: C) {
+        let n = UInt32(rowIDs.count)
         for k in 0..<4 { out.append(UInt8(truncatingIfNeeded: n >> (8 * UInt32(k)))) }
-        put64(&out, UInt64(bitPattern: run.rowIDs[0]))
-        out.reserveCapacity(out.count + run.rowIDs.count)
-        var last = run.rowIDs[0]
-        for id in run.rowIDs.dropFirst() {
+        var last = rowIDs.first!
+        put64(&out, UInt64(bitPattern: last))
+        for id in rowIDs.dropFirst() {
             var d = UInt64(bitPattern: id &- last)
             last = id
             while d >= 0x80 {

@@ -10,6 +10,26 @@ extension ResultsController {
         }
         let old = storage.rowIDs
         let oldSections = sections
+        if touched.values.allSatisfy({ $0.rawValue & readMask.rawValue == 0 && $0.rawValue != ~0 }) {
+            // Updates of properties the request does not read (a batch update marking 100,000 tasks done, on a
+            // list sorted by title): no row comes, goes or moves; each touched row in the list is an update in
+            // place, found without reading a row (by its cached keys for a few, one pass for many). Inserts
+            // and deletes touch every property (~0), as does an update from a writer with another model: a
+            // request that reads nothing (every row, by ID) must still see those.
+            let many = touched.count * 17 > old.count
+            let found =
+                sortKeyCache.count == old.count && !many
+                ? try cachedPositions(of: touched.keys, in: old) : positions(of: Array(touched.keys), in: old)
+            var batch = ResultsBatch()
+            batch.updates = found.compactMap { touched[$0.key]!.isEmpty ? nil : $0.value }.sorted().map {
+                let at = path($0, in: oldSections)
+                return ResultsBatch.Move(at, at)
+            }
+            // The rows read for the screen (and any read with the IDs) hold the old values: set again, the list
+            // drops them, and the next read of a row brings it as it is now.
+            if !batch.updates.isEmpty { storage.rowIDs = old }
+            return batch
+        }
         // The current state of every touched row: its sort keys when it matches the request now.
         let rows = try currentRows(Array(touched.keys), local: local)
         var keysOf: [Int64: [Value]] = [:]

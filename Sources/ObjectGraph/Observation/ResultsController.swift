@@ -56,6 +56,9 @@ public final class ResultsController {
     /// Depth of ``performUserDrivenChange(_:)`` calls: batches delivered inside are flagged.
     var userDriven = 0
     let sortSlots: [Int]
+    /// The properties the request reads (predicate and sort keys, the section key among them): an update of
+    /// others leaves every row where it is.
+    let readMask: PropertyMask
     /// Each sort key's direction, and the ID's (the last key's): read where thousands of rows are compared,
     /// without touching the request's keys (whose names are reference counted).
     let sortAscending: [Bool]
@@ -104,6 +107,7 @@ public final class ResultsController {
             }
         }
         sortSlots = slots
+        readMask = slots.reduce(request.predicate.readMask(in: entity)) { $0.union(PropertyMask(slot: $1)) }
         sortAscending = request.sortKeys.map(\.ascending)
         idAscending = request.idAscending
         if let sectionKey, problem == nil, request.sortKeys.first?.key != sectionKey {

@@ -56,6 +56,10 @@ protocol StoreWriter: AnyObject {
     /// `author`; returns that change set. The caller has checked the slots (attributes, no full-text index).
     func batchUpdate(_ entity: EntityDescription, where predicate: ObjectPredicate, set values: [(slot: Int, value: Value)], author: String?)
         throws(StoreError) -> ChangeSet
+    /// In the open write transaction: deletes every row of `entity` that `predicate` matches in one
+    /// statement, with the counts the store keeps of them, and opens the change-log entry naming them with
+    /// `author`. The caller has checked that nothing refers to the entity's rows.
+    func batchDelete(_ entity: EntityDescription, where predicate: ObjectPredicate, author: String?) throws(StoreError) -> StoreWriteResult
     /// Inside the write transaction, after the unit's undo step is recorded: logs the change set
     /// ``write(_:)`` left to log, unless the step's history row took it; returns the entry's sequence
     /// number (0 when the unit logged nothing).
@@ -228,6 +232,11 @@ extension StoreWriter {
         throws(StoreError) -> ChangeSet
     {
         throw StoreError(.invalidRequest, "this store type cannot make batch updates", entity: entity.name)
+    }
+
+    /// For a store type without batch deletes.
+    func batchDelete(_ entity: EntityDescription, where predicate: ObjectPredicate, author: String?) throws(StoreError) -> StoreWriteResult {
+        throw StoreError(.invalidRequest, "this store type cannot make batch deletes", entity: entity.name)
     }
 }
 
