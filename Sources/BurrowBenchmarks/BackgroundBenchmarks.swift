@@ -24,20 +24,20 @@ struct BackgroundBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let median = { (v: [Double]) in Harness.percentile(v, 0.5) }
         var idleWorst: [Double] = [], raw: [Double] = []
-        // Free: the background saves as fast as it can. Paced: it waits after each save until this thread has
-        // taken in all but `slack` of its slices (what a program does with `whenSaved` and a semaphore).
-        for (name, slack) in [("free", nil), ("paced", 1)] as [(String, Int?)] {
+        // Free: the background saves as fast as it can. Paced: each save waits until this thread has taken it in
+        // (`BackgroundContext(sharingFileOf:paced:)`).
+        for (name, paced) in [("free", false), ("paced", true)] {
             var worst: [Double] = [], p99: [Double] = [], imports: [Double] = []
             var framesOver = 0, framesSeen = 0
             for run in 0..<runs {
                 let path = dir + "/\(name)\(run).sqlite"
-                let (frames, importSeconds) = try importWhileDrawing(path, slack: slack)
+                let (frames, importSeconds) = try importWhileDrawing(path, paced: paced)
                 worst.append(frames.max() ?? 0)
                 p99.append(Harness.percentile(frames, 0.99))
                 framesOver += frames.filter { $0 > 0.016 }.count
                 framesSeen += frames.count
                 imports.append(importSeconds)
-                if slack == nil {
+                if !paced {
                     idleWorst.append(try idleFrames(path).max() ?? 0)
                     raw.append(try rawImport(dir + "/raw\(run).sqlite"))
                 }
@@ -51,7 +51,7 @@ struct BackgroundBenchmarks {
     }
 
     /// The import on a background context while this thread draws; every frame's time and the import's.
-    private func importWhileDrawing(_ path: String, slack: Int?) throws -> (frames: [Double], importSeconds: Double) {
+    private func importWhileDrawing(_ path: String, paced: Bool) throws -> (frames: [Double], importSeconds: Double) {
         let context = Context(store: try Store(path: path, model: BatchBenchmarks.model))
         let list = try context.insert("List")
         list["name"] = "all"
@@ -62,8 +62,7 @@ struct BackgroundBenchmarks {
         controller.onChange = { _ in batches += 1 }
         try controller.performFetch()
         let finished = Atomic<Bool>(false), importTime = Mutex<Double>(0)
-        let taken = DispatchSemaphore(value: slack ?? 0)
-        let background = try BackgroundContext(sharingFileOf: context.store)
+        let background = try BackgroundContext(sharingFileOf: context.store, paced: paced)
         let (rows, slice) = (self.rows, self.slice)
         background.perform(
             { bg in
@@ -79,7 +78,6 @@ struct BackgroundBenchmarks {
                         made += 1
                     }
                     try bg.saveWithoutUndo()
-                    if slack != nil && made < rows { taken.wait() }
                 }
                 importTime.withLock { $0 = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
                 finished.store(true, ordering: .releasing)
@@ -94,8 +92,7 @@ struct BackgroundBenchmarks {
         while !last {
             last = finished.load(ordering: .acquiring)
             let start = DispatchTime.now().uptimeNanoseconds
-            let commits = try context.store.poll()
-            if slack != nil { for _ in 0..<commits { taken.signal() } }
+            try context.store.poll()
             selection = try drawFrame(controller, selection)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             frames.append(seconds)

@@ -221,6 +221,42 @@ import Testing
         #expect(t.h[1]["title"] as String == "b" && t.h[1]["done"] as Bool)
     }
 
+    /// Paced, each save waits until the drawing thread's store has taken it in: however long this thread
+    /// takes between polls, no poll takes in two slices, and every slice arrives as a batch that matches a
+    /// fresh fetch. (Unpaced, the same loop takes in several slices at a poll: counted, not asserted.)
+    @Test func aPacedContextHandsOverOneSliceAtATime() throws {
+        let dir = TemporaryDirectory("objectgraph-background-paced")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        let home = try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.home)))
+        let homeID = t.home.objectID
+        let slices = 12
+        var perPoll: [Bool: [Int]] = [:]
+        for paced in [true, false] {
+            let background = try BackgroundContext(sharingFileOf: t.store, paced: paced)
+            let base = paced ? 1000 : 2000
+            background.perform { context in
+                for k in 0..<slices {
+                    for j in 0..<10 { try context.addTask("s\(k).\(j)", to: context.object(for: homeID), at: Int64(base + 10 * k + j)) }
+                    try context.saveWithoutUndo()
+                }
+            }
+            var taken: [Int] = []
+            while taken.reduce(0, +) < slices {
+                // A slow frame: the background has time for several slices before the next poll.
+                usleep(3000)
+                let commits = try t.store.poll()
+                if commits > 0 { taken.append(commits) }
+            }
+            perPoll[paced] = taken
+            _ = try background.performAndWait { try $0.count(FetchRequest("Task")) }
+        }
+        print("BackgroundContextTests paced: slices per poll \(perPoll[true]!); unpaced \(perPoll[false]!)")
+        #expect(perPoll[true]! == Array(repeating: 1, count: slices))
+        #expect(home.controller.count == 5 + 2 * slices * 10)
+        try home.checkAgainstFetch(t.store)
+        #expect(home.failures == [])
+    }
+
     @Test func storesItCannotShareAreRefused() throws {
         let memory = try Store(inMemoryWith: TaskModel.model)
         #expect(storeError { _ = try BackgroundContext(sharingFileOf: memory) }?.code == .invalidRequest)

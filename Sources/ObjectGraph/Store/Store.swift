@@ -24,7 +24,11 @@ public final class Store {
     var contexts: [WeakContext] = []
     /// The last change-log entry taken in (ours or another's).
     /// The newest commit taken in (merged into every context of this store), by the log's numbering.
-    private(set) var changeCursor: Int64 = 0
+    private(set) var changeCursor: Int64 = 0 {
+        didSet { takenIn.takeIn(through: changeCursor) }
+    }
+    /// `changeCursor` and this store's last entry, for other threads (a paced background context).
+    let takenIn = TakenInMark()
     /// Change-log entries written through this store and not passed yet: never delivered twice.
     private var ownCommits = Set<Int64>()
     /// How many times entries missing from the change log made every context re-read everything (tests
@@ -57,6 +61,8 @@ public final class Store {
     public convenience init(inMemoryWith model: Model) throws(StoreError) {
         try self.init(SQLiteStore(inMemoryWith: model), model: model, path: nil, isReadOnly: false)
     }
+
+    deinit { takenIn.close() }
 
     /// A store on `backend`; commits made before now are already in what it reads.
     init(_ backend: any PersistentStore, model: Model, path: String?, isReadOnly: Bool) throws(StoreError) {
@@ -109,6 +115,7 @@ public final class Store {
     func writeTransaction<T>(_ body: (_ logged: inout Int64) throws -> T) throws -> T {
         var seq: Int64 = 0
         let result = try backend.writeTransaction { try body(&seq) }
+        if seq > 0 { takenIn.wrote(seq) }
         if seq == changeCursor + 1 {
             changeCursor = seq  // nobody else committed in between: nothing to skip later
         } else if seq > 0 {
