@@ -77,6 +77,7 @@ public struct UpdatedObjects: Sequence, Sendable, Equatable, ExpressibleByDictio
         // The current run's parts, held apart so that each step only indexes an array.
         var entity = 0, rowIDs: [Int64] = [], mask = PropertyMask(), index = 0
 
+        /// The next object and its mask; nil after the last.
         public mutating func next() -> (key: ObjectID, value: PropertyMask)? {
             if let (id, mask) = singles.next() { return (id, mask) }
             while index == rowIDs.count {
@@ -89,6 +90,7 @@ public struct UpdatedObjects: Sequence, Sendable, Equatable, ExpressibleByDictio
         }
     }
 
+    /// An iterator over every updated object with its mask.
     public func makeIterator() -> Iterator { Iterator(singles: single.makeIterator(), runs: runs) }
 
     /// The updated objects in one array, built without hashing (a batch update's result).
@@ -102,6 +104,7 @@ public struct UpdatedObjects: Sequence, Sendable, Equatable, ExpressibleByDictio
         return out
     }
 
+    /// How many objects were updated (exact).
     public var underestimatedCount: Int { count }
 
     /// Adds `mask` to the properties that changed of `id`.
