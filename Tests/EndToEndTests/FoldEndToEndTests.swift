@@ -354,7 +354,11 @@ struct FoldEndToEndTests {
         // The killed outliner left the alternate screen on; the next one draws over the exit line.
         try launch(tmux)
         let relaunched = try #require(
-            tmux.waitFor { $0.count > 3 && $0[2].hasPrefix(" [ ] t1 ") && !$0.joined().contains("exit=137") }, "\(tmux.screen())")
+            tmux.waitFor {
+                // Both rows drawn: a capture can land while the first frame is being written over the old screen.
+                $0.count > 3 && $0[2].hasPrefix(" [ ] t1 ") && $0[3].contains("[ ] t")
+                    && $0[2...3].allSatisfy { $0.hasSuffix("›") || $0.hasSuffix("▾") } && !$0.joined().contains("exit=137")
+            }, "\(tmux.screen())")
         // The first zR was written whole or not at all.
         let opened = relaunched[2] == Self.row("t1", count: "10 ▾")
         #expect(

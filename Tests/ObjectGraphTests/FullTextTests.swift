@@ -62,6 +62,26 @@ import Testing
         #expect(try c.store.check().isEmpty)
     }
 
+    /// A batch delete takes its rows out of the full-text index too, on either store type (the SQLite store
+    /// deletes in one statement, the other by IDs as a save does), and leaves the store consistent.
+    @Test(arguments: ["sqlite", "memory"]) func aBatchDeleteTakesItsRowsOutOfTheIndex(kind: String) throws {
+        let store = kind == "sqlite" ? try Store(inMemoryWith: Self.model) : try MemoryStore(model: Self.model).makeStore()
+        let c = Context(store: store)
+        for k in 0..<300 {
+            let card = try c.insert("Card")
+            card["front"] = .string(k % 2 == 0 ? "gödel \(k)" : "plain \(k)")
+            card["points"] = .integer(Int64(k % 2))
+        }
+        try c.save()
+        #expect(try c.fullTextCount("godel", entity: "Card") == 150 && c.fullTextCount("plain", entity: "Card") == 150)
+        let gone = try c.batchDelete(FetchRequest("Card", where: Property("points") == 1))
+        #expect(gone.count == 150)
+        #expect(try c.fullTextCount("plain", entity: "Card") == 0 && c.fullTextCount("godel", entity: "Card") == 150)
+        #expect(try c.fullTextMatches("plain", entity: "Card").isEmpty)
+        #expect(try c.count(FetchRequest("Card")) == 150)
+        #expect(try c.store.check().isEmpty)
+    }
+
     /// A text with NUL bytes is indexed whole, by the save and by a rebuild alike (GRDB's `String` would
     /// end it at the first NUL), and the check reads it whole too.
     @Test func textsWithNULAreIndexedWhole() throws {

@@ -233,10 +233,19 @@ extension StoreWriter {
     {
         throw StoreError(.invalidRequest, "this store type cannot make batch updates", entity: entity.name)
     }
+}
 
-    /// For a store type without batch deletes.
+extension StoreWriter where Self: StoreReader {
+    /// For a store type without a batch delete of its own: the rows' IDs read, then deleted as a save deletes
+    /// them (counts and full-text index kept by `write(_:)`).
     func batchDelete(_ entity: EntityDescription, where predicate: ObjectPredicate, author: String?) throws(StoreError) -> StoreWriteResult {
-        throw StoreError(.invalidRequest, "this store type cannot make batch deletes", entity: entity.name)
+        let ids = try fetchIDs(FetchRequest(entity.name, where: predicate), of: entity, prefetching: nil)
+        guard !ids.isEmpty else { return StoreWriteResult(changes: ChangeSet(), counts: []) }
+        var w = StoreWrite()
+        w.deletes = ids.map { (entity, $0) }
+        w.changes.delete(contentsOf: ids.lazy.map { ObjectID(entity: entity.index, rowID: $0) })
+        w.author = author
+        return try write(w)
     }
 }
 
