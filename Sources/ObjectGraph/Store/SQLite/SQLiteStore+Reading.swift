@@ -110,22 +110,51 @@ extension SQLiteStore {
         return (sql, args)
     }
 
+    /// How many IDs in a row `rows(of:ids:layout:)` reads as a range rather than in an IN list.
+    static let rangeReadMinimum = 32
+
     func rows(of entity: EntityDescription, ids: [Int64], layout: RowLayout) throws(StoreError) -> [[Value]?] {
         guard !ids.isEmpty else { return [] }
         var out = [[Value]?](repeating: nil, count: ids.count)
         // Rows come back in whatever order SQLite likes; find each one's position by binary search.
         let byID = ids.indices.sorted { ids[$0] < ids[$1] }
+        // IDs that follow one another (a slice saved in the background, an import's rows) are read as one range:
+        // one seek and a scan, where an IN list costs a seek per row (1,000 new rows: 2.5–7.8 ms by IN list).
+        var ranges: [Range<Int>] = []
+        var scattered: [Int64] = []
+        var k = 0
+        while k < byID.count {
+            var end = k + 1
+            while end < byID.count && ids[byID[end - 1]] < Int64.max && ids[byID[end]] == ids[byID[end - 1]] + 1 { end += 1 }
+            if end - k >= Self.rangeReadMinimum {
+                ranges.append(k..<end)
+            } else {
+                for i in k..<end { scattered.append(ids[byID[i]]) }
+            }
+            k = end
+        }
         do {
             try read { db in
+                for r in ranges {
+                    let first = ids[byID[r.lowerBound]]
+                    let stmt = try statement(db, rowsByIDSQL(entity, 0, layout))
+                    stmt.bind(first, at: 1)
+                    stmt.bind(ids[byID[r.upperBound - 1]], at: 2)
+                    while try stmt.step(db) {
+                        let offset = stmt.int64(at: 0) - first
+                        guard offset >= 0 && offset < r.count else { continue }
+                        out[byID[r.lowerBound + Int(offset)]] = decodeRow(stmt, entity, layout)
+                    }
+                }
                 var start = 0
-                while start < ids.count {
+                while start < scattered.count {
                     // A few fixed IN-list sizes keep the statement cache small; padding uses ID 0, never a row.
-                    let n = ids.count - start
+                    let n = scattered.count - start
                     let size = n <= 1 ? 1 : n <= 16 ? 16 : n <= 128 ? 128 : 512
                     let take = min(n, size)
                     let stmt = try statement(db, rowsByIDSQL(entity, size, layout))
                     for k in 0..<size {
-                        stmt.bind(k < take ? ids[start + k] : 0, at: Int32(k + 1))
+                        stmt.bind(k < take ? scattered[start + k] : 0, at: Int32(k + 1))
                     }
                     while try stmt.step(db) {
                         let rowID = stmt.int64(at: 0)
@@ -134,8 +163,12 @@ extension SQLiteStore {
                             let mid = (lo + hi) / 2
                             if ids[byID[mid]] < rowID { lo = mid + 1 } else { hi = mid }
                         }
-                        if lo < byID.count, ids[byID[lo]] == rowID {
-                            out[byID[lo]] = decodeRow(stmt, entity, layout)
+                        guard lo < byID.count, ids[byID[lo]] == rowID else { continue }
+                        let row = decodeRow(stmt, entity, layout)
+                        // An ID asked for twice is one row of the result: each place gets it.
+                        while lo < byID.count && ids[byID[lo]] == rowID {
+                            out[byID[lo]] = row
+                            lo += 1
                         }
                     }
                     start += take
@@ -150,9 +183,12 @@ extension SQLiteStore {
     private func rowsByIDSQL(_ entity: EntityDescription, _ size: Int, _ layout: RowLayout) -> String {
         let key = RowsByIDKey(entity: entity.index, size: size, missing: layout.missing)
         if let sql = rowsByIDSQL[key] { return sql }
+        // Size 0: the range `id BETWEEN ? AND ?`.
         let sql =
-            "SELECT \(columns(layout, entity)) FROM \(Schema.quote(entity.name)) WHERE id IN ("
-            + Array(repeating: "?", count: size).joined(separator: ",") + ")"
+            size == 0
+            ? "SELECT \(columns(layout, entity)) FROM \(Schema.quote(entity.name)) WHERE id >= ? AND id <= ?"
+            : "SELECT \(columns(layout, entity)) FROM \(Schema.quote(entity.name)) WHERE id IN ("
+                + Array(repeating: "?", count: size).joined(separator: ",") + ")"
         rowsByIDSQL[key] = sql
         return sql
     }
