@@ -75,18 +75,8 @@ enum ChangeLog {
             }
             entityOf.append(model.entity(String(decoding: raw, as: UTF8.self))?.index)
         }
-        func varint() -> UInt64? {
-            var v: UInt64 = 0
-            var shift: UInt64 = 0
-            while i < bytes.count && shift < 64 {
-                let b = bytes[i]
-                i += 1
-                v |= UInt64(b & 0x7f) << shift
-                if b < 0x80 { return v }
-                shift += 7
-            }
-            return nil
-        }
+        // The same 7-bit groups as a text chunk's numbers.
+        func varint() -> UInt64? { bytes.withUnsafeBytes { TextChunk.readVarint($0, &i) } }
         /// Row IDs as `ascending` wrote them; nil when cut short or not ascending.
         func ascendingIDs() -> [Int64]? {
             guard let count = get(4), let first = get(8), count > 0, count - 1 <= UInt64(bytes.count - i) else { return nil }
@@ -185,13 +175,8 @@ enum ChangeLog {
         var last = rowIDs.first!
         put64(&out, UInt64(bitPattern: last))
         for id in rowIDs.dropFirst() {
-            var d = UInt64(bitPattern: id &- last)
+            TextChunk.appendVarint(UInt64(bitPattern: id &- last), to: &out)
             last = id
-            while d >= 0x80 {
-                out.append(UInt8(truncatingIfNeeded: d) | 0x80)
-                d >>= 7
-            }
-            out.append(UInt8(d))
         }
     }
 
