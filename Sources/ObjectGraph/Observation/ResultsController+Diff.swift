@@ -61,11 +61,15 @@ extension ResultsController {
         let incoming = repositioned + added
         var list: [Int64]
         var merged: [Int64: Int]?
+        // The records of the list's keys, kept through the merge when they describe the list as it was.
+        var records: ListKeyRecords?
         let uncached = old.isEmpty ? 1 : 1 - min(1, Double(sortKeyCache.count) / Double(old.count))
         if incoming.count > 64 && Double(incoming.count) * 17 * (0.05 + uncached) > Double(old.count) {
             list = try readListWithKeys(expected: old.count + added.count)
         } else {
             list = old
+            records = keyRecords.flatMap { $0.describes(old) ? $0 : nil }
+            keyRecords = nil
             let out = (removed + repositioned).map { oldPos[$0]! }.sorted(by: >)
             let outAscending = Array(out.reversed())
             if out.count <= 4 {
@@ -74,19 +78,32 @@ extension ResultsController {
                 let drop = Set(removed + repositioned)
                 list.removeAll { drop.contains($0) }
             }
+            records?.remove(atAscending: outAscending)
             // In key order each comes after the one before: its search starts there (galloping, so a gap of
             // g rows costs about 2 log g keys), and one pass merges them all.
             let sortedKeys = sortedByRequest(incoming.map { (keysOf[$0]!, $0) })
             let sortedIn = sortedKeys.map(\.1)
+            var incomingRecords: [ListKeyRecords.Record] = []
+            if records != nil {
+                incomingRecords.reserveCapacity(sortedKeys.count)
+                for (k, id) in sortedKeys {
+                    guard let r = records!.record(k, id) else {
+                        // A number these records cannot write in order with theirs: placed by keys alone.
+                        records = nil
+                        break
+                    }
+                    incomingRecords.append(r)
+                }
+            }
             var places: [Int] = []
             places.reserveCapacity(sortedIn.count)
             var from = 0
-            for (k, id) in sortedKeys {
+            for (j, (k, id)) in sortedKeys.enumerated() {
+                let record = records == nil ? nil : incomingRecords[j]
                 var lo = from, hi = list.count, step = 1
                 while lo + step - 1 < list.count {
                     let i = lo + step - 1
-                    let m = list[i]
-                    if before((try probe(m), m), (k, id)) {
+                    if try precedes(i, in: list, records, record, k, id) {
                         lo = i + 1
                         step *= 2
                     } else {
@@ -96,12 +113,12 @@ extension ResultsController {
                 }
                 while lo < hi {
                     let mid = (lo + hi) / 2
-                    let m = list[mid]
-                    if before((try probe(m), m), (k, id)) { lo = mid + 1 } else { hi = mid }
+                    if try precedes(mid, in: list, records, record, k, id) { lo = mid + 1 } else { hi = mid }
                 }
                 places.append(lo)
                 from = lo
             }
+            records?.insert(incomingRecords, at: places)
             if sortedIn.count <= 4 {
                 for (j, id) in sortedIn.enumerated().reversed() { list.insert(id, at: places[j]) }
             } else {
@@ -130,6 +147,7 @@ extension ResultsController {
             merged = at
         }
         if sortKeyCache.count > Self.sortKeyCacheLimit { sortKeyCache = [:] }
+        if list.count > Self.sortKeyCacheLimit { records = nil }
         let newPos = merged ?? positions(of: incoming + stayed, in: list)
 
         // New sections, by key value, from the old counts.
@@ -214,6 +232,11 @@ extension ResultsController {
         batch.updates.sort { $0.from < $1.from }
 
         storage.rowIDs = list
+        if var records {
+            // The list's own buffer, shared: what `describes` checks.
+            records.list = list
+            keyRecords = records
+        }
         sections = newSections
         return batch
     }
@@ -228,7 +251,10 @@ extension ResultsController {
         let old = storage.rowIDs
         // A window's rows are not all the rows that match, which the cached keys must be.
         let new = keepingKeys ? try readListWithKeys(expected: touched.count) : try context.fetch(request).rowIDs
-        if !keepingKeys { sortKeyCache = [:] }
+        if !keepingKeys {
+            sortKeyCache = [:]
+            keyRecords = nil
+        }
         let oldPos = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1, $0) })
         let newPos = Dictionary(uniqueKeysWithValues: new.enumerated().map { ($1, $0) })
         var batch = ResultsBatch()
@@ -290,19 +316,29 @@ extension ResultsController {
     private func readListWithKeys(expected: Int) throws(StoreError) -> [Int64] {
         guard expected <= Self.sortKeyCacheLimit else {
             sortKeyCache = [:]
+            keyRecords = nil
             return try context.fetch(request).rowIDs
         }
         let rows = try context.store.backend.fetchValues(request, of: entity, slots: sortSlots)
         var ids: [Int64] = []
         ids.reserveCapacity(rows.count)
         var keys: [Int64: [Value]] = [:]
+        var inOrder: [[Value]] = []
         let keep = rows.count <= Self.sortKeyCacheLimit
-        if keep { keys.reserveCapacity(rows.count) }
+        if keep {
+            keys.reserveCapacity(rows.count)
+            inOrder.reserveCapacity(rows.count)
+        }
         for row in rows {
             ids.append(row.id)
-            if keep { keys[row.id] = row.values.map(ObjectPredicate.normalized) }
+            if keep {
+                let k = row.values.map(ObjectPredicate.normalized)
+                keys[row.id] = k
+                inOrder.append(k)
+            }
         }
         sortKeyCache = keys
+        keyRecords = keep ? ListKeyRecords(inOrder, of: ids, ascending: sortAscending, idAscending: idAscending) : nil
         return ids
     }
 
@@ -338,13 +374,14 @@ extension ResultsController {
     /// by a binary search on them.
     private func cachedPositions(of ids: Dictionary<Int64, PropertyMask>.Keys, in list: [Int64]) throws(StoreError) -> [Int64: Int] {
         var out: [Int64: Int] = [:]
+        var records = keyRecords.flatMap { $0.describes(list) ? $0 : nil }
         for id in ids {
             guard let k = sortKeyCache[id] else { continue }
+            let record = records?.record(k, id)
             var lo = 0, hi = list.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                let m = list[mid]
-                if before((try probe(m), m), (k, id)) { lo = mid + 1 } else { hi = mid }
+                if try precedes(mid, in: list, records, record, k, id) { lo = mid + 1 } else { hi = mid }
             }
             guard lo < list.count, list[lo] == id else {
                 // The cache and the list disagree (never expected): fall back to looking.
@@ -372,6 +409,19 @@ extension ResultsController {
         guard rows.count > 32, let bytes = SortKeyBytes(rows, ascending: sortAscending, idAscending: idAscending)
         else { return rows.sorted(by: before) }
         return bytes.sortedIndexes().map { rows[$0] }
+    }
+
+    /// True when the row at `position` of `list` comes before the row of keys `k` and ID `id`: by their records
+    /// when those tell (`record` is that row's, in `records`, which describe `list`), else by keys.
+    private func precedes(
+        _ position: Int, in list: [Int64], _ records: ListKeyRecords?, _ record: ListKeyRecords.Record?, _ k: [Value], _ id: Int64
+    ) throws(StoreError) -> Bool {
+        if let records, let record {
+            let c = records.compare(at: position, with: record)
+            if c != 0 { return c < 0 }
+        }
+        let m = list[position]
+        return before((try probe(m), m), (k, id))
     }
 
     /// The request's order on (sort keys, ID).

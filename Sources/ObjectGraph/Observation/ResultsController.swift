@@ -67,6 +67,9 @@ public final class ResultsController {
     /// comparing): a change that brings many rows places them without reading the rows they go between.
     /// Rows no change touched keep their keys; a fetch starts it empty.
     var sortKeyCache: [Int64: [Value]] = [:]
+    /// The same keys as records in list order, while they describe the list (a read of the list with keys
+    /// makes them; a change's merge keeps them): where rows are placed and found.
+    var keyRecords: ListKeyRecords?
     let anchors: [ObjectID]
     /// What is wrong with the request or the section key, thrown by ``performFetch(window:)``: a controller
     /// is made where a screen is built, and its fetch is where a program handles failure.
@@ -135,6 +138,7 @@ public final class ResultsController {
         isInvalidated = false
         missedChanges = false
         sortKeyCache = [:]
+        keyRecords = nil
         pending = [:]
         pendingAnchorDeleted = false
         if sectionKey == nil, let scan = context.store.backend.scanIDs(request, of: entity) {
@@ -333,6 +337,7 @@ public final class ResultsController {
         storage.rowIDs = []
         sections = sectionKey == nil ? [(.null, 0)] : []
         sortKeyCache = [:]
+        keyRecords = nil
         isInvalidated = true
         return batch
     }

@@ -12,8 +12,8 @@ struct SortKeyBytes {
     private(set) var starts: [Int] = [0]
 
     /// How each key slot's numbers are written: as integers, or all as doubles.
-    private enum NumberForm { case integer, double }
-    private let forms: [NumberForm]
+    enum NumberForm { case integer, double }
+    let forms: [NumberForm]
     private let ascending: [Bool]
     private let idAscending: Bool
 
@@ -21,29 +21,66 @@ struct SortKeyBytes {
     /// returns nil when a key mixes doubles with integers too big for a double to hold exactly (the bytes
     /// could not order them as `Value.compare` does).
     init?(_ rows: [([Value], Int64)], ascending: [Bool], idAscending: Bool) {
-        var forms: [NumberForm] = []
-        for slot in ascending.indices {
-            var hasDouble = false, hasHugeInteger = false
-            for (keys, _) in rows {
-                switch keys[slot] {
-                case .double: hasDouble = true
-                case .integer(let i) where i.magnitude > 1 << 53: hasHugeInteger = true
-                default: break
-                }
-            }
-            if hasDouble && hasHugeInteger { return nil }
-            forms.append(hasDouble ? .double : .integer)
-        }
+        guard let forms = Self.forms(of: rows.lazy.map(\.0), slots: ascending.count) else { return nil }
+        self.init(forms: forms, ascending: ascending, idAscending: idAscending)
+        bytes.reserveCapacity(rows.count * (12 * ascending.count + 8))
+        starts.reserveCapacity(rows.count + 1)
+        for (keys, id) in rows { appendRow(keys, id) }
+    }
+
+    /// An empty set of rows whose numbers are written in `forms`; rows come with `appendRow(_:_:)`.
+    init(forms: [NumberForm], ascending: [Bool], idAscending: Bool) {
         self.forms = forms
         self.ascending = ascending
         self.idAscending = idAscending
-        bytes.reserveCapacity(rows.count * (12 * ascending.count + 8))
-        starts.reserveCapacity(rows.count + 1)
-        for (keys, id) in rows {
-            for slot in ascending.indices { append(keys[slot], slot) }
-            appendNumber(UInt64(bitPattern: id) ^ (1 << 63), inverted: !idAscending)
-            starts.append(bytes.count)
+    }
+
+    /// How each slot's numbers must be written for the bytes to order `keys` as `Value.compare` does: as
+    /// doubles where any is a double; nil when a slot mixes doubles with integers too big for a double.
+    static func forms<S: Sequence>(of keys: S, slots: Int) -> [NumberForm]? where S.Element == [Value] {
+        var hasDouble = [Bool](repeating: false, count: slots), hasHugeInteger = hasDouble
+        for row in keys {
+            for slot in 0..<slots {
+                switch row[slot] {
+                case .double, .date: hasDouble[slot] = true
+                case .integer(let i) where i.magnitude > 1 << 53: hasHugeInteger[slot] = true
+                default: break
+                }
+            }
         }
+        var forms: [NumberForm] = []
+        for slot in 0..<slots {
+            if hasDouble[slot] && hasHugeInteger[slot] { return nil }
+            forms.append(hasDouble[slot] ? .double : .integer)
+        }
+        return forms
+    }
+
+    /// True when this set's forms write `keys` in order with the rows written so far (a double in a slot
+    /// written as integers, or a huge integer in one written as doubles, would not be).
+    func fits(_ keys: [Value]) -> Bool {
+        for slot in forms.indices {
+            switch (keys[slot], forms[slot]) {
+            case (.double, .integer), (.date, .integer): return false
+            case (.integer(let i), .double) where i.magnitude > 1 << 53: return false
+            default: continue
+            }
+        }
+        return true
+    }
+
+    /// Writes one more row (its normalized keys and ID; see `fits(_:)`).
+    mutating func appendRow(_ keys: [Value], _ id: Int64) {
+        for slot in ascending.indices { append(keys[slot], slot) }
+        appendNumber(UInt64(bitPattern: id) ^ (1 << 63), inverted: !idAscending)
+        starts.append(bytes.count)
+    }
+
+    /// Forgets the rows written, keeping the buffers' capacity.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        starts.append(0)
     }
 
     /// The rows' indexes in the request's order.
