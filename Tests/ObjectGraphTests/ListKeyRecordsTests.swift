@@ -77,7 +77,9 @@ import Testing
                 #expect(records.records[p] == written)
             }
         }
-        print("list key records, \(random.note): \(decided) pairs decided by records, \(undecided) left to the keys, \(refused) lists refused, \(placed) rows placed, \(unfit) unfit")
+        print(
+            "list key records, \(random.note): \(decided) pairs decided by records, \(undecided) left to the keys, "
+                + "\(refused) lists refused, \(placed) rows placed, \(unfit) unfit")
         #expect(undecided > 100 && decided > 1_000 && placed > 100, "the generator did not make the cases")
     }
 
