@@ -50,6 +50,8 @@ import Testing
         let gap = try t.store.changeHistory(after: all.token)
         #expect(!gap.isComplete && gap.commits.isEmpty && gap.token == next.token)
         #expect(try t.store.changeHistory(after: next.token).isComplete)
+        // The departure from Core Data (docs/OBJECTGRAPH.md): history is kept ten minutes, not until purged.
+        #expect(Store.changeHistoryRetention == 600)
         #expect(storeError { _ = try t.store.changeHistory(after: start, entities: ["Colour"]) }?.code == .unknownEntity)
     }
 }

@@ -3,7 +3,8 @@ import ObjectGraph
 import TestSupport
 import Testing
 
-/// `Context.reset()` (issue 35): a context as new on the same store, its results controllers told once.
+/// `Context.reset()` (issue 35): a context as new on the same store, its results controllers and its observers
+/// told once.
 /// Through the public API only.
 struct ContextResetTests {
     // `try!`: a model literal of the test's own, valid by construction; were it not, every test of the suite would
@@ -29,6 +30,9 @@ struct ContextResetTests {
         var batches: [ResultsBatch] = []
         controller.onChange = { batches.append($0) }
         try controller.performFetch()
+        // Observers hear of a reset once, after the controllers: a set that lists nothing and invalidates all.
+        var told: [(invalidatesAll: Bool, isEmpty: Bool, batchesBefore: Int)] = []
+        context.observeChanges(includingMerged: true) { told.append(($0.invalidatesAll, $0.isEmpty, batches.count)) }
         let held = try #require(try context.fetch(FetchRequest("Note", where: Property("text") == "a")).first)
         #expect(held["text"] == "a")
         // Unsaved work, and a change made on another connection that this one has not taken in.
@@ -45,6 +49,7 @@ struct ContextResetTests {
         #expect(held.context == nil && held.isInaccessible)
         // One batch: the result as a fresh fetch reads it (b moved to the end).
         #expect(batches.count == 1)
+        #expect(told.count == 1 && told[0].invalidatesAll && !told[0].isEmpty && told[0].batchesBefore == 1)
         #expect(controller.objectIDs == (try context.fetch(FetchRequest("Note", sortedBy: [SortKey("rank")])).objectIDs))
         let texts = try context.fetch(FetchRequest("Note", sortedBy: [SortKey("rank")])).map { $0["text"] as String }
         #expect(texts == ["a", "c", "b"], "nothing unsaved was written, the other connection's change is read")
@@ -55,6 +60,8 @@ struct ContextResetTests {
         try context.save()
         #expect(batches.count == 2)
         #expect(controller.objectIDs.last == again.objectID)
+        // (The other connection's commit, taken in at that save, reaches this observer too: it sees merges.)
+        #expect(told.count >= 2 && told.filter(\.invalidatesAll).count == 1 && !told.last!.invalidatesAll, "\(told)")
     }
 
     /// A reset with nothing registered and no controllers changes nothing and tells nobody.

@@ -80,6 +80,29 @@ import Testing
         #expect(r.failures == [])
     }
 
+    /// A view fed by snapshots or differences alone tells a user-driven change and a resume's reload as a
+    /// batch observer does: the snapshot carries both flags; a difference handler reads the controller.
+    @Test func snapshotsAndDifferencesTellUserDrivenChangesAndReloads() throws {
+        let t = try TaskWorld()
+        let c = ResultsController(context: t.context, request: TaskModel.tasks(of: t.home))
+        var snapshots: [ResultsSnapshot] = [], differences: [(userDriven: Bool, count: Int)] = []
+        c.onSnapshot = { snapshots.append($0) }
+        c.onDifference = { [unowned c] in differences.append((c.isPerformingUserDrivenChange, $0.count)) }
+        try c.performFetch()
+        try c.performUserDrivenChange {
+            t.h[4]["position"] = 5
+            try t.context.save()
+        }
+        t.h[0]["position"] = 99
+        try t.context.save()
+        c.pause()
+        try c.resume()
+        #expect(snapshots.map(\.isUserDriven) == [true, false, false])
+        #expect(snapshots.map(\.isReload) == [false, false, true])
+        #expect(differences.map(\.userDriven) == [true, false, false] && differences.map(\.count) == [2, 2, 0])
+        #expect(!c.isPerformingUserDrivenChange)
+    }
+
     /// The snapshot names sections and items; the difference removes at old offsets, inserts at new ones,
     /// and pairs a moved row's two ends, also a row that left a section that went.
     @Test func snapshotsAndDifferences() throws {

@@ -61,11 +61,14 @@ public final class BackgroundContext: Sendable {
         let opened: Result<Void, StoreError> = queue.sync {
             do {
                 let context = Context(store: try Store(path: path, model: model))
-                if let whenSaved { _ = context.observeChanges { _ in whenSaved() } }
+                if let whenSaved { _ = context.observeChanges { if !$0.invalidatesAll { whenSaved() } } }
                 if let reader {
                     let mine = context.store.takenIn
                     // After `whenSaved` (which may be what wakes the reader): the next slice waits for this one.
-                    _ = context.observeChanges { _ in _ = reader.wait(until: mine.lastWritten, timeout: BackgroundContext.pacingTimeout) }
+                    _ = context.observeChanges {
+                        // A reset saves nothing: there is nothing for the reader to take in.
+                        if !$0.invalidatesAll { _ = reader.wait(until: mine.lastWritten, timeout: BackgroundContext.pacingTimeout) }
+                    }
                 }
                 confined.context = context
                 return .success(())

@@ -27,11 +27,19 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     /// Changes keyed by entity index.
     public private(set) var entities: [Int: EntityChanges] = [:]
 
+    /// True for the one change set ``Context/reset()`` sends its observers: every object the context held is
+    /// forgotten, none is listed here; read again what you show (Core Data's `NSInvalidatedAllObjectsKey`).
+    ///
+    /// ```swift
+    /// context.observeChanges { changes in if changes.invalidatesAll { reloadEverything() } }
+    /// ```
+    public internal(set) var invalidatesAll = false
+
     /// An empty change set.
     public init() {}
 
-    /// True when no object changed.
-    public var isEmpty: Bool { entities.values.allSatisfy(\.isEmpty) }
+    /// True when no object changed (and the set is not a reset's, ``invalidatesAll``).
+    public var isEmpty: Bool { !invalidatesAll && entities.values.allSatisfy(\.isEmpty) }
 
     /// The changes to the entity with index `entity` (empty when none).
     public subscript(entity: Int) -> EntityChanges { entities[entity] ?? EntityChanges() }

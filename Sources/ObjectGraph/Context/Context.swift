@@ -38,6 +38,10 @@ public final class Context {
     /// may have read them before (what it derived is stale however they read now). Taken in while the
     /// context has no changes, a commit ends the unit's reads instead: the next read starts a new mark.
     var mergedDuringUnit: Set<ObjectID> = []
+    /// What the unit asked the store since `unitReadMark` (fetches, counts, values) with the first answer
+    /// each got; asked again by a plain save (`UnitQuery`). Entities of questions past `UnitQuery.limit`.
+    var unitQueries: [UnitQuery: UnitQuery.Answer] = [:]
+    var unitQueriesBeyondLimit: Set<String> = []
     /// Objects with unsaved changes that a commit taken in changed or deleted: refaulted when the unit
     /// ends (see `refaultMergedWhileChanged`).
     var mergedWhileChanged: Set<ObjectID> = []
@@ -90,7 +94,7 @@ public final class Context {
     /// Objects deleted whose rules wait for the save (``propagatesDeletesAtSave``), in order.
     var deferredDeletes: [ManagedObject] = []
 
-    /// Who this context's saves are by, as ``Store/history(after:entities:)`` reports it (Core Data's
+    /// Who this context's saves are by, as ``Store/changeHistory(after:entities:)`` reports it (Core Data's
     /// `transactionAuthor`): a sync client names itself so that it can pass over its own commits.
     public var transactionAuthor: String?
 
@@ -310,9 +314,27 @@ public final class Context {
         if unitReadMark == nil { unitReadMark = store.changeCursor }
     }
 
+    /// Notes a question the unit asked the store and its answer (the first one, if asked again: what the
+    /// unit may have derived from), for the plain save to ask again. After a read (`noteRead`), outside a
+    /// transaction (whose reads are inside the write lock).
+    func noteQuery(_ request: FetchRequest, _ kind: UnitQuery.Kind, _ answer: @autoclosure () -> UnitQuery.Answer) {
+        guard mergePolicy == .refuseStale, !store.isInTransaction else { return }
+        var asked = request
+        asked.includesPendingChanges = false
+        let query = UnitQuery(request: asked, kind: kind)
+        guard unitQueries[query] == nil else { return }
+        if unitQueries.count < UnitQuery.limit {
+            unitQueries[query] = answer()
+        } else {
+            unitQueriesBeyondLimit.insert(request.entity)
+        }
+    }
+
     func endUnitReads() {
         unitReadMark = nil
         mergedDuringUnit = []
+        if !unitQueries.isEmpty { unitQueries = [:] }
+        if !unitQueriesBeyondLimit.isEmpty { unitQueriesBeyondLimit = [] }
     }
 
     /// Discards every unsaved change: inserted objects become invalid, deleted ones come back, changed
@@ -350,12 +372,16 @@ public final class Context {
     /// Returns the context to the state of a new one on the same store: unsaved changes are discarded and
     /// every object is forgotten (one still held keeps what it last read, marked inaccessible, and never
     /// loads again; fetch again for current ones). Each results controller on the context fetches again
-    /// and delivers what that changed as one batch, as Core Data's `reset()` leaves nothing registered.
+    /// and delivers what that changed as one batch, as Core Data's `reset()` leaves nothing registered; then
+    /// each observer (``observeChanges(includingMerged:_:)``) is called once with a change set that lists
+    /// nothing and says ``ChangeSet/invalidatesAll``. A context that held nothing and had no changes tells
+    /// nobody.
     ///
     /// ```swift
     /// context.reset()   // after a bulk change made with rows, say: nothing stale stays cached
     /// ```
     public func reset() {
+        let forgetsSomething = hasChanges || registeredObjects > 0 || !rowCache.isEmpty
         discardChanges()
         for o in registered.values {
             forget(o)
@@ -365,6 +391,10 @@ public final class Context {
         rowCache = [:]
         generation += 1
         reloadControllers()
+        guard forgetsSomething else { return }
+        var invalidated = ChangeSet()
+        invalidated.invalidatesAll = true
+        for block in observers.values { block(invalidated) }
     }
 
     private func restore(_ o: ManagedObject) {

@@ -25,7 +25,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// loop reads makes reading a long list much cheaper; naming too little costs one read per object.
     ///
     /// ```swift
-    /// var request = Outline.level(of: root)
+    /// var request = FetchRequest("Item", where: Property("parent") == root, sortedBy: [SortKey("position")])
     /// request.propertiesToFetch = ["title"]
     /// ```
     public var propertiesToFetch: [String]?

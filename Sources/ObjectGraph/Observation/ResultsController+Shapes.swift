@@ -23,6 +23,8 @@ extension ResultsController {
             changed += batch.inserts.filter { had.contains(storage.rowIDs[flat($0)]) }
         }
         s.reloaded = changed.sorted().map { ObjectID(entity: entity.index, rowID: storage.rowIDs[flat($0)]) }
+        s.isUserDriven = batch.isUserDriven
+        s.isReload = batch.isReload
         return s
     }
 

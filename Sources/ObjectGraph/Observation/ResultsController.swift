@@ -8,7 +8,8 @@
 /// tracks nothing and keeps its last fetch, as Core Data's does without a delegate; a handler set later
 /// gets, with the next change, everything since the last batch it could have seen.
 /// ```swift
-/// let level = ResultsController(context: context, request: Outline.level(of: groceries))
+/// let request = FetchRequest("Item", where: Property("parent") == groceries, sortedBy: [SortKey("position")])
+/// let level = ResultsController(context: context, request: request)
 /// level.onChange = { batch in tableView.apply(batch) }
 /// try level.performFetch()
 /// ```
@@ -266,6 +267,14 @@ public final class ResultsController {
         defer { userDriven -= 1 }
         return try body()
     }
+
+    /// True while ``performUserDrivenChange(_:)`` runs: an ``onDifference`` handler reads it to tell a change
+    /// the view already shows (a `CollectionDifference` has no flag of its own; batches and snapshots do).
+    ///
+    /// ```swift
+    /// level.onDifference = { [unowned level] d in if !level.isPerformingUserDrivenChange { animate(d) } }
+    /// ```
+    public var isPerformingUserDrivenChange: Bool { userDriven > 0 }
 
     // MARK: - Changes
 

@@ -29,6 +29,11 @@ public struct ResultsSnapshot: Equatable, Sendable {
     /// Items still in the result whose values the change altered: updated in place, moved, or moved out
     /// of a section that went. Empty in ``ResultsController/snapshot()``.
     public var reloaded: [ObjectID] = []
+    /// True when the change that made it was saved inside ``ResultsController/performUserDrivenChange(_:)``:
+    /// the view shows it already (as ``ResultsBatch/isUserDriven``).
+    public var isUserDriven = false
+    /// True for the snapshot ``ResultsController/resume()`` delivers (as ``ResultsBatch/isReload``).
+    public var isReload = false
 
     /// Every item, sections flattened.
     public var items: [ObjectID] { sections.flatMap(\.items) }
