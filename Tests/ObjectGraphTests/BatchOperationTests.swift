@@ -145,6 +145,11 @@ import Testing
         t.context.rollback()
         #expect(try t.context.count(FetchRequest("Task", where: Property("done") == true)) == 0)
         #expect(try t.context.batchUpdate(FetchRequest("Task", where: Property("title") == "nothing"), set: ["done": true]).isEmpty)
+        // A store that shares its changes through an outbox: a batch would skip it, so both are refused.
+        try t.store.setOutbox(enabled: true)
+        #expect(storeError { try t.context.batchUpdate(all, set: ["done": true]) }?.code == .invalidRequest)
+        #expect(storeError { try t.context.batchDelete(all) }?.code == .invalidRequest)
+        #expect(try t.context.count(FetchRequest("Task", where: Property("done") == true)) == 0 && t.context.count(all) == 7)
     }
 
     @Test func aBatchDeleteKeepsCountsAndReachesControllers() throws {
@@ -152,10 +157,13 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
         let home = try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.tasks(of: t.home)))
         let lists = try ResultsRecorder(ResultsController(context: t.context, request: TaskModel.lists))
+        let theirHomeList = try #require(try theirs.existingObject(for: t.home.objectID))
+        let there = try ResultsRecorder(ResultsController(context: theirs, request: TaskModel.tasks(of: theirHomeList)))
         for k in [0, 2, 4] { t.h[k]["done"] = true }
         t.w[0]["done"] = true
         try t.context.save()
-        _ = home.take()
+        _ = try theirs.store.poll()
+        _ = (home.take(), there.take())
         let gone = try t.context.batchDelete(FetchRequest("Task", where: Property("done") == true))
         #expect(gone.count == 4)
         #expect(home.take() == ["delete [0.0, 0.2, 0.4]"])
@@ -164,8 +172,13 @@ import Testing
         #expect(t.h[0].isInaccessible || t.h[0].context == nil)
         let theirHome = try #require(try theirs.existingObject(for: t.home.objectID))
         #expect(try theirs.fetch(TaskModel.tasks(of: theirHome)).map { $0["title"] as String } == ["b", "d"])
+        // The other connection's controller gets the delete as a diff when its store polls.
+        _ = try theirs.store.poll()
+        #expect(there.take() == ["delete [0.0, 0.2, 0.4]"])
         #expect(try t.store.check().isEmpty)
         #expect(storeError { try t.context.batchDelete(TaskModel.lists) }?.code == .invalidRequest)
+        try there.checkAgainstFetch(theirs.store)
+        #expect(there.failures == [])
         for r in [home, lists] {
             try r.checkAgainstFetch(t.store)
             #expect(r.failures == [])
