@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import Synchronization
 
 /// What the example program does with a library file, each command one unit of work, its output as lines.
 /// Every failure a user can cause (an unknown person, a value out of range, a name taken) is a thrown error
@@ -71,35 +72,62 @@ struct Library {
         return ["\(changed.count) DVDs of \(username) marked watched"]
     }
 
-    /// `count` DVDs for `username` saved by a background context in slices, while this thread keeps a
-    /// results controller of that person's DVDs up to date at each poll, as a screen would.
+    /// `count` DVDs for `username` saved by a background context in slices, while this thread polls and keeps
+    /// a results controller of that person's DVDs up to date, as a screen would between frames. The context is
+    /// paced: each slice waits until this thread has taken the one before in, so every poll brings one slice
+    /// (one snapshot) and no frame has the whole import to take in.
     func importDVDs(owner username: String, count: Int, slice: Int = 1_000) throws -> [String] {
         let owner = try person(username)
         let request = FetchRequest("DVD", where: Property("owner") == owner, sortedBy: [SortKey("title")])
         let shown = ResultsController(context: context, request: request)
-        var batches = 0
-        shown.onChange = { _ in batches += 1 }
+        var snapshots: [ResultsSnapshot] = []
+        shown.onSnapshot = { snapshots.append($0) }
         try shown.performFetch()
         let before = shown.count
         let ownerID = owner.objectID
-        let background = try BackgroundContext(sharingFileOf: store)
-        let finished = try background.performAndWait { bg in
-            bg.transactionAuthor = "import"
-            let owner = bg.object(for: ownerID)
-            var made = 0
-            while made < count {
-                for _ in 0..<min(slice, count - made) {
-                    let dvd = try bg.insert("DVD")
-                    dvd["title"] = .string(String(format: "Imported %07d", made))
-                    dvd.setObject(owner, for: "owner")
-                    made += 1
+        let background = try BackgroundContext(sharingFileOf: store, paced: true)
+        let made = Atomic<Int>(0), finished = Atomic<Bool>(false), failure = Mutex<(any Error)?>(nil)
+        background.perform(
+            { bg in
+                bg.transactionAuthor = "import"
+                let owner = bg.object(for: ownerID)
+                var n = 0
+                while n < count {
+                    for _ in 0..<min(slice, count - n) {
+                        let dvd = try bg.insert("DVD")
+                        dvd["title"] = .string(String(format: "Imported %07d", n))
+                        dvd.setObject(owner, for: "owner")
+                        n += 1
+                    }
+                    try bg.saveWithoutUndo()
                 }
-                try bg.saveWithoutUndo()
-            }
-            return made
+                made.store(n, ordering: .relaxed)
+                finished.store(true, ordering: .releasing)
+            },
+            failed: { error in
+                failure.withLock { $0 = error }
+                finished.store(true, ordering: .releasing)
+            })
+        // The screen's loop: take in what was saved, draw, wait for the next frame.
+        while !finished.load(ordering: .acquiring) {
+            try store.poll()
+            usleep(1_000)
         }
         try store.poll()
-        return ["imported \(finished) DVDs for \(username) in the background; the list shows \(shown.count) (was \(before)), in \(batches) batch(es)"]
+        if let error = failure.withLock({ $0 }) { throw error }
+        let slices = snapshots.filter { !$0.isReload }.count
+        return [
+            "imported \(made.load(ordering: .relaxed)) DVDs for \(username) in the background; the list shows \(shown.count) "
+                + "(was \(before)), in \(slices) snapshot(s), the last of \(snapshots.last?.items.count ?? before) DVDs"
+        ]
+    }
+
+    /// Every watched DVD of `username` deleted in one statement: no objects are made, the owner's DVDs
+    /// count is kept, and results controllers get the change as a batch. Not an undo step.
+    func forgetWatched(_ username: String) throws -> [String] {
+        let owner = try person(username)
+        let gone = try context.batchDelete(FetchRequest("DVD", where: Property("owner") == owner && Property("watched") == true))
+        return ["\(gone.count) watched DVDs of \(username) removed"]
     }
 
     /// What was committed since the last `changes`, by anyone (this program, the background import, another

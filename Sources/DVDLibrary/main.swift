@@ -8,6 +8,7 @@ let usage = """
     usage: dvd-library FILE COMMAND
       add-person USERNAME NAME        add-dvd USERNAME TITLE [YYYY-MM-DD]     list
       watched USERNAME                import USERNAME COUNT                   changes
+      forget-watched USERNAME
       add-color NAME RED GREEN BLUE   colors                                  undo
     """
 
@@ -37,6 +38,7 @@ func run(_ arguments: [String]) throws -> [String] {
         guard let count = Int(rest[1]), count > 0 else { throw Library.Failure(description: "“\(rest[1])” is not a positive count") }
         return try library.importDVDs(owner: rest[0], count: count)
     case ("changes", 0): return try library.changes()
+    case ("forget-watched", 1): return try library.forgetWatched(rest[0])
     case ("add-color", 4):
         return try library.addColor(name: rest[0], red: try number(rest[1]), green: try number(rest[2]), blue: try number(rest[3]))
     case ("colors", 0): return try library.colors()
