@@ -28,6 +28,8 @@ import Testing
                 "\"Orange\" \"#FF8000\"", "\"Unnamed Color\" \"#FF0000\"",
                 "\"Orange\"", "\"Unnamed Color\"",
                 "#1 \"Orange\" 1.0", "#2 \"Unnamed Color\" 1.0",
+                // 7. A batch update: the observer sees it as a save's change set; one commit in the history
+                "[] []", "#1 [\"blue\"]", "#2 [\"blue\"]", "2 1 true",
                 // 8. Keep a list on screen up to date
                 "2 \"Orange\"",
                 // A change in the row itself, made where the user sees it: flagged; the difference moves nothing.
@@ -278,6 +280,11 @@ struct TutorialProgram {
             print(colorChanges.inserted, colorChanges.deleted)
             for (id, keys) in colorChanges.updated { print(id, keys.names(in: colorEntity)) }
         }
+
+        let token = try store.currentChangeToken()
+        let dimmed = try context.batchUpdate(FetchRequest("Color", where: Property("red") == 1.0), set: ["blue": 0.25])
+        let history = try store.changeHistory(after: token, entities: ["Color"])
+        print(dimmed.count, history.commits.count, history.isComplete)  // 2 1 true
 
         // 8. Keep a list on screen up to date
         let request = FetchRequest("Color", sortedBy: [SortKey("name")])
