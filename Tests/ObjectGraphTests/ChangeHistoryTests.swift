@@ -12,6 +12,7 @@ import Testing
         let (dir, t, theirs) = try TaskWorld.withSecondConnection("objectgraph-change-history")
         defer { withExtendedLifetime(dir) {} }
         let start = try t.store.currentChangeToken()
+        let began = Date()
         t.context.transactionAuthor = "app"
         t.h[0]["title"] = "A"
         try t.context.save()
@@ -29,6 +30,11 @@ import Testing
         let all = try t.store.changeHistory(after: start)
         #expect(all.isComplete)
         #expect(all.commits.map(\.author) == ["app", "sync", nil, "app"])
+        // Each with the time it was committed (the log's, whether the entry sits in og_changes or in an
+        // action's history row), in order, between the test's first save and now.
+        let dates = all.commits.compactMap(\.date).map(\.timeIntervalSince1970)
+        #expect(dates.count == 4 && dates == dates.sorted(), "\(dates)")
+        #expect(dates.allSatisfy { $0 >= began.timeIntervalSince1970 - 1 && $0 <= Date().timeIntervalSince1970 + 1 }, "\(dates)")
         #expect(all.commits.map(\.token) == all.commits.map(\.token).sorted() && all.token == all.commits.last?.token)
         let task = TaskModel.model.entity("Task")!.index, listEntity = TaskModel.model.entity("List")!.index
         #expect(all.commits[0].changes[task].updated[t.h[0].objectID] != nil)

@@ -372,12 +372,13 @@ struct StoreWrite {
     var author: String?
 }
 
-/// One entry of a store's change log: its number, what it changed (nil when it cannot be read) and the
-/// author its commit named.
+/// One entry of a store's change log: its number, what it changed (nil when it cannot be read), the
+/// author its commit named and when it was made (nil where the store type keeps no time).
 struct LoggedCommit {
     let seq: Int64
     let changes: ChangeSet?
     let author: String?
+    var date: Date? = nil
 }
 
 /// What a store's ``PersistentStore/write(_:)`` did.

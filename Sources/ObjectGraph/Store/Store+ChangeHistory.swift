@@ -42,7 +42,7 @@ extension Store {
             }
             if let wanted { changes = changes.restricted(to: wanted) }
             if changes.isEmpty { continue }
-            commits.append(ChangeHistory.Commit(token: ChangeToken(entry.seq), author: entry.author, changes: changes))
+            commits.append(ChangeHistory.Commit(token: ChangeToken(entry.seq), author: entry.author, date: entry.date, changes: changes))
         }
         if expected <= newest { complete = false }
         return ChangeHistory(commits: commits, token: ChangeToken(max(newest, after)), isComplete: complete)

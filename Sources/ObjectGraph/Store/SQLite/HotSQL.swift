@@ -8,7 +8,7 @@ enum HotSQL: Int, CaseIterable {
         switch self {
         // The log's AUTOINCREMENT counter: the newest number it gave, whichever table holds that entry.
         case .changesNewest: "SELECT seq FROM sqlite_sequence WHERE name = 'og_changes'"
-        case .changesAfter: "SELECT seq, changes FROM og_changes WHERE seq > ? ORDER BY seq"
+        case .changesAfter: "SELECT seq, changes, at FROM og_changes WHERE seq > ? ORDER BY seq"
         case .changeLogInsert: "INSERT INTO og_changes (at, changes) VALUES (?, ?)"
         // Not `RETURNING seq`: SQLite runs that through a trigger program, which cost a rename 36,000 instructions.
         case .changeLogNumber: "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'og_changes'"
@@ -24,7 +24,7 @@ enum HotSQL: Int, CaseIterable {
         // existed have none, and come first), so the newest rows are read back to the first at or before ?1.
         case .historyLogAfter:
             """
-            SELECT logged, changes FROM og_history WHERE seq > coalesce((SELECT seq FROM og_history \
+            SELECT logged, changes, at FROM og_history WHERE seq > coalesce((SELECT seq FROM og_history \
             WHERE logged IS NULL OR logged <= ?1 ORDER BY seq DESC LIMIT 1), 0) AND logged > ?1 AND changes IS NOT NULL \
             ORDER BY seq
             """

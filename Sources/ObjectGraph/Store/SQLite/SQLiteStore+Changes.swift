@@ -73,7 +73,8 @@ extension SQLiteStore {
             guard number > seq && number <= top else { continue }
             let bytes = UnsafeRawBufferPointer(start: sqlite3_column_blob(rows.handle, 1), count: Int(sqlite3_column_bytes(rows.handle, 1)))
             let entry = ChangeLog.decodeEntry([UInt8](bytes), model: model)
-            entries.append(LoggedCommit(seq: number, changes: entry?.changes, author: entry?.author))
+            let at = Date(timeIntervalSince1970: sqlite3_column_double(rows.handle, 2))
+            entries.append(LoggedCommit(seq: number, changes: entry?.changes, author: entry?.author, date: at))
         }
     }
 
