@@ -74,16 +74,7 @@ struct ListKeyRecords {
     /// `incoming`'s order), as the list's merge does.
     mutating func insert(_ incoming: [Record], at places: [Int]) {
         guard !incoming.isEmpty else { return }
-        var joined: [Record] = []
-        joined.reserveCapacity(records.count + incoming.count)
-        var from = 0
-        for (j, p) in places.enumerated() {
-            joined.append(contentsOf: records[from..<p])
-            joined.append(incoming[j])
-            from = p
-        }
-        joined.append(contentsOf: records[from...])
-        records = joined
+        records = records.merging(incoming, at: places)
     }
 
     private mutating func encode(_ keys: [Value], _ id: Int64) -> Record {

@@ -122,18 +122,7 @@ extension ResultsController {
             if sortedIn.count <= 4 {
                 for (j, id) in sortedIn.enumerated().reversed() { list.insert(id, at: places[j]) }
             } else {
-                var joined: [Int64] = []
-                joined.reserveCapacity(list.count + sortedIn.count)
-                var j = 0
-                for (i, x) in list.enumerated() {
-                    while j < sortedIn.count && places[j] == i {
-                        joined.append(sortedIn[j])
-                        j += 1
-                    }
-                    joined.append(x)
-                }
-                joined.append(contentsOf: sortedIn[j...])
-                list = joined
+                list = list.merging(sortedIn, at: places)
             }
             // New positions from the merge: an incoming row after the ones placed before it; a row that stayed
             // moved up by the rows that left before it and down by those that came in at or before its place.
