@@ -51,24 +51,22 @@ public final class Outline {
             return found
         }
         if context.store.isReadOnly { throw PathError(message: "the outline has no top item yet") }
-        let r = try context.insert(Item.self, entity: Item.entityName)
-        r.title = "Burrow"
-        r["rootMarker"] = 1
         if context.store.isInTransaction {
             // Inside a unit of work (a fresh in-memory outline): the root is saved with it.
+            let r = try makeRoot()
             cachedRoot = r
             return r
         }
-        do {
-            try context.saveWithoutUndo()
-        } catch let e as StoreError where e.code == .uniqueConstraint {
-            // Another process made the root first: use theirs.
-            context.delete(r)
-            guard let found = try findRoot() else { throw e }
-            cachedRoot = found
-            return found
-        }
+        // Looked for again inside the write lock: another process may have made it since the look above.
+        let r = try context.transactionWithoutUndo { try findRoot() ?? makeRoot() }
         cachedRoot = r
+        return r
+    }
+
+    private func makeRoot() throws -> Item {
+        let r = try context.insert(Item.self, entity: Item.entityName)
+        r.title = "Burrow"
+        r["rootMarker"] = 1
         return r
     }
 

@@ -181,9 +181,12 @@ extension Context {
     /// same parent would otherwise both write it. A commit not taken in during the unit is forgiven for an
     /// object whose changed attributes the unit found as they are stored now (it read them from the file
     /// after that commit); a changed relationship is never forgiven (its members may have been read after
-    /// what the unit derived from them).
+    /// what the unit derived from them). Then each question the unit asked the store (`unitQueries`: a
+    /// fetch's rows, a count, values) is asked again: a different answer refuses too (a row came into what it
+    /// fetched: the next key of a list no object of the unit stands for).
     private func checkUnmoved(since mark: Int64?, changed: [ManagedObject], gone: [ManagedObject]) throws(StoreError) {
-        guard mergePolicy == .refuseStale, let mark, !(changed.isEmpty && gone.isEmpty) else { return }
+        let asked = !unitQueries.isEmpty || !unitQueriesBeyondLimit.isEmpty
+        guard mergePolicy == .refuseStale, let mark, !(changed.isEmpty && gone.isEmpty && !asked) else { return }
         let (entries, newest) = try store.backend.changes(after: mark)
         guard newest > mark else { return }
         var expected = mark + 1
@@ -220,6 +223,33 @@ extension Context {
                     + "changes from; roll back and make the change again (or make it inside transaction { }, which reads what is stored now)",
                 path: store.path, entity: o.entity.name, object: id)
         }
+        guard asked, !foreign.isEmpty else { return }
+        // An object the unit writes that was deleted elsewhere: the write refuses it and names it.
+        for o in changed + gone where foreign[o.objectID.entity].deleted.contains(o.objectID) { return }
+        for name in unitQueriesBeyondLimit.sorted() {
+            guard let e = model.entity(name), !foreign[e.index].isEmpty else { continue }
+            throw staleQuery(name)
+        }
+        for (query, answer) in unitQueries {
+            let e = try entity(named: query.request.entity)
+            let now: UnitQuery.Answer
+            switch query.kind {
+            case .ids: now = .ids(try store.backend.fetchIDs(query.request, of: e, prefetching: nil))
+            case .count: now = .count(try store.backend.count(query.request, of: e))
+            case .values(let slots):
+                let rows = try store.backend.fetchValues(query.request, of: e, slots: slots)
+                now = .values(ids: rows.map(\.id), values: rows.map(\.values))
+            }
+            if now != answer { throw staleQuery(e.name) }
+        }
+    }
+
+    private func staleQuery(_ entity: String) -> StoreError {
+        StoreError(
+            .conflict,
+            "nothing was saved: what this unit of work fetched or counted of \(entity) changed elsewhere after it read it, so what it "
+                + "derived may be stale; roll back and make the change again (or make it inside transaction { }, which reads what is stored now)",
+            path: store.path, entity: entity)
     }
 
     /// True when `o`, as this unit found it, holds what is stored now in every attribute of `mask` (what a

@@ -38,6 +38,10 @@ public final class Context {
     /// may have read them before (what it derived is stale however they read now). Taken in while the
     /// context has no changes, a commit ends the unit's reads instead: the next read starts a new mark.
     var mergedDuringUnit: Set<ObjectID> = []
+    /// What the unit asked the store since `unitReadMark` (fetches, counts, values) with the first answer
+    /// each got; asked again by a plain save (`UnitQuery`). Entities of questions past `UnitQuery.limit`.
+    var unitQueries: [UnitQuery: UnitQuery.Answer] = [:]
+    var unitQueriesBeyondLimit: Set<String> = []
     /// Objects with unsaved changes that a commit taken in changed or deleted: refaulted when the unit
     /// ends (see `refaultMergedWhileChanged`).
     var mergedWhileChanged: Set<ObjectID> = []
@@ -310,9 +314,27 @@ public final class Context {
         if unitReadMark == nil { unitReadMark = store.changeCursor }
     }
 
+    /// Notes a question the unit asked the store and its answer (the first one, if asked again: what the
+    /// unit may have derived from), for the plain save to ask again. After a read (`noteRead`), outside a
+    /// transaction (whose reads are inside the write lock).
+    func noteQuery(_ request: FetchRequest, _ kind: UnitQuery.Kind, _ answer: @autoclosure () -> UnitQuery.Answer) {
+        guard mergePolicy == .refuseStale, !store.isInTransaction else { return }
+        var asked = request
+        asked.includesPendingChanges = false
+        let query = UnitQuery(request: asked, kind: kind)
+        guard unitQueries[query] == nil else { return }
+        if unitQueries.count < UnitQuery.limit {
+            unitQueries[query] = answer()
+        } else {
+            unitQueriesBeyondLimit.insert(request.entity)
+        }
+    }
+
     func endUnitReads() {
         unitReadMark = nil
         mergedDuringUnit = []
+        if !unitQueries.isEmpty { unitQueries = [:] }
+        if !unitQueriesBeyondLimit.isEmpty { unitQueriesBeyondLimit = [] }
     }
 
     /// Discards every unsaved change: inserted objects become invalid, deleted ones come back, changed
