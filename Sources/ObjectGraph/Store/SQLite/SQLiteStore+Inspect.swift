@@ -104,7 +104,8 @@ extension SQLiteStore {
                 let code = sqlite3_extended_errcode(db)
                 let message = String(cString: sqlite3_errmsg(db))
                 if code == SQLITE_NOTADB {
-                    throw StoreError(.notADatabase, "this file is not a store (it is not an SQLite file)", engine: .init(code: code, message: message))
+                    throw StoreError(
+                        .notADatabase, "this file is not a store (it is not an SQLite file)", engine: .init(code: code, message: message))
                 }
                 throw StoreError(.cannotOpen, "cannot read the store: \(message)", engine: .init(code: code, message: message, statement: sql))
             }
