@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -12,6 +13,50 @@ import Testing
     func paths() -> (TemporaryDirectory, String) {
         let dir = TemporaryDirectory("burrow-cross")
         return (dir, dir.path())
+    }
+
+    /// Three connections open a new file at the same moment and each asks for the root: each gets the one
+    /// root, none fails. Made with a plain save, a connection that had looked and found none was refused
+    /// (`StoreError.conflict`: its look was asked again and answered otherwise) when another made it first.
+    @Test func connectionsOpeningANewFileAtOnceShareOneRoot() throws {
+        var raced = 0
+        for round in 0..<24 {
+            let (dir, path) = paths()
+            defer { withExtendedLifetime(dir) {} }
+            let start = DispatchSemaphore(value: 0)
+            let results = Outcomes()
+            let group = DispatchGroup()
+            for _ in 0..<3 {
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    let outline: Outline
+                    do { outline = try Outline(path: path) } catch {
+                        results.entries.withLock { $0.append((false, .failure(error))) }
+                        return
+                    }
+                    start.wait()
+                    // What the root's first look finds, a moment before root() looks again.
+                    let sawNone = (try? outline.findRoot()) == nil
+                    let root = Result { try outline.root().objectID.rowID }
+                    results.entries.withLock { $0.append((sawNone, root)) }
+                }
+            }
+            for _ in 0..<3 { start.signal() }
+            group.wait()
+            let all = results.entries.withLock { $0 }
+            if all.filter(\.sawNone).count > 1 { raced += 1 }
+            for r in all { if case .failure(let e) = r.root { Issue.record("round \(round): \(e)") } }
+            #expect(Set(all.compactMap { try? $0.root.get() }).count == 1, "round \(round)")
+            let check = try Outline(path: path)
+            #expect(try check.context.count(FetchRequest(Item.entityName, where: Property("rootMarker") == Int64(1))) == 1)
+        }
+        print("CrossConnectionTests: \(raced) of 24 rounds had two or more connections find no root at once")
+    }
+
+    /// What each thread of `connectionsOpeningANewFileAtOnceShareOneRoot` found.
+    private final class Outcomes: Sendable {
+        let entries = Mutex<[(sawNone: Bool, root: Result<Int64, any Error>)]>([])
     }
 
     @Test func foreignCommitsArriveAsBatchesAndOwnOnesNeverTwice() throws {

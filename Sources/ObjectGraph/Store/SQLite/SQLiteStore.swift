@@ -250,6 +250,24 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
+    /// Asks for WAL mode. A file still in its first journal mode (new, made a moment ago by another
+    /// connection) changes only under an exclusive lock, and SQLite answers a change that meets another
+    /// connection's lock with `SQLITE_BUSY` at once, without its busy handler: several processes opening a new
+    /// file at the same moment failed to open it ("database is locked", `CrossConnectionTests`). Asked again
+    /// for up to the busy timeout's 5 s; once the file is in WAL the answer costs no lock.
+    private static func journalModeWAL(_ db: Database) throws -> String? {
+        let deadline = ContinuousClock.now + .seconds(5)
+        var pause = 1
+        while true {
+            do {
+                return try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                usleep(useconds_t(pause * 1000))
+                pause = min(pause * 2, 50)
+            }
+        }
+    }
+
     static func configuration(readonly: Bool = false) -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
@@ -262,7 +280,7 @@ final class SQLiteStore: PersistentStore {
             // whenever the log file is missing or empty (for its pools): every open would write, even one
             // whose migration then fails. Asking for WAL when the file is in WAL already writes nothing.
             config.prepareDatabase { db in
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                let mode = try journalModeWAL(db)
                 guard mode == "wal" || mode == "memory" else {
                     throw StoreError(.cannotOpen, "cannot use a write-ahead log here (journal mode \(mode ?? "unknown"))")
                 }
