@@ -139,6 +139,33 @@ struct DerivedValueConflictTests {
         #expect(values == ["s1", "s2", "s3", "s4", "s5"], "no key twice, nothing of a refused save")
     }
 
+    /// Past 64 questions a unit keeps no more answers, only what it asked about: a commit elsewhere that
+    /// touched a Setting then refuses a unit that asked about Settings, whatever it asked; one that touched
+    /// only an Entry does not. (Two connections: a shared store would take the commit in at once.)
+    @Test func pastSixtyFourQuestionsACommitToAnEntityAskedAboutRefuses() throws {
+        let dir = TemporaryDirectory("objectgraph")
+        let (c1, c2, listID) = try Self.pair(sharingAStore: false, in: dir)
+        func askMany() throws -> ManagedObject {
+            let marker = try c2.insert("Setting")
+            for i in 0..<70 { _ = try c2.count(FetchRequest("Setting", where: Property("value") == "v\(i)")) }
+            return marker
+        }
+        // A commit to another entity only: saved.
+        var marker = try askMany()
+        try Self.add("k9000", in: c1, list: try #require(try c1.existingObject(for: listID)))
+        try c1.save()
+        marker["value"] = .string("after an Entry")
+        try c2.save()
+        // A commit to a Setting no question of the unit would have found (the 70th question's value is
+        // "v69"): refused all the same, since the unit kept no answers past the 64th.
+        marker = try askMany()
+        let other = try c1.insert("Setting")
+        other["value"] = .string("unrelated")
+        try c1.save()
+        marker["value"] = .string("after a Setting")
+        Self.expectConflict { try c2.save() }
+    }
+
     /// Taking the other commit in (a poll, as an app's run loop does) between the read and the save does
     /// not make the stale value current.
     @Test func takingTheCommitInBeforeTheSaveDoesNotHideIt() throws {

@@ -319,15 +319,16 @@ public final class Context {
     /// transaction (whose reads are inside the write lock).
     func noteQuery(_ request: FetchRequest, _ kind: UnitQuery.Kind, _ answer: @autoclosure () -> UnitQuery.Answer) {
         guard mergePolicy == .refuseStale, !store.isInTransaction else { return }
+        // Past the limit only the entity is kept, and the request is not hashed: an app that reads for long
+        // between its saves (the outliner's 50,000 open lists) asks thousands of questions, each a lookup.
+        guard unitQueries.count < UnitQuery.limit else {
+            unitQueriesBeyondLimit.insert(request.entity)
+            return
+        }
         var asked = request
         asked.includesPendingChanges = false
         let query = UnitQuery(request: asked, kind: kind)
-        guard unitQueries[query] == nil else { return }
-        if unitQueries.count < UnitQuery.limit {
-            unitQueries[query] = answer()
-        } else {
-            unitQueriesBeyondLimit.insert(request.entity)
-        }
+        if unitQueries[query] == nil { unitQueries[query] = answer() }
     }
 
     func endUnitReads() {
