@@ -158,7 +158,46 @@ struct Library {
         return ["\(color.name) \(color.hex)"]
     }
 
-    /// The Colors demo's detail view: each color's name, components and derived hex value.
+    /// The color called `name` (the name is indexed: one lookup).
+    func color(_ name: String) throws -> Color {
+        var request = FetchRequest("Color", where: Property("name") == name)
+        request.limit = 1
+        guard let color = try context.fetch(request).first as? Color else { throw Failure(description: "there is no color “\(name)”") }
+        return color
+    }
+
+    /// The Colors demo's detail view of one color: its name and hex value, then each component as a slider
+    /// (a bar of 20 cells, a cell for each twentieth) with its value.
+    func detail(of name: String) throws -> [String] {
+        let c = try color(name)
+        let sliders = [("red", c.red), ("green", c.green), ("blue", c.blue)].map { component, value in
+            let filled = Int((value * 20).rounded())
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled)
+            return component.padding(toLength: 6, withPad: " ", startingAt: 0) + bar + " " + String(format: "%.2f", value)
+        }
+        return ["\(c.name)  \(c.hex)"] + sliders
+    }
+
+    /// The detail view's edit: one component set, saved as one undo step, then the view again. A value out of
+    /// the attribute's range is refused at the save (the model's `min`/`max`), and the file keeps the old one.
+    func setComponent(of name: String, _ component: String, to value: Double) throws -> [String] {
+        let c = try color(name)
+        switch component {
+        case "red": c.red = value
+        case "green": c.green = value
+        case "blue": c.blue = value
+        default: throw Failure(description: "a color has red, green and blue, not “\(component)”")
+        }
+        do {
+            try context.save(actionName: "Set \(component) of \(name)")
+        } catch {
+            context.rollback()
+            throw error
+        }
+        return try detail(of: name)
+    }
+
+    /// The Colors demo's master list: each color's name, components and derived hex value.
     func colors() throws -> [String] {
         let colors = try context.fetch(FetchRequest("Color", sortedBy: [SortKey("name")])).compactMap { $0 as? Color }
         guard !colors.isEmpty else { return ["no colors"] }

@@ -10,6 +10,7 @@ let usage = """
       watched USERNAME                import USERNAME COUNT                   changes
       forget-watched USERNAME
       add-color NAME RED GREEN BLUE   colors                                  undo
+      color NAME                      set-color NAME red|green|blue VALUE
     """
 
 func run(_ arguments: [String]) throws -> [String] {
@@ -42,6 +43,8 @@ func run(_ arguments: [String]) throws -> [String] {
     case ("add-color", 4):
         return try library.addColor(name: rest[0], red: try number(rest[1]), green: try number(rest[2]), blue: try number(rest[3]))
     case ("colors", 0): return try library.colors()
+    case ("color", 1): return try library.detail(of: rest[0])
+    case ("set-color", 3): return try library.setComponent(of: rest[0], rest[1], to: try number(rest[2]))
     case ("undo", 0): return try library.undo()
     default: throw Library.Failure(description: usage)
     }

@@ -54,6 +54,18 @@ import Testing
         #expect(try run("add-color", "Orange", "1", "0.5", "0") == ["Orange #FF8000"])
         #expect(try run("add-color", "Too Red", "1.5", "0", "0", status: 1).first?.hasSuffix(".red = 1.5 is above the maximum 1.0") == true)
         #expect(try run("colors") == ["Orange  red 1.00  green 0.50  blue 0.00  #FF8000"])
+        // The detail view, and an edit through it: saved, shown, refused out of range with the file unchanged.
+        #expect(
+            try run("color", "Orange") == [
+                "Orange  #FF8000", "red   ████████████████████ 1.00", "green ██████████·········· 0.50", "blue  ···················· 0.00"
+            ])
+        #expect(try run("set-color", "Orange", "blue", "0.25").first == "Orange  #FF8040")
+        #expect(try run("set-color", "Orange", "green", "-0.1", status: 1).first?.hasSuffix(".green = -0.1 is below the minimum 0.0") == true)
+        #expect(try run("set-color", "Orange", "alpha", "1", status: 1) == ["dvd-library: a color has red, green and blue, not “alpha”"])
+        #expect(try run("color", "Teal", status: 1) == ["dvd-library: there is no color “Teal”"])
+        #expect(try run("color", "Orange").prefix(3) == ["Orange  #FF8040", "red   ████████████████████ 1.00", "green ██████████·········· 0.50"])
+        #expect(try run("undo") == ["undid Set blue of Orange"])
+        #expect(try run("colors") == ["Orange  red 1.00  green 0.50  blue 0.00  #FF8000"])
         // Undo is the store's: the next process undoes what the last one did.
         #expect(try run("undo") == ["undid Add Orange"])
         #expect(try run("colors") == ["no colors"])
