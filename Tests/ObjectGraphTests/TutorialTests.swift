@@ -47,6 +47,9 @@ import Testing
                 "Undid Rename “Crimson” made by palette tool",
                 // 10. Errors
                 "There is no entity called Colour",
+                // reset(): the list fetches again (its rows are new objects: one batch of updates), then each
+                // observer is told once (section 7's prints an empty change set)
+                "update [0.0->0.0, 0.1->0.1]", "[] []", "Everything forgotten: fetch again", "2 2",
                 // 11. Work in the background: the three rows saved there arrive at the poll, as one batch
                 "insert [0.0, 0.1, 0.4]", "5 5"
             ])
@@ -328,6 +331,17 @@ struct TutorialProgram {
         } catch {
             print(error.userMessage)
         }
+        // Read before the reset below, which leaves `bad` stale.
+        let renamed = bad["name"]
+
+        let draft = try context.insert("Color")  // never saved
+        draft["name"] = "Draft"
+        let resetWatcher = context.observeChanges { changes in
+            if changes.invalidatesAll { print("Everything forgotten: fetch again") }
+        }
+        context.reset()  // the draft is gone; objects held from before are stale, so fetch them again
+        print(try context.count(FetchRequest("Color")), list.count)  // 2 2
+        context.removeObserver(resetWatcher)
 
         // 11. Work in the background
         let background = try BackgroundContext(sharingFileOf: store)
@@ -342,7 +356,7 @@ struct TutorialProgram {
         try store.poll()  // the list of section 8 delivers the three new rows, as one batch
         print(imported, list.count)
 
-        return Run(printed: transcript.lines, howMany: howMany, undoName: undoName, renamed: bad["name"], store: store, palettes: palettes)
+        return Run(printed: transcript.lines, howMany: howMany, undoName: undoName, renamed: renamed, store: store, palettes: palettes)
     }
 }
 
