@@ -339,4 +339,18 @@ import Testing
         b["login"] = "max"
         try c.save()
     }
+
+    /// Observers are called in the order they were added, on every context (a dictionary's order differs
+    /// from one instance to the next).
+    @Test func observersAreCalledInTheOrderTheyWereAdded() throws {
+        let store = try Store(inMemoryWith: TaskModel.model)
+        for round in 0..<20 {
+            let context = Context(store: store)
+            var calls: [Int] = []
+            for i in 0..<6 { context.observeChanges { _ in calls.append(i) } }
+            _ = try context.addList("r\(round)")
+            try context.save()
+            #expect(calls == Array(0..<6), "round \(round)")
+        }
+    }
 }

@@ -166,6 +166,28 @@ struct DerivedValueConflictTests {
         Self.expectConflict { try c2.save() }
     }
 
+    /// A unit that deletes a row another connection deleted too (a delete of a row already gone writes
+    /// nothing and refuses nothing) still has its questions asked again: here the fetch it derived a total
+    /// from answered otherwise, and the stale total is not written.
+    @Test func aRowDeletedOnBothSidesDoesNotSkipTheQuestions() throws {
+        let dir = TemporaryDirectory("objectgraph")
+        let (c1, c2, _) = try Self.pair(sharingAStore: false, in: dir)
+        let doomed = try c1.insert("Setting")
+        doomed["value"] = "draft"
+        try c1.save()
+        let seen = try c2.fetch(FetchRequest("Setting"))
+        let mine = try #require(try c2.existingObject(for: doomed.objectID))
+        c2.delete(mine)
+        let total = try c2.insert("Setting")
+        total["value"] = .string("total of \(seen.count)")
+        c1.delete(doomed)
+        let other = try c1.insert("Setting")
+        other["value"] = "kept"
+        try c1.save()
+        Self.expectConflict { try c2.save() }
+        #expect(try c1.fetch(FetchRequest("Setting")).map { $0["value"] as String } == ["kept"])
+    }
+
     /// Taking the other commit in (a poll, as an app's run loop does) between the read and the save does
     /// not make the stale value current.
     @Test func takingTheCommitInBeforeTheSaveDoesNotHideIt() throws {

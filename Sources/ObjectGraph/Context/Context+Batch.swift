@@ -94,7 +94,7 @@ extension Context {
     private func publishBatch(_ changes: ChangeSet) {
         guard !changes.isEmpty else { return }
         takeIn(changes)
-        for block in observers.values { block(changes) }
+        for token in observers.keys.sorted() { observers[token]?(changes) }
         store.deliver(changes, from: self)
     }
 }

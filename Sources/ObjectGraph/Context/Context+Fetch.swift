@@ -14,16 +14,14 @@ extension Context {
             let rows = PrefetchedRows(entity: entity, layout: try RowLayout(request, entity, sortKeys: false), generation: generation)
             ids = try store.backend.fetchIDs(request, of: entity, prefetching: rows)
             prefetched = rows
-            noteQuery(request, .ids, .ids(ids))
+            try noteQuery(request, .ids, .ids(ids))
         } else if pending.isEmpty, gone.isEmpty {
             ids = try store.backend.fetchIDs(request, of: entity, prefetching: nil)
-            noteQuery(request, .ids, .ids(ids))
+            try noteQuery(request, .ids, .ids(ids))
         } else {
-            // What the store answered, without this unit's changes: the question a save can ask again.
-            if mergePolicy == .refuseStale, !store.isInTransaction {
-                let stored = try store.backend.fetchIDs(request, of: entity, prefetching: nil)
-                noteQuery(request, .ids, .ids(stored))
-            }
+            // What the store answers without this unit's changes is the question a save can ask again: asked
+            // here only when it is kept (not inside a transaction, not asked before, not past the limit).
+            try noteQuery(request, .ids, .ids(try store.backend.fetchIDs(request, of: entity, prefetching: nil)))
             ids = try PendingMerge(request: request, entity: entity, pending: pending, deletedRows: gone).merged(with: store.backend).map(\.id)
             let start = min(request.offset, ids.count)
             let end = request.limit.map { min(ids.count, start + $0) } ?? ids.count
@@ -46,7 +44,7 @@ extension Context {
         var slots: [Int] = []
         for key in keys { slots.append(try entity.storedProperty(key).slot) }
         let rows = try store.backend.fetchValues(request, of: entity, slots: slots)
-        noteQuery(request, .values(slots: slots), .values(ids: rows.map(\.id), values: rows.map(\.values)))
+        try noteQuery(request, .values(slots: slots), .values(ids: rows.map(\.id), values: rows.map(\.values)))
         return rows.map { (ObjectID(entity: entity.index, rowID: $0.id), $0.values) }
     }
 
@@ -58,7 +56,7 @@ extension Context {
         let gone = request.includesPendingChanges ? pendingDeletedRowIDs(of: entity) : []
         if pending.isEmpty && gone.isEmpty && request.limit == nil && request.offset == 0 {
             let n = try store.backend.count(request, of: entity)
-            noteQuery(request, .count, .count(n))
+            try noteQuery(request, .count, .count(n))
             return n
         }
         var ids = request

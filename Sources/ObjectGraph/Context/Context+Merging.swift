@@ -19,7 +19,7 @@ extension Context {
     public func merge(_ changes: ChangeSet) {
         takeIn(changes)
         notifyControllers(changes, local: false)
-        for block in mergeObservers.values { block(changes) }
+        for token in mergeObservers.keys.sorted() { mergeObservers[token]?(changes) }
     }
 
     /// The objects' side of `merge`: what the change set touched reloads when next read.

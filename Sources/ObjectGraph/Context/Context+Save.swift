@@ -224,8 +224,18 @@ extension Context {
                 path: store.path, entity: o.entity.name, object: id)
         }
         guard asked, !foreign.isEmpty else { return }
-        // An object the unit writes that was deleted elsewhere: the write refuses it and names it.
-        for o in changed + gone where foreign[o.objectID.entity].deleted.contains(o.objectID) { return }
+        // An object whose row the unit updates and that was deleted elsewhere: refused here as the write
+        // would refuse it, by name. Any other object deleted elsewhere does not excuse the questions:
+        // deleting a row already gone writes nothing and refuses nothing (a reference to it is refused by the
+        // write, by name, when the questions answer as before).
+        for o in changed where foreign[o.objectID.entity].deleted.contains(o.objectID) {
+            guard let committed = o.committed else { continue }
+            let e = o.entity
+            guard e.storedSlots.contains(where: { committed[$0] != o.values[$0] && !e.isMaintained($0) }) else { continue }
+            throw StoreError(
+                .conflict, "cannot save: \(e.name) #\(o.objectID.rowID) was deleted elsewhere", path: store.path, entity: e.name,
+                object: o.objectID)
+        }
         for name in unitQueriesBeyondLimit.sorted() {
             guard let e = model.entity(name), !foreign[e.index].isEmpty else { continue }
             throw staleQuery(name)
@@ -350,7 +360,7 @@ extension Context {
             }
         }
         clearLists()
-        for block in observers.values { block(changes) }
+        for token in observers.keys.sorted() { observers[token]?(changes) }
         store.deliver(changes, from: self)
     }
 

@@ -317,7 +317,10 @@ public final class Context {
     /// Notes a question the unit asked the store and its answer (the first one, if asked again: what the
     /// unit may have derived from), for the plain save to ask again. After a read (`noteRead`), outside a
     /// transaction (whose reads are inside the write lock).
-    func noteQuery(_ request: FetchRequest, _ kind: UnitQuery.Kind, _ answer: @autoclosure () -> UnitQuery.Answer) {
+    /// `answer` is asked only when kept (a fetch with unsaved changes asks the store once more for it).
+    func noteQuery(_ request: FetchRequest, _ kind: UnitQuery.Kind, _ answer: @autoclosure () throws(StoreError) -> UnitQuery.Answer)
+        throws(StoreError)
+    {
         guard mergePolicy == .refuseStale, !store.isInTransaction else { return }
         // Past the limit only the entity is kept, and the request is not hashed: an app that reads for long
         // between its saves (the outliner's 50,000 open lists) asks thousands of questions, each a lookup.
@@ -328,7 +331,7 @@ public final class Context {
         var asked = request
         asked.includesPendingChanges = false
         let query = UnitQuery(request: asked, kind: kind)
-        if unitQueries[query] == nil { unitQueries[query] = answer() }
+        if unitQueries[query] == nil { unitQueries[query] = try answer() }
     }
 
     func endUnitReads() {
@@ -395,7 +398,7 @@ public final class Context {
         guard forgetsSomething else { return }
         var invalidated = ChangeSet()
         invalidated.invalidatesAll = true
-        for block in observers.values { block(invalidated) }
+        for token in observers.keys.sorted() { observers[token]?(invalidated) }
     }
 
     private func restore(_ o: ManagedObject) {
@@ -420,7 +423,7 @@ public final class Context {
 
     /// Calls `block` with the change set of every unit of work this context saves; with `includingMerged`,
     /// also with every change set it takes in from other contexts and processes, after its results
-    /// controllers have delivered their batches for it.
+    /// controllers have delivered their batches for it. Observers are called in the order they were added.
     ///
     /// ```swift
     /// let token = context.observeChanges(includingMerged: true) { changes in print(changes.updatedCount) }

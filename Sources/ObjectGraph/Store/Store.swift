@@ -217,7 +217,7 @@ public final class Store {
                             c.takeIn(foreign)
                             c.notifyControllers(all, local: false)
                             // Its observers saw its own changes when it saved; these came from elsewhere.
-                            for block in c.mergeObservers.values { block(foreign) }
+                            for token in c.mergeObservers.keys.sorted() { c.mergeObservers[token]?(foreign) }
                         } else {
                             c.merge(all)
                         }

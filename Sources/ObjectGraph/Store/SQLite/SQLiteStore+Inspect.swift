@@ -17,7 +17,10 @@ extension SQLiteStore {
         if isDirectory.boolValue { throw StoreError(.cannotOpen, "cannot open the store: it is a folder", path: path) }
         // Opening a FIFO waits for a writer forever, and a device or socket is no store: refuse at once.
         var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+        guard stat(path, &info) == 0 else {
+            throw StoreError(.cannotOpen, "cannot open the store: \(String(cString: strerror(errno)))", path: path)
+        }
+        if info.st_mode & S_IFMT != S_IFREG {
             let kind =
                 switch info.st_mode & S_IFMT {
                 case S_IFIFO: "a FIFO (named pipe)"
