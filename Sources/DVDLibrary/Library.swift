@@ -171,7 +171,8 @@ struct Library {
     func detail(of name: String) throws -> [String] {
         let c = try color(name)
         let sliders = [("red", c.red), ("green", c.green), ("blue", c.blue)].map { component, value in
-            let filled = Int((value * 20).rounded())
+            // Clamped: a file written by another program may hold a component outside 0…1.
+            let filled = min(20, max(0, Int((value * 20).rounded())))
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 20 - filled)
             return component.padding(toLength: 6, withPad: " ", startingAt: 0) + bar + " " + String(format: "%.2f", value)
         }

@@ -43,7 +43,9 @@ public final class Outline {
         context.store.checkpoint()
     }
 
-    /// The top item, created (and saved) on first use; there is exactly one per database.
+    /// The top item, created (and saved) on first use; there is exactly one per database. Made in a
+    /// transaction of its own (another process may be making it at the same moment), which saves whatever
+    /// the context holds unsaved with it: ask for it before a unit of work's changes, as opening does.
     public func root() throws -> Item {
         if let r = cachedRoot, r.context != nil, !r.isDeleted, !r.isInaccessible { return r }
         if let found = try findRoot() {
