@@ -228,13 +228,10 @@ extension Context {
         // would refuse it, by name. Any other object deleted elsewhere does not excuse the questions:
         // deleting a row already gone writes nothing and refuses nothing (a reference to it is refused by the
         // write, by name, when the questions answer as before).
-        for o in changed where foreign[o.objectID.entity].deleted.contains(o.objectID) {
-            guard let committed = o.committed else { continue }
-            let e = o.entity
-            guard e.storedSlots.contains(where: { committed[$0] != o.values[$0] && !e.isMaintained($0) }) else { continue }
+        for o in changed where foreign[o.objectID.entity].deleted.contains(o.objectID) && !o.updatedColumns.isEmpty {
             throw StoreError(
-                .conflict, "cannot save: \(e.name) #\(o.objectID.rowID) was deleted elsewhere", path: store.path, entity: e.name,
-                object: o.objectID)
+                .conflict, "cannot save: \(o.entity.name) #\(o.objectID.rowID) was deleted elsewhere", path: store.path,
+                entity: o.entity.name, object: o.objectID)
         }
         for name in unitQueriesBeyondLimit.sorted() {
             guard let e = model.entity(name), !foreign[e.index].isEmpty else { continue }

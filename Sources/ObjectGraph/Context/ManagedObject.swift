@@ -87,6 +87,14 @@ open class ManagedObject: CustomStringConvertible {
         return PropertyMask(rawValue: bits)
     }
 
+    /// The stored columns a save writes for this object as an update: slots whose value differs from the
+    /// saved one, counts the store maintains left out. Empty for an unchanged or inserted object.
+    var updatedColumns: [Int] {
+        guard let committed else { return [] }
+        let e = entity
+        return e.storedSlots.filter { committed[$0] != values[$0] && !e.isMaintained($0) }
+    }
+
     /// Gives the object its whole row: it is no fault of any kind afterwards.
     final func take(row: [Value]) {
         values = row

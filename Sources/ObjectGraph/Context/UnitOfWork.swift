@@ -39,10 +39,8 @@ struct UnitOfWork {
         }
         for (e, ids, values) in rows { w.inserts.append((e, ids.map(\.rowID), values)) }
         for o in changed {
-            guard let committed = o.committed else { continue }
-            let e = o.entity
-            let slots = e.storedSlots.filter { committed[$0] != o.values[$0] && !e.isMaintained($0) }
-            if !slots.isEmpty { w.updates.append((e, o.objectID.rowID, slots, o.values)) }
+            let slots = o.updatedColumns
+            if !slots.isEmpty { w.updates.append((o.entity, o.objectID.rowID, slots, o.values)) }
         }
         w.deletes = gone.map { ($0.entity, $0.objectID.rowID) }
         for (k, (e, ids, _)) in deleting.enumerated() where !uncounted.contains(k) { for id in ids { w.deletes.append((e, id.rowID)) } }
