@@ -1,6 +1,7 @@
 import Foundation
 import ObjectGraph
 import TerminalKit
+import TestSupport
 import Testing
 
 @testable import BurrowApp
@@ -57,5 +58,45 @@ struct AppRuntimeTests {
         let (frames, _, selected, _) = try run(items: 400, Array(repeating: .key(.character("j")), count: n))
         #expect(frames == 2)
         #expect(selected == n)
+    }
+
+    /// Another program writes a file of its own in the store's folder before each wait, which wakes the loop
+    /// through the store's watcher (it watches the folder); then the source asks the loop to end.
+    private final class FolderWakes: InputSource {
+        let folder: String
+        private(set) var wakes: Int
+
+        init(folder: String, wakes: Int) {
+            self.folder = folder
+            self.wakes = wakes
+        }
+
+        func nextEvent(timeout: Duration?) -> InputEvent? { nextEvent(timeout: timeout, wakingOn: nil) }
+
+        func nextEvent(timeout: Duration?, wakingOn fileDescriptor: Int32?) -> InputEvent? {
+            guard wakes > 0, let fileDescriptor else { return .terminate(signal: SIGTERM) }
+            wakes -= 1
+            _ = FileManager.default.createFile(atPath: folder + "/notes.log", contents: Data("line \(wakes)\n".utf8))
+            var wait = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&wait, 1, 5_000)
+            return nil
+        }
+    }
+
+    /// A store beside a file written often (a log, a sync client's folder) rendered a frame for every write.
+    @Test func aFileWrittenBesideTheStoreDrawsNoFrame() throws {
+        let dir = TemporaryDirectory("burrow-runtime")
+        let outline = try Outline(path: dir.path("o.sqlite"))
+        try outline.append(titles: ["One", "Two"], to: try outline.root())
+        try outline.save()
+        let app = try App(outline: outline)
+        let backend = TestBackend(width: 40, height: 8)
+        let input = FolderWakes(folder: dir.url.path, wakes: 5)
+        let signal = AppRuntime.run(app, terminal: Terminal(backend: backend), input: input)
+        #expect(signal == SIGTERM)
+        // Every wake came through the watcher's descriptor.
+        #expect(input.wakes == 0)
+        // The first frame only.
+        #expect(backend.flushCount == 1)
     }
 }

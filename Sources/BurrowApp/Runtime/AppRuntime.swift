@@ -27,8 +27,9 @@ public enum AppRuntime {
         var rechecks = 0
         // Drawing changes nothing in the app, so it learns the size as it learns every later one: as an event.
         app.handle(.resize(terminal.size))
+        var needsFrame = true
         while app.isRunning {
-            terminal.draw { app.render(into: &$0) }
+            if needsFrame { terminal.draw { app.render(into: &$0) } }
             let fallback = watcher != nil && !app.wantsTicks ? watchedPollInterval : pollInterval
             var timeout = min(fallback, max(.zero, lastPoll + fallback - clock.now))
             if rechecks > 0 { timeout = min(timeout, recheckInterval) }
@@ -62,9 +63,16 @@ public enum AppRuntime {
                 guard app.isRunning, taken < maxEventsPerFrame, clock.now - runStarted < runBudget else { break }
                 event = input.nextEvent(timeout: .zero)
             }
-            if taken == 0 { handOver(app.takeTerminalRequest(), app: app, terminal: terminal, input: input) }
+            var handedOver = false
+            if taken == 0 {
+                let request = app.takeTerminalRequest()
+                handedOver = request != nil || app.wantsTerminal
+                handOver(request, app: app, terminal: terminal, input: input)
+            }
             let woke = watcher?.drain() == true
+            var polled = false
             if woke || rechecks > 0 || clock.now - lastPoll >= fallback {
+                polled = true
                 let found = app.poll()
                 lastPoll = clock.now
                 // A wake can come while a commit is being written: its log pages are in the file (that woke us)
@@ -79,6 +87,10 @@ public enum AppRuntime {
                     rechecks -= 1
                 }
             }
+            // A wake with nothing for the app (the watcher told of another file in the store's folder: a log
+            // written beside it, a sync client's files) changes nothing on screen, and gets no frame: a store
+            // beside a file written often rendered a frame per write (2026-12-02).
+            needsFrame = taken > 0 || after || polled || handedOver
         }
         return signal
     }
