@@ -60,43 +60,66 @@ struct AppRuntimeTests {
         #expect(selected == n)
     }
 
-    /// Another program writes a file of its own in the store's folder before each wait, which wakes the loop
-    /// through the store's watcher (it watches the folder); then the source asks the loop to end.
+    /// Plays what other programs do while the loop waits: before each wait one action (a file written beside the
+    /// store, a commit to it through another connection), which wakes the loop through the store's watcher (it
+    /// watches the store's folder); once they are done, the loop is asked to end.
     private final class FolderWakes: InputSource {
-        let folder: String
-        private(set) var wakes: Int
+        private(set) var actions: [() throws -> Void]
 
-        init(folder: String, wakes: Int) {
-            self.folder = folder
-            self.wakes = wakes
-        }
+        init(_ actions: [() throws -> Void]) { self.actions = actions }
 
         func nextEvent(timeout: Duration?) -> InputEvent? { nextEvent(timeout: timeout, wakingOn: nil) }
 
         func nextEvent(timeout: Duration?, wakingOn fileDescriptor: Int32?) -> InputEvent? {
-            guard wakes > 0, let fileDescriptor else { return .terminate(signal: SIGTERM) }
-            wakes -= 1
-            _ = FileManager.default.createFile(atPath: folder + "/notes.log", contents: Data("line \(wakes)\n".utf8))
+            guard !actions.isEmpty, let fileDescriptor else { return .terminate(signal: SIGTERM) }
+            do {
+                try actions.removeFirst()()
+            } catch {
+                Issue.record(error)
+            }
             var wait = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&wait, 1, 5_000)
             return nil
         }
     }
 
-    /// A store beside a file written often (a log, a sync client's folder) rendered a frame for every write.
-    @Test func aFileWrittenBesideTheStoreDrawsNoFrame() throws {
+    /// A store beside a file written often (a log, a sync client's folder) rendered a frame for every write; a
+    /// commit made elsewhere among those writes still gets its frame at once.
+    @Test func aFileWrittenBesideTheStoreDrawsNoFrameAndACommitDoes() throws {
         let dir = TemporaryDirectory("burrow-runtime")
         let outline = try Outline(path: dir.path("o.sqlite"))
         try outline.append(titles: ["One", "Two"], to: try outline.root())
         try outline.save()
         let app = try App(outline: outline)
-        let backend = TestBackend(width: 40, height: 8)
-        let input = FolderWakes(folder: dir.url.path, wakes: 5)
+        let backend = TestBackend(width: 40, height: 6)
+        var frames: [Int] = []
+        let writeBeside = { [dir] in
+            frames.append(backend.flushCount)
+            _ = FileManager.default.createFile(atPath: dir.path("notes.log"), contents: Data("line \(frames.count)\n".utf8))
+        }
+        let commitElsewhere = { [dir] in
+            frames.append(backend.flushCount)
+            let other = try Outline(path: dir.path("o.sqlite"))
+            try other.append(titles: ["Three"], to: try other.root())
+            try other.save()
+        }
+        let input = FolderWakes([writeBeside, writeBeside, writeBeside, commitElsewhere, writeBeside, writeBeside])
         let signal = AppRuntime.run(app, terminal: Terminal(backend: backend), input: input)
         #expect(signal == SIGTERM)
-        // Every wake came through the watcher's descriptor.
-        #expect(input.wakes == 0)
-        // The first frame only.
-        #expect(backend.flushCount == 1)
+        // Every action ran, each with the watcher's descriptor to wait on.
+        #expect(input.actions.isEmpty)
+        // The frame count before each action: the first frame, nothing for the writes, one for the commit.
+        #expect(frames == [1, 1, 1, 1, 2, 2])
+        #expect(backend.flushCount == 2)
+        expectScreen(
+            backend,
+            """
+            Burrow
+            + Add to Burrow…
+             [ ] One
+             [ ] Two
+             [ ] Three
+                                             ?: help
+            """)
     }
 }
