@@ -92,6 +92,16 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             throw .cannotStart("no standard screen")
         }
         terminal_guard_install(resetSequence(options: options))
+        // One write a frame: until the screen has been given back once and taken again, ncurses 6.4 flushes its
+        // output after every cursor move (`_nc_mvcur` flushes while the screen is still in its first state, for
+        // programs that use terminfo alone, and only `doupdate` after `endwin` leaves that state), so a frame
+        // went to the terminal in five writes, the terminal seeing it drawn a piece at a time (and, over ssh,
+        // five packets). Given back and taken again here, before anything is drawn and before colours start
+        // (taking the screen back with colours on resets the terminal's palette: `oc`, OSC 104, which would undo
+        // a user's theme set with OSC 4), and before the modes below (`endwin` turns keypad transmit mode off,
+        // and only the first read of a key would turn it on again; 2026-12-02).
+        endwin()
+        doupdate()
         raw()
         noecho()
         nonl()

@@ -160,6 +160,38 @@ struct OutlinerTests {
         try tmux.send("q")
     }
 
+    /// A key's frame goes to the terminal in one write. ncurses flushed its output after every cursor move until
+    /// its screen had been given back and taken again once, so a frame arrived in five writes (the terminal drew
+    /// it a piece at a time; over ssh, five packets). Counted from outside: the process's write calls
+    /// (`/proc/PID/io`), while the selection goes down and up ten times.
+    @Test func aKeysFrameGoesToTheTerminalInOneWrite() throws {
+        // Three rows of a level of five: the status line says where the selection is.
+        let (tmux, db) = try start(width: 60, height: 6)
+        try #require(tmux.waitFor(text: "a: add an item") != nil)
+        for title in ["One", "Two", "Three", "Four", "Five"] { #expect(try burrow(db, "add", title).0 == 0) }
+        try #require(tmux.waitFor(text: "1/5") != nil, "\(tmux.screen())")
+        let pid = try outlinerPID(tmux)
+        try tmux.send("j")
+        try #require(tmux.waitFor(text: "2/5") != nil, "\(tmux.screen())")
+        let before = try Self.writeCalls(pid)
+        for _ in 0..<5 {
+            try tmux.send("j")
+            try #require(tmux.waitFor(text: "3/5") != nil, "\(tmux.screen())")
+            try tmux.send("k")
+            try #require(tmux.waitFor(text: "2/5") != nil, "\(tmux.screen())")
+        }
+        let writes = try Self.writeCalls(pid) - before
+        #expect(writes >= 10 && writes <= 12, "\(writes) write calls for 10 frames")
+        try tmux.send("q")
+    }
+
+    /// How many write calls the process `pid` has made (`syscw` in `/proc/PID/io`).
+    private static func writeCalls(_ pid: pid_t) throws -> Int {
+        let io = try String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)
+        let line = try #require(io.split(separator: "\n").first { $0.hasPrefix("syscw:") })
+        return try #require(Int(line.dropFirst("syscw:".count).trimmingCharacters(in: .whitespaces)))
+    }
+
     /// The item is added while the outliner starts (both may be creating the database): neither may fail.
     @Test func resizingRedrawsAtOnce() throws {
         let (tmux, db) = try start(width: 60, height: 12)
