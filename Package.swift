@@ -28,6 +28,7 @@ let package = Package(
             name: "ObjectGraph",
             dependencies: [
                 "CTextScan",
+                "CSQLiteConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift")
             ],
@@ -35,6 +36,9 @@ let package = Package(
         ),
         // The search index's scan of a chunk's texts (SSE2 where there is SSE2); only ObjectGraph imports it.
         .target(name: "CTextScan"),
+        // SQLite's process-wide settings, which take C variadic arguments (Swift cannot pass them); only
+        // ObjectGraph imports it, and links SQLite through GRDB.
+        .target(name: "CSQLiteConfig"),
         // Markdown as CommonMark with GitHub's task lists: the reference C parser, cmark-gfm, as Swift sees it.
         // Only Outline imports it. (No pkgConfig: the module map links both libraries.)
         .systemLibrary(name: "CCMarkGFM", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
@@ -196,7 +200,8 @@ if !builtAsDependency, (Context.environment["BURROW_UNOPTIMIZED"] ?? "").isEmpty
 if let sanitizer = Context.environment["BURROW_SANITIZE"], !sanitizer.isEmpty {
     // (DVDLibrary: the tutorial's example, which ObjectGraphTests run as processes.)
     let declared: Set<String> = [
-        "ObjectGraph", "CTextScan", "Outline", "CCMarkGFM", "TerminalKit", "TestSupport", "ObjectGraphTests", "OutlineTests", "DVDLibrary"
+        "ObjectGraph", "CTextScan", "CSQLiteConfig", "Outline", "CCMarkGFM", "TerminalKit", "TestSupport", "ObjectGraphTests", "OutlineTests",
+        "DVDLibrary"
     ]
     package.targets.removeAll { !declared.contains($0.name) }
     package.products.removeAll { $0.name == "burrow" }

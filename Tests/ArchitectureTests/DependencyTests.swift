@@ -8,7 +8,7 @@ import Testing
 @Suite struct DependencyTests {
     /// The layers, bottom first. Test targets may depend on anything.
     static let layers: [String: Int] = [
-        "CTextScan": 0, "CCMarkGFM": 0, "CNCursesW": 0, "CTerminalGuard": 0,
+        "CTextScan": 0, "CSQLiteConfig": 0, "CCMarkGFM": 0, "CNCursesW": 0, "CTerminalGuard": 0,
         "ObjectGraph": 1, "TerminalKit": 1, "OutlineServer": 1,
         "Outline": 2, "CursesBackend": 2, "BurrowSettings": 2,
         "OutlineSync": 3, "BurrowApp": 3, "BurrowConfig": 3,
@@ -73,7 +73,7 @@ import Testing
         let byName = Dictionary(uniqueKeysWithValues: try Self.targets().map { ($0.name, $0) })
         let libraries = byName.values.filter { $0.kind != "testTarget" && $0.name != "TestSupport" }
         // ObjectGraph knows nothing of outlines or terminals; TerminalKit knows no store; the server no target of ours.
-        #expect(byName["ObjectGraph"]?.dependencies == ["CTextScan"])
+        #expect(byName["ObjectGraph"]?.dependencies == ["CTextScan", "CSQLiteConfig"])
         #expect(byName["TerminalKit"]?.dependencies == [])
         #expect(byName["OutlineServer"]?.dependencies == [])
         // Only CursesBackend touches ncurses; the config file knows settings as data, not the outliner.

@@ -59,6 +59,7 @@ enum LogFileReuse {
     /// only because a pointer is not `Sendable`: it is a `let`, initialized once, and what it points at is
     /// never written after registration.
     nonisolated(unsafe) static let wrapper: UnsafeMutablePointer<sqlite3_vfs>? = {
+        SQLiteStore.processSettings  // before `sqlite3_vfs_find`, SQLite's first use in the `burrow` program
         guard let found = sqlite3_vfs_find(nil) else { return nil }
         base = found
         // A copy of the default VFS (its methods and the data they find through it), under a name of its

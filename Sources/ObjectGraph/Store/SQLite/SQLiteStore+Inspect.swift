@@ -92,6 +92,7 @@ extension SQLiteStore {
 
     /// The model record of the store at `uri` (a `file:` URI with its query), read through SQLite's C API.
     private static func readStoredModel(uri: String, model: Model) throws(StoreError) -> StoredModel? {
+        processSettings
         var db: OpaquePointer?
         defer { sqlite3_close_v2(db) }
         guard sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil) == SQLITE_OK, let db else {

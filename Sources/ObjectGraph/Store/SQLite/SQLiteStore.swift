@@ -269,6 +269,7 @@ final class SQLiteStore: PersistentStore {
     }
 
     static func configuration(readonly: Bool = false) -> Configuration {
+        processSettings
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(5)
