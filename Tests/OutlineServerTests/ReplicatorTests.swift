@@ -12,7 +12,7 @@ import Testing
 /// (adds, renames, moves, deletes, undo), both sides editing the same item end alike, an add into a list
 /// deleted elsewhere lands under "Recovered", actions wait in the outbox until sent, and attaching a
 /// non-empty outline to a server that has one is refused and changes nothing.
-@Suite struct ReplicatorTests {
+@Suite(.onAThreadOfItsOwn("replicator")) struct ReplicatorTests {
     final class Device {
         let dir = TemporaryDirectory("burrow-sync")
         let outline: Outline

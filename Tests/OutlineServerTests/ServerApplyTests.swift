@@ -9,7 +9,7 @@ import Testing
 /// `burrow.apply` on a real PostgreSQL (a throwaway cluster on loopback): what PostgreSQL decides for a
 /// shared outline — operations applied once, in sequence, cycles refused, sibling keys kept unique, orphans
 /// recovered — and the schema's version check.
-@Suite struct ServerApplyTests {
+@Suite(.onAThreadOfItsOwn("server apply")) struct ServerApplyTests {
     /// A prepared server database with one outline.
     struct World {
         let server: ServerConnection

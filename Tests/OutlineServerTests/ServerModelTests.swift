@@ -11,7 +11,7 @@ import Testing
 /// and the same items. The generator aims at the rules' edges (moves into an item's own subtree, parents
 /// deleted meanwhile, taken keys, undos that find their fields changed, operation IDs sent again, the top
 /// item) and says how often it hit each.
-@Suite struct ServerModelTests {
+@Suite(.onAThreadOfItsOwn("server model")) struct ServerModelTests {
     /// What the generator made happen, to print and to check that each rule was exercised.
     struct Tally: CustomStringConvertible {
         var ops = 0, cycles = 0, recovered = 0, rekeyed = 0, expectRefused = 0, deletedRefused = 0, repeated = 0, batches = 0, extras = 0

@@ -10,7 +10,7 @@ import Testing
 /// sibling keys unique and valid, change numbers 1…n with no gap, every operation ID answered the same each
 /// time, and the change feed replayed from the empty outline giving exactly the items stored (what a client
 /// catching up by number gets).
-@Suite struct ServerRandomTests {
+@Suite(.onAThreadOfItsOwn("server random")) struct ServerRandomTests {
     actor Known {
         var ids: [UUID] = []
         var deleted: [ServerItem] = []
