@@ -92,14 +92,15 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             throw .cannotStart("no standard screen")
         }
         terminal_guard_install(resetSequence(options: options))
-        // One write a frame: until the screen has been given back once and taken again, ncurses 6.4 flushes its
-        // output after every cursor move (`_nc_mvcur` flushes while the screen is still in its first state, for
-        // programs that use terminfo alone, and only `doupdate` after `endwin` leaves that state), so a frame
-        // went to the terminal in five writes, the terminal seeing it drawn a piece at a time (and, over ssh,
-        // five packets). Given back and taken again here, before anything is drawn and before colours start
-        // (taking the screen back with colours on resets the terminal's palette: `oc`, OSC 104, which would undo
-        // a user's theme set with OSC 4), and before the modes below (`endwin` turns keypad transmit mode off,
-        // and only the first read of a key would turn it on again; 2026-12-02).
+        // ncurses' part of a frame in one write (what `flush` writes past it goes after): until the screen has
+        // been given back once and taken again, ncurses 6.4 flushes its output after every cursor move
+        // (`_nc_mvcur` flushes while the screen is still in its first state, for programs that use terminfo
+        // alone, and only `doupdate` after `endwin` leaves that state), so a frame went to the terminal in five
+        // writes, the terminal seeing it drawn a piece at a time (and, over ssh, five packets). Given back and
+        // taken again here, before anything is drawn and before colours start (taking the screen back with
+        // colours on resets the terminal's palette: `oc`, OSC 104, which would undo a user's theme set with
+        // OSC 4), and before the modes below (`endwin` turns keypad transmit mode off; 2026-12-02). For those
+        // microseconds the terminal has the shell's modes again: a key typed then is echoed.
         endwin()
         doupdate()
         raw()
@@ -270,7 +271,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
 
     public func flush() {
         if clusters.state == .unasked {
-            // Asked before the first frame is painted, in the same write, so the frame waits for nothing: the
+            // Asked just before the first frame is painted, so the frame waits for nothing: the
             // samples go on rows the frame then paints over, and the answers arrive later among the keys.
             if let request = clusters.request(screen: size, cursorAfter: cursorRefreshed) {
                 burrow_write_raw(request)

@@ -11,7 +11,7 @@ import Testing
 /// action saved into one store reaches the other store through the doorbell, long before the fallback
 /// timer; with the server down the loop says offline and counts what waits; after the restart it
 /// reconnects by itself and what waited arrives; detached, the loop ends.
-@Suite(.serialized) struct SyncLoopTests {
+@Suite(.serialized, .onAThreadOfItsOwn("sync loop test")) struct SyncLoopTests {
     /// The loops' thread: blocking tests running beside these (processes waited for, kills) can hold the
     /// concurrency pool's two threads for a minute, and a loop on the pool then notices nothing meanwhile.
     static let executor = ThreadExecutor(name: "sync loops")

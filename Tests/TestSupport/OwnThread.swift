@@ -1,29 +1,35 @@
 import Testing
 
-/// Runs each test of a suite with a ``ThreadExecutor`` of the suite's as its task executor, so that the
-/// suite's async work never waits for the concurrency pool, whose threads (two on two cores) tests that wait on
-/// processes can all hold. A PostgreSQL client in this process waiting there for a thread while its
-/// transaction holds a lock is a deadlock when the process such a test waits for needs that lock: a full run
-/// hung so (2026-12-02: in-process set-ups held the lock on the role `burrow_client`, which every database's
-/// set-up makes, mid-transaction; `burrow sync attach` processes waited for it; the tests waiting for those
-/// processes held both of the pool's threads).
+/// Runs each test of a suite with a ``ThreadExecutor`` of its own as its task executor, so that the test's
+/// async work (a PostgreSQL set-up's transaction among it) does not wait for the concurrency pool, whose
+/// threads (two on two cores) tests that wait on processes can all hold. A PostgreSQL client in this process
+/// waiting there for a thread while its transaction holds a lock is a deadlock when the process such a test
+/// waits for needs that lock: a full run hung so (2026-12-02: in-process set-ups held the lock on the role
+/// `burrow_client`, which every database's set-up makes, mid-transaction; `burrow sync attach` processes
+/// waited for it; the tests waiting for those processes held both of the pool's threads). A thread per test,
+/// not per suite: a test that blocks its thread (a `psql` waiting for a lock) must not stop another test of
+/// the suite from committing what it waits for. Unstructured tasks do not follow the preference: the
+/// connection's queries under a time limit (`Deadline`) still run on the pool, where starved they time out
+/// (they hold no lock while they wait).
 ///
 /// ```swift
 /// @Suite(.onAThreadOfItsOwn("server apply")) struct ServerApplyTests { … }
 /// ```
 public struct OwnThread: SuiteTrait, TestTrait, TestScoping {
-    let executor: ThreadExecutor
+    let name: String
 
     public var isRecursive: Bool { true }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        let executor = ThreadExecutor(name: name)
+        defer { executor.finish() }
         try await withTaskExecutorPreference(executor) { try await function() }
     }
 }
 
 extension Trait where Self == OwnThread {
-    /// A thread named `name` for the suite's async work (see ``OwnThread``).
-    public static func onAThreadOfItsOwn(_ name: String) -> Self { OwnThread(executor: ThreadExecutor(name: name)) }
+    /// Each test on a thread of its own, named `name` (see ``OwnThread``).
+    public static func onAThreadOfItsOwn(_ name: String) -> Self { OwnThread(name: name) }
 }

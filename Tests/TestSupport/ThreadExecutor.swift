@@ -7,14 +7,18 @@ import Foundation
 /// ```swift
 /// let executor = ThreadExecutor(name: "simulation")
 /// try await withTaskExecutorPreference(executor) { try await simulate() }
+/// executor.finish()  // or keep it for the process's life
 /// ```
 public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` is read and written under `condition` only.
+    // @unchecked: `jobs`, `finishing` and `ended` are read and written under `condition` only.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
+    private var finishing = false
+    private var ended = false
 
     public init(name: String) {
-        let thread = Thread { [unowned self] in run() }
+        // The thread holds the executor until it ends (`finish()`).
+        let thread = Thread { [self] in run() }
         thread.name = name
         thread.start()
     }
@@ -22,7 +26,21 @@ public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         condition.lock()
+        if ended {
+            // Nothing is to come after `finish()`; should something come, it runs rather than waits forever.
+            condition.unlock()
+            Thread { unowned.runSynchronously(on: self.asUnownedTaskExecutor()) }.start()
+            return
+        }
         jobs.append(unowned)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Ends the thread once the jobs already given have run.
+    public func finish() {
+        condition.lock()
+        finishing = true
         condition.signal()
         condition.unlock()
     }
@@ -30,7 +48,12 @@ public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while jobs.isEmpty { condition.wait() }
+            while jobs.isEmpty && !finishing { condition.wait() }
+            if jobs.isEmpty {
+                ended = true
+                condition.unlock()
+                return
+            }
             let job = jobs.removeFirst()
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
