@@ -55,20 +55,11 @@ public enum AppRuntime {
                 // `y`: the copied text goes to the terminal between frames.
                 if let clipboard = terminal.backend as? any ClipboardWriter { app.deliverClipboard(to: clipboard) }
                 taken += 1
-                let request = app.takeTerminalRequest()
-                if request != nil || app.wantsTerminal {
-                    handOver(request, app: app, terminal: terminal, input: input)
-                    break
-                }
+                if handOver(app: app, terminal: terminal, input: input) { break }
                 guard app.isRunning, taken < maxEventsPerFrame, clock.now - runStarted < runBudget else { break }
                 event = input.nextEvent(timeout: .zero)
             }
-            var handedOver = false
-            if taken == 0 {
-                let request = app.takeTerminalRequest()
-                handedOver = request != nil || app.wantsTerminal
-                handOver(request, app: app, terminal: terminal, input: input)
-            }
+            let handedOver = taken == 0 && handOver(app: app, terminal: terminal, input: input)
             let woke = watcher?.drain() == true
             var polled = false
             if woke || rechecks > 0 || clock.now - lastPoll >= fallback {
@@ -98,9 +89,12 @@ public enum AppRuntime {
     /// The most events handled between two frames.
     static let maxEventsPerFrame = 256
 
-    /// Carries out what an event asked of the terminal: stop as a shell's job, draw everything again, or lend
-    /// the terminal to the note's editor.
-    private static func handOver(_ request: TerminalRequest?, app: App, terminal: Terminal, input: any InputSource) {
+    /// Carries out what the app asked of the terminal (its request, taken here, and a note waiting for the
+    /// editor): stop as a shell's job, draw everything again, or lend the terminal to the note's editor. True
+    /// when it asked for any of them.
+    private static func handOver(app: App, terminal: Terminal, input: any InputSource) -> Bool {
+        let request = app.takeTerminalRequest()
+        let asked = request != nil || app.wantsTerminal
         switch request {
         case .suspend:
             // Ctrl-Z: stopped as a shell's job; after `fg` every cell is drawn again, at the size now.
@@ -118,5 +112,6 @@ public enum AppRuntime {
             // The terminal may have been resized while the editor had it.
             app.handle(.resize(terminal.size))
         }
+        return asked
     }
 }
