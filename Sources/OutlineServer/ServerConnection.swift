@@ -147,12 +147,29 @@ public final class ServerConnection: Sendable {
         return v
     }
 
+    /// How long a set-up waits for the lock of another program's set-up of the same database before it gives
+    /// up and says so. A set-up takes about a second; a stalled one (its program stopped, its machine asleep
+    /// with the connection open) would hold the lock until the server drops that connection, hours later.
+    public static let setUpLockLimit: Duration = .seconds(30)
+
     /// Installs the schema on a server without one and upgrades an older one, in one transaction under a lock
-    /// (two programs preparing at once install it once); refuses a newer one.
-    public func prepare() async throws(ServerError) {
+    /// (two programs preparing at once install it once); refuses a newer one. Waits at most
+    /// ``setUpLockLimit`` for another program's set-up of the same database.
+    public func prepare() async throws(ServerError) { try await prepare(lockLimit: Self.setUpLockLimit, midway: {}) }
+
+    /// ``prepare()``, waiting at most `lockLimit` for a lock, with `midway` run inside its transaction after
+    /// its statements and before its commit (where a test stalls a set-up).
+    func prepare(lockLimit: Duration, midway: @Sendable () async -> Void = {}) async throws(ServerError) {
+        // The role belongs to the whole cluster: made in a statement of its own (committed at once, a no-op
+        // when it is there), a set-up of another database of the cluster never waits for this one's commit.
+        // Made inside the transaction, its new row made every other database's set-up wait until then.
+        try await run(PostgresQuery(unsafeSQL: ServerSchema.clientRole), "make the role burrow_client")
+        let milliseconds = max(1, lockLimit.components.seconds * 1000 + lockLimit.components.attoseconds / 1_000_000_000_000_000)
         do {
             try await connection.withTransaction(logger: logger) { c in
-                try await c.query("SELECT pg_advisory_xact_lock(hashtext('burrow schema'))", logger: logger)
+                try await c.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"), logger: logger)
+                // Read to its end: a query's rows carry the error of a wait that failed (its lock limit).
+                for try await _ in try await c.query("SELECT pg_advisory_xact_lock(hashtext('burrow schema'))", logger: logger) {}
                 let current = try await schemaVersion()
                 if current > ServerSchema.version {
                     throw ServerError(
@@ -165,11 +182,18 @@ public final class ServerConnection: Sendable {
                     let v = String(k + 1)
                     try await c.query("UPDATE burrow.meta SET value = \(v) WHERE key = 'schema_version'", logger: logger)
                 }
+                await midway()
             }
         } catch let error as ServerError {
             throw error
         } catch let error as PostgresTransactionError {
             if let inner = error.closureError as? ServerError { throw inner }
+            if let inner = error.closureError as? PSQLError, inner.serverInfo?[.sqlState] == "55P03" {
+                throw ServerError(
+                    .failed,
+                    "cannot set up \(address): another program has been setting it up for \(lockLimit) without finishing "
+                        + "(stopped, or its connection cut off); try again, or end that program's session on the server")
+            }
             throw ServerError(.failed, "cannot set up \(address): \(Self.reason(error))")
         } catch {
             throw ServerError(.failed, "cannot set up \(address): \(Self.reason(error))")

@@ -282,19 +282,22 @@ enum ServerSchema {
         "REVOKE ALL ON SCHEMA burrow FROM PUBLIC",
         "REVOKE ALL ON ALL TABLES IN SCHEMA burrow FROM PUBLIC",
         "REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA burrow FROM PUBLIC",
-        // Roles belong to the whole cluster, and the schema lock to one database: two databases set up at once
-        // both try to make it.
-        """
-        DO $$ BEGIN
-            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'burrow_client') THEN CREATE ROLE burrow_client NOLOGIN; END IF;
-        EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
-        END $$
-        """,
+        // (Made before the set-up's transaction too: ``clientRole``.)
+        clientRole,
         "GRANT USAGE ON SCHEMA burrow TO burrow_client",
         "GRANT SELECT ON burrow.meta, burrow.outline, burrow.item, burrow.change TO burrow_client",
         "GRANT EXECUTE ON FUNCTION burrow.apply(uuid, uuid, text, jsonb), burrow.create_outline(uuid) TO burrow_client",
         "INSERT INTO burrow.meta (key, value) VALUES ('schema_version', '1')"
     ]
+
+    /// Makes the role `burrow_client` unless it is there. Roles belong to the whole cluster, and the schema lock
+    /// to one database: two databases set up at once may both try to make it.
+    static let clientRole = """
+        DO $$ BEGIN
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'burrow_client') THEN CREATE ROLE burrow_client NOLOGIN; END IF;
+        EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+        END $$
+        """
 
     /// `burrow.apply`: one operation (JSON, see ``ServerOperation``) applied under the outline's lock. Its
     /// answer: `{"status": applied | recovered | rejected, "seq": n, "message": …}`; a repeated `op_id` gets
