@@ -147,29 +147,56 @@ public final class ServerConnection: Sendable {
         return v
     }
 
-    /// How long a set-up waits for the lock of another program's set-up of the same database before it gives
-    /// up and says so. A set-up takes about a second; a stalled one (its program stopped, its machine asleep
-    /// with the connection open) would hold the lock until the server drops that connection, hours later.
+    /// How long a set-up waits for another program's set-up of the same database (the schema's lock) before it
+    /// gives up and says so. A set-up takes about a second; a stalled one (its program stopped, its machine
+    /// asleep with the connection open) would hold the lock until the server drops that connection, hours later.
     public static let setUpLockLimit: Duration = .seconds(30)
+    /// How long each statement of an upgrade waits for a table or a row that syncing programs hold: short,
+    /// because their statements queue behind the waiting one (and they go offline after ``answerLimit``).
+    /// `ServerSchema.clientRole` waits as long for the role.
+    static let tableLockLimit: Duration = .seconds(5)
 
     /// Installs the schema on a server without one and upgrades an older one, in one transaction under a lock
     /// (two programs preparing at once install it once); refuses a newer one. Waits at most
-    /// ``setUpLockLimit`` for another program's set-up of the same database.
-    public func prepare() async throws(ServerError) { try await prepare(lockLimit: Self.setUpLockLimit, midway: {}) }
+    /// ``setUpLockLimit`` for another program's set-up of the same database, and gives up on a table that
+    /// syncing programs keep busy.
+    public func prepare() async throws(ServerError) { try await prepare(lockLimit: Self.setUpLockLimit) }
 
-    /// ``prepare()``, waiting at most `lockLimit` for a lock, with `midway` run inside its transaction after
-    /// its statements and before its commit (where a test stalls a set-up).
+    /// ``prepare()``, waiting at most `lockLimit` for the schema's lock, with `midway` run inside its
+    /// transaction after its statements and before its commit (where a test stalls a set-up).
     func prepare(lockLimit: Duration, midway: @Sendable () async -> Void = {}) async throws(ServerError) {
+        let (address, logger) = (self.address, self.logger)
         // The role belongs to the whole cluster: made in a statement of its own (committed at once, a no-op
         // when it is there), a set-up of another database of the cluster never waits for this one's commit.
-        // Made inside the transaction, its new row made every other database's set-up wait until then.
-        try await run(PostgresQuery(unsafeSQL: ServerSchema.clientRole), "make the role burrow_client")
-        let milliseconds = max(1, lockLimit.components.seconds * 1000 + lockLimit.components.attoseconds / 1_000_000_000_000_000)
+        // Made inside the transaction (as older Burrows make it), its new row held every other database's
+        // set-up until that commit: waited for here as long as the statement's own limit.
+        do {
+            try await live { connection in
+                for try await _ in try await connection.query(PostgresQuery(unsafeSQL: ServerSchema.clientRole), logger: logger) {}
+            }
+        } catch let error as ServerError {
+            throw error
+        } catch let error where Self.isLockTimeout(error) {
+            throw ServerError(
+                .failed,
+                "cannot set up \(address): another program has been making the role burrow_client on this server for "
+                    + "\(Self.spoken(Self.tableLockLimit)) without finishing (an older Burrow's set-up, stopped or cut off halfway); "
+                    + "try again, or end that program's session on the server")
+        } catch {
+            throw ServerError(.failed, "cannot set up \(address): \(Self.reason(error))")
+        }
         do {
             try await connection.withTransaction(logger: logger) { c in
-                try await c.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"), logger: logger)
-                // Read to its end: a query's rows carry the error of a wait that failed (its lock limit).
-                for try await _ in try await c.query("SELECT pg_advisory_xact_lock(hashtext('burrow schema'))", logger: logger) {}
+                do {
+                    try await c.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(Self.milliseconds(lockLimit))"), logger: logger)
+                    // Read to its end: a statement's rows carry its error (here, a wait past the limit).
+                    for try await _ in try await c.query("SELECT pg_advisory_xact_lock(hashtext('burrow schema'))", logger: logger) {}
+                } catch let error where Self.isLockTimeout(error) {
+                    throw ServerError(
+                        .failed,
+                        "cannot set up \(address): another program has held its set-up's lock for \(Self.spoken(lockLimit)) without finishing "
+                            + "(a long upgrade, or a program stopped or cut off halfway); try again, or end that program's session on the server")
+                }
                 let current = try await schemaVersion()
                 if current > ServerSchema.version {
                     throw ServerError(
@@ -177,10 +204,18 @@ public final class ServerConnection: Sendable {
                         "\(address) holds outlines of a newer Burrow (server schema \(current); this one knows \(ServerSchema.version)): update burrow"
                     )
                 }
-                for k in current..<ServerSchema.version {
-                    for statement in ServerSchema.migrations[k] { try await c.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                    let v = String(k + 1)
-                    try await c.query("UPDATE burrow.meta SET value = \(v) WHERE key = 'schema_version'", logger: logger)
+                do {
+                    try await c.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(Self.milliseconds(Self.tableLockLimit))"), logger: logger)
+                    for k in current..<ServerSchema.version {
+                        for statement in ServerSchema.migrations[k] { try await c.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                        let v = String(k + 1)
+                        try await c.query("UPDATE burrow.meta SET value = \(v) WHERE key = 'schema_version'", logger: logger)
+                    }
+                } catch let error where Self.isLockTimeout(error) {
+                    throw ServerError(
+                        .failed,
+                        "cannot upgrade the schema of \(address): its outlines stayed in use by syncing programs for "
+                            + "\(Self.spoken(Self.tableLockLimit)) (the upgrade needs them alone for a moment); try again")
                 }
                 await midway()
             }
@@ -188,16 +223,27 @@ public final class ServerConnection: Sendable {
             throw error
         } catch let error as PostgresTransactionError {
             if let inner = error.closureError as? ServerError { throw inner }
-            if let inner = error.closureError as? PSQLError, inner.serverInfo?[.sqlState] == "55P03" {
-                throw ServerError(
-                    .failed,
-                    "cannot set up \(address): another program has been setting it up for \(lockLimit) without finishing "
-                        + "(stopped, or its connection cut off); try again, or end that program's session on the server")
-            }
             throw ServerError(.failed, "cannot set up \(address): \(Self.reason(error))")
         } catch {
             throw ServerError(.failed, "cannot set up \(address): \(Self.reason(error))")
         }
+    }
+
+    /// Whether `error` is PostgreSQL's `lock_not_available`: a wait for a lock ran past `lock_timeout`.
+    static func isLockTimeout(_ error: any Error) -> Bool { (error as? PSQLError)?.serverInfo?[.sqlState] == "55P03" }
+
+    /// `limit` as `lock_timeout` takes it: whole milliseconds, at least 1 (0 would mean no limit), at most what
+    /// the setting holds.
+    static func milliseconds(_ limit: Duration) -> Int64 {
+        let (seconds, attoseconds) = limit.components
+        guard seconds < Int64(Int32.max) / 1000 else { return Int64(Int32.max) }
+        return min(Int64(Int32.max), max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+    }
+
+    /// `limit` for a message: "30 s", "0.3 s".
+    static func spoken(_ limit: Duration) -> String {
+        let ms = milliseconds(limit)
+        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
     }
 
     // MARK: Outlines
