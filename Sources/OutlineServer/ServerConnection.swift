@@ -153,7 +153,7 @@ public final class ServerConnection: Sendable {
     public static let setUpLockLimit: Duration = .seconds(30)
     /// How long each statement of an upgrade waits for a table or a row that syncing programs hold: short,
     /// because their statements queue behind the waiting one (and they go offline after ``answerLimit``).
-    /// `ServerSchema.clientRole` waits as long for the role.
+    /// `ServerSchema.clientRole` waits as long for the role (the limit is written into its statement).
     static let tableLockLimit: Duration = .seconds(5)
 
     /// Installs the schema on a server without one and upgrades an older one, in one transaction under a lock

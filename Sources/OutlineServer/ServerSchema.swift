@@ -291,11 +291,11 @@ enum ServerSchema {
     ]
 
     /// Makes the role `burrow_client` unless it is there. Roles belong to the whole cluster, and the schema lock
-    /// to one database: two databases set up at once may both try to make it. Waits at most 5 s
-    /// (`ServerConnection.tableLockLimit`) for another program's uncommitted role.
+    /// to one database: two databases set up at once may both try to make it. Waits at most
+    /// `ServerConnection.tableLockLimit` for another program's uncommitted role.
     static let clientRole = """
         DO $$ BEGIN
-            PERFORM set_config('lock_timeout', '5000', true);
+            PERFORM set_config('lock_timeout', '\(ServerConnection.milliseconds(ServerConnection.tableLockLimit))', true);
             IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'burrow_client') THEN CREATE ROLE burrow_client NOLOGIN; END IF;
         EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
         END $$
