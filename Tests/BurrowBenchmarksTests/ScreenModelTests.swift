@@ -114,6 +114,7 @@ struct ScreenModelTests {
 
 /// The model against a real terminal: a session of the real outliner (keys, and items added by other
 /// processes) is read through the model, and the same bytes are written into a tmux pane; both screens agree.
+@Suite(.onAThreadOfItsOwn("end-to-end"))
 struct ScreenModelAgainstTmuxTests {
     private static let burrow: String = {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

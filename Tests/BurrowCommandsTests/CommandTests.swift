@@ -137,8 +137,10 @@ final class Shell: @unchecked Sendable {
     }
 
     /// The sync's commands run async (they talk to a server) and write to the console of whoever runs them,
-    /// as every other command does.
-    @Test func theSyncCommandsWriteWhereTheOthersDo() {
+    /// as every other command does. On a thread of its own: the synchronous entry blocks its thread until the
+    /// command's task ends, and that task needs the concurrency pool (in a full run it waited there 30 s and
+    /// more behind other tests while the thread it blocked was one of the pool's two).
+    @Test(.onAThreadOfItsOwn("sync commands")) func theSyncCommandsWriteWhereTheOthersDo() {
         let sh = Shell()
         #expect(sh.run("add", "A").0 == 0)
         #expect(sh.run("sync", "status") == (0, "not shared\n", ""))

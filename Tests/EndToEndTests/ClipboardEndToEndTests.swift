@@ -5,7 +5,7 @@ import Testing
 /// `y` in a real terminal: the OSC 52 sequence reaches tmux (which keeps what it carries as a paste buffer when
 /// `set-clipboard` is on), the raw bytes the program wrote hold exactly that sequence, and the screen stays
 /// as it was drawn.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct ClipboardEndToEndTests {
     @Test func copyingPutsTheItemsOnTheClipboardWithOSC52() throws {
         let setup = TemporaryDirectory("burrow-e2e-clipboard")

@@ -4,7 +4,7 @@ import Testing
 
 /// The subcommands' output as a terminal receives it: control characters in stored titles are shown, never
 /// obeyed; through a pipe the data is exact.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct CommandOutputTests {
     static let evil = "evil \u{1B}]0;pwned\u{07} \u{1B}[2J title"
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The real `burrow` in tmux with a config file that is good, bad or missing.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct ConfigEndToEndTests {
     /// Writes `config` (when given) to `$TEST_DIR/config/burrow/config.toml`, adds Milk and Eggs, and starts the
     /// outliner, printing its exit status when it ends.

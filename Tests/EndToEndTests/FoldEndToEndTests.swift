@@ -5,7 +5,7 @@ import Testing
 /// Folds, hide-done and the visual range in the real `burrow` in tmux, while other `burrow` processes change
 /// the outline under it: what they do arrives on screen, the selection stays on its item, folds persist and
 /// travel between outliners, a big outline opens and closes whole, and SIGKILL loses nothing.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct FoldEndToEndTests {
     /// Starts a shell in tmux that waits for a line (so the test can write the database first; `launch`
     /// sends it) and then runs the outliner on `db` (default `$TEST_DIR/outline.sqlite`), printing its exit

@@ -6,7 +6,7 @@ import Testing
 /// SIGKILL and are undone by the next outliner; a command's action is undone in an open outliner, which
 /// goes to its level and says who made it; hostile names and damaged history rows never reach the terminal
 /// raw or crash it.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct HistoryEndToEndTests {
     /// A pane of 60×12 running a shell that waits for a line, then runs the outliner on `db` (default
     /// `$TEST_DIR/outline.sqlite`), prints its exit status when it ends and runs it again after the next line.

@@ -5,7 +5,7 @@ import Testing
 /// `Resources/install.sh` into a temporary prefix, as a user who keeps Burrow runs it: then the installed
 /// program, its man page (found through PATH, as `man` looks) and its completions (bash runs its own), and
 /// the uninstall, which takes back exactly what was installed.
-@Suite struct InstallTests {
+@Suite(.onAThreadOfItsOwn("end-to-end")) struct InstallTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let installed = [

@@ -4,6 +4,7 @@ import Testing
 
 /// The real `burrow` in tmux while other `burrow add --top` processes add items above the rows it shows: the
 /// rows stay put and the status line counts them; scrolling up to them shows them and the count goes.
+@Suite(.onAThreadOfItsOwn("end-to-end"))
 struct NewAboveEndToEndTests {
     @Test func itemsAddedAboveByOtherProcessesAreCountedUntilScrolledTo() throws {
         let tmux = try Tmux(

@@ -4,7 +4,7 @@ import Testing
 
 /// `E` in a real terminal: the editor (a script standing in for one) gets the terminal, the outliner takes it
 /// back and redraws, and the note is saved.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct NoteEditorEndToEndTests {
     @Test func theEditorGetsTheTerminalAndTheNoteIsSaved() throws {
         let setup = TemporaryDirectory("burrow-e2e-editor")

@@ -4,7 +4,7 @@ import Testing
 
 /// The real `burrow` in a real terminal (tmux): the seed story, relaunch, live updates from another process,
 /// resize, and SIGTERM.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct OutlinerTests {
     /// Starts `burrow` on a fresh database in `$TEST_DIR`, printing its exit status when it ends.
     private func start(width: Int = 60, height: Int = 12) throws -> (Tmux, String) {

@@ -5,6 +5,7 @@ import Testing
 /// A long level scrolled by keys in a real terminal (tmux): the terminal moves the rows itself (ncurses'
 /// scroll region) and only what is new is sent. Whatever the keys, the list shows consecutive items with the
 /// selected one among them, and flags (drawn over their stand-ins, past ncurses) stay whole where they move.
+@Suite(.onAThreadOfItsOwn("end-to-end"))
 struct ScrollEndToEndTests {
     @Test func aScrolledListShowsConsecutiveItemsAndWholeFlags() throws {
         let count = 150

@@ -6,6 +6,7 @@ import Testing
 /// count; Enter shows a hit in its level, Esc goes back to where one was, `n`/`N` step; hostile, CJK and emoji
 /// titles at narrow and tiny sizes; `burrow find` from another process agrees with the open panel, which
 /// follows other processes' commits.
+@Suite(.onAThreadOfItsOwn("end-to-end"))
 struct SearchEndToEndTests {
     /// The outliner on `items`, imported first (see `Tmux.outliner(importing:)`).
     private func start(_ items: [[String: Any]], width: Int = 60, height: Int = 12) throws -> (Tmux, String) {

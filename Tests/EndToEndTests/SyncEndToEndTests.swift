@@ -8,7 +8,7 @@ import Testing
 /// and once the server is back it arrives and both say "synced" again. The outliners get the password from
 /// `PGPASSWORD` alone: no screen shows it and no outline file keeps it. After `q`, both files check intact and
 /// export the same outline.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct SyncEndToEndTests {
     @Test func twoOutlinersStayInStepThroughTheServerAndAcrossAnOutage() throws {
         // A cluster of its own, so that stopping it disturbs no other test.

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The terminal layer in a real terminal: the demo program in tmux, driven by keys, resized, signalled.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct TerminalDemoTests {
     /// Runs the demo, then prints its exit status and saves the terminal's modes, so a test can check both.
     private func startDemo(width: Int = 60, height: Int = 10, environment: [String: String] = [:]) throws -> Tmux {

@@ -5,7 +5,7 @@ import Testing
 /// The views in the real `burrow` in tmux, while other `burrow` processes change the outline: the agenda and
 /// a tag's items take what they add, tag and finish at once, and a saved search opens live again after a
 /// restart; the command line shows the same items.
-@Suite(.serialized)
+@Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct ViewEndToEndTests {
     /// The outliner on `$TEST_DIR/outline.sqlite` in a 60×12 pane, started after the database is seeded.
     private func start() throws -> (Tmux, String) {

@@ -6,7 +6,7 @@ import Testing
 /// each command a process of its own on one file. People and their DVDs, a refused command that leaves the
 /// file as it was, a batch update, a background import reaching a results controller, the change history with
 /// its authors, the Colors demo's validation and derived value, and undo across processes.
-@Suite struct ExampleProgramTests {
+@Suite(.onAThreadOfItsOwn("example program")) struct ExampleProgramTests {
     static let program: String = {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("DVDLibrary").path

@@ -9,7 +9,7 @@ import Testing
 /// history at the same moment, while this process polls: every entry must reach it in order, none lost with
 /// the history rows that held them (which would make it re-read everything), and its list must be a fresh
 /// fetch at every batch.
-@Suite(.serialized) struct ChangeLogProcessTests {
+@Suite(.serialized, .onAThreadOfItsOwn("processes")) struct ChangeLogProcessTests {
     @Test func entriesReachAReaderWhileTheHistoryIsUndoneAndCleared() throws {
         let folder = TemporaryDirectory("burrow-changelog")
         let db = folder.path()

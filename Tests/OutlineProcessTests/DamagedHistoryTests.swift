@@ -10,7 +10,7 @@ import Testing
 /// newest action's row is damaged, and `burrow history` and `burrow undo` (real processes, so a crash is an
 /// exit status and not the end of the test run) must never crash, and report and skip a step they cannot
 /// replay, leaving the outline as it was and going on with the action before it.
-@Suite struct DamagedHistoryTests {
+@Suite(.onAThreadOfItsOwn("processes")) struct DamagedHistoryTests {
     /// What `burrow undo` does with B's damaged action.
     enum Outcome: Sendable {
         /// Reported as skipped (kept and listed so), then A's add is undone.

@@ -9,7 +9,7 @@ import Testing
 /// of the outline, never a mix of two (an item moved from a level not read yet to one read already would be
 /// missing, one moved the other way written twice). Deterministic: the other processes' commits are made, and
 /// seen by another connection, after the export has handed on its first bytes and before it has read the rest.
-@Suite(.serialized) struct ExportSnapshotProcessTests {
+@Suite(.serialized, .onAThreadOfItsOwn("processes")) struct ExportSnapshotProcessTests {
     /// Results of the writers' processes, filled from their threads. `@unchecked Sendable` because Swift cannot
     /// see that `results` is only touched under `lock`; the test's four concurrent writers append to it at once.
     final class Results: @unchecked Sendable {

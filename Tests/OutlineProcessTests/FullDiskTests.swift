@@ -6,7 +6,7 @@ import Testing
 
 /// A write that fails for lack of room (here: a file-size limit, which fails writes as a full disk does)
 /// says so, exits 1 and leaves the outline as it was, checked and listed by the next commands.
-@Suite(.serialized) struct FullDiskTests {
+@Suite(.serialized, .onAThreadOfItsOwn("processes")) struct FullDiskTests {
     @Test func aWriteThatRunsOutOfRoomLosesNothing() throws {
         let folder = TemporaryDirectory("burrow-outline")
         let db = folder.path()

@@ -9,7 +9,7 @@ import Testing
 /// `burrow undo`, `redo` and `history` as real processes against what they meet in the wild: changes a sync
 /// saved without an undo step in the way, an outline written before the history existed, a cleared
 /// history, names no terminal or JSON reader should choke on.
-@Suite struct HistoryCommandTests {
+@Suite(.onAThreadOfItsOwn("processes")) struct HistoryCommandTests {
     typealias P = SharedHistoryProcessTests
 
     /// "Undid: Add “B”" of each line "Undid: Add “B” (command line, just now, in Burrow)".

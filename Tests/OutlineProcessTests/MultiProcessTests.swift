@@ -7,7 +7,7 @@ import Testing
 
 /// Several real `burrow` processes writing the same store at the same moment: every value a save derives
 /// from stored state (child counts, order keys) must come out as if they had run one after another.
-@Suite(.serialized) struct MultiProcessTests {
+@Suite(.serialized, .onAThreadOfItsOwn("processes")) struct MultiProcessTests {
     /// What is wrong with the stored outline, read without trusting any stored count.
     static func problems(_ path: String) throws -> [String] {
         let o = try Outline(path: path)

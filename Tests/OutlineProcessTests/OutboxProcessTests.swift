@@ -8,7 +8,7 @@ import Testing
 /// The outbox with real `burrow` processes writing at once: every command's action is in it once, numbered
 /// in commit order, and an undo from the command line too; a process killed mid-import leaves its rows and
 /// its entry together or neither.
-@Suite struct OutboxProcessTests {
+@Suite(.onAThreadOfItsOwn("processes")) struct OutboxProcessTests {
     @Test func concurrentCommandsEachLeaveOneEntry() throws {
         let dir = TemporaryDirectory("burrow-outbox-processes")
         let db = dir.path()

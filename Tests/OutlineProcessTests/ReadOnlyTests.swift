@@ -8,7 +8,7 @@ import Testing
 /// Reading never writes: `ls`, `export` and `check` leave every byte of the store as it was, work on a
 /// read-only file in a read-only folder, and never wait for a writer. Writing commands leave the file alone
 /// complete. Odd `--db` paths are refused at once instead of hanging.
-@Suite(.serialized) struct ReadOnlyTests {
+@Suite(.serialized, .onAThreadOfItsOwn("processes")) struct ReadOnlyTests {
     let folder = TemporaryDirectory("burrow-outline")
 
     func burrow(_ args: String..., db: String) -> BurrowProcess.Result {

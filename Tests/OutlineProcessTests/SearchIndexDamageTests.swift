@@ -12,7 +12,7 @@ import Testing
 /// exactly the right items (the store falls back to scanning the rows when a chunk cannot be read),
 /// `check` must name the damage, edits must lose no item, and `check --repair` must leave a clean store
 /// whose search is exact.
-@Suite struct SearchIndexDamageTests {
+@Suite(.onAThreadOfItsOwn("processes")) struct SearchIndexDamageTests {
     /// Items in the template store (about a dozen chunks).
     static let itemCount = 300
 

@@ -11,7 +11,7 @@ import Testing
 /// notes around a chunk's capacity and far past it, and texts written by another program as invalid UTF-8,
 /// BLOBs, numbers or NULL; and items with IDs far apart. Real `burrow` processes write, search, check and
 /// repair.
-@Suite struct SearchIndexHostileTextTests {
+@Suite(.onAThreadOfItsOwn("processes")) struct SearchIndexHostileTextTests {
     /// One item of the hostile outline: a tag (unique, for telling what was found) and its texts.
     struct Hostile {
         var tag: String

@@ -11,7 +11,7 @@ import Testing
 /// store at once, and by processes killed mid-write: afterwards `burrow check` is clean and `burrow find`
 /// lists exactly the items whose title or note holds the query, as `SearchOracle` works out from `burrow ls`
 /// and `burrow export` by the plainest folding.
-@Suite(.serialized) struct SearchIndexProcessTests {
+@Suite(.serialized, .onAThreadOfItsOwn("processes")) struct SearchIndexProcessTests {
     /// Words whose folding the oracle knows (see `SearchOracle.plainFold`), in several cases and with and
     /// without diacritics.
     static let words = [

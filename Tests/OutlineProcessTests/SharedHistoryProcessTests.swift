@@ -10,7 +10,7 @@ import Testing
 /// adding, deleting, renaming, undoing and redoing; imports and undos killed with SIGKILL at random moments;
 /// tiny limits trimming while several processes record; damaged history rows. After each, the history and
 /// the outline must agree.
-@Suite struct SharedHistoryProcessTests {
+@Suite(.onAThreadOfItsOwn("processes")) struct SharedHistoryProcessTests {
     /// One row of `burrow history --json`.
     struct Entry: Equatable, CustomStringConvertible {
         var sequence: Int64

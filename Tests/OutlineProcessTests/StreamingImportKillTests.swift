@@ -9,7 +9,7 @@ import Testing
 /// transaction, issue 17) killed with SIGKILL while it writes: the store holds each import whole or not at
 /// all, and checks clean. Kills land where the import has written a random share of what a whole one writes
 /// (its own count of bytes written, `/proc/PID/io`), so most fall between batches, not only before or after.
-@Suite(.serialized) struct StreamingImportKillTests {
+@Suite(.serialized, .onAThreadOfItsOwn("processes")) struct StreamingImportKillTests {
     /// A file of more than two batches of items whose notes (Markdown) or members (JSON) come after their
     /// sub-items now and then: the first pass must have found them before the first batch is written.
     static func document(_ ext: String, items: Int) -> String {

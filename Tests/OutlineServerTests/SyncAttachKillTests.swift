@@ -11,7 +11,7 @@ import Testing
 /// what the upload sent. Before, a cut upload left an outline the server held and this one did not know it
 /// shared ("holds an outline already and this one is not empty"), and a cut download the same. Prints how many
 /// kills landed with the attach under way.
-@Suite struct SyncAttachKillTests {
+@Suite(.onAThreadOfItsOwn("sync processes")) struct SyncAttachKillTests {
     @Test func anAttachKilledAnywhereFinishesWhenRunAgain() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let password = try #require(URLComponents(string: url)?.password)

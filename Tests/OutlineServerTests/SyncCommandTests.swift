@@ -6,7 +6,7 @@ import Testing
 /// cluster: attach uploads and downloads, an edit on one reaches the other after `sync now` on each, status
 /// says what waits, the password is never printed nor kept in the outline, a second outline with items of
 /// its own is refused, and detach stops sharing with the items kept.
-@Suite struct SyncCommandTests {
+@Suite(.onAThreadOfItsOwn("sync processes")) struct SyncCommandTests {
     @Test func twoOutlinesShareThroughTheCommands() throws {
         let url = try PostgresCluster.shared().newDatabase()
         let password = try #require(URLComponents(string: url)?.password)

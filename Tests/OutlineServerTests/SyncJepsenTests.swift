@@ -17,7 +17,7 @@ import Testing
 /// refuses as cycles); any repair fails it, and every outline's digest must be the server's at the end.
 /// Over 10 s: a thousand real processes (480 at CI's size, both seeds) and a server crashed and started again every
 /// few seconds. It prints how often the cases it is for happened (outages, killed syncs, refused moves).
-@Suite struct SyncJepsenTests {
+@Suite(.onAThreadOfItsOwn("sync processes")) struct SyncJepsenTests {
     @Test(arguments: TestSeed.seeds([7, 8]))
     func threeClientsRandomOperationsCutsAndKillsEndAlike(seed: UInt64) throws {
         // A cluster of its own: it is stopped and started again under the clients.

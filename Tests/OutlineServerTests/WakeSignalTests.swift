@@ -10,7 +10,7 @@ import Testing
 /// a ring from another thread wakes the waiter, a wait nobody rings ends at its timeout; work that never
 /// ends gives the caller an error at the deadline and runs the clean-up once, and work that ends in time
 /// gives its answer and no clean-up.
-@Suite struct WakeSignalTests {
+@Suite(.onAThreadOfItsOwn("sync processes")) struct WakeSignalTests {
     @Test func ringsAreKeptOnceAndWakeTheWaiter() async {
         let bell = WakeSignal()
         bell.ring()

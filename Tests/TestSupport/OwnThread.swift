@@ -2,7 +2,10 @@ import Testing
 
 /// Runs each test of a suite with a ``ThreadExecutor`` of its own as its task executor, so that the test's
 /// async work (a PostgreSQL set-up's transaction among it) does not wait for the concurrency pool, whose
-/// threads (two on two cores) tests that wait on processes can all hold. A PostgreSQL client in this process
+/// threads (two on two cores) tests that wait on processes can all hold; and so that a test which blocks its
+/// thread while it waits (polling a tmux screen, a child process, a command's task) does not take one of
+/// those two threads from the tests that compute: in a full run, tests blocked so left a core idle for a
+/// minute and more (2026-12-02; every suite that waits on a process or a terminal has it). A PostgreSQL client in this process
 /// waiting there for a thread while its transaction holds a lock is a deadlock when the process such a test
 /// waits for needs that lock: a full run hung so (2026-12-02: in-process set-ups held the lock on the role
 /// `burrow_client`, which every database's set-up makes, mid-transaction; `burrow sync attach` processes
