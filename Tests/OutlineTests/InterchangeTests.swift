@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 @testable import Outline
@@ -54,7 +55,8 @@ import Testing
     func deepAndWide(format: OutlineFormat) throws {
         var deep = OutlineNode("level 1000")
         for d in stride(from: 999, through: 1, by: -1) { deep = OutlineNode("level \(d)", children: [deep]) }
-        let wide = OutlineNode("wide", children: (0..<100_000).map { OutlineNode("item \($0)") })
+        let width = TestScale.size(ci: 100_000, big: 100_000, small: 10_000)
+        let wide = OutlineNode("wide", children: (0..<width).map { OutlineNode("item \($0)") })
         let x = [deep, wide]
         #expect(try format.read(format.write(x)) == x)
     }
