@@ -7,7 +7,7 @@ import Testing
 
 /// Tasks in the outline: the workflow from the outline's settings, states cycled and done kept in step, the
 /// closing time, priorities; all undoable.
-@Suite struct TaskTests {
+@Suite(.onAThreadOfItsOwn("tasks")) struct TaskTests {
     func outline(settings: String? = nil) throws -> (Outline, ObjectID, ObjectID) {
         let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
         var ids: [ObjectID] = []

@@ -28,16 +28,11 @@ public enum TestScale {
         }
     }()
 
-    /// True when the big size is asked for.
-    public static var isBig: Bool { scale == .big }
-
-    /// `ci`, or `big` under `BURROW_TEST_SCALE=big` (`small` runs at `ci`).
-    public static func size(ci: Int, big: Int) -> Int { isBig ? big : ci }
-
-    /// `ci`, `big` under `BURROW_TEST_SCALE=big`, `small` under `BURROW_TEST_SCALE=small`.
-    public static func size(ci: Int, big: Int, small: Int) -> Int {
+    /// `ci`, `big` under `BURROW_TEST_SCALE=big`, `small` under `BURROW_TEST_SCALE=small` (`ci` when the test
+    /// names no small size).
+    public static func size(ci: Int, big: Int, small: Int? = nil) -> Int {
         switch scale {
-        case .small: small
+        case .small: small ?? ci
         case .ci: ci
         case .big: big
         }
