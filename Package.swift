@@ -177,20 +177,19 @@ let package = Package(
 // - The library, the outline and the sync client are optimized: the tests spend most of their time in them, and
 //   unoptimized they ran about twice as long (generic code unspecialized, every value retained).
 //   `-assert-config Debug` keeps their `assert`s. `.ci/run` checks that the flags are there. (2026-11-30)
-// - Every target's debug information is line tables only: backtraces, crash reports and the sanitizer's reports
-//   name files and lines as before, and a debugger steps through lines, but shows no locals. Full debug
-//   information was a fifth of the compiler's time: ObjectGraph, Outline and OutlineSync 193 s of processor time
-//   against 247, the three biggest test targets 158 against 196 (2026-12-02).
-// `BURROW_UNOPTIMIZED=1` leaves both out: a debugger's build (the sanitizer's pass below optimizes two of the
-// libraries anyway). Never as another package's dependency: SwiftPM refuses a product whose targets carry unsafe
-// flags there, so a checkout under `checkouts/` (SwiftPM's and Xcode's) or a registry's download stays as its user
+// - Debug information stays SwiftPM's full `-g`: `-gline-tables-only` among a target's flags never reached the
+//   compiler (SwiftPM puts its own `-g` after them, and the last wins), and given to the frontend itself it saved
+//   nothing measurable (ObjectGraph 141 against 144 s of processor time, ObjectGraphTests 91–100 against 89–104;
+//   2026-12-02).
+// `BURROW_UNOPTIMIZED=1` leaves the optimization out: a debugger's build (the sanitizer's pass below optimizes two
+// of the libraries anyway). Never as another package's dependency: SwiftPM refuses a product whose targets carry
+// unsafe flags there, so a checkout under `checkouts/` (SwiftPM's and Xcode's) or a registry's download stays as its user
 // builds it. (While resolving versions SwiftPM reads a dependency's manifest from git as if it were at `/`.)
 let builtAsDependency =
     Context.packageDirectory == "/" || ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
 if !builtAsDependency, (Context.environment["BURROW_UNOPTIMIZED"] ?? "").isEmpty {
-    for target in package.targets where target.type != .system {
-        let optimized = ["ObjectGraph", "Outline", "OutlineSync"].contains(target.name) ? ["-O", "-assert-config", "Debug"] : []
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(optimized + ["-gline-tables-only"], .when(configuration: .debug))]
+    for target in package.targets where ["ObjectGraph", "Outline", "OutlineSync"].contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
     }
 }
 

@@ -16,10 +16,13 @@ public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     private var finishing = false
     private var ended = false
 
-    public init(name: String) {
+    /// A thread named `name`, with a stack of `stackSize` bytes when given (a test of stack depth on a small
+    /// stack reaches the depth where a recursive walk runs out with a fraction of the items 8 MiB needs).
+    public init(name: String, stackSize: Int? = nil) {
         // The thread holds the executor until it ends (`finish()`).
         let thread = Thread { [self] in run() }
         thread.name = name
+        if let stackSize { thread.stackSize = stackSize }
         thread.start()
     }
 
