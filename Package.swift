@@ -183,8 +183,8 @@ let package = Package(
 //   2026-12-02).
 // `BURROW_UNOPTIMIZED=1` leaves the optimization out: a debugger's build (the sanitizer's pass below optimizes two
 // of the libraries anyway). Never as another package's dependency: SwiftPM refuses a product whose targets carry
-// unsafe flags there, so a checkout under `checkouts/` (SwiftPM's and Xcode's) or a registry's download stays as its user
-// builds it. (While resolving versions SwiftPM reads a dependency's manifest from git as if it were at `/`.)
+// unsafe flags there, so a checkout under `checkouts/` (SwiftPM's and Xcode's) or a registry's download stays as
+// its user builds it. (While resolving versions SwiftPM reads a dependency's manifest from git as if it were at `/`.)
 let builtAsDependency =
     Context.packageDirectory == "/" || ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
 if !builtAsDependency, (Context.environment["BURROW_UNOPTIMIZED"] ?? "").isEmpty {
