@@ -1,8 +1,7 @@
 import Foundation
+import ObjectGraph
 import TestSupport
 import Testing
-
-@testable import ObjectGraph
 
 /// The seed's Colors app expressed with ObjectGraph.
 @Suite struct ColorsSeedTests {
