@@ -14,6 +14,9 @@
 #include <langinfo.h>
 #include <wchar.h>
 #include <stdio.h>
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
 
@@ -41,15 +44,8 @@ static inline SCREEN *burrow_newterm(void) { return newterm(NULL, stdout, stdin)
 static inline WINDOW *burrow_stdscr(void) { return stdscr; }
 static inline int burrow_lines(void) { return LINES; }
 static inline int burrow_cols(void) { return COLS; }
-static inline int burrow_colors(void) { return COLORS; }
-static inline int burrow_color_pairs(void) { return COLOR_PAIRS; }
 
 static inline int burrow_key_f(int n) { return KEY_F(n); }
-
-static inline attr_t burrow_attr_bold(void) { return WA_BOLD; }
-static inline attr_t burrow_attr_dim(void) { return WA_DIM; }
-static inline attr_t burrow_attr_reverse(void) { return WA_REVERSE; }
-static inline attr_t burrow_attr_underline(void) { return WA_UNDERLINE; }
 
 static inline mmask_t burrow_mouse_events(void) {
     return BUTTON1_PRESSED | BUTTON2_PRESSED | BUTTON3_PRESSED | BUTTON4_PRESSED
@@ -80,37 +76,37 @@ static inline const char *burrow_tigetstr(const char *name) {
     return (value == NULL || value == (char *)-1) ? NULL : value;
 }
 
-/// Draws one cell: a base character plus up to four combining characters, with attributes and a colour pair.
-static inline int burrow_put_cell(int y, int x, const wchar_t *text, attr_t attributes, short pair) {
-    cchar_t cell;
-    if (setcchar(&cell, text, attributes, pair, NULL) != OK) return ERR;
-    // Not `mvadd_wch`: it leaves the cell after a narrow character marked as the second half of the wide
-    // character that was there, and `wadd_wchnstr` (the ASCII runs) then blanks the cell before such a mark,
-    // this one. `wadd_wchnstr` blanks what is left of a wide character it overwrites, on both sides.
-    return mvwadd_wchnstr(stdscr, y, x, &cell, 1);
+/// A terminfo flag of the current terminal: 1 set, 0 not (or not a flag of this terminal).
+static inline int burrow_tigetflag(const char *name) { return tigetflag((char *)name) == 1; }
+
+/// A terminfo number of the current terminal, or -1 when it has none.
+static inline int burrow_tigetnum(const char *name) {
+    int value = tigetnum((char *)name);
+    return value < 0 ? -1 : value;
 }
 
-/// Puts a run of printable ASCII characters (0x20...0x7E, `count` of them) of one style on row `y` from column
-/// `x`, the caller having checked they fit: one cell is made by `setcchar` and copied for the others with
-/// their own character, and the row takes them all at once (`wadd_wchnstr` neither wraps nor interprets).
-/// Per cell, `setcchar` and `wadd_wch` measured a wide string and the character's width: a third of a frame.
-static inline int burrow_put_ascii_run(int y, int x, const unsigned char *bytes, int count, attr_t attributes, short pair) {
-    wchar_t blank[2] = { L' ', 0 };
-    cchar_t model;
-    cchar_t cells[128];
-    if (setcchar(&model, blank, attributes, pair, NULL) != OK) return ERR;
+/// `tiparm` with two numbers (it is variadic, which Swift cannot call), for the test that compares it with
+/// `TerminfoFormat`; NULL when it cannot format. Its result is ncurses' static buffer.
+static inline const char *burrow_tiparm2(const char *capability, int a, int b) { return tiparm(capability, a, b); }
+
+/// Writes `count` bytes to the terminal, all of them unless it fails (restarting after a signal, waiting while
+/// it is full): a frame goes to the terminal in one call when it can.
+static inline int burrow_write_all(const unsigned char *bytes, long count) {
     while (count > 0) {
-        int n = count < 128 ? count : 128;
-        for (int i = 0; i < n; i++) {
-            cells[i] = model;
-            cells[i].chars[0] = (wchar_t)bytes[i];
+        ssize_t n = write(fileno(stdout), bytes, (size_t)count);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            if (errno == EAGAIN) {
+                struct pollfd out = { fileno(stdout), POLLOUT, 0 };
+                poll(&out, 1, 100);
+                continue;
+            }
+            return -1;
         }
-        if (mvwadd_wchnstr(stdscr, y, x, cells, n) == ERR) return ERR;
         bytes += n;
-        x += n;
         count -= n;
     }
-    return OK;
+    return 0;
 }
 
 /// Writes an escape sequence straight to the terminal, for modes terminfo does not describe (bracketed paste).

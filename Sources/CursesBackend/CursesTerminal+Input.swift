@@ -85,6 +85,9 @@ extension CursesTerminal {
     private func event(forCode code: Int32) -> InputEvent? {
         switch code {
         case KEY_RESIZE:
+            // ncurses repaints its (blank) screen at the next refresh after a resize, and reading a key
+            // refreshes: done now, before the frame that paints every cell at the new size, not over it.
+            wrefresh(stdscr)
             updateSize()
             return .resize(size)
         case KEY_MOUSE:

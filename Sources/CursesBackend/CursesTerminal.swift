@@ -3,8 +3,9 @@ import CTerminalGuard
 import Foundation
 import TerminalKit
 
-/// The real terminal, through ncursesw: a `TerminalBackend` for output and an `InputSource` for keys, mouse,
-/// paste, resize and signals.
+/// The real terminal: a `TerminalBackend` for output and an `InputSource` for keys, mouse, paste, resize and
+/// signals. ncursesw reads the keys and sets and restores the terminal's modes; frames are written by
+/// `FrameWriter` with the capabilities of the terminal's terminfo description.
 ///
 /// Raw mode with flow control off (Ctrl-S, Ctrl-Q, Ctrl-Z and Ctrl-C arrive as keys), no echo, keypad, a 25 ms
 /// Esc delay, default colours (none under `NO_COLOR`), mouse and bracketed paste when available. The terminal
@@ -40,33 +41,33 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
     private let options: Options
-    private let colors: CursesColors
     let keyTable: CursesKeyTable
-    private var cursorVisible: Bool?
-    /// Where the cursor is left after each refresh (the top left while it is hidden), so that what is written
-    /// past ncurses knows where the terminal's cursor must go back to.
-    private var cursorHome = Position(x: 0, y: 0)
-    /// Where the last refresh left the terminal's cursor (and where ncurses believes it is until the next).
-    private var cursorRefreshed = Position(x: 0, y: 0)
+    /// The frames' output: ncurses only reads keys and sets and restores the terminal's modes.
+    private var writer: FrameWriter
+    /// Where the frame being drawn puts the cursor (nil: hidden).
+    private var cursorPosition: Position?
+    /// Whether the next frame paints every cell (the first, and after `clear`): the cluster question is asked
+    /// with such a frame, which paints over its samples.
+    private var paintsAll = true
     /// How wide the terminal draws flags, skin tones and ZWJ sequences, asked with the first frame and
     /// learnt from the answers as they arrive among the keys.
     var clusters = ClusterProbe()
     /// Whether a character of several visible code points was drawn as a stand-in: when the terminal's
     /// answer comes, the screen is drawn again.
     var drewStandIn = false
-    /// Characters of several visible code points drawn this frame: ncurses holds a stand-in of their width,
-    /// and `flush` writes them over it.
-    private var overprints: [(position: Position, symbol: String, style: Style)] = []
     private var running = true
     public private(set) var size: Size
 
-    private init(screen: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, options: Options, colors: CursesColors, keyTable: CursesKeyTable) {
+    private init(
+        screen: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, options: Options, capabilities: TerminalCapabilities, keyTable: CursesKeyTable
+    ) {
         self.screen = screen
         self.window = window
         self.options = options
-        self.colors = colors
         self.keyTable = keyTable
-        self.size = Size(width: Int(burrow_cols()), height: Int(burrow_lines()))
+        let size = Size(width: Int(burrow_cols()), height: Int(burrow_lines()))
+        self.size = size
+        writer = FrameWriter(capabilities: capabilities, size: size)
     }
 
     /// Takes over the terminal, or throws without touching it when standard input or output is not a terminal,
@@ -91,18 +92,13 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             delscreen(screen)
             throw .cannotStart("no standard screen")
         }
+        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        guard let capabilities = TerminalCapabilities.fromTerminfo(colors: !noColor && has_colors()) else {
+            endwin()
+            delscreen(screen)
+            throw .cannotAddressCursor(term)
+        }
         terminal_guard_install(resetSequence(options: options))
-        // ncurses' part of a frame in one write (what `flush` writes past it goes after): until the screen has
-        // been given back once and taken again, ncurses 6.4 flushes its output after every cursor move
-        // (`_nc_mvcur` flushes while the screen is still in its first state, for programs that use terminfo
-        // alone, and only `doupdate` after `endwin` leaves that state), so a frame went to the terminal in five
-        // writes, the terminal seeing it drawn a piece at a time (and, over ssh, five packets). Given back and
-        // taken again here, before anything is drawn and before colours start (taking the screen back with
-        // colours on resets the terminal's palette: `oc`, OSC 104, which would undo a user's theme set with
-        // OSC 4), and before the modes below (`endwin` turns keypad transmit mode off; 2026-12-02). For those
-        // microseconds the terminal has the shell's modes again: a key typed then is echoed.
-        endwin()
-        doupdate()
         raw()
         noecho()
         nonl()
@@ -113,8 +109,6 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
         // (twice around each scroll) to give up a frame half drawn when a key was waiting, and the run loop
         // already takes every waiting key before it draws (2026-12-01).
         typeahead(-1)
-        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        let colors = CursesColors(noColor: noColor)
         let keyTable = CursesKeyTable.fromTerminfo()
         if options.mouse {
             mousemask(burrow_mouse_events(), nil)
@@ -124,9 +118,10 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             define_key("\u{1B}[200~", pasteStart)
             define_key("\u{1B}[201~", pasteEnd)
         }
-        let terminal = CursesTerminal(screen: screen, window: window, options: options, colors: colors, keyTable: keyTable)
+        let terminal = CursesTerminal(screen: screen, window: window, options: options, capabilities: capabilities, keyTable: keyTable)
         terminal.enterProgramModes()
-        terminal.setCursor(nil)
+        // ncurses clears the screen and leaves its cursor at the top left, where it believes it stays: it draws
+        // nothing after this (its window stays blank and untouched), so it refreshes nothing while reading keys.
         werase(window)
         wrefresh(window)
         return terminal
@@ -136,8 +131,8 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     public func stop() {
         guard running else { return }
         running = false
+        giveBack()
         leaveProgramModes()
-        curs_set(1)
         endwin()
         delscreen(screen)
         terminal_guard_uninstall()
@@ -155,161 +150,87 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     // MARK: TerminalBackend
 
     public func draw(_ changes: [CellChange]) {
-        // Changed cells come in runs of one style (a row's title, a highlighted row): its attributes and colour
-        // pair are worked out once a run.
-        var runStyle: Style? = nil
-        var attributes: attr_t = 0
-        var pair: Int16 = 0
-        // Most cells are one printable ASCII byte: those next to each other on a row, in one style, go to
-        // ncurses together (one cell at a time, the general path below was a third of a frame).
-        var ascii: (y: Int32, x: Int32, bytes: [UInt8]) = (0, 0, [])
-        ascii.bytes.reserveCapacity(size.width)
-        func putASCII() {
-            guard !ascii.bytes.isEmpty else { return }
-            // Safe: the C side reads exactly `count` bytes from the pointer, during the call only, and copies
-            // them into cells of its own in chunks of its buffer's size (`burrow_put_ascii_run`).
-            _ = ascii.bytes.withUnsafeBufferPointer { burrow_put_ascii_run(ascii.y, ascii.x, $0.baseAddress, Int32($0.count), attributes, pair) }
-            ascii.bytes.removeAll(keepingCapacity: true)
-        }
-        for change in changes {
-            let cell = change.cell
-            let (y, x) = (Int32(change.position.y), Int32(change.position.x))
-            let code = cell.width == 1 ? cell.scalar?.value ?? 0 : 0
-            let isASCII = code >= 0x20 && code < 0x7F
-            if isASCII, cell.style == runStyle, !ascii.bytes.isEmpty, y == ascii.y, x == ascii.x + Int32(ascii.bytes.count) {
-                ascii.bytes.append(UInt8(code))
-                continue
-            }
-            putASCII()
-            if cell.style != runStyle {
-                runStyle = cell.style
-                attributes = 0
-                if cell.style.attributes.contains(.bold) { attributes |= burrow_attr_bold() }
-                if cell.style.attributes.contains(.dim) { attributes |= burrow_attr_dim() }
-                if cell.style.attributes.contains(.reverse) { attributes |= burrow_attr_reverse() }
-                if cell.style.attributes.contains(.underline) { attributes |= burrow_attr_underline() }
-                pair = colors.pair(for: cell.style)
-            }
-            if isASCII {
-                ascii = (y, x, ascii.bytes)
-                ascii.bytes.append(UInt8(code))
-                continue
-            }
-            let symbol = cell.symbol.unicodeScalars
-            if symbol.count > 1, symbol.dropFirst().contains(where: { burrow_wcwidth(wchar_t(bitPattern: $0.value)) > 0 }) {
-                drawCluster(cell, at: change.position, attributes, pair)
-                continue
-            }
-            // ncurses places characters by the C library's widths; where those disagree with our tables (an
-            // emoji newer than the C library), draw a stand-in of our width so the grid stays aligned.
-            // A zero-width joiner that joins nothing visible is dropped: tmux would join whatever it writes
-            // next, anywhere on the screen, into this cell.
-            var scalars = Array(symbol.filter { $0.value != 0x200D }.prefix(5).map { wchar_t(bitPattern: $0.value) })
-            let libcWidth = scalars.first.map { Int(burrow_wcwidth($0)) } ?? -1
-            if libcWidth < 1 || libcWidth > Int(cell.width) { scalars = [0xFFFD] }
-            _ = put(y, x, scalars, attributes, pair)
-            if cell.width == 2, libcWidth != 2 { _ = put(y, x + 1, [0x20], attributes, pair) }
-        }
-        putASCII()
+        askAboutClusters()
+        writer.draw(changes) { symbol(for: $0) }
     }
 
-    /// ncurses moves the rows of its screen (`wscrl` in a scroll region) and, at the refresh, the terminal's
-    /// with its own scrolling where it has any. Scrolling is allowed only for the call: with it on, a cell
-    /// put in the bottom right corner would scroll the whole screen.
-    public func scroll(_ region: Range<Int>, by count: Int) -> Bool {
-        guard count != 0, region.lowerBound >= 0, region.upperBound <= size.height, abs(count) < region.count else { return false }
-        guard wsetscrreg(window, Int32(region.lowerBound), Int32(region.upperBound - 1)) != ERR else { return false }
-        scrollok(window, true)
-        let done = wscrl(window, Int32(count)) != ERR
-        scrollok(window, false)
-        _ = wsetscrreg(window, 0, Int32(size.height - 1))
-        return done
-    }
-
-    /// A character of several visible code points (a flag, a skin tone, a ZWJ sequence): ncurses cannot hold
-    /// one (`setcchar` keeps one visible code point, and measures by the first), so it holds a stand-in of the
-    /// cell's width. Where the terminal draws this kind of character in that width, `flush` writes it over
-    /// the stand-in; elsewhere the stand-in (U+FFFD padded with spaces) stays and the grid stays aligned.
-    private func drawCluster(_ cell: Cell, at position: Position, _ attributes: attr_t, _ pair: Int16) {
-        let (y, x) = (Int32(position.y), Int32(position.x))
-        let shown = ClusterProbe.Kind(cell.symbol.unicodeScalars).flatMap { clusters.widths[$0] } == Int(cell.width)
-        if shown && cell.width == 2 {
-            // Ideographic space: two cells wide in every C library, and never reprinted by ncurses to move the
-            // cursor across it (it only reprints one-byte characters), so the character written over it stays.
-            _ = put(y, x, [0x3000], attributes, pair)
-            var symbol = cell.symbol
-            while symbol.unicodeScalars.last?.value == 0x200D { symbol.unicodeScalars.removeLast() }
-            overprints.append((position, symbol, cell.style))
-        } else {
+    /// What to write for a cell that is not one printable ASCII character; nil for blanks of its width.
+    private func symbol(for cell: Cell) -> String? {
+        let symbol = cell.symbol.unicodeScalars
+        if symbol.count > 1, symbol.dropFirst().contains(where: { burrow_wcwidth(wchar_t(bitPattern: $0.value)) > 0 }) {
+            // A character of several visible code points (a flag, a skin tone, a ZWJ sequence): written whole
+            // where the terminal said it draws that kind in the cell's width; otherwise a stand-in of its width.
+            if ClusterProbe.Kind(symbol).flatMap({ clusters.widths[$0] }) == Int(cell.width) {
+                var whole = cell.symbol
+                while whole.unicodeScalars.last?.value == 0x200D { whole.unicodeScalars.removeLast() }
+                return whole
+            }
             // Drawn before the answers came (the first frame is drawn before the question is even sent).
             if clusters.state != .answered { drewStandIn = true }
-            _ = put(y, x, [0xFFFD], attributes, pair)
-            for i in 1..<max(1, Int32(cell.width)) { _ = put(y, x + i, [0x20], attributes, pair) }
+            return "\u{FFFD}" + String(repeating: " ", count: max(0, Int(cell.width) - 1))
         }
+        // Where the C library's width disagrees with ours (an emoji newer than it), the terminal likely does too:
+        // a stand-in of our width. A zero-width joiner that joins nothing visible is dropped: tmux would join
+        // whatever it writes next, anywhere on the screen, into this cell.
+        var scalars = String.UnicodeScalarView(symbol.filter { $0.value != 0x200D })
+        let libcWidth = scalars.first.map { Int(burrow_wcwidth(wchar_t(bitPattern: $0.value))) } ?? -1
+        if libcWidth < 1 || libcWidth > Int(cell.width) { scalars = String.UnicodeScalarView(["\u{FFFD}"]) }
+        let padding = Int(cell.width) - (libcWidth == Int(cell.width) ? Int(cell.width) : 1)
+        return String(scalars) + String(repeating: " ", count: max(0, padding))
     }
 
-    private func put(_ y: Int32, _ x: Int32, _ scalars: [wchar_t], _ attributes: attr_t, _ pair: Int16) -> Bool {
-        (scalars + [0]).withUnsafeBufferPointer { burrow_put_cell(y, x, $0.baseAddress, attributes, pair) != ERR }
+    /// Moves rows with the terminal's scroll region, where it has one.
+    public func scroll(_ region: Range<Int>, by count: Int) -> Bool {
+        askAboutClusters()
+        return writer.scroll(region, by: count)
+    }
+
+    /// Asks how the terminal draws flags, skin tones and ZWJ sequences, ahead of the first frame that paints
+    /// every cell: the samples go on rows the frame then paints over, and the answers arrive later among the
+    /// keys, so the frame waits for nothing.
+    private func askAboutClusters() {
+        guard clusters.state == .unasked, paintsAll else { return }
+        if let request = clusters.request(screen: size, cursorAfter: Position(x: 0, y: 0)) {
+            writer.append(request)
+        } else {
+            clusters.state = .answered
+        }
     }
 
     public func setCursor(_ position: Position?) {
-        let visible = position != nil
-        if cursorVisible != visible {
-            curs_set(visible ? 1 : 0)
-            cursorVisible = visible
-        }
-        // Even while hidden, the cursor goes to a known place, so that writing past ncurses can put it back.
-        cursorHome = position ?? Position(x: 0, y: 0)
-        wmove(window, Int32(cursorHome.y), Int32(cursorHome.x))
-        leaveok(window, false)
+        cursorPosition = position
     }
 
     public func clear() {
-        werase(window)
-        clearok(window, true)
+        writer.forget()
+        paintsAll = true
     }
 
+    /// Writes the frame to the terminal in one write.
     public func flush() {
-        if clusters.state == .unasked {
-            // Asked just before the first frame is painted, so the frame waits for nothing: the
-            // samples go on rows the frame then paints over, and the answers arrive later among the keys.
-            if let request = clusters.request(screen: size, cursorAfter: cursorRefreshed) {
-                burrow_write_raw(request)
-                wredrawln(window, Int32(ClusterProbe.firstRow), Int32(ClusterProbe.Kind.allCases.count))
-            } else {
-                clusters.state = .answered
-            }
-        }
-        wrefresh(window)
-        cursorRefreshed = cursorHome
-        guard !overprints.isEmpty else { return }
-        // ncurses ends a refresh with the attributes reset and the cursor at `cursorHome`; so do these writes.
-        var out = ""
-        for o in overprints {
-            out += "\u{1B}[\(o.position.y + 1);\(o.position.x + 1)H" + Self.sgr(o.style, colors: colors.enabled) + o.symbol + "\u{1B}[0m"
-        }
-        out += "\u{1B}[\(cursorHome.y + 1);\(cursorHome.x + 1)H"
-        overprints.removeAll()
-        burrow_write_raw(out)
+        writer.showCursor(at: cursorPosition)
+        paintsAll = false
+        write(writer.take())
     }
 
-    /// The escape sequence that sets `style` from the default attributes (colours only when they are used).
-    static func sgr(_ style: Style, colors: Bool) -> String {
-        var codes: [String] = []
-        if style.attributes.contains(.bold) { codes.append("1") }
-        if style.attributes.contains(.dim) { codes.append("2") }
-        if style.attributes.contains(.underline) { codes.append("4") }
-        if style.attributes.contains(.reverse) { codes.append("7") }
-        if colors, case .palette(let n) = style.foreground { codes.append(n < 8 ? "3\(n)" : "38;5;\(n)") }
-        if colors, case .palette(let n) = style.background { codes.append(n < 8 ? "4\(n)" : "48;5;\(n)") }
-        return codes.isEmpty ? "" : "\u{1B}[" + codes.joined(separator: ";") + "m"
+    private func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        // A terminal that went away (its window closed) ends the program by SIGHUP; nothing to do here.
+        _ = bytes.withUnsafeBufferPointer { burrow_write_all($0.baseAddress, $0.count) }
+    }
+
+    /// The terminal as ncurses expects it before giving it back (or lending it): attributes off, the cursor
+    /// shown where ncurses believes it is.
+    private func giveBack() {
+        writer.restore()
+        write(writer.take())
+        writer.forget()
     }
 
     // MARK: ClipboardWriter
 
-    /// Writes the OSC 52 sequence straight to the terminal, between frames: ncurses has flushed its own output
-    /// by then (`flush` ends with `wrefresh`), and the sequence moves no cursor and draws no cell, so the screen
-    /// ncurses believes is there stays there.
+    /// Writes the OSC 52 sequence straight to the terminal, between frames: it moves no cursor and draws no
+    /// cell.
     public func copyToClipboard(_ text: String) {
         burrow_write_raw(OSC52.sequence(text))
     }
@@ -328,6 +249,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     /// Restores the terminal for another program (an editor), runs it, then takes the terminal over again
     /// and redraws everything. The other program gets the terminal as the shell left it.
     public func handOver<T>(_ body: () throws -> T) rethrows -> T {
+        giveBack()
         leaveProgramModes()
         endwin()
         defer {
@@ -335,6 +257,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
             if options.mouse { mousemask(burrow_mouse_events(), nil) }
             enterProgramModes()
             clear()
+            clearok(window, true)
             wrefresh(window)
             updateSize()
         }
@@ -343,6 +266,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
 
     /// Restores the terminal and stops the process (SIGTSTP); on continuing, takes it over again.
     public func suspend() {
+        giveBack()
         leaveProgramModes()
         endwin()
         terminal_guard_suspend()
@@ -350,12 +274,14 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
         if options.mouse { mousemask(burrow_mouse_events(), nil) }
         enterProgramModes()
         clear()
+        clearok(window, true)
         wrefresh(window)
         updateSize()
     }
 
     func updateSize() {
         size = Size(width: Int(burrow_cols()), height: Int(burrow_lines()))
+        writer.size = size
     }
 
     var stdscr: UnsafeMutablePointer<WINDOW> { window }

@@ -45,12 +45,4 @@ struct ClusterProbeTests {
     func kinds(text: String, kind: ClusterProbe.Kind?) {
         #expect(ClusterProbe.Kind(text.unicodeScalars) == kind)
     }
-
-    @Test func stylesBecomeTheirEscapeSequence() {
-        #expect(CursesTerminal.sgr(.plain, colors: true) == "")
-        #expect(
-            CursesTerminal.sgr(Style(foreground: .red, background: .palette(236), attributes: [.bold, .reverse]), colors: true)
-                == "\u{1B}[1;7;31;48;5;236m")
-        #expect(CursesTerminal.sgr(Style(foreground: .red, attributes: .dim), colors: false) == "\u{1B}[2m")
-    }
 }

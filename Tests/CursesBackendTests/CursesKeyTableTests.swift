@@ -76,6 +76,8 @@ struct CursesKeyTableTests {
     /// ncurses assigns codes to xterm's modified arrows at run time; resolve them as the backend does, on a
     /// screen that writes to /dev/null.
     @Test func resolvesXtermModifiedArrowsThroughTerminfo() throws {
+        TerminfoLock.lock.lock()
+        defer { TerminfoLock.lock.unlock() }
         let out = try #require(fopen("/dev/null", "w"))
         let input = try #require(fopen("/dev/null", "r"))
         defer { fclose(out); fclose(input) }

@@ -1,0 +1,199 @@
+import CNCursesW
+import TerminalKit
+
+/// Turns a frame's changed cells, its scrolls and its cursor into the bytes a terminal needs, with the
+/// capabilities its terminfo description gives: the output side of the curses backend.
+///
+/// ncurses drew the frames before (2026-12-03, docs/DECISIONS.md): given the changed cells, it kept a
+/// second copy of the screen, copied every row a scroll touched into a third, and compared them again cell by
+/// cell before it wrote anything: 250 k instructions of a key's 575 k that scrolls a list, for what `Terminal`
+/// had already worked out. ncurses still reads the keys, sets the terminal's modes and gives it back.
+///
+/// Each run of cells on a row starts with the cursor put where it goes, so a character the terminal draws in
+/// another width than ours moves nothing after it; the style is set only when it changes.
+struct FrameWriter {
+    let capabilities: TerminalCapabilities
+    /// The bytes written so far for the frame being drawn.
+    private(set) var output: [UInt8] = []
+    /// Where the terminal's cursor is, when known.
+    private var cursor: Position?
+    /// The style the terminal draws in, when known.
+    private var pen: Style?
+    /// Whether the terminal shows its cursor, when known.
+    private var cursorShown: Bool?
+    /// Each style's bytes from the attributes off, worked out once.
+    private var styles: [Style: [UInt8]] = [:]
+    /// The size of the screen being drawn.
+    var size: Size
+    private let ansiCursorAddress: Bool
+    private let attributesOff: [UInt8]
+
+    init(capabilities: TerminalCapabilities, size: Size) {
+        self.capabilities = capabilities
+        self.size = size
+        ansiCursorAddress = capabilities.cursorAddress == "\u{1B}[%i%p1%d;%p2%dH"
+        var off = Array((capabilities.attributesOff ?? "").utf8)
+        if capabilities.colors > 0, let op = capabilities.originalPair { off += Array(op.utf8) }
+        attributesOff = off
+        output.reserveCapacity(4096)
+    }
+
+    /// Forgets where the cursor is and what style and cursor the terminal has (after another program had it).
+    mutating func forget() {
+        cursor = nil
+        pen = nil
+        cursorShown = nil
+    }
+
+    /// Takes the bytes written so far, for the terminal.
+    mutating func take() -> [UInt8] {
+        defer { output.removeAll(keepingCapacity: true) }
+        return output
+    }
+
+    /// Appends bytes written elsewhere (a question for the terminal) that move the cursor somewhere unknown.
+    mutating func append(_ text: String) {
+        output += Array(text.utf8)
+        cursor = nil
+    }
+
+    // MARK: Cells
+
+    /// Draws changed cells: each is sent as it is, `symbol(cell)` giving what to write for a cell that is not
+    /// one printable ASCII character (nil: blanks of its width, for a character the terminal cannot show).
+    mutating func draw(_ changes: [CellChange], symbol: (Cell) -> String?) {
+        let (width, height) = (size.width, size.height)
+        for change in changes {
+            let cell = change.cell
+            let (x, y) = (change.position.x, change.position.y)
+            let cellWidth = max(1, Int(cell.width))
+            guard y >= 0, y < height, x >= 0, x + cellWidth <= width else { continue }
+            // The bottom right corner: writing there wraps, and at the bottom scrolls the whole screen, on a
+            // terminal with automatic margins that does not defer the wrap. Margins off for it where they can be;
+            // otherwise the corner stays blank.
+            let corner = y == height - 1 && x + cellWidth == width && capabilities.automaticMargins && !capabilities.deferredWrap
+            if corner, capabilities.marginsOff == nil || capabilities.marginsOn == nil { continue }
+            if cursor != Position(x: x, y: y) { move(to: Position(x: x, y: y)) }
+            setPen(cell.style)
+            if corner { output += Array(capabilities.marginsOff!.utf8) }
+            let code = cell.width == 1 ? cell.scalar?.value ?? 0 : 0
+            if code >= 0x20 && code < 0x7F {
+                output.append(UInt8(code))
+                cursor = Position(x: x + 1, y: y)
+            } else {
+                if let text = symbol(cell) {
+                    output += Array(text.utf8)
+                } else {
+                    output += Array(repeating: UInt8(ascii: " "), count: cellWidth)
+                }
+                // The terminal may have advanced by another width: the next cell is addressed.
+                cursor = nil
+            }
+            if corner { output += Array(capabilities.marginsOn!.utf8) }
+            // After the last column the cursor waits to wrap (or has): the next cell is addressed.
+            if x + cellWidth >= width { cursor = nil }
+        }
+    }
+
+    /// Moves what rows `region` show up by `count` (down when negative) with the terminal's scroll region,
+    /// the rows uncovered blank in the default colours; false (and nothing written) where it has none.
+    mutating func scroll(_ region: Range<Int>, by count: Int) -> Bool {
+        guard count != 0, region.lowerBound >= 0, region.upperBound <= size.height, abs(count) < region.count,
+            let csr = capabilities.scrollRegion, let step = count > 0 ? capabilities.scrollForward : capabilities.scrollReverse
+        else { return false }
+        // Rows scrolled in take the current background (on terminals that erase with it).
+        setPen(.plain)
+        output += TerminalCapabilities.format(csr, region.lowerBound, region.upperBound - 1)
+        move(to: Position(x: 0, y: count > 0 ? region.upperBound - 1 : region.lowerBound))
+        let bytes = Array(step.utf8)
+        for _ in 0..<abs(count) { output += bytes }
+        output += TerminalCapabilities.format(csr, 0, size.height - 1)
+        // Setting the region homes the cursor on some terminals and not on others.
+        cursor = nil
+        return true
+    }
+
+    /// Ends a frame with the cursor shown at `position`, or hidden (at the top left) when nil.
+    mutating func showCursor(at position: Position?) {
+        if let position {
+            if cursor != position { move(to: position) }
+            if cursorShown != true, let cnorm = capabilities.cursorVisible { output += Array(cnorm.utf8) }
+            cursorShown = true
+        } else {
+            if cursorShown != false, let civis = capabilities.cursorInvisible { output += Array(civis.utf8) }
+            cursorShown = false
+            // Parked at the top left, as ncurses left it: where a terminal that shows it anyway shows it, and
+            // where whatever is written after the process dies without restoring the terminal starts.
+            if cursor != Position(x: 0, y: 0) { move(to: Position(x: 0, y: 0)) }
+        }
+    }
+
+    /// The terminal as ncurses left it, before it is given back: attributes off, the cursor shown, at the top
+    /// left, where ncurses believes it is (its own refreshes leave it there), so that what ncurses writes as it
+    /// ends lands where it means to.
+    mutating func restore() {
+        output += attributesOff
+        pen = nil
+        move(to: Position(x: 0, y: 0))
+        if let cnorm = capabilities.cursorVisible { output += Array(cnorm.utf8) }
+        cursorShown = true
+    }
+
+    // MARK: Sequences
+
+    private mutating func move(to position: Position) {
+        if ansiCursorAddress {
+            output += [0x1B, UInt8(ascii: "[")]
+            appendNumber(position.y + 1)
+            output.append(UInt8(ascii: ";"))
+            appendNumber(position.x + 1)
+            output.append(UInt8(ascii: "H"))
+        } else {
+            output += TerminalCapabilities.format(capabilities.cursorAddress, position.y, position.x)
+        }
+        cursor = position
+    }
+
+    private mutating func appendNumber(_ n: Int) {
+        if n >= 10 { appendNumber(n / 10) }
+        output.append(UInt8(ascii: "0") + UInt8(n % 10))
+    }
+
+    private mutating func setPen(_ style: Style) {
+        guard pen != style else { return }
+        if let bytes = styles[style] {
+            output += bytes
+        } else {
+            let bytes = sequence(for: style)
+            styles[style] = bytes
+            output += bytes
+        }
+        pen = style
+    }
+
+    /// The bytes that draw in `style` from any other: attributes off, then its own on.
+    private func sequence(for style: Style) -> [UInt8] {
+        let caps = capabilities
+        var out = attributesOff
+        if style.attributes.contains(.bold), let s = caps.bold { out += Array(s.utf8) }
+        if style.attributes.contains(.dim), let s = caps.dim { out += Array(s.utf8) }
+        if style.attributes.contains(.underline), let s = caps.underline { out += Array(s.utf8) }
+        if style.attributes.contains(.reverse), let s = caps.reverse { out += Array(s.utf8) }
+        if caps.colors > 0, let setaf = caps.foreground, let setab = caps.background,
+            style.foreground != .default || style.background != .default
+        {
+            let foreground = style.foreground.approximated(toPaletteSize: caps.colors)
+            let background = style.background.approximated(toPaletteSize: caps.colors)
+            if let n = Self.number(foreground, fallback: caps.defaultColors ? nil : 7) { out += TerminalCapabilities.format(setaf, n) }
+            if let n = Self.number(background, fallback: caps.defaultColors ? nil : 0) { out += TerminalCapabilities.format(setab, n) }
+        }
+        return out
+    }
+
+    private static func number(_ color: Color, fallback: Int?) -> Int? {
+        switch color {
+        case .default: fallback
+        case .palette(let n): Int(n)
+        }
+    }
+}
