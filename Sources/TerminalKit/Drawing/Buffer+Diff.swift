@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension Buffer {
     /// The cells of this buffer that differ from `previous`, in row order; every cell when the sizes differ.
     ///
@@ -112,19 +118,13 @@ extension Buffer {
         }
     }
 
-    /// Whether the `count` cells at `a` and at `b` are equal, compared two words a cell. Safe: a cell is 16
-    /// bytes, all of them its fields (`CellTests.aCellIsSixteenBytesOfItsOwnFields`), so equal cells are equal
-    /// words, and the caller passes `count` cells that both pointers have.
+    /// Whether the `count` cells at `a` and at `b` are equal, compared as bytes by the C library's `memcmp`
+    /// (32 or 64 bytes a step where the processor has them: a row of 80 cells in about 200 instructions, where
+    /// two words a cell took 800). Safe: a cell is 16 bytes, all of them its fields
+    /// (`CellTests.aCellIsSixteenBytesOfItsOwnFields`), so equal cells are equal bytes, and the caller passes
+    /// `count` cells that both pointers have.
     @inline(__always)
     static func sameCells(_ a: UnsafePointer<Cell>, _ b: UnsafePointer<Cell>, _ count: Int) -> Bool {
-        let (ra, rb) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
-        for i in 0..<count {
-            let o = i * 16
-            let difference =
-                (ra.load(fromByteOffset: o, as: UInt64.self) ^ rb.load(fromByteOffset: o, as: UInt64.self))
-                | (ra.load(fromByteOffset: o + 8, as: UInt64.self) ^ rb.load(fromByteOffset: o + 8, as: UInt64.self))
-            if difference != 0 { return false }
-        }
-        return true
+        memcmp(a, b, count * MemoryLayout<Cell>.stride) == 0
     }
 }
