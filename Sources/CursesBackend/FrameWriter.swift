@@ -25,13 +25,17 @@ struct FrameWriter {
     private var styles: [Style: [UInt8]] = [:]
     /// The size of the screen being drawn.
     var size: Size
-    private let ansiCursorAddress: Bool
+    /// The final byte of `cup` and of `csr` where they are the usual `ESC [ row ; column H` (and `… r`),
+    /// written without the general formatter.
+    private let cursorAddressFinal: UInt8?
+    private let scrollRegionFinal: UInt8?
     private let attributesOff: [UInt8]
 
     init(capabilities: TerminalCapabilities, size: Size) {
         self.capabilities = capabilities
         self.size = size
-        ansiCursorAddress = capabilities.cursorAddress == "\u{1B}[%i%p1%d;%p2%dH"
+        cursorAddressFinal = Self.ansiFinal(capabilities.cursorAddress)
+        scrollRegionFinal = capabilities.scrollRegion.flatMap(Self.ansiFinal)
         var off = Array((capabilities.attributesOff ?? "").utf8)
         if capabilities.colors > 0, let op = capabilities.originalPair { off += Array(op.utf8) }
         attributesOff = off
@@ -103,11 +107,11 @@ struct FrameWriter {
         else { return false }
         // Rows scrolled in take the current background (on terminals that erase with it).
         setPen(.plain)
-        output += TerminalCapabilities.format(csr, region.lowerBound, region.upperBound - 1)
+        twoNumbers(csr, scrollRegionFinal, region.lowerBound, region.upperBound - 1)
         move(to: Position(x: 0, y: count > 0 ? region.upperBound - 1 : region.lowerBound))
         let bytes = Array(step.utf8)
         for _ in 0..<abs(count) { output += bytes }
-        output += TerminalCapabilities.format(csr, 0, size.height - 1)
+        twoNumbers(csr, scrollRegionFinal, 0, size.height - 1)
         // Setting the region homes the cursor on some terminals and not on others.
         cursor = nil
         return true
@@ -142,16 +146,29 @@ struct FrameWriter {
     // MARK: Sequences
 
     private mutating func move(to position: Position) {
-        if ansiCursorAddress {
-            output += [0x1B, UInt8(ascii: "[")]
-            appendNumber(position.y + 1)
-            output.append(UInt8(ascii: ";"))
-            appendNumber(position.x + 1)
-            output.append(UInt8(ascii: "H"))
-        } else {
-            output += TerminalCapabilities.format(capabilities.cursorAddress, position.y, position.x)
-        }
+        twoNumbers(capabilities.cursorAddress, cursorAddressFinal, position.y, position.x)
         cursor = position
+    }
+
+    /// A capability of two numbers (from 0) filled in: `ESC [ a+1 ; b+1 final` when it has that usual form.
+    private mutating func twoNumbers(_ capability: String, _ final: UInt8?, _ a: Int, _ b: Int) {
+        guard let final else {
+            output += TerminalCapabilities.format(capability, a, b)
+            return
+        }
+        output += [0x1B, UInt8(ascii: "[")]
+        appendNumber(a + 1)
+        output.append(UInt8(ascii: ";"))
+        appendNumber(b + 1)
+        output.append(final)
+    }
+
+    /// The final byte of a capability of the form `ESC [ %i %p1 %d ; %p2 %d X`, else nil.
+    private static func ansiFinal(_ capability: String) -> UInt8? {
+        let bytes = Array(capability.utf8)
+        let prefix = Array("\u{1B}[%i%p1%d;%p2%d".utf8)
+        guard bytes.count == prefix.count + 1, bytes.starts(with: prefix), (0x40...0x7E).contains(bytes[prefix.count]) else { return nil }
+        return bytes[prefix.count]
     }
 
     private mutating func appendNumber(_ n: Int) {

@@ -46,6 +46,8 @@ import Testing
         case noScrollRegion
         /// No colour (NO_COLOR): only attributes.
         case monochrome
+        /// Addresses in another form than xterm's (numbers of two digits): filled in by `TerminfoFormat`.
+        case paddedAddresses
         var testDescription: String { rawValue }
 
         var capabilities: TerminalCapabilities {
@@ -62,6 +64,9 @@ import Testing
                 c.colors = 0
                 c.foreground = nil
                 c.background = nil
+            case .paddedAddresses:
+                c.cursorAddress = "\u{1B}[%i%p1%02d;%p2%02dH"
+                c.scrollRegion = "\u{1B}[%i%p1%02d;%p2%02dr"
             }
             return c
         }
