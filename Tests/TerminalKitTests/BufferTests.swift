@@ -150,4 +150,49 @@ struct BufferTests {
         #expect(b[0, 0].style.attributes == .reverse)
         #expect(b[2, 0].style.attributes == [])
     }
+
+    /// A row pasted at any place, clipped or not, over wide characters or not, gives what putting its cells one
+    /// at a time with `set` gives (the reference keeps wide characters whole), and leaves no half character.
+    @Test(arguments: TestSeed.seeds([11, 12, 13]))
+    func pastedRowsAreTheirCellsSetOneByOne(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let pieces = ["ab", "日本", "x", "👍", "  ", "é", "中"]
+        func text() -> String { (0..<(1 + rng.below(6))).map { _ in pieces[rng.below(pieces.count)] }.joined() }
+        var clipped = 0, overWide = 0
+        for _ in 0..<2_000 {
+            let size = Size(width: 1 + rng.below(12), height: 1 + rng.below(3))
+            var target = Buffer(size: size)
+            for y in 0..<size.height { target.write(text(), at: Position(x: rng.below(size.width), y: y)) }
+            var row = Buffer(size: Size(width: 1 + rng.below(10), height: 1))
+            row.write(text(), at: Position(x: rng.below(row.size.width), y: 0), style: Style(foreground: .red))
+            let at = Position(x: rng.below(size.width), y: rng.below(size.height))
+            if target[at].isContinuation || (at.x + row.size.width < size.width && target[at.x + row.size.width, at.y].isContinuation) {
+                overWide += 1
+            }
+            var expected = target
+            let count = min(row.size.width, size.width - at.x)
+            if count < row.size.width { clipped += 1 }
+            for i in 0..<count {
+                let cell = row[i, 0]
+                // The reference: each cell set, a continuation only after its first half (which set made).
+                if cell.isContinuation { continue }
+                if cell.width == 2, i + 1 >= count {
+                    expected.set(Position(x: at.x + i, y: at.y), .blank(cell.style))
+                } else {
+                    expected.set(Position(x: at.x + i, y: at.y), cell)
+                }
+            }
+            target.paste(row, at: at)
+            #expect(target == expected, "paste \(row.lines) at \(at) into \(size): \(target.lines) want \(expected.lines), \(rng.note)")
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    let cell = target[x, y]
+                    if cell.isContinuation { #expect(x > 0 && target[x - 1, y].width == 2, "\(rng.note)") }
+                    if cell.width == 2 { #expect(x + 1 < size.width && target[x + 1, y].isContinuation, "\(rng.note)") }
+                }
+            }
+        }
+        print("paste: 2,000 rows, \(clipped) clipped, \(overWide) over half a wide character")
+        #expect(clipped > 200 && overWide > 100)
+    }
 }

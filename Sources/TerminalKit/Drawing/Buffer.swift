@@ -99,6 +99,29 @@ public struct Buffer: Equatable, Sendable {
         }
     }
 
+    /// Copies the first row of `row` (a buffer drawn elsewhere, say a list's row kept from an earlier frame)
+    /// to `position`, clipped to this buffer, keeping wide characters whole at both ends as `set` does.
+    ///
+    /// For example: `frame.buffer.paste(cachedRow, at: Position(x: 0, y: 3))`.
+    public mutating func paste(_ row: Buffer, at position: Position) {
+        let (x, y) = (position.x, position.y)
+        guard y >= 0, y < size.height, x >= 0, x < size.width, row.size.height > 0 else { return }
+        let count = min(row.size.width, size.width - x)
+        guard count > 0 else { return }
+        let first = y * size.width + x, end = first + count
+        if cells[first].isContinuation, x > 0 { cells[first - 1] = .blank(cells[first - 1].style) }
+        if end < (y + 1) * size.width, cells[end].isContinuation { cells[end] = .blank(cells[end].style) }
+        // Safe: first..<end lies inside this buffer's row `y` (x + count <= width, checked above), the source
+        // holds at least `count` cells (its first row), and neither pointer outlives the call.
+        row.cells.withUnsafeBufferPointer { source in
+            cells.withUnsafeMutableBufferPointer { p in
+                _ = UnsafeMutableBufferPointer(rebasing: p[first..<end]).update(fromContentsOf: source[0..<count])
+            }
+        }
+        // Clipped through a wide character: its first half alone would be drawn over the edge.
+        if count < row.size.width, cells[end - 1].width == 2 { cells[end - 1] = .blank(cells[end - 1].style) }
+    }
+
     /// Changes the style of every cell in `rect`, e.g. to highlight a selected row.
     public mutating func updateStyle(in rect: Rect, _ change: (inout Style) -> Void) {
         let r = rect.intersection(area)
