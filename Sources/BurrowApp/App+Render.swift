@@ -100,6 +100,7 @@ extension App {
         if case .rename(let field, let id) = mode { renaming = (field, id) }
         let rows = count + (editorRow == nil ? 0 : 1)
         var drawnDay: (index: Int, section: String?)?
+        rowCache.fit(height: area.height)
         ListView(count: rows, selectedStyle: theme.selectedRow).render(into: &buffer, area: area, state: &state) { row, buffer in
             var index = row.index
             if let e = editorRow {
@@ -134,8 +135,13 @@ extension App {
                 cursor = field.render(into: &buffer, area: Layout.rowField(area), focused: true)
             } else {
                 let progress = item.childCount > 0 ? taskProgress(of: item.id, in: level, around: index, height: area.height) : nil
-                RowView(row: item, depth: depth, isCut: cut.contains(item.id), today: today, progress: progress, theme: theme)
-                    .render(into: &buffer, area: rowArea)
+                let isCut = cut.contains(item.id)
+                let cells = rowCache.row(at: index, item, depth: depth, isCut: isCut, today: today, progress: progress, width: rowArea.width) {
+                    cells in
+                    RowView(row: item, depth: depth, isCut: isCut, today: today, progress: progress, theme: theme).render(
+                        into: &cells, area: cells.area)
+                }
+                buffer.paste(cells, at: rowArea.origin)
                 // The rows of a visual range look selected, as the selected row does.
                 if let range, range.contains(index), index != level.list.selected { buffer.updateStyle(in: row.area, theme.selectedRow) }
             }

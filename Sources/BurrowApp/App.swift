@@ -30,6 +30,8 @@ public final class App {
     var status: StatusMessage?
     /// The task progress read for rows shown (see `taskProgress(of:in:around:height:)`).
     var progressCache: ProgressCache?
+    /// The level's rows as last drawn, with what they were drawn from (see `RowCache`).
+    var rowCache = RowCache()
     /// Copying and moving through the register (`y`, `m`, `p`, `P`).
     let clipboard = Clipboard()
     /// Copying (`y`) also puts the text on the system clipboard through the terminal (OSC 52) unless the

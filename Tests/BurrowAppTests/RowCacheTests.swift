@@ -1,0 +1,53 @@
+import Foundation
+import ObjectGraph
+import Testing
+
+@testable import BurrowApp
+@testable import Outline
+
+/// The level's rows are drawn once and copied while nothing they show changes: a key that scrolls draws the
+/// row that came into view, and a row whose item, cut, depth or width changed is drawn again.
+struct RowCacheTests {
+    @Test func aScrollDrawsOnlyTheRowThatCameIntoView() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = Outline(context: Context(store: store))
+        try o.append(titles: (0..<200).map { "Item \($0)" }, to: try o.root())
+        try o.save()
+        let h = try AppHarness(width: 30, height: 8, outline: o)
+        try h.press("j j j j j j")
+        var perKey: [Int] = []
+        for step in 0..<150 {
+            let before = h.app.rowCache.drawn
+            try h.press(step < 100 ? "j" : "k")
+            perKey.append(h.app.rowCache.drawn - before)
+            // What is on screen is the level, in order, with the selected row among the rows.
+            let shown = h.backend.lines[2..<7].compactMap { line -> Int? in
+                line.split(separator: " ").last.flatMap { Int($0) }
+            }
+            #expect(shown.count == 5 && shown == Array(shown[0]..<shown[0] + 5), "step \(step): \(h.backend.lines)")
+        }
+        // Going down past the bottom, each key brings one row into view; going up, rows kept from before.
+        #expect(perKey.filter { $0 > 1 }.isEmpty, "\(perKey)")
+        #expect(perKey.reduce(0, +) >= 90, "\(perKey)")
+    }
+
+    @Test func aRowIsDrawnAgainWhenWhatItShowsChanges() throws {
+        let (h, other) = try AppHarness.withSecondContext(["Milk", "Eggs", "Bread"])
+        #expect(Array(h.backend.lines[2..<5]).map { $0.trimmingCharacters(in: .whitespaces) } == ["[ ] Milk", "[ ] Eggs", "[ ] Bread"])
+        let eggs = try #require(try other.children(of: try other.root()).first { $0.title == "Eggs" }).objectID
+        // Renamed and done elsewhere: the same item, new values.
+        try other.perform {
+            try other.rename(eggs, to: "Free-range eggs from the farm")
+            try other.setDone(eggs, to: true)
+        }
+        _ = h.app.poll()
+        h.draw()
+        #expect(h.backend.lines[3] == " [x] Free-range eggs from the farm", "\(h.backend.lines)")
+        // Cut: the same values, now marked.
+        try h.press("j m")
+        #expect(h.backend.lines[3] == "✂[x] Free-range eggs from the farm", "\(h.backend.lines)")
+        // Narrower: every row drawn again at the new width.
+        h.resize(24, 8)
+        #expect(h.backend.lines[3] == "✂[x] Free-range eggs fr…", "\(h.backend.lines)")
+    }
+}
