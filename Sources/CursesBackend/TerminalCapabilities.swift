@@ -42,7 +42,7 @@ struct TerminalCapabilities: Equatable, Sendable {
     /// The capabilities of the terminal ncurses set up (`setupterm` or `newterm` before); `colors` false for
     /// none (NO_COLOR, or a terminal without them).
     static func fromTerminfo(colors: Bool) -> TerminalCapabilities? {
-        func string(_ name: String) -> String? { burrow_tigetstr(name).map { String(cString: $0) } }
+        func string(_ name: String) -> String? { burrow_tigetstr(name).map { withoutPadding(String(cString: $0)) } }
         guard let cup = string("cup") else { return nil }
         let foreground = string("setaf"), background = string("setab")
         let palette = Int(burrow_tigetnum("colors"))
@@ -55,6 +55,36 @@ struct TerminalCapabilities: Equatable, Sendable {
             cursorVisible: string("cnorm"), cursorInvisible: string("civis"),
             automaticMargins: burrow_tigetflag("am") == 1, deferredWrap: burrow_tigetflag("xenl") == 1,
             marginsOff: string("rmam"), marginsOn: string("smam"))
+    }
+
+    /// `capability` without its padding (`$<5>`, `$<2*/>`: delays for terminals of the 1980s, which `tputs`
+    /// turns into waits or pad bytes): written as it is, `vt100`'s `cup` put `$<5>` on the screen at every move.
+    /// A terminal emulator needs no delay, and ncurses skips them too where the line is fast.
+    static func withoutPadding(_ capability: String) -> String {
+        let bytes = Array(capability.utf8)
+        guard bytes.contains(UInt8(ascii: "$")) else { return capability }
+        var out: [UInt8] = []
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "$"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "<") {
+                var j = i + 2
+                var digits = 0
+                while j < bytes.count,
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[j]) || bytes[j] == UInt8(ascii: ".")
+                        || bytes[j] == UInt8(ascii: "*") || bytes[j] == UInt8(ascii: "/")
+                {
+                    if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[j]) { digits += 1 }
+                    j += 1
+                }
+                if digits > 0, j < bytes.count, bytes[j] == UInt8(ascii: ">") {
+                    i = j + 1
+                    continue
+                }
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// xterm's (`TERM=xterm-256color`, ncurses 6.4), for tests that need a terminal without one.

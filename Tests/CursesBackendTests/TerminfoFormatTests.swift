@@ -23,6 +23,12 @@ enum TerminfoLock {
             guard let screen = newterm(name, out, input) else { continue }
             defer { endwin(); delscreen(screen) }
             if name == "xterm-256color" { #expect(TerminalCapabilities.fromTerminfo(colors: true) == .xterm256) }
+            // No padding reaches the screen (vt100's `cup` ends in `$<5>`).
+            if let c = TerminalCapabilities.fromTerminfo(colors: true) {
+                let strings = [c.cursorAddress, c.scrollRegion, c.scrollReverse, c.attributesOff, c.bold, c.reverse, c.underline]
+                #expect(!strings.contains { $0?.contains("$<") == true }, "\(name): \(strings)")
+                if name == "vt100" { #expect(c.cursorAddress == "\u{1B}[%i%p1%d;%p2%dH" && c.scrollReverse == "\u{1B}M") }
+            }
             for cap in ["cup", "csr", "setaf", "setab", "hpa", "vpa", "cuf", "cud", "indn", "rin"] {
                 guard let value = burrow_tigetstr(cap) else { continue }
                 for (a, b) in [(0, 0), (4, 9), (7, 7), (8, 15), (15, 0), (16, 99), (23, 79), (99, 199), (196, 3), (255, 255)] {
@@ -42,5 +48,12 @@ enum TerminfoLock {
         #expect(TerminfoFormat.apply("%?%p1%t%?%p2%tA%eB%;%eC%;", [1, 0]) == Array("B".utf8))
         #expect(TerminfoFormat.apply("%p1%02d %p1%3d %p1%x %p1%c %'A'%d %%", [5]) == Array("05   5 5 \u{5} 65 %".utf8))
         #expect(TerminfoFormat.apply("%p1%Pa%ga%ga%+%d", [21]) == Array("42".utf8))
+    }
+
+    @Test func paddingIsLeftOut() {
+        #expect(TerminalCapabilities.withoutPadding("\u{1B}[%i%p1%d;%p2%dH$<5>") == "\u{1B}[%i%p1%d;%p2%dH")
+        #expect(TerminalCapabilities.withoutPadding("$<2*/>\u{1B}[m$<1.5>x") == "\u{1B}[mx")
+        // Not padding: kept as written.
+        #expect(TerminalCapabilities.withoutPadding("a$<b>$<>$5") == "a$<b>$<>$5")
     }
 }
