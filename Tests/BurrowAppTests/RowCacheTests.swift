@@ -50,4 +50,21 @@ struct RowCacheTests {
         h.resize(24, 8)
         #expect(h.backend.lines[3] == "✂[x] Free-range eggs fr…", "\(h.backend.lines)")
     }
+
+    /// Settling the level after a key reads the open lists that came into view and stops when a round reads
+    /// none: with nothing open, two passes a key (the settle's own and the round that finds nothing), not the
+    /// nine every key ran when the rounds were written as `for … where`.
+    @Test func aKeyWithNothingOpenSettlesInTwoPasses() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        try o.append(titles: (0..<100).map { "Item \($0)" }, to: try o.root())
+        try o.save()
+        let h = try AppHarness(width: 30, height: 8, outline: o)
+        var perKey: [Int] = []
+        for _ in 0..<30 {
+            let before = h.app.top.settlePasses
+            try h.press("j")
+            perKey.append(h.app.top.settlePasses - before)
+        }
+        #expect(perKey.allSatisfy { $0 <= 2 }, "\(perKey)")
+    }
 }
