@@ -81,9 +81,18 @@ import Testing
         try #require(written == image.count, "cannot write \(binary)")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.url.path)
         func run(_ args: [String]) -> BurrowProcess.Result {
-            asOther.isEmpty
-                ? BurrowProcess.run(args + ["--db", db])
-                : BurrowProcess.run(tool: asOther[0], Array(asOther.dropFirst()) + [binary] + args + ["--db", db])
+            guard !asOther.isEmpty else { return BurrowProcess.run(args + ["--db", db]) }
+            // Linux refuses to run a file some process holds open for writing ("Text file busy"): the copy's
+            // descriptor, closed on exec, is still in any child another test forked while it was open until that
+            // child execs (seen in CI, 2026-12-03). Such a child execs within moments: try again, briefly.
+            var result = BurrowProcess.run(tool: asOther[0], Array(asOther.dropFirst()) + [binary] + args + ["--db", db])
+            var tries = 0
+            while result.status == 126, result.err.contains("Text file busy"), tries < 20 {
+                tries += 1
+                usleep(50_000)
+                result = BurrowProcess.run(tool: asOther[0], Array(asOther.dropFirst()) + [binary] + args + ["--db", db])
+            }
+            return result
         }
         let before = bytes(db)
         let ls = run(["ls", "--tree"])
