@@ -37,18 +37,18 @@ struct RowCache {
     private var indexes: [Int] = []
     private var inputs: [Inputs] = []
     private var rows: [Buffer] = []
-    private var height = 0
+    /// How many slots the list's height wants (`fit`): a power of two, at least 64 and twice the height.
+    private var slotCount = 64
 
-    /// Makes room for a list of `height` rows (a power of two of slots, at least twice the height).
+    /// Makes room for a list of `height` rows; the rows kept go when the number of slots changes.
     mutating func fit(height: Int) {
-        self.height = height
         var count = 64
         while count < 2 * height { count *= 2 }
-        if !indexes.isEmpty, indexes.count != count {
-            indexes = []
-            inputs = []
-            rows = []
-        }
+        guard count != slotCount else { return }
+        slotCount = count
+        indexes = []
+        inputs = []
+        rows = []
     }
 
     /// The row at `index` in the level drawn from these values: kept from an earlier frame, or drawn by `draw`
@@ -58,7 +58,7 @@ struct RowCache {
         at index: Int, _ row: ItemRow, depth: Int, isCut: Bool, today: String, progress: (done: Int, total: Int)?, width: Int,
         draw: (inout Buffer) -> Void
     ) -> Buffer {
-        let slot = index & (max(1, indexes.count) - 1)
+        let slot = index & (slotCount - 1)
         if !indexes.isEmpty, indexes[slot] == index, inputs[slot].width == width, inputs[slot].depth == depth,
             inputs[slot].isCut == isCut, inputs[slot].done == progress?.done, inputs[slot].total == progress?.total,
             inputs[slot].row == row, inputs[slot].today == today
@@ -67,19 +67,16 @@ struct RowCache {
         }
         let drawnFrom = Inputs(row: row, depth: depth, isCut: isCut, today: today, progress: progress, width: width)
         if indexes.isEmpty {
-            var count = 64
-            while count < 2 * height { count *= 2 }
-            indexes = Array(repeating: -1, count: count)
-            inputs = Array(repeating: drawnFrom, count: count)
-            rows = Array(repeating: Buffer(size: Size(width: 0, height: 0)), count: count)
+            indexes = Array(repeating: -1, count: slotCount)
+            inputs = Array(repeating: drawnFrom, count: slotCount)
+            rows = Array(repeating: Buffer(size: Size(width: 0, height: 0)), count: slotCount)
         }
-        let at = index & (indexes.count - 1)
         var cells = Buffer(size: Size(width: width, height: 1))
         draw(&cells)
         drawn += 1
-        indexes[at] = index
-        inputs[at] = drawnFrom
-        rows[at] = cells
+        indexes[slot] = index
+        inputs[slot] = drawnFrom
+        rows[slot] = cells
         return cells
     }
 }
