@@ -154,6 +154,11 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
         writer.draw(changes) { symbol(for: $0) }
     }
 
+    public func draw(_ changes: [CellChange], in frame: Buffer) {
+        askAboutClusters()
+        writer.draw(changes, in: frame) { symbol(for: $0) }
+    }
+
     /// What to write for a cell that is not one printable ASCII character; nil for blanks of its width.
     private func symbol(for cell: Cell) -> String? {
         let symbol = cell.symbol.unicodeScalars

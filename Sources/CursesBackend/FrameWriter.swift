@@ -25,6 +25,8 @@ struct FrameWriter {
     private var styles: [Style: [UInt8]] = [:]
     /// The size of the screen being drawn.
     var size: Size
+    /// How many gaps between changes were written again rather than moved past (for tests).
+    private(set) var bridges = 0
     /// The final byte of `cup` and of `csr` where they are the usual `ESC [ row ; column H` (and `… r`),
     /// written without the general formatter.
     private let cursorAddressFinal: UInt8?
@@ -65,8 +67,14 @@ struct FrameWriter {
 
     /// Draws changed cells: each is sent as it is, `symbol(cell)` giving what to write for a cell that is not
     /// one printable ASCII character (nil: blanks of its width, for a character the terminal cannot show).
-    mutating func draw(_ changes: [CellChange], symbol: (Cell) -> String?) {
+    ///
+    /// With `frame`, the whole frame the changes are of, a gap of a few unchanged cells between two changes on
+    /// a row is written again rather than moved past, where those cells are printable ASCII in the style the
+    /// terminal draws in: a byte a cell against an address of six or more (a scrolled-in row of words was
+    /// sent as one address per word).
+    mutating func draw(_ changes: [CellChange], in frame: Buffer? = nil, symbol: (Cell) -> String?) {
         let (width, height) = (size.width, size.height)
+        let bridgeable = frame.map { $0.size == size } ?? false
         for change in changes {
             let cell = change.cell
             let (x, y) = (change.position.x, change.position.y)
@@ -77,7 +85,9 @@ struct FrameWriter {
             // otherwise the corner stays blank.
             let corner = y == height - 1 && x + cellWidth == width && capabilities.automaticMargins && !capabilities.deferredWrap
             if corner, capabilities.marginsOff == nil || capabilities.marginsOn == nil { continue }
-            if cursor != Position(x: x, y: y) { move(to: Position(x: x, y: y)) }
+            if cursor != Position(x: x, y: y) {
+                if !(bridgeable && bridge(to: x, y: y, in: frame!)) { move(to: Position(x: x, y: y)) }
+            }
             setPen(cell.style)
             if corner { output += Array(capabilities.marginsOff!.utf8) }
             let code = cell.width == 1 ? cell.scalar?.value ?? 0 : 0
@@ -141,6 +151,29 @@ struct FrameWriter {
         move(to: Position(x: 0, y: 0))
         if let cnorm = capabilities.cursorVisible { output += Array(cnorm.utf8) }
         cursorShown = true
+    }
+
+    /// The most unchanged cells written again instead of an address (`ESC [ row ; column H` is six bytes or more).
+    static let longestBridge = 4
+
+    /// Moves the cursor from where it is on row `y` to column `x` by writing again the cells of `frame` in
+    /// between, when they are few, each one printable ASCII character in the pen's style; false (and nothing
+    /// written) otherwise.
+    private mutating func bridge(to x: Int, y: Int, in frame: Buffer) -> Bool {
+        guard let cursor, cursor.y == y, cursor.x < x, x - cursor.x <= Self.longestBridge, let pen else { return false }
+        let start = output.count
+        for column in cursor.x..<x {
+            let cell = frame[column, y]
+            let code = cell.width == 1 ? cell.scalar?.value ?? 0 : 0
+            guard code >= 0x20, code < 0x7F, cell.style == pen else {
+                output.removeSubrange(start...)
+                return false
+            }
+            output.append(UInt8(code))
+        }
+        self.cursor = Position(x: x, y: y)
+        bridges += 1
+        return true
     }
 
     // MARK: Sequences

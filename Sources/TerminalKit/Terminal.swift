@@ -76,7 +76,7 @@ public final class Terminal {
         }
         frame.buffer.changes(from: previous, into: &changes)
         lastChangeCount = changes.count
-        if !changes.isEmpty { backend.draw(changes) }
+        if !changes.isEmpty { backend.draw(changes, in: frame.buffer) }
         backend.setCursor(frame.cursor.flatMap { frame.area.contains($0) ? $0 : nil })
         backend.flush()
         spare = previous

@@ -24,6 +24,7 @@ import Testing
         }
 
         func draw(_ changes: [CellChange]) { writer.draw(changes) { $0.symbol } }
+        func draw(_ changes: [CellChange], in frame: Buffer) { writer.draw(changes, in: frame) { $0.symbol } }
         func setCursor(_ position: Position?) { cursor = position }
         func clear() { writer.forget() }
         func scroll(_ region: Range<Int>, by count: Int) -> Bool { writer.scroll(region, by: count) }
@@ -119,7 +120,9 @@ import Testing
                 break
             }
         }
-        print("frame writer, \(kind.rawValue): \(frames) frames, \(terminal.scrolls) scrolled, \(backend.bytes) bytes")
+        print(
+            "frame writer, \(kind.rawValue): \(frames) frames, \(terminal.scrolls) scrolled, \(backend.writer.bridges) gaps written over, \(backend.bytes) bytes"
+        )
         #expect(mismatches.isEmpty, "\(mismatches.first ?? ""), \(rng.note)")
         #expect(backend.model.unknown.isEmpty, "sequences the model does not know: \(backend.model.unknown.prefix(5))")
         if kind == .noScrollRegion {
@@ -128,6 +131,8 @@ import Testing
             // The case that moves rows with the terminal happened often.
             #expect(terminal.scrolls > 100, "only \(terminal.scrolls) scrolls")
         }
+        // Gaps between changes written over with the cells the terminal shows happened often.
+        #expect(backend.writer.bridges > 200, "only \(backend.writer.bridges) gaps written over")
         // The screen itself never scrolled but by a scroll region: nothing wrote in the bottom right corner past it.
         #expect(backend.model.scrolls <= terminal.scrolls * 3)
     }

@@ -6,6 +6,9 @@ public protocol TerminalBackend: AnyObject {
     var size: Size { get }
     /// Draws changed cells (each already safe to draw; wide characters fill two cells).
     func draw(_ changes: [CellChange])
+    /// Draws changed cells of `frame`, the whole frame they belong to: a backend may write an unchanged cell
+    /// between two changes where that is shorter than moving past it.
+    func draw(_ changes: [CellChange], in frame: Buffer)
     /// Shows the cursor at `position`, or hides it when nil.
     func setCursor(_ position: Position?)
     /// Forgets what the screen shows (after a resize or a resume); the next draw sends every cell.
@@ -19,6 +22,9 @@ public protocol TerminalBackend: AnyObject {
 }
 
 extension TerminalBackend {
+    /// The changes alone.
+    public func draw(_ changes: [CellChange], in frame: Buffer) { draw(changes) }
+
     /// Not done: the cells that moved are sent like any other changed cells.
     public func scroll(_ region: Range<Int>, by count: Int) -> Bool { false }
 }
