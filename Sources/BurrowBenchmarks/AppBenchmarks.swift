@@ -21,7 +21,7 @@ struct AppBenchmarks {
     }
 
     /// A new store in a scratch folder whose top level holds `n` items (written by raw SQL), and the folder.
-    private func levelStore(_ name: String, _ n: Int) -> (dir: String, path: String) {
+    static func levelStore(_ name: String, _ n: Int) -> (dir: String, path: String) {
         let storage = StorageBenchmarks(levelSize: 0, hugeLevel: 0, runs: 1, edits: 0)
         let dir = Harness.scratch(name)
         let path = storage.emptyStore(dir, name)
@@ -101,7 +101,7 @@ struct AppBenchmarks {
     }
 
     func keys() throws {
-        let (dir, path) = levelStore("keys", keysLevel)
+        let (dir, path) = Self.levelStore("keys", keysLevel)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let outline = try Outline(path: path)
         let app = try App(outline: outline)
@@ -193,10 +193,10 @@ struct AppBenchmarks {
             var ours: [Double] = [], theirs: [Double] = []
             for _ in 0..<max(3, runs) {
                 ours += try Self.pressing(
-                    "j", presses, burrow, ["--db", path], ready: "?: help", environment: ["XDG_STATE_HOME": dir + "/state"], pagingTo: ourTarget)
+                    ["j"], presses, burrow, ["--db", path], ready: "?: help", environment: ["XDG_STATE_HOME": dir + "/state"], pagingTo: ourTarget)
                 // hnb's down arrow, as its terminal (keypad mode) sends it.
                 theirs += try Self.pressing(
-                    "\u{1B}OB", presses, hnb, [file], ready: "ESC menu", environment: ["HOME": dir], pagingTo: theirTarget)
+                    ["\u{1B}OB"], presses, hnb, [file], ready: "ESC menu", environment: ["HOME": dir], pagingTo: theirTarget)
             }
             let place = start == 0 ? "from the top" : "from row \(start)"
             for (name, p) in [("median", 0.5), ("p99", 0.99)] {
@@ -207,12 +207,12 @@ struct AppBenchmarks {
         }
     }
 
-    /// Starts `executable` in a pseudo-terminal, waits for `ready` on its screen, then sends `key` `presses`
-    /// times, each once the frame it caused has been drawn: the seconds from each write to the last byte of
-    /// that frame.
+    /// Starts `executable` in a pseudo-terminal, waits for `ready` on its screen, sends each of `setup` once
+    /// its screen is quiet, then sends `keys` in turn (from the first again after the last) `presses` times,
+    /// each once the frame it caused has been drawn: the seconds from each write to the last byte of that frame.
     static func pressing(
-        _ key: String, _ presses: Int, _ executable: String, _ arguments: [String], ready: String, environment: [String: String],
-        pagingTo target: PagingTarget? = nil
+        _ keys: [String], _ presses: Int, _ executable: String, _ arguments: [String], ready: String, environment: [String: String],
+        setup: [String] = [], pagingTo target: PagingTarget? = nil
     ) throws -> [Double] {
         let pty = try PseudoTerminal(executable, arguments, environment: environment)
         defer { pty.stop() }
@@ -233,6 +233,22 @@ struct AppBenchmarks {
             throw PseudoTerminal.Failure("\(executable): the screen did not change in 30 s:\n" + screen.rows.joined(separator: "\n"))
         }
         _ = try read { $0.shows(ready) }
+        var p = pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0)
+        // Until nothing has come for `quiet` seconds, answering what the program asks.
+        func drain(quiet: Int32) {
+            while poll(&p, 1, quiet) > 0 {
+                let n = Glibc.read(pty.master, &buffer, buffer.count)
+                guard n > 0 else { break }
+                screen.feed(buffer[..<n])
+                for reply in screen.replies { _ = reply.withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) } }
+                screen.replies = []
+            }
+        }
+        for keys in setup {
+            _ = Array(keys.utf8).withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
+            _ = try read { _ in true }
+            drain(quiet: 300)
+        }
         if let target {
             // Paged down, a page once the one before is drawn, until the row is on the screen.
             for _ in 0..<100_000 where !target.reached(screen) {
@@ -243,14 +259,10 @@ struct AppBenchmarks {
         }
         // What a slow first frame still sends is taken in before the first key.
         usleep(200_000)
-        var p = pollfd(fd: pty.master, events: Int16(POLLIN), revents: 0)
-        while poll(&p, 1, 0) > 0 {
-            let n = Glibc.read(pty.master, &buffer, buffer.count)
-            guard n > 0 else { break }
-            screen.feed(buffer[..<n])
-        }
+        drain(quiet: 0)
         var times: [Double] = []
-        for _ in 0..<presses {
+        for i in 0..<presses {
+            let key = keys[i % keys.count]
             let start = DispatchTime.now().uptimeNanoseconds
             _ = Array(key.utf8).withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
             // Until the last byte of the frame the key caused (hnb may change only attributes, which the
@@ -282,7 +294,7 @@ struct AppBenchmarks {
     // MARK: - Memory
 
     func memory() throws {
-        let (dir, path) = levelStore("memory", memoryLevel)
+        let (dir, path) = Self.levelStore("memory", memoryLevel)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A fresh process, so nothing of this one's setup counts.
         let p = Process()

@@ -7,7 +7,8 @@ import TerminalKit
 /// Issue 15's fold figures: `zR` on the generated outline to its first frame (beside the first frame of the
 /// closed level, what the outliner costs without folds), opening an item of 100,000 sub-items in place
 /// (beside drilling into it), and key press to frame with every fold open (beside the same keys with them
-/// closed). All in-process on a null terminal of 80×24, medians of alternated runs.
+/// closed), in-process on a null terminal of 80×24, medians of alternated runs; and the keys again as the user
+/// meets them, the release `burrow` in a pseudo-terminal.
 struct FoldBenchmarks {
     let size: Int
     let hugeLevel: Int
@@ -85,6 +86,51 @@ struct FoldBenchmarks {
                 baseline: Harness.percentile(base, p), goal: "p99 <= 1 ms")
         }
         print("    \(ours.count) keys; slowest open: \(Harness.ms(ours.max() ?? 0)), closed: \(Harness.ms(base.max() ?? 0))")
+        try keysInATerminal(store: store, dir: dir)
+    }
+
+    /// As the user meets it: the release `burrow` on the generated outline in a pseudo-terminal, the same keys
+    /// as above written one at a time, each timed from its write to the last byte of its frame, with every fold
+    /// open (`zR` first); beside them, in alternated blocks, the same keys on a level of as many siblings with
+    /// no folds (the outline's closed top level is ten rows, where most of the keys change nothing to time).
+    private func keysInATerminal(store: String, dir: String) throws {
+        guard let burrow = Harness.sibling("burrow") else {
+            print("  keys with every fold open in a terminal: skipped (needs the release burrow beside the benchmark)")
+            return
+        }
+        // The sequence of `keySequence`, as a terminal sends it: Page Down, Page Up, Ctrl-D.
+        let sequence =
+            Array(repeating: "j", count: 20) + ["\u{1B}[6~", "\u{1B}[6~", "\u{04}"] + Array(repeating: "k", count: 10)
+            + ["\u{1B}[5~", "G", "k", "g"]
+        let presses = min(keyPresses, 600)
+        let environment = ["XDG_STATE_HOME": dir + "/state"]
+        let (flatDir, flat) = AppBenchmarks.levelStore("folds-flat", size)
+        defer { try? FileManager.default.removeItem(atPath: flatDir) }
+        var open: [Double] = [], closed: [Double] = []
+        for _ in 0..<max(3, runs) {
+            // The first jump to the end counts every open list once: made before the keys are timed.
+            open += try AppBenchmarks.pressing(
+                sequence, presses, burrow, ["--db", store], ready: "?: help", environment: environment, setup: ["zR", "G", "g"])
+            closed += try AppBenchmarks.pressing(
+                sequence, presses, burrow, ["--db", flat], ready: "?: help", environment: environment, setup: ["G", "g"])
+        }
+        for (name, p) in [("median", 0.5), ("p99", 0.99)] {
+            Harness.report(
+                "in a terminal: \(size) generated items, all open: key to frame, \(name) (vs as many siblings)", ours: Harness.percentile(open, p),
+                baseline: Harness.percentile(closed, p), goal: "p99 <= 1 ms")
+        }
+        if ProcessInfo.processInfo.environment["BURROW_BENCH_SLOW"] != nil {
+            // Each key of the sequence by itself (blocks start at its first key).
+            for (side, times) in [("open", open), ("siblings", closed)] {
+                var byKey: [String: [Double]] = [:]
+                for (i, t) in times.enumerated() { byKey[sequence[(i % presses) % sequence.count].debugDescription, default: []].append(t) }
+                let each = byKey.sorted { $0.key < $1.key }.map {
+                    "\($0.key) \(Harness.ms(Harness.percentile($0.value, 0.5)))/\(Harness.ms(Harness.percentile($0.value, 0.99)))"
+                }
+                print("    \(side), median/p99 by key: \(each.joined(separator: ", "))")
+            }
+        }
+        print("    \(open.count) keys a side; slowest open: \(Harness.ms(open.max() ?? 0)), siblings: \(Harness.ms(closed.max() ?? 0))")
     }
 
     /// An item with `hugeLevel` sub-items: opened in place (zo) against drilled into (Enter); and zo on an item
