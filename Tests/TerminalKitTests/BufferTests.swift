@@ -151,6 +151,39 @@ struct BufferTests {
         #expect(b[2, 0].style.attributes == [])
     }
 
+    /// A fill of any rectangle, clipped or not, whole rows or not, over wide characters or not, is its cells
+    /// set one at a time (the fill copies one cell onto the rest in runs that double; a run's end that is off
+    /// by one leaves a cell unfilled or writes past the rectangle).
+    @Test(arguments: TestSeed.seeds([21, 22]))
+    func fillsAreTheirCellsSetOneByOne(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        let pieces = ["ab", "日本", "x", "👍", "  ", "é", "中"]
+        for _ in 0..<300 {
+            let size = Size(width: 1 + rng.below(90), height: 1 + rng.below(30))
+            var filled = Buffer(size: size)
+            for y in 0..<size.height {
+                filled.write(
+                    (0..<(1 + rng.below(20))).map { _ in pieces[rng.below(pieces.count)] }.joined(), at: Position(x: rng.below(size.width), y: y))
+            }
+            var reference = filled
+            let rect =
+                rng.below(3) == 0
+                ? Rect(x: 0, y: rng.below(size.height), width: size.width, height: rng.below(size.height + 2))
+                : Rect(
+                    x: rng.below(size.width + 2) - 1, y: rng.below(size.height + 2) - 1, width: rng.below(size.width + 3),
+                    height: rng.below(size.height + 3))
+            let cell = Cell(scalar: Unicode.Scalar(UInt8(33 + rng.below(90))), style: Style(foreground: .palette(UInt8(rng.below(256)))))
+            filled.fill(rect, with: cell)
+            let clipped = rect.intersection(reference.area)
+            if !clipped.isEmpty {
+                for y in clipped.y..<clipped.maxY { for x in clipped.x..<clipped.maxX { reference.set(Position(x: x, y: y), cell) } }
+            }
+            // Counted, not compared whole: a failure prints a number, not two screens of cells.
+            let wrong = zip(filled.cells, reference.cells).filter { $0 != $1 }.count
+            #expect(wrong == 0, "\(rect) on \(size)")
+        }
+    }
+
     /// A row pasted at any place, clipped or not, over wide characters or not, gives what putting its cells one
     /// at a time with `set` gives (the reference keeps wide characters whole), and leaves no half character.
     @Test(arguments: TestSeed.seeds([11, 12, 13]))

@@ -87,6 +87,8 @@ struct CellTests {
     /// and equal cells to be equal bits, however they were made or changed.
     @Test func aCellIsSixteenBytesOfItsOwnFields() {
         #expect(MemoryLayout<Cell>.size == 16 && MemoryLayout<Cell>.stride == 16)
+        // Nothing to retain: cells are compared as bytes and copied by `memcpy` (`Buffer.repeatCell`).
+        #expect(_isPOD(Cell.self))
         #expect(MemoryLayout<Style>.size == 4)
         #expect(MemoryLayout<Cell>.offset(of: \Cell.glyph) == 0)
         #expect(MemoryLayout<Cell>.offset(of: \Cell.style) == 8)

@@ -21,7 +21,7 @@ public struct Buffer: Equatable, Sendable {
     // it copies storage another buffer shares first, so a frame the caller still holds keeps its cells
     // (`TerminalTests.reusedBuffersAndDiffsGiveTheFrameDrawnFresh` fails when a reused buffer is not cleared).
     mutating func clear() {
-        cells.withUnsafeMutableBufferPointer { $0.update(repeating: .blank) }
+        cells.withUnsafeMutableBufferPointer { Buffer.repeatCell(.blank, at: $0.baseAddress, count: $0.count) }
     }
 
     public subscript(x: Int, y: Int) -> Cell {
@@ -87,15 +87,20 @@ public struct Buffer: Equatable, Sendable {
     public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
         let r = rect.intersection(area)
         guard !r.isEmpty else { return }
+        if r.width == size.width {
+            // Whole rows are one run. Safe: it lies inside the array (`r` is clipped to the buffer's area).
+            cells.withUnsafeMutableBufferPointer { p in
+                Buffer.repeatCell(cell, at: p.baseAddress.map { $0 + r.y * size.width }, count: r.width * r.height)
+            }
+            return
+        }
         for y in r.y..<r.maxY {
             if r.x > 0 { set(Position(x: r.x, y: y), cell) }
             if r.maxX < size.width { set(Position(x: r.maxX - 1, y: y), cell) }
             let base = y * size.width
             // Safe: the row's part of `r` lies inside the array (`r` is clipped to the buffer's area), and the
-            // pointer does not outlive the call. One store per cell: a list fills its whole area every frame.
-            cells.withUnsafeMutableBufferPointer { p in
-                UnsafeMutableBufferPointer(rebasing: p[(base + r.x)..<(base + r.maxX)]).update(repeating: cell)
-            }
+            // pointer does not outlive the call.
+            cells.withUnsafeMutableBufferPointer { p in Buffer.repeatCell(cell, at: p.baseAddress.map { $0 + base + r.x }, count: r.width) }
         }
     }
 
