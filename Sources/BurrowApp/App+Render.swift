@@ -101,6 +101,9 @@ extension App {
         let rows = count + (editorRow == nil ? 0 : 1)
         var drawnDay: (index: Int, section: String?)?
         rowCache.fit(height: area.height)
+        // Rows kept by the row cache are current while the generation stays, unless something is unsaved (asked
+        // once a frame: it looks at every list of the unit of work).
+        let generation = outline.hasUnsavedChanges ? -1 : outline.generation
         ListView(count: rows, selectedStyle: theme.selectedRow).render(into: &buffer, area: area, state: &state) { row, buffer in
             var index = row.index
             if let e = editorRow {
@@ -111,6 +114,20 @@ extension App {
                     return
                 }
                 if index > e { index -= 1 }
+            }
+            // The row kept from a frame before, when nothing it shows can have changed: its item row is neither
+            // read from the object again nor copied. (The agenda's days need the item's dates: read as below.)
+            if generation >= 0, level.view?.showsDays != true, let id = level.objectID(at: index), renaming?.id != id,
+                let childCount = rowCache.keptChildCount(at: index, id: id, generation: generation)
+            {
+                let progress = childCount > 0 ? taskProgress(of: id, in: level, around: index, height: area.height) : nil
+                if let cells = rowCache.keptCells(
+                    at: index, depth: level.depth(at: index), isCut: cut.contains(id), today: today, progress: progress, width: row.area.width)
+                {
+                    buffer.paste(cells, at: row.area.origin)
+                    if let range, range.contains(index), index != level.list.selected { buffer.updateStyle(in: row.area, theme.selectedRow) }
+                    return
+                }
             }
             let (item, depth) = level.entry(at: index)
             var rowArea = row.area
@@ -136,7 +153,9 @@ extension App {
             } else {
                 let progress = item.childCount > 0 ? taskProgress(of: item.id, in: level, around: index, height: area.height) : nil
                 let isCut = cut.contains(item.id)
-                let cells = rowCache.row(at: index, item, depth: depth, isCut: isCut, today: today, progress: progress, width: rowArea.width) {
+                let cells = rowCache.row(
+                    at: index, item, generation: generation, depth: depth, isCut: isCut, today: today, progress: progress, width: rowArea.width
+                ) {
                     cells in
                     RowView(row: item, depth: depth, isCut: isCut, today: today, progress: progress, theme: theme).render(
                         into: &cells, area: cells.area)

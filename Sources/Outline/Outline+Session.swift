@@ -8,6 +8,10 @@ extension Outline {
     /// current while it has not moved.
     public var generation: Int { context.generation }
 
+    /// Whether the open unit of work changed anything not saved yet: objects may then hold values that
+    /// `generation` does not count.
+    public var hasUnsavedChanges: Bool { context.hasChanges }
+
     /// Names the action the open unit of work makes, once it knows what it did ("Delete “A” and 3 sub-items").
     public func setActionName(_ name: String) { context.setActionName(name) }
 

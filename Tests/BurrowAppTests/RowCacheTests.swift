@@ -15,11 +15,13 @@ struct RowCacheTests {
         try o.save()
         let h = try AppHarness(width: 30, height: 8, outline: o)
         try h.press("j j j j j j")
-        var perKey: [Int] = []
+        var perKey: [Int] = [], readPerKey: [Int] = []
         for step in 0..<150 {
             let before = h.app.rowCache.drawn
+            let handedBack = h.app.rowCache.handedBack
             try h.press(step < 100 ? "j" : "k")
             perKey.append(h.app.rowCache.drawn - before)
+            readPerKey.append(5 - (h.app.rowCache.handedBack - handedBack))
             // What is on screen is the level, in order, with the selected row among the rows.
             let shown = h.backend.lines[2..<7].compactMap { line -> Int? in
                 line.split(separator: " ").last.flatMap { Int($0) }
@@ -29,6 +31,9 @@ struct RowCacheTests {
         // Going down past the bottom, each key brings one row into view; going up, rows kept from before.
         #expect(perKey.filter { $0 > 1 }.isEmpty, "\(perKey)")
         #expect(perKey.reduce(0, +) >= 90, "\(perKey)")
+        // Nor are the rows kept read from their objects again (nothing was saved meanwhile): of the five rows
+        // shown, the one that came into view is.
+        #expect(readPerKey.allSatisfy { $0 <= 1 }, "\(readPerKey)")
     }
 
     @Test func aRowIsDrawnAgainWhenWhatItShowsChanges() throws {
