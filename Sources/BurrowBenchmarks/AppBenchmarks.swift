@@ -187,9 +187,10 @@ struct AppBenchmarks {
         let deep = titles.count / 10
         for start in [0, deep] where start < titles.count {
             // Paged down to the row: `burrow` says which row is selected on its status line (its store's titles
-            // repeat); each of hnb's titles holds its index.
+            // repeat); each of hnb's titles holds its index. Past it counts too: pages sent while hnb still draws
+            // are taken together, and a page jumped over the row itself paged on to the end of the list.
             let ourTarget = start == 0 ? nil : PagingTarget(key: "\u{1B}[6~") { Self.selectedRow(on: $0) ?? 0 > start }
-            let theirTarget = start == 0 ? nil : PagingTarget(key: "\u{1B}[6~") { $0.shows("1.2.3.\(start) ") }
+            let theirTarget = start == 0 ? nil : PagingTarget(key: "\u{1B}[6~") { Self.largestIndex(on: $0) ?? 0 >= start }
             var ours: [Double] = [], theirs: [Double] = []
             for _ in 0..<max(3, runs) {
                 ours += try Self.pressing(
@@ -283,6 +284,14 @@ struct AppBenchmarks {
     static func selectedRow(on screen: ScreenModel) -> Int? {
         guard let status = screen.rows.last, let slash = status.firstIndex(of: "/") else { return nil }
         return status[..<slash].split(separator: " ").last.flatMap { Int($0) }
+    }
+
+    /// The largest index among the titles the screen shows (`L4 1.2.3.10000 quick brown fox 9`), if any.
+    static func largestIndex(on screen: ScreenModel) -> Int? {
+        screen.rows.compactMap { row -> Int? in
+            guard let range = row.range(of: "1.2.3.") else { return nil }
+            return Int(row[range.upperBound...].prefix { $0.isNumber })
+        }.max()
     }
 
     /// Where `pressing` starts: `key` (a page down) pressed until `reached` says the screen is there.
