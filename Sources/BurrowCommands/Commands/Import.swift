@@ -69,18 +69,30 @@ struct Import: ParsableCommand {
                 var loader = try OutlineLoader(o, under: parent)
                 var preamble: String?
                 do {
-                    let each = { (node: OutlineNode, depth: Int) throws in
-                        try loader.add(node, depth: depth)
-                        if loader.count % 4096 == 0 { progress.update(loader.count) }
+                    // The file is read and its rows made on another thread while this one writes them: two
+                    // cores, and the writing alone is what a user waits for.
+                    let maker = loader.handOverRows()
+                    let fromFile = mapped != nil
+                    let ahead = ReadAhead<ItemRowMaker.Made, String?> { emit in
+                        var maker = maker
+                        var preamble: String?
+                        let each = { (node: OutlineNode, depth: Int) throws in try emit(maker.make(node, depth: depth)) }
+                        if let text {
+                            // An Org file's settings and introduction (a Markdown file's blocks before its first
+                            // item) are the note of the item it goes under (the outline's own at the top), not an
+                            // item: `burrow export` writes them back there.
+                            try fmt.read(text, preamble: { preamble = $0 }, each: each)
+                        } else {
+                            try OPML.read(bytes: data, mappedFromFile: fromFile, each: each)
+                        }
+                        return preamble
                     }
-                    if let text {
-                        // An Org file's settings and introduction (a Markdown file's blocks before its first
-                        // item) are the note of the item it goes under (the outline's own at the top), not an
-                        // item: `burrow export` writes them back there.
-                        try fmt.read(text, preamble: { preamble = $0 }, each: each)
-                    } else {
-                        try OPML.read(bytes: data, mappedFromFile: mapped != nil, each: each)
+                    defer { ahead.finish() }
+                    while var batch = try ahead.next() {
+                        try loader.add(contentsOf: &batch)
+                        progress.update(loader.count)
                     }
+                    preamble = ahead.outcome ?? nil
                 } catch let error as InterchangeError {
                     throw UserError("\(name): \(error.description)")
                 }
