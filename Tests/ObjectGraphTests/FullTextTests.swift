@@ -211,4 +211,39 @@ import Testing
         #expect(try store.check().isEmpty)
         withExtendedLifetime(folder) {}
     }
+
+    /// A batch big enough that its folded texts and fingerprints are worked out on another thread
+    /// (`RowPreparation`) is indexed and recorded exactly as row-by-row work would: searches by folded
+    /// words in either column find every row, the check finds the index equal to the rows, and the undo
+    /// step holds each row's own fingerprint.
+    @Test(arguments: [RowPreparation.threshold - 1, RowPreparation.threshold, 3 * RowPreparation.threshold + 5])
+    func aBigBatchIsIndexedAndFingerprintedAsASmallOne(rows count: Int) throws {
+        let folder = TemporaryDirectory("fulltext-prepared")
+        let store = try Store(path: folder.path("cards.sqlite"), model: Self.model)
+        let c = Context(store: store)
+        let e = c.model.entity("Card")!
+        let front = e.slot("front")!, back = e.slot("back")!
+        try c.transaction(actionName: "Cards") {
+            let ids = try c.reserveObjectIDs(e, count: count)
+            let rows: [[Value]] = ids.indices.map { k in
+                var row = e.defaults
+                row[front] = .string(k % 3 == 0 ? "Zürich \(k)" : "Card \(k)")
+                if k % 2 == 0 { row[back] = .string("STRASSE Ĳssel \(k)") }
+                return row
+            }
+            c.insertRows(e, ids: ids, values: rows)
+            try c.flushRows()
+            let expected = zip(ids, rows).map { ($0, UndoRecord.fingerprint($1, e)) }
+            #expect(c.flushed.fingerprints.map(\.id) == expected.map(\.0))
+            #expect(c.flushed.fingerprints.map(\.fingerprint) == expected.map(\.1))
+        }
+        #expect(try c.fullTextCount("zurich", entity: "Card") == (count + 2) / 3)
+        #expect(try c.fullTextCount("strasse", entity: "Card") == (count + 1) / 2)
+        #expect(try c.fullTextCount("card", entity: "Card") == count - (count + 2) / 3)
+        #expect(try store.check().isEmpty)
+        #expect(try c.undo() == "Cards")
+        #expect(try c.count(FetchRequest("Card")) == 0)
+        #expect(try c.fullTextCount("zurich", entity: "Card") == 0)
+        withExtendedLifetime(folder) {}
+    }
 }

@@ -103,9 +103,16 @@ extension Context {
         if !errors.isEmpty { throw ValidationFailure(errors: errors) }
         var write = StoreWrite(changes: ChangeSet())
         write.logs = false
+        let recording = undoHistory.recordsActions && !isApplyingHistory
+        // A big batch's fingerprints and folded texts are worked out on another core while its rows are
+        // written.
+        let prepared =
+            pendingRows.reduce(0, { $0 + $1.1.count }) >= RowPreparation.threshold
+            ? RowPreparation(pendingRows, fingerprints: recording) : nil
+        write.prepared = prepared
         for (e, ids, values) in pendingRows {
             write.inserts.append((e, ids.map(\.rowID), values))
-            if undoHistory.recordsActions && !isApplyingHistory {
+            if recording && prepared == nil {
                 // No reserveCapacity(count + ids.count) here: an exact reservation on every batch copied the
                 // whole list each time (a million rows: 1.5 GB moved); appending grows it geometrically.
                 var scratch = ByteWriter()
@@ -114,7 +121,13 @@ extension Context {
         }
         write.changes = ChangeSet()
         for (_, ids, _) in pendingRows { write.changes.insert(contentsOf: ids) }
+        // Waited for whatever happens to the write: the work reads the rows and must end before they go.
+        defer { prepared?.wait() }
         let result = try store.backend.write(write)
+        if let prepared, recording {
+            prepared.wait()
+            flushed.fingerprints.append(contentsOf: prepared.rowFingerprints)
+        }
         // The inserts, and the counts the write changed (an owner's count of members).
         flushed.changes.formUnion(result.changes)
         flushed.counts += result.counts

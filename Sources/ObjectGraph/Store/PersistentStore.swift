@@ -370,6 +370,8 @@ struct StoreWrite {
     var logs = true
     /// Who made the commit (``Context/transactionAuthor``), logged with its changes.
     var author: String?
+    /// The inserted rows' folded texts, worked out on another thread while they are written (a big batch).
+    var prepared: RowPreparation?
 }
 
 /// One entry of a store's change log: its number, what it changed (nil when it cannot be read), the

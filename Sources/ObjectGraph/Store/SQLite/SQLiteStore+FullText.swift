@@ -166,6 +166,8 @@ extension SQLiteStore {
         let source = slots.map { Schema.quote(e.properties[$0].name) }.joined(separator: ", ")
         let stored = try statement(db, "SELECT \(source) FROM \(Schema.quote(e.name)) WHERE id = ?")
         let columns = slots.count
+        let prepared = unit.prepared
+        prepared?.wait()
         func write(_ key: Int64, _ bytes: [UInt8]) throws {
             let s = try statement(db, "INSERT OR REPLACE INTO \(table) (start, data) VALUES (?, ?)")
             s.bind(key, at: 1)
@@ -239,6 +241,10 @@ extension SQLiteStore {
                 case .remove:
                     break
                 case .insert(let run, let row):
+                    if let prepared, prepared.hasFolded(run: run) {
+                        try writer.add(id, text: { c in prepared.folded(run: run, row: row, column: c, of: columns) }, write)
+                        break
+                    }
                     let values = unit.inserts[run].rows[row]
                     try writer.add(
                         id,
