@@ -12,6 +12,9 @@ public struct ContextStatistics: Sendable, Equatable {
     public var rowsLoaded = 0
     /// Rows read by continuing an ordered range scan (the fast path for reading a result in order).
     public var rowsReadInOrder = 0
+    /// Rows fetches asked the store to step past (`FetchRequest.offset`): read and thrown away, so a walk that
+    /// pages by offset reads its level again for every page (keyset reads skip only ties).
+    public var rowsSkipped = 0
     /// Batched row reads issued.
     public var batchLoads = 0
     /// Single-object fault fulfilments (a fault touched outside any batch).
