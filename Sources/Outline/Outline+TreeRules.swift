@@ -35,20 +35,31 @@ extension Outline {
         }
         for (parentID, items) in byParent.sorted(by: { $0.key.rowID < $1.key.rowID }) {
             guard let parent = try context.existingObject(for: parentID) as? Item else { continue }
-            // The level as stored, with what this save changes (objects are one per row: a fetched sibling
-            // shows its unsaved place).
-            var siblings = try context.fetch(Outline.level(of: parent)).compactMap { $0 as? Item }.filter { $0.parent === parent && !$0.isDeleted }
-            let stored = Set(siblings.map(\.objectID))
-            siblings += items.filter { !stored.contains($0.objectID) }
             for item in items.sorted(by: { $0.objectID.rowID < $1.objectID.rowID }) {
-                let others = siblings.filter { $0 !== item }.map(\.order)
+                // Asked of the (parent, order) index, with what this save changes (a fetch includes it; objects
+                // are one per row, so a fetched sibling shows its unsaved place): never the whole level, which
+                // made an object of each of a million siblings for the undo of one delete.
                 var key = item.order
-                while others.contains(where: { $0.utf8.elementsEqual(key.utf8) }) {
-                    let next = others.filter { key.utf8.lexicographicallyPrecedes($0.utf8) }.min { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-                    key = OrderKey.between(key, next)
+                while try sibling(of: item, in: parent, context, where: .compare("order", .equal, .string(key))) != nil {
+                    let next = try sibling(of: item, in: parent, context, where: .compare("order", .greater, .string(key)))
+                    key = OrderKey.between(key, next?.order)
                 }
                 if key != item.order { item.order = key }
             }
+        }
+    }
+
+    /// The first sibling of `item` under `parent` (in order) whose order key matches `condition`, as this save
+    /// leaves it: deleted or moved-away siblings are passed over.
+    private static func sibling(of item: Item, in parent: Item, _ context: Context, where condition: ObjectPredicate) throws -> Item? {
+        var request = FetchRequest(Item.entityName, where: Property("parent") == parent.objectID && condition, sortedBy: [SortKey("order")])
+        // A few more than one: a sibling this save deletes or moves away may still be stored here.
+        request.limit = 8
+        while true {
+            let found = try context.fetch(request).compactMap { $0 as? Item }
+            if let hit = found.first(where: { $0 !== item && $0.parent === parent && !$0.isDeleted }) { return hit }
+            if found.count < request.limit! { return nil }
+            request.limit! *= 8
         }
     }
 }
