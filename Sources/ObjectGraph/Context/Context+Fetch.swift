@@ -4,7 +4,7 @@ extension Context {
     public func fetch(_ request: FetchRequest) throws(StoreError) -> FetchResults {
         let entity = try entityOf(request)
         noteRead(entity.index)
-        statistics.rowsSkipped += request.offset
+        statistics.noteSkipped(request.offset)
         let layout = try RowLayout(request, entity)
         let pending = request.includesPendingChanges ? pendingObjects(of: entity) : []
         let gone = request.includesPendingChanges ? pendingDeletedRowIDs(of: entity) : []
@@ -42,7 +42,7 @@ extension Context {
     public func fetchValues(_ request: FetchRequest, keys: [String]) throws(StoreError) -> [(id: ObjectID, values: [Value])] {
         let entity = try entityOf(request)
         noteRead(entity.index)
-        statistics.rowsSkipped += request.offset
+        statistics.noteSkipped(request.offset)
         var slots: [Int] = []
         for key in keys { slots.append(try entity.storedProperty(key).slot) }
         let rows = try store.backend.fetchValues(request, of: entity, slots: slots)

@@ -24,4 +24,10 @@ public struct ContextStatistics: Sendable, Equatable {
     /// Rows a cascade down a tree read on another thread while the save deleted them (`deleteTree` in a
     /// transaction that had written nothing yet).
     public var rowsReadAside = 0
+
+    /// Adds a fetch's offset, stopping at `Int.max` (a caller may ask for everything past a huge one).
+    mutating func noteSkipped(_ offset: Int) {
+        let (sum, overflow) = rowsSkipped.addingReportingOverflow(offset)
+        rowsSkipped = overflow ? .max : sum
+    }
 }
