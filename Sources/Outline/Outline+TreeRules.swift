@@ -35,6 +35,10 @@ extension Outline {
         }
         for (parentID, items) in byParent.sorted(by: { $0.key.rowID < $1.key.rowID }) {
             guard let parent = try context.existingObject(for: parentID) as? Item else { continue }
+            if items.count > Self.keysAskedOneByOne {
+                try giveFreeKeys(items, in: parent, context)
+                continue
+            }
             for item in items.sorted(by: { $0.objectID.rowID < $1.objectID.rowID }) {
                 // Asked of the (parent, order) index, with what this save changes (a fetch includes it; objects
                 // are one per row, so a fetched sibling shows its unsaved place): never the whole level, which
@@ -46,6 +50,54 @@ extension Outline {
                 }
                 if key != item.order { item.order = key }
             }
+        }
+    }
+
+    /// Up to this many items put back under one parent have their keys asked of the index one by one; more
+    /// (the undo of a delete of many siblings) are checked against the level's keys read once, as values.
+    static let keysAskedOneByOne = 64
+
+    /// `items`, all under `parent`, each given a free key just after its own when a sibling has it: the
+    /// level's keys read once as values (no object made), as this save leaves them (the objects held here
+    /// say where they are now), kept as a count of each key and a sorted list.
+    private static func giveFreeKeys(_ items: [Item], in parent: Item, _ context: Context) throws {
+        var keyOf: [ObjectID: String] = [:]
+        for (id, values) in try context.fetchValues(Outline.level(of: parent.objectID), keys: ["order"]) {
+            if let held = context.registeredObject(for: id) as? Item {
+                if held.isDeleted || held.parent !== parent { continue }
+                keyOf[id] = held.order
+            } else if case .string(let k) = values[0] {
+                keyOf[id] = k
+            } else {
+                keyOf[id] = ""
+            }
+        }
+        for item in items { keyOf[item.objectID] = item.order }
+        var uses: [String: Int] = [:]
+        for k in keyOf.values { uses[k, default: 0] += 1 }
+        var sorted = uses.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        /// The first key in `sorted` after `key`.
+        func after(_ key: String) -> Int {
+            var lo = 0, hi = sorted.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if key.utf8.lexicographicallyPrecedes(sorted[mid].utf8) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
+        for item in items.sorted(by: { $0.objectID.rowID < $1.objectID.rowID }) {
+            let own = item.order
+            var key = own
+            // Another sibling has `key`: its uses, less this item's own.
+            while uses[key, default: 0] - (key == own ? 1 : 0) > 0 {
+                let k = after(key)
+                key = OrderKey.between(key, k < sorted.count ? sorted[k] : nil)
+            }
+            guard key != own else { continue }
+            uses[own]! -= 1
+            uses[key, default: 0] += 1
+            sorted.insert(key, at: after(key))
+            item.order = key
         }
     }
 

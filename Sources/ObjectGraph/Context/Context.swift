@@ -290,6 +290,11 @@ public final class Context {
     /// The registered objects (including faults), for diagnostics and tests.
     public var registeredObjects: Int { registered.count }
 
+    /// The object this context holds for `id` (maybe a fault), or nil: none is made (as Core Data's
+    /// `registeredObject(for:)`). For reading many rows as values and taking this context's unsaved
+    /// changes from the few objects it holds.
+    public func registeredObject(for id: ObjectID) -> ManagedObject? { registered[id] }
+
     // MARK: - Change tracking
 
     /// Called before the first change of a stored property of `object` in a unit of work.
