@@ -96,18 +96,18 @@ extension App {
         if perform(
             "Delete \(what)", naming: items,
             {
-                // Counted in the transaction: another process may have added sub-items.
+                // Counted in the transaction, by the deletes' own walks (a count first read every item's
+                // subtree once more): another process may have added sub-items.
                 var below = 0
                 for item in items {
                     do {
-                        below += try outline.descendantCount(of: item.id)
+                        below += try outline.deleteCountingBelow(item.id)
                     } catch is ItemGone {
                         throw ItemGone(id: item.id, title: item.title)
                     }
                 }
                 what = count(items, subItems: below)
                 outline.setActionName("Delete \(what)")
-                for item in items { try outline.delete(item.id) }
                 // The place undo comes back to: the first item, selected again when it is restored.
                 return items[0].id
             })

@@ -141,6 +141,14 @@ extension Outline {
         try delete(try resolve(id))
     }
 
+    /// Deletes the item `id` and all its sub-items; returns how many were below it (the delete's own walk of
+    /// the rows counts them: no second read).
+    public func deleteCountingBelow(_ id: ObjectID) throws -> Int {
+        let item = try resolve(id)
+        // Deleted object by object, nothing is written before the save: the rows below are still there to count.
+        return try deleteCounting(item) ?? descendantCount(of: item)
+    }
+
     /// Deletes the item `id` and all its sub-items and names the open action after them (“Delete “Groceries”
     /// and 12 sub-items”); returns what it deleted as ``deletionDescription(of:)-(ObjectID)`` says it. The
     /// count comes from the delete's own walk of the rows: counting first read the subtree once more (60 ms
