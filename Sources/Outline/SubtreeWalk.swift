@@ -31,10 +31,8 @@ struct SubtreeWalk {
         /// Per row of the batch: it may have sub-items (its stored count says so, or a check found one).
         var mayHaveChildren: [Bool] = []
         var next = 0
-        /// The order key of the last row read (nil before the first batch).
-        var after: Value?
-        /// How many siblings read so far have the order key `after`: the next batch skips them.
-        var ties = 0
+        /// Where the next batch starts.
+        var cursor = LevelCursor()
         var more = true
 
         init(parent: ObjectID) { self.parent = parent }
@@ -108,28 +106,16 @@ struct SubtreeWalk {
 
     /// Reads the next batch of `frame`'s sub-items, and which of them may have sub-items of their own.
     private func load(_ frame: inout Frame) throws {
-        var predicate: ObjectPredicate = Property("parent") == frame.parent
-        // A null order key sorts first: while the last one read is null, the batch starts from the level's
-        // start and skips the nulls read.
-        if let after = frame.after, !after.isNull { predicate = predicate && .compare("order", .greaterOrEqual, after) }
-        if branchesOnly { predicate = predicate && Property("childCount") > 0 }
-        var request = FetchRequest(Item.entityName, where: predicate, sortedBy: [SortKey("order")])
-        request.limit = Self.batchSize
-        request.offset = frame.ties
+        let request = frame.cursor.request(frame.parent, also: branchesOnly ? Property("childCount") > 0 : nil, limit: Self.batchSize)
         let rows = try context.fetchValues(request, keys: keys)
         frame.rows = rows
         frame.next = 0
         frame.more = rows.count == Self.batchSize
-        guard let last = rows.last?.values[keys.count - 2] else {
+        guard !rows.isEmpty else {
             frame.mayHaveChildren = []
             return
         }
-        if last == frame.after {
-            frame.ties += rows.count
-        } else {
-            frame.ties = rows.reversed().prefix { $0.values[keys.count - 2] == last }.count
-            frame.after = last
-        }
+        frame.cursor.advance(past: rows.map { $0.values[keys.count - 2] })
         frame.mayHaveChildren = rows.map { row in
             if case .integer(let n) = row.values[keys.count - 1] { return n > 0 }
             return true

@@ -56,10 +56,8 @@ public final class SearchResults {
         var page: [(id: Int64, hasChildren: Bool)] = []
         var pageHits: [Int64] = []
         var next = 0
-        /// The order key of the last sibling read (nil before the first page), and how many siblings read so
-        /// far have it: the next page starts at that key and skips them (as `SubtreeWalk` reads a level).
-        var after: Value?
-        var ties = 0
+        /// Where the next page starts.
+        var cursor = LevelCursor()
         var more = true
     }
 
@@ -144,27 +142,13 @@ public final class SearchResults {
             if top.next == top.page.count {
                 guard top.more else { continue }
                 let parent = ObjectID(entity: entity, rowID: top.parent)
-                // By keyset, not offset: an offset read the level again from its start for every page.
-                var request = Outline.level(of: parent)
-                if let after = top.after, !after.isNull {
-                    request.predicate = request.predicate && .compare("order", .greaterOrEqual, after)
-                }
-                request.limit = SearchResults.pageSize
-                request.offset = top.ties
-                let rows = try outline.context.fetchValues(request, keys: ["childCount", "order"])
+                let rows = try outline.context.fetchValues(top.cursor.request(parent, limit: SearchResults.pageSize), keys: ["childCount", "order"])
                 top.page = rows.map { row in
                     if case .integer(let n) = row.values[0] { return (row.id.rowID, n > 0) }
                     return (row.id.rowID, true)
                 }
                 top.next = 0
-                if let last = rows.last?.values[1] {
-                    if last == top.after {
-                        top.ties += rows.count
-                    } else {
-                        top.ties = rows.reversed().prefix { $0.values[1] == last }.count
-                        top.after = last
-                    }
-                }
+                top.cursor.advance(past: rows.map { $0.values[1] })
                 top.more = rows.count == SearchResults.pageSize
                 if rows.isEmpty { continue }
                 if hits == nil {
