@@ -155,10 +155,8 @@ extension Outline {
     /// of a 100,000-item delete).
     @discardableResult
     public func deleteNamingAction(_ id: ObjectID) throws -> String {
-        let item = try resolve(id)
-        let name = quotedTitle(item)
-        // Deleted object by object, nothing is written before the save: the rows below are still there to count.
-        let below = try deleteCounting(item) ?? descendantCount(of: item)
+        let name = quotedTitle(try resolve(id))
+        let below = try deleteCountingBelow(id)
         let what = below == 0 ? name : "\(name) and \(below) sub-item\(below == 1 ? "" : "s")"
         setActionName("Delete \(what)")
         return what
