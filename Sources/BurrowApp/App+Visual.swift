@@ -98,13 +98,11 @@ extension App {
             {
                 // Counted in the transaction, by the deletes' own walks (a count first read every item's
                 // subtree once more): another process may have added sub-items.
-                var below = 0
-                for item in items {
-                    do {
-                        below += try outline.deleteCountingBelow(item.id)
-                    } catch is ItemGone {
-                        throw ItemGone(id: item.id, title: item.title)
-                    }
+                let below: Int
+                do {
+                    below = try outline.deleteCountingBelow(items.map(\.id))
+                } catch let gone as ItemGone {
+                    throw ItemGone(id: gone.id, title: items.first { $0.id == gone.id }?.title)
                 }
                 what = count(items, subItems: below)
                 outline.setActionName("Delete \(what)")

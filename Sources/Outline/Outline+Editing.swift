@@ -149,6 +149,17 @@ extension Outline {
         return try deleteCounting(item) ?? descendantCount(of: item)
     }
 
+    /// Deletes the items `ids` and all their sub-items in one walk of the rows (a range of items); returns how
+    /// many were below them. One at a time, every item after the first was deleted object by object: a
+    /// range of 10,000 siblings took a second, of 100,000 more than a minute.
+    public func deleteCountingBelow(_ ids: [ObjectID]) throws -> Int {
+        let items = try ids.map(resolve)
+        guard !items.contains(where: \.isRoot) else { throw OutlineError.cannotDeleteRoot }
+        if let below = context.deleteTrees(items) { return below }
+        // Deleted object by object, nothing is written before the save: the rows below are still there to count.
+        return try items.reduce(0) { $0 + (try descendantCount(of: $1)) }
+    }
+
     /// Deletes the item `id` and all its sub-items and names the open action after them (“Delete “Groceries”
     /// and 12 sub-items”); returns what it deleted as ``deletionDescription(of:)-(ObjectID)`` says it. The
     /// count comes from the delete's own walk of the rows: counting first read the subtree once more (60 ms

@@ -109,11 +109,14 @@ import Testing
         let slot = try #require(node.property("parent")).slot
         // 1 ▸ 2, 3; 2 ▸ 4; 4 ▸ 1 (a cycle back to the root); 5 ▸ 6 elsewhere.
         let store = Links([2: 1, 3: 1, 4: 2, 1: 4, 6: 5])
-        #expect(try store.descendants(of: 1, entity: node, keySlot: slot) == [2, 3, 4])
+        #expect(try store.descendants(of: [1], entity: node, keySlot: slot).map(\.id) == [2, 3, 4])
+        #expect(try store.descendants(of: [1], entity: node, keySlot: slot).map(\.key) == [1, 1, 2])
         #expect(try store.countDescendants(of: 1, entity: node, keySlot: slot) == 3)
-        #expect(try store.descendantRows(of: 1, entity: node, keySlot: slot).map(\.id) == [2, 3, 4])
-        #expect(try store.descendants(of: 5, entity: node, keySlot: slot) == [6])
-        #expect(try store.descendants(of: 6, entity: node, keySlot: slot) == [])
+        #expect(try store.descendantRows(of: [1], entity: node, keySlot: slot).map(\.id) == [2, 3, 4])
+        #expect(try store.descendants(of: [5], entity: node, keySlot: slot).map(\.id) == [6])
+        #expect(try store.descendants(of: [6], entity: node, keySlot: slot).isEmpty)
+        // Several roots, one below another: each row once, none of the roots.
+        #expect(try store.descendants(of: [1, 2, 5], entity: node, keySlot: slot).map(\.id).sorted() == [3, 4, 6])
         #expect(store.scanIDs(FetchRequest("Node"), of: node) == nil)
         #expect(store.rowsAside(of: node, ids: [2]) == nil)
     }

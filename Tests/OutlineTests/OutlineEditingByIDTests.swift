@@ -43,6 +43,36 @@ import Testing
         #expect(try o.descendantCount(of: a.objectID) == 4)
     }
 
+    /// A range of items deleted at once goes in one walk of the rows: no object for a row below any of them
+    /// (one at a time, every item after the first was deleted object by object), one undo step, the count
+    /// of what was below them all.
+    @Test func aRangeIsDeletedInOneWalk() throws {
+        let dir = TemporaryDirectory()
+        let o = Outline(context: Context(store: try Store(path: dir.path("range.sqlite"), model: OutlineModel.model)))
+        let root = try o.root()
+        var ids: [ObjectID] = []
+        for k in 0..<300 {
+            let item = try o.append("Item \(k)", to: root)
+            try o.append(titles: ["a", "b", "c"], to: item)
+            ids.append(item.objectID)
+        }
+        try o.save()
+        let before = o.context.statistics.objectsCreated
+        let below = try o.perform("Delete 300") { try o.deleteCountingBelow(ids) }
+        #expect(below == 900)
+        #expect(o.context.statistics.objectsCreated - before < 10, "no object for a row below")
+        #expect(try titles(o).isEmpty)
+        #expect(try o.context.store.check().isEmpty)
+        try o.context.undo()
+        #expect(try titles(o).count == 300)
+        #expect(try o.descendantCount(of: ids[299]) == 3)
+        #expect(try o.context.store.check().isEmpty)
+        // A range of one more than is stored: nothing is deleted, and the item gone is named.
+        try o.perform("Delete one") { try o.delete(ids[0]) }
+        #expect(throws: ItemGone(id: ids[0])) { try o.perform("Delete two") { _ = try o.deleteCountingBelow([ids[1], ids[0]]) } }
+        #expect(try titles(o).count == 299)
+    }
+
     private func titles(_ o: Outline, under parent: Item? = nil) throws -> [String] {
         try o.children(of: parent ?? o.root()).map(\.title)
     }

@@ -122,7 +122,7 @@ extension Context {
                 first.relations[p.slot]?.stored == nil
             else { continue }
             // A failed read leaves the cascade to read each object's members, as it did without this.
-            guard let rows = try? store.backend.descendantRows(of: first.objectID.rowID, entity: e, keySlot: r.inverseSlot) else { return }
+            guard let rows = try? store.backend.descendantRows(of: [first.objectID.rowID], entity: e, keySlot: r.inverseSlot) else { return }
             statistics.rowsLoaded += rows.count
             var members: [Int64: Set<Int64>] = [first.objectID.rowID: []]
             members.reserveCapacity(rows.count + 1)

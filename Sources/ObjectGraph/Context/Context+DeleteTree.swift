@@ -18,28 +18,50 @@ extension Context {
     /// ```
     @discardableResult
     public func deleteTree(_ object: ManagedObject) -> Int? {
-        guard object.context === self, !object.isDeleted else { return nil }
-        guard let tree = rowTree(of: object) else {
-            delete(object)
+        deleteTrees([object])
+    }
+
+    /// Deletes each of `objects` and everything below it, as ``deleteTree(_:)`` does one, in one walk down
+    /// all of them (a range of siblings deleted at once): deleted one at a time, every tree after the first
+    /// went object by object, since the first left deleted objects of the entity unsaved. Each object held
+    /// below is told the root its delete started from. An object given twice, or below another given, is
+    /// deleted once. Returns how many were deleted below them all when it walked the rows; nil when it
+    /// deleted object by object (or nothing).
+    ///
+    /// ```swift
+    /// context.deleteTrees(selected)   // three projects and every task below them, in one unit of work
+    /// ```
+    @discardableResult
+    public func deleteTrees(_ objects: [ManagedObject]) -> Int? {
+        var given = Set<ObjectID>()
+        let roots = objects.filter { $0.context === self && !$0.isDeleted && given.insert($0.objectID).inserted }
+        guard let first = roots.first else { return nil }
+        // Checked before anything is deleted: the rule looks for unsaved deletes of the entity.
+        guard roots.allSatisfy({ $0.entity === first.entity && !$0.isInserted }), let tree = rowTree(of: first) else {
+            for o in roots where !o.isDeleted { delete(o) }
             return nil
         }
-        if let below = deleteTreeReadingAside(object, tree: tree) { return below }
+        if let below = deleteTreesReadingAside(roots, tree: tree) { return below }
         // A walk that fails falls back to deleting object by object (the delete rules read what they need).
-        guard let rows = try? store.backend.descendantRows(of: object.objectID.rowID, entity: object.entity, keySlot: tree.inverseSlot)
-        else {
-            delete(object)
+        let e = first.entity, rootIDs = roots.map(\.objectID.rowID)
+        guard let rows = try? store.backend.descendantRows(of: rootIDs, entity: e, keySlot: tree.inverseSlot) else {
+            for o in roots where !o.isDeleted { delete(o) }
             return nil
         }
-        let e = object.entity, root = object.objectID
         // The links (many-to-many) of every item deleted go as rows too, those held here included, in one
         // read; first, so a read that fails changes nothing.
-        guard let links = try? linkRows(of: [root.rowID] + rows.map(\.0), entity: e) else {
-            delete(object)
+        guard let links = try? linkRows(of: rootIDs + rows.map(\.0), entity: e) else {
+            for o in roots where !o.isDeleted { delete(o) }
             return nil
         }
         let linkSlots = Self.linkSlots(of: e, in: model)
         statistics.rowsLoaded += rows.count
-        deleteOne(object, root: root, cascade: false, skipping: [tree.slot] + linkSlots)
+        for root in roots { deleteOne(root, root: root.objectID, cascade: false, skipping: [tree.slot] + linkSlots) }
+        let rootOf = RootFinder(roots: rootIDs) {
+            var keys: [Int64: Int64] = [:]
+            for (id, row) in rows { if case .integer(let key) = row[tree.inverseSlot] { keys[id] = key } }
+            return keys
+        }
         var ids: [ObjectID] = [], values: [[Value]] = []
         ids.reserveCapacity(rows.count)
         values.reserveCapacity(rows.count)
@@ -55,7 +77,9 @@ extension Context {
             // Held here (shown, say): deleted as an object, so it knows, and its hook runs. What it is
             // linked to through the tree is all in this walk.
             if held.isFault { rowCache[oid] = row }
-            deleteOne(held, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot] + linkSlots)
+            deleteOne(
+                held, root: ObjectID(entity: e.index, rowID: rootOf.root(of: id)), cascade: true,
+                skipping: [tree.slot, tree.inverseSlot] + linkSlots)
         }
         if !ids.isEmpty {
             pendingDeletes.append((e, ids, values))
@@ -113,24 +137,24 @@ extension Context {
         }
     }
 
-    /// `deleteTree` inside a write transaction that has written nothing yet: the IDs below are walked here,
+    /// `deleteTrees` inside a write transaction that has written nothing yet: the IDs below are walked here,
     /// and the rows the undo step keeps are read meanwhile on another thread and connection
     /// (`rowsAside`), while the save deletes them; the objects held here are deleted as objects. How many
-    /// below `object` it deleted; nil (nothing done) when the store cannot read aside.
-    private func deleteTreeReadingAside(_ object: ManagedObject, tree: (slot: Int, inverseSlot: Int)) -> Int? {
-        let e = object.entity, root = object.objectID
+    /// below `roots` it deleted; nil (nothing done) when the store cannot read aside.
+    private func deleteTreesReadingAside(_ roots: [ManagedObject], tree: (slot: Int, inverseSlot: Int)) -> Int? {
+        let e = roots[0].entity, rootIDs = roots.map(\.objectID.rowID)
         // Any failure here means "cannot read aside": the caller takes the other way.
-        guard store.isInTransaction, let below = try? store.backend.descendants(of: root.rowID, entity: e, keySlot: tree.inverseSlot)
+        guard store.isInTransaction, let below = try? store.backend.descendants(of: rootIDs, entity: e, keySlot: tree.inverseSlot)
         else { return nil }
         var rowIDs: [Int64] = [], held: [ManagedObject] = []
         rowIDs.reserveCapacity(below.count)
-        for id in below {
+        for (id, _) in below {
             if let o = registered[ObjectID(entity: e.index, rowID: id)] { held.append(o) } else { rowIDs.append(id) }
         }
         // The faults held here get their rows now (they are few: what is shown), before anything is deleted.
         let faults = held.filter(\.isFault).map(\.objectID.rowID)
         guard let faultRows = try? store.backend.rows(of: e, ids: faults, layout: e.wholeRow) else { return nil }
-        guard let links = try? linkRows(of: [root.rowID] + below, entity: e) else { return nil }
+        guard let links = try? linkRows(of: rootIDs + below.map(\.id), entity: e) else { return nil }
         let linkSlots = Self.linkSlots(of: e, in: model)
         var pending: PendingRows?
         if !rowIDs.isEmpty {
@@ -138,9 +162,16 @@ extension Context {
             pending = aside
         }
         statistics.rowsLoaded += below.count
-        deleteOne(object, root: root, cascade: false, skipping: [tree.slot] + linkSlots)
+        for root in roots { deleteOne(root, root: root.objectID, cascade: false, skipping: [tree.slot] + linkSlots) }
         for (id, row) in zip(faults, faultRows) { if let row { rowCache[ObjectID(entity: e.index, rowID: id)] = row } }
-        for o in held { deleteOne(o, root: root, cascade: true, skipping: [tree.slot, tree.inverseSlot] + linkSlots) }
+        if !held.isEmpty {
+            let rootOf = RootFinder(roots: rootIDs) { Dictionary(below.map { ($0.id, $0.key) }, uniquingKeysWith: { a, _ in a }) }
+            for o in held {
+                deleteOne(
+                    o, root: ObjectID(entity: e.index, rowID: rootOf.root(of: o.objectID.rowID)), cascade: true,
+                    skipping: [tree.slot, tree.inverseSlot] + linkSlots)
+            }
+        }
         defer { deleteLinks(links) }
         guard let pending else { return below.count }
         var ids: [ObjectID] = []
@@ -263,5 +294,26 @@ extension Context {
         pendingDeletedRows = []
         pendingDeletesAside = []
         pendingDeletesUncounted = []
+    }
+}
+
+/// Which of several roots a row found below them is below, climbing by each row's key: asked only for the
+/// objects held among the rows, so the keys go into a table only when first asked, and never for one root.
+private final class RootFinder {
+    private let roots: Set<Int64>
+    private let keys: () -> [Int64: Int64]
+    private lazy var keyOf: [Int64: Int64] = keys()
+
+    init(roots: [Int64], keys: @escaping () -> [Int64: Int64]) {
+        self.roots = Set(roots)
+        self.keys = keys
+    }
+
+    func root(of id: Int64) -> Int64 {
+        if roots.count == 1 { return roots.first! }
+        var at = id
+        // Each step goes one row up; the walk met every row from a root, so the climb ends at one.
+        while !roots.contains(at), let up = keyOf[at] { at = up }
+        return at
     }
 }

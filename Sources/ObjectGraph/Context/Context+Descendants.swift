@@ -17,7 +17,7 @@ extension Context {
     public func descendantIDs(of object: ManagedObject, through relationship: String) throws(StoreError) -> [Int64] {
         noteRead(object.entity.index)
         let keySlot = try selfRelationKey(of: object, relationship)
-        return try store.backend.descendants(of: object.objectID.rowID, entity: object.entity, keySlot: keySlot)
+        return try store.backend.descendants(of: [object.objectID.rowID], entity: object.entity, keySlot: keySlot).map(\.id)
     }
 
     /// The slot of the key that `relationship` (to-many, of the object's entity to itself) follows back.

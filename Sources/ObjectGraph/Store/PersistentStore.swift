@@ -114,12 +114,13 @@ protocol StoreReader: AnyObject {
     /// are the IDs the result expects; nil when this store cannot read in order from there (then the
     /// caller reads by ID). A store without ordered reads returns nil.
     func rowsInOrder(_ result: FetchStorage, from: Int, count: Int) throws(StoreError) -> [[Value]?]?
-    /// The IDs reachable from `root` by following `keySlot` (a to-one key of `entity` to itself) backwards
-    /// at every depth, `root` excluded, each once (a cycle ends the walk).
-    func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64]
+    /// The IDs reachable from any of `roots` by following `keySlot` (a to-one key of `entity` to itself)
+    /// backwards at every depth, each with its key (the row it is below), a row's key before it; the roots
+    /// excluded, each row once (a cycle ends the walk).
+    func descendants(of roots: [Int64], entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, key: Int64)]
     /// The whole rows of ``descendants(of:entity:keySlot:)``, in one walk (a cascade down a tree reads
     /// what it deletes with this).
-    func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])]
+    func descendantRows(of roots: [Int64], entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])]
     /// The whole rows of `ids` (all stored), read on another thread and connection as the open write
     /// transaction found them when it began; nil when this store cannot (in memory, outside a write
     /// transaction, or once it has written anything, when what is committed may differ from what it sees).
@@ -180,30 +181,30 @@ extension StoreReader {
     func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan? { nil }
 
     /// Level by level through ``rows(of:keySlot:equalTo:withRows:)``.
-    func descendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [Int64] {
-        var seen: Set<Int64> = [root]
-        var out: [Int64] = []
-        var level = [root]
+    func descendants(of roots: [Int64], entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, key: Int64)] {
+        var seen = Set(roots)
+        var out: [(id: Int64, key: Int64)] = []
+        var level = Array(seen)
         while !level.isEmpty {
             var next: [Int64] = []
             for owner in level {
                 for (id, _) in try rows(of: entity, keySlot: keySlot, equalTo: owner, withRows: false) where seen.insert(id).inserted {
                     next.append(id)
+                    out.append((id, owner))
                 }
             }
-            out += next
             level = next
         }
         return out
     }
 
-    func descendantRows(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])] {
-        let ids = try descendants(of: root, entity: entity, keySlot: keySlot)
+    func descendantRows(of roots: [Int64], entity: EntityDescription, keySlot: Int) throws(StoreError) -> [(id: Int64, row: [Value])] {
+        let ids = try descendants(of: roots, entity: entity, keySlot: keySlot).map(\.id)
         return zip(ids, try rows(of: entity, ids: ids, layout: entity.wholeRow)).compactMap { id, row in row.map { (id, $0) } }
     }
 
     func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
-        try descendants(of: root, entity: entity, keySlot: keySlot).count
+        try descendants(of: [root], entity: entity, keySlot: keySlot).count
     }
 }
 
