@@ -24,7 +24,8 @@ public struct TextChunk: Sendable {
     /// The format byte an encoded chunk starts with.
     public static let format: UInt8 = 2
     /// A chunk is written when one more row would take it past this many bytes, so that most chunks fit one
-    /// 4 KiB page whole (a row of up to 4,061 bytes is kept on its page, with no overflow pages to read).
+    /// 4 KiB page whole (a row of up to 4,061 bytes is kept on its page, with no overflow pages to read); a
+    /// store made since 2026-12-04 has 16 KiB pages, four chunks to a page.
     /// A row whose texts alone are bigger gets a chunk of its own.
     public static let capacity = 3_800
 
