@@ -156,8 +156,12 @@ extension Outline {
         let items = try ids.map(resolve)
         guard !items.contains(where: \.isRoot) else { throw OutlineError.cannotDeleteRoot }
         if let below = context.deleteTrees(items) { return below }
-        // Deleted object by object, nothing is written before the save: the rows below are still there to count.
-        return try items.reduce(0) { $0 + (try descendantCount(of: $1)) }
+        // Deleted object by object, nothing is written before the save: the rows below are still there to count,
+        // each once and none of the range's own (an item of the range may be below another).
+        if items.count == 1 { return try descendantCount(of: items[0]) }
+        var below = Set<Int64>()
+        for item in items { below.formUnion(try context.descendantIDs(of: item, through: "children")) }
+        return below.subtracting(items.map(\.objectID.rowID)).count
     }
 
     /// Deletes the item `id` and all its sub-items and names the open action after them (“Delete “Groceries”

@@ -168,6 +168,21 @@ final class RecordingNode: Recording {
         _ = DeleteLog.shared.take(tag + "-roots")
     }
 
+    /// A count of what is below leaves no statement open: the store then sees what another connection saved
+    /// and can write. (A count stepped once and never reset kept its read open: a stale snapshot, and the next
+    /// write failed at once as "locked". Found by review.)
+    @Test func aCountBelowLeavesTheStoreFreeToReadAndWrite() throws {
+        let dir = TemporaryDirectory()
+        let (path, _, c, top) = try Self.fileTree(dir, tag: "countOpen")
+        #expect(try c.countDescendants(of: top, through: "children") == 39)
+        let other = Context(store: try Store(path: path, model: Self.model))
+        try other.insert("Node")["name"] = "countOpen:theirs"
+        try other.save()
+        #expect(try c.count(FetchRequest("Node")) == 45, "the counting store sees the other's insert")
+        try c.transaction { try c.insert("Node")["name"] = "countOpen:mine" }
+        #expect(try Context(store: try Store(path: path, model: Self.model)).count(FetchRequest("Node")) == 46)
+    }
+
     @Test func aRollbackKeepsEveryRow() throws {
         let store = try Store(inMemoryWith: Self.model)
         let ids = try Self.build(Context(store: store), tag: "rollback")

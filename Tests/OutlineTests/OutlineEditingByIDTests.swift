@@ -73,6 +73,26 @@ import Testing
         #expect(try titles(o).count == 299)
     }
 
+    /// Deleted object by object (the unit of work has another unsaved change to items), a range with an item
+    /// below another counts each item below once, and not the range's own: as the walk of the rows counts.
+    @Test func aRangeDeletedObjectByObjectCountsWhatIsBelowOnce() throws {
+        let o = Outline(context: Context(store: try Store(inMemoryWith: OutlineModel.model)))
+        let a = try o.append("A", to: o.root())
+        let a1 = try o.append("A1", to: a)
+        try o.append(titles: ["x", "y"], to: a1)
+        let z = try o.append("Z", to: o.root())
+        try o.save()
+        for withOtherChanges in [true, false] {
+            let below = try o.perform { () throws -> Int in
+                if withOtherChanges { try o.rename(z.objectID, to: "Z2") }
+                return try o.deleteCountingBelow([a.objectID, a1.objectID])
+            }
+            #expect(below == 2, "x and y (withOtherChanges: \(withOtherChanges))")
+            #expect(try titles(o) == [withOtherChanges ? "Z2" : "Z"])
+            try o.context.undo()
+        }
+    }
+
     private func titles(_ o: Outline, under parent: Item? = nil) throws -> [String] {
         try o.children(of: parent ?? o.root()).map(\.title)
     }

@@ -220,6 +220,7 @@ extension SQLiteStore {
             try read { db in
                 let stmt = try statement(db, descendantsSQL(entity, keySlot, roots: roots.count, select: "id, key"))
                 bindRoots(roots, stmt)
+                defer { unbindRoots(roots, stmt) }
                 while try stmt.step(db) { out.append((stmt.int64(at: 0), stmt.int64(at: 1))) }
             }
         } catch {
@@ -241,6 +242,7 @@ extension SQLiteStore {
             try read { db in
                 let stmt = try statement(db, sql)
                 bindRoots(roots, stmt)
+                defer { unbindRoots(roots, stmt) }
                 while try stmt.step(db) {
                     out.append((stmt.int64(at: 0), decodeRow(stmt, entity, entity.wholeRow)))
                     if out.count % 4096 == 0 { heartbeat?() }
@@ -255,6 +257,14 @@ extension SQLiteStore {
     /// `#12`, or `#12 and 3 more`, for messages.
     private static func named(_ roots: [Int64]) -> String {
         roots.count == 1 ? "#\(roots[0])" : "#\(roots[0]) and \(roots.count - 1) more"
+    }
+
+    /// Lets go of a JSON array of roots (a megabyte for 100,000), which the kept statement would otherwise
+    /// hold until its next use.
+    private func unbindRoots(_ roots: [Int64], _ stmt: RawStatement) {
+        guard roots.count > 1 else { return }
+        stmt.reset()
+        stmt.bind(.null, at: 1)
     }
 
     /// One root as itself, several as a JSON array (`descendantsSQL` reads them with `json_each`).
@@ -304,7 +314,11 @@ extension SQLiteStore {
             return try read { db in
                 let stmt = try statement(db, descendantsSQL(entity, keySlot, roots: 1, select: "count(*)"))
                 stmt.bind(root, at: 1)
-                return try stmt.step(db) ? Int(stmt.int64(at: 0)) : 0
+                let n = try stmt.step(db) ? Int(stmt.int64(at: 0)) : 0
+                // Reset, not left after its one row: an unfinished statement holds its read open (a stale
+                // snapshot, and a write that fails at once as locked).
+                stmt.reset()
+                return n
             }
         } catch {
             throw StoreError.wrap(error, "cannot count what is below \(entity.name) #\(root)", path: path)
