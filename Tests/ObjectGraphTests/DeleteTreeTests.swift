@@ -179,8 +179,12 @@ final class RecordingNode: Recording {
         try other.insert("Node")["name"] = "countOpen:theirs"
         try other.save()
         #expect(try c.count(FetchRequest("Node")) == 45, "the counting store sees the other's insert")
+        #expect(try c.descendantIDs(of: top, through: "children").count == 39)
+        try other.insert("Node")["name"] = "countOpen:theirs again"
+        try other.save()
+        #expect(try c.count(FetchRequest("Node")) == 46, "and after listing what is below")
         try c.transaction { try c.insert("Node")["name"] = "countOpen:mine" }
-        #expect(try Context(store: try Store(path: path, model: Self.model)).count(FetchRequest("Node")) == 46)
+        #expect(try Context(store: try Store(path: path, model: Self.model)).count(FetchRequest("Node")) == 47)
     }
 
     @Test func aRollbackKeepsEveryRow() throws {

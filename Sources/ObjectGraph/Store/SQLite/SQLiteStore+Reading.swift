@@ -220,7 +220,7 @@ extension SQLiteStore {
             try read { db in
                 let stmt = try statement(db, descendantsSQL(entity, keySlot, roots: roots.count, select: "id, key"))
                 bindRoots(roots, stmt)
-                defer { unbindRoots(roots, stmt) }
+                defer { finishWalk(roots, stmt) }
                 while try stmt.step(db) { out.append((stmt.int64(at: 0), stmt.int64(at: 1))) }
             }
         } catch {
@@ -242,7 +242,7 @@ extension SQLiteStore {
             try read { db in
                 let stmt = try statement(db, sql)
                 bindRoots(roots, stmt)
-                defer { unbindRoots(roots, stmt) }
+                defer { finishWalk(roots, stmt) }
                 while try stmt.step(db) {
                     out.append((stmt.int64(at: 0), decodeRow(stmt, entity, entity.wholeRow)))
                     if out.count % 4096 == 0 { heartbeat?() }
@@ -259,12 +259,12 @@ extension SQLiteStore {
         roots.count == 1 ? "#\(roots[0])" : "#\(roots[0]) and \(roots.count - 1) more"
     }
 
-    /// Lets go of a JSON array of roots (a megabyte for 100,000), which the kept statement would otherwise
-    /// hold until its next use.
-    private func unbindRoots(_ roots: [Int64], _ stmt: RawStatement) {
-        guard roots.count > 1 else { return }
+    /// Resets a walk's kept statement (SQLite does not promise that one stepped to its end has let go of its
+    /// read) and lets go of a JSON array of roots (a megabyte for 100,000), which it would otherwise hold until
+    /// its next use.
+    private func finishWalk(_ roots: [Int64], _ stmt: RawStatement) {
         stmt.reset()
-        stmt.bind(.null, at: 1)
+        if roots.count > 1 { stmt.bind(.null, at: 1) }
     }
 
     /// One root as itself, several as a JSON array (`descendantsSQL` reads them with `json_each`).
