@@ -144,9 +144,7 @@ extension Outline {
     /// Deletes the item `id` and all its sub-items; returns how many were below it (the delete's own walk of
     /// the rows counts them: no second read).
     public func deleteCountingBelow(_ id: ObjectID) throws -> Int {
-        let item = try resolve(id)
-        // Deleted object by object, nothing is written before the save: the rows below are still there to count.
-        return try deleteCounting(item) ?? descendantCount(of: item)
+        try deleteCountingBelow([id])
     }
 
     /// Deletes the items `ids` and all their sub-items in one walk of the rows (a range of items); returns how

@@ -19,7 +19,7 @@ import Testing
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? -1
     }
 
-    /// About 6 MB of notes in one transaction: 1,500 pages of log.
+    /// About 6 MB of notes in one transaction: past the 4 MB of log from which a checkpoint is asked for.
     static func writeMuch(_ c: Context, tag: String) throws {
         try c.transaction {
             for k in 0..<20_000 {
@@ -27,6 +27,17 @@ import Testing
                 n["text"] = "\(tag) \(k) " + String(repeating: "x", count: 280)
             }
         }
+    }
+
+    /// The thresholds are bytes of log, whatever the page size: a new store's 16 KiB pages counted against the
+    /// old page counts let the log grow to 1.6 GB before a commit checkpointed itself.
+    @Test func theThresholdsAreTheSameBytesAtAnyPageSize() throws {
+        #expect(BackgroundCheckpointer.thresholds(pageSize: 4096) == (1000, 100_000))
+        #expect(BackgroundCheckpointer.thresholds(pageSize: 16384) == (250, 25_000))
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.path("notes.sqlite"), model: Self.model)
+        let checkpointer = try #require(store.sqlite.checkpointer)
+        #expect(checkpointer.backgroundPages == 250 && checkpointer.inlinePages == 25_000, "a new store's 16 KiB pages")
     }
 
     @Test(arguments: [false, true]) func aBigCommitIsCheckpointedAfterItReturns(pastTheBound: Bool) throws {

@@ -36,24 +36,20 @@ extension Context {
         var given = Set<ObjectID>()
         let roots = objects.filter { $0.context === self && !$0.isDeleted && given.insert($0.objectID).inserted }
         guard let first = roots.first else { return nil }
+        /// Object by object: the delete rules read what they need.
+        func byObjects() -> Int? {
+            for o in roots where !o.isDeleted { delete(o) }
+            return nil
+        }
         // Checked before anything is deleted: the rule looks for unsaved deletes of the entity.
-        guard roots.allSatisfy({ $0.entity === first.entity && !$0.isInserted }), let tree = rowTree(of: first) else {
-            for o in roots where !o.isDeleted { delete(o) }
-            return nil
-        }
+        guard roots.allSatisfy({ $0.entity === first.entity && !$0.isInserted }), let tree = rowTree(of: first) else { return byObjects() }
         if let below = deleteTreesReadingAside(roots, tree: tree) { return below }
-        // A walk that fails falls back to deleting object by object (the delete rules read what they need).
+        // A walk that fails falls back to deleting object by object.
         let e = first.entity, rootIDs = roots.map(\.objectID.rowID)
-        guard let rows = try? store.backend.descendantRows(of: rootIDs, entity: e, keySlot: tree.inverseSlot) else {
-            for o in roots where !o.isDeleted { delete(o) }
-            return nil
-        }
+        guard let rows = try? store.backend.descendantRows(of: rootIDs, entity: e, keySlot: tree.inverseSlot) else { return byObjects() }
         // The links (many-to-many) of every item deleted go as rows too, those held here included, in one
         // read; first, so a read that fails changes nothing.
-        guard let links = try? linkRows(of: rootIDs + rows.map(\.0), entity: e) else {
-            for o in roots where !o.isDeleted { delete(o) }
-            return nil
-        }
+        guard let links = try? linkRows(of: rootIDs + rows.map(\.0), entity: e) else { return byObjects() }
         let linkSlots = Self.linkSlots(of: e, in: model)
         statistics.rowsLoaded += rows.count
         for root in roots { deleteOne(root, root: root.objectID, cascade: false, skipping: [tree.slot] + linkSlots) }

@@ -12,10 +12,18 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     // thresholds are set before the commits that read them (tests lower them; a commit runs synchronously
     // on the connection's queue, after the write). `BackgroundCheckpointTests.requestsFromManyThreadsAreOne`
     // asks from many threads at once.
-    /// Log pages after a commit from which a checkpoint is asked for (SQLite's own threshold).
+    /// Log pages after a commit from which a checkpoint is asked for: 4 MB (SQLite's own threshold, 1,000
+    /// pages, at 4 KiB pages), set for the store's page size at `install`.
     var backgroundPages: Int32 = 1000
-    /// Log pages after a commit from which the commit checkpoints itself (400 MB of 4 KiB pages).
+    /// Log pages after a commit from which the commit checkpoints itself: 400 MB, set at `install`.
     var inlinePages: Int32 = 100_000
+
+    /// The two thresholds in pages for `pageSize`: the same bytes of log at any page size (a store made
+    /// since 2026-12-04 has 16 KiB pages; a bound counted in its pages would let the log grow to 1.6 GB).
+    static func thresholds(pageSize: Int) -> (background: Int32, inline: Int32) {
+        let size = max(pageSize, 512)
+        return (Int32(1000 * 4096 / size), Int32(100_000 * 4096 / size))
+    }
 
     private let path: String
     private let work = DispatchQueue(label: "ObjectGraph.checkpoint", qos: .utility)
@@ -35,6 +43,10 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     /// (`connectionForTests`) then commits with no hook
     /// (`BackgroundCheckpointTests.aConnectionKeptPastItsStoreCommitsWithoutTheHook`).
     func install(on db: Database) {
+        // SQLite answers with the file's page size, or the one a new file will take.
+        if let pageSize = try? Int.fetchOne(db, sql: "PRAGMA page_size") {
+            (backgroundPages, inlinePages) = Self.thresholds(pageSize: pageSize)
+        }
         sqlite3_wal_hook(db.sqliteConnection, BackgroundCheckpointer.hook, Unmanaged.passUnretained(self).toOpaque())
     }
 

@@ -218,7 +218,7 @@ extension SQLiteStore {
         var out: [(id: Int64, key: Int64)] = []
         do {
             try read { db in
-                let stmt = try statement(db, descendantsSQL(entity, keySlot, roots: roots.count, select: "id, key"))
+                let stmt = try statement(db, descendantsSQL(entity, keySlot, roots: roots.count, then: "SELECT id, key FROM below"))
                 bindRoots(roots, stmt)
                 defer { finishWalk(roots, stmt) }
                 while try stmt.step(db) { out.append((stmt.int64(at: 0), stmt.int64(at: 1))) }
@@ -235,8 +235,7 @@ extension SQLiteStore {
         let columns = self.columns(entity.wholeRow, entity).split(separator: ", ").map { "t." + $0 }.joined(separator: ", ")
         // The walk finds the IDs (see `descendantsSQL` for why it never loops); each row is then read once
         // by its ID.
-        let sql = descendantsSQL(
-            entity, keySlot, roots: roots.count, select: columns + " FROM below CROSS JOIN \(table) t ON t.id = below.id", from: false)
+        let sql = descendantsSQL(entity, keySlot, roots: roots.count, then: "SELECT \(columns) FROM below CROSS JOIN \(table) t ON t.id = below.id")
         var out: [(id: Int64, row: [Value])] = []
         do {
             try read { db in
@@ -312,13 +311,12 @@ extension SQLiteStore {
     func countDescendants(of root: Int64, entity: EntityDescription, keySlot: Int) throws(StoreError) -> Int {
         do {
             return try read { db in
-                let stmt = try statement(db, descendantsSQL(entity, keySlot, roots: 1, select: "count(*)"))
+                let stmt = try statement(db, descendantsSQL(entity, keySlot, roots: 1, then: "SELECT count(*) FROM below"))
                 stmt.bind(root, at: 1)
-                let n = try stmt.step(db) ? Int(stmt.int64(at: 0)) : 0
                 // Reset, not left after its one row: an unfinished statement holds its read open (a stale
                 // snapshot, and a write that fails at once as locked).
-                stmt.reset()
-                return n
+                defer { finishWalk([root], stmt) }
+                return try stmt.step(db) ? Int(stmt.int64(at: 0)) : 0
             }
         } catch {
             throw StoreError.wrap(error, "cannot count what is below \(entity.name) #\(root)", path: path)
@@ -326,11 +324,10 @@ extension SQLiteStore {
     }
 
     /// The walk down from `roots` roots (bound as `?1`: one ID, or a JSON array of several) as `below(id, key)`,
-    /// then `SELECT select FROM below` (or `SELECT select` when `from` is false).
-    private func descendantsSQL(_ e: EntityDescription, _ keySlot: Int, roots: Int, select: String, from: Bool = true) -> String {
+    /// then the statement `tail` that reads it.
+    private func descendantsSQL(_ e: EntityDescription, _ keySlot: Int, roots: Int, then tail: String) -> String {
         let table = Schema.quote(e.name)
         let key = Schema.quote(e.properties[keySlot].name)
-        let tail = from ? "SELECT \(select) FROM below" : "SELECT \(select)"
         // UNION ALL, with no set of the rows met (which cost a fifth of reading 100,000 rows), and still no
         // row met twice even in a damaged store: a row has one key, so the walk down meets a row again only
         // by coming back through a root, which the walk never enters (a cycle through a root, or a root
