@@ -25,6 +25,58 @@ import Testing
         PropertyMask(rawValue: UInt64(1 + random.below(15)) << UInt64(random.below(3)))
     }
 
+    /// A save after flushed rows drops the updates of objects it inserts (an insert says all about them) and
+    /// keeps every other: above, below and between the inserted row IDs, of the same entity or another.
+    @Test(arguments: TestSeed.seeds([11, 12, 13]))
+    func updatesOfInsertedObjectsAreDroppedAndNoOther(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        var between = 0, outside = 0, ofInserted = 0, noneInRange = 0
+        for _ in 0..<300 {
+            var changes = ChangeSet()
+            var inserted = Set<ObjectID>()
+            for _ in 0..<(1 + random.below(3)) {
+                let entity = random.below(2)
+                let start = Int64(random.below(100)), step = Int64(1 + random.below(3))
+                let ids = (0..<(1 + random.below(30))).map { ObjectID(entity: entity, rowID: start + Int64($0) * step) }
+                changes.insert(contentsOf: ids)
+                inserted.formUnion(ids)
+            }
+            var updates: [ObjectID: PropertyMask] = [:]
+            for _ in 0..<(1 + random.below(6)) {
+                let entity = random.below(2)
+                let id = ObjectID(entity: entity, rowID: Int64(random.below(200)) - 20)
+                let mask = Self.randomMask(&random)
+                changes.update(id, mask)
+                updates[id, default: []].formUnion(mask)
+            }
+            if random.below(3) == 0 {
+                let entity = random.below(2)
+                let run = ChangeSet(entity: entity, updated: Self.randomRun(&random, entity: entity), mask: Self.randomMask(&random))
+                changes.formUnion(run)
+                for (id, mask) in run.entities[entity]!.updated { updates[id, default: []].formUnion(mask) }
+            }
+            let expected = updates.filter { !inserted.contains($0.key) }
+            var got: [ObjectID: PropertyMask] = [:]
+            let dropped = changes.droppingUpdatesOfInserted()
+            for (_, c) in dropped.entities { for (id, mask) in c.updated { got[id, default: []].formUnion(mask) } }
+            #expect(got == expected, "\(TestSeed.note(seed))")
+            #expect(dropped.insertedCount == changes.insertedCount)
+            for (id, _) in updates {
+                let same = inserted.filter { $0.entity == id.entity }.map(\.rowID)
+                if inserted.contains(id) {
+                    ofInserted += 1
+                } else if let low = same.min(), let high = same.max(), low <= id.rowID, id.rowID <= high {
+                    between += 1
+                } else {
+                    outside += 1
+                }
+            }
+            if updates.keys.allSatisfy({ !inserted.contains($0) }) { noneInRange += 1 }
+        }
+        print("droppingUpdatesOfInserted, seed \(seed): \(ofInserted) updates of inserted objects, \(between) between inserted IDs, \(outside) outside them; \(noneInRange) of 300 sets held no update of an inserted object")
+        #expect(ofInserted > 50 && between > 50 && outside > 50)
+    }
+
     @Test(arguments: TestSeed.seeds([1, 2, 3, 4]))
     func mergedAndTrimmedTheyReadAsADictionary(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)

@@ -82,6 +82,14 @@ public struct ChangeSet: Sendable, CustomStringConvertible {
     func droppingUpdatesOfInserted() -> ChangeSet {
         var out = self
         for (e, c) in entities where !c.updated.isEmpty && !c.inserted.isEmpty {
+            // Most often no update is of an inserted object (the owners whose counts grew were stored before
+            // the rows they gained): told by the inserts' range of row IDs, read without hashing them.
+            var low = Int64.max, high = Int64.min
+            for id in c.inserted {
+                low = min(low, id.rowID)
+                high = max(high, id.rowID)
+            }
+            guard c.updated.contains(where: { (low...high).contains($0.key.rowID) }) else { continue }
             // Updates are few (counts), inserts may be a million: walk the inserts, hold a set of the updates.
             var dropped = Set<ObjectID>()
             for id in c.inserted where c.updated[id] != nil { dropped.insert(id) }

@@ -130,6 +130,7 @@ extension Context {
         }
         // The inserts, and the counts the write changed (an owner's count of members).
         flushed.changes.formUnion(result.changes)
+        flushed.rows += pendingRows.reduce(0) { $0 + $1.1.count }
         flushed.counts += result.counts
         forgetRelationsTouchedByRows()
     }
@@ -141,6 +142,8 @@ struct FlushedRows {
     var changes = ChangeSet()
     var fingerprints: [(id: ObjectID, fingerprint: UInt64)] = []
     var counts: [MaintainedCount] = []
+    /// How many rows were flushed (the save takes `changes` out to add its own).
+    var rows = 0
 
-    var isEmpty: Bool { changes.isEmpty }
+    var isEmpty: Bool { rows == 0 }
 }

@@ -15,6 +15,7 @@ struct ByteWriter {
     mutating func signed(_ v: Int64) { varint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }
 
     mutating func fixed(_ v: UInt64) {
-        for k in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(k)))) }
+        // Eight bytes in one append (a million fingerprints: 8 million appends, each checking capacity).
+        withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
     }
 }
