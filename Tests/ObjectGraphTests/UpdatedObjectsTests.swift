@@ -73,7 +73,9 @@ import Testing
             }
             if updates.keys.allSatisfy({ !inserted.contains($0) }) { noneInRange += 1 }
         }
-        print("droppingUpdatesOfInserted, seed \(seed): \(ofInserted) updates of inserted objects, \(between) between inserted IDs, \(outside) outside them; \(noneInRange) of 300 sets held no update of an inserted object")
+        print(
+            "droppingUpdatesOfInserted, seed \(seed): \(ofInserted) updates of inserted objects, \(between) between inserted IDs,"
+                + " \(outside) outside them; \(noneInRange) of 300 sets held no update of an inserted object")
         #expect(ofInserted > 50 && between > 50 && outside > 50)
     }
 
