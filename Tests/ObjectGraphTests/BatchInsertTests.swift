@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import TestSupport
 import Testing
 
 @testable import ObjectGraph
@@ -43,6 +45,58 @@ import Testing
         #expect(try c.count(FetchRequest("Node")) == 1)
         try c.redo()
         #expect(try c.existingObject(for: ids[2])?["name"] == .string("c"))
+    }
+
+    /// Rows are written without the columns NULL in all of them where leaving a column out stores NULL;
+    /// a column a migration added with a default is written NULL all the same, as the rows say.
+    @Test func nullColumnsStayNullWhereAMigrationGaveADefault() throws {
+        let v1 = try Model(version: 1) { Entity("Note") { Attribute("text", .string, default: "") } }
+        let v2 = try Model(version: 2) {
+            Entity("Note") {
+                Attribute("text", .string, default: "")
+                Attribute("label", .string, optional: true, default: "dflt")
+                Attribute("extra", .string, optional: true)
+            }
+        }
+        let dir = TemporaryDirectory("objectgraph")
+        _ = try Store(path: dir.path(), model: v1)
+        let c = Context(store: try Store(path: dir.path(), model: v2))
+        let e = c.model.entity("Note")!
+        // Runs of 80 (the first all NULL but `text`), 80 with one `label` and 3 one by one.
+        let runs: [[(label: Value, extra: Value)]] = [
+            Array(repeating: (.null, .null), count: 80),
+            (0..<80).map { $0 == 41 ? (.string("one"), .null) : (.null, .null) },
+            [(.null, .string("x")), (.string("y"), .null), (.null, .null)],
+        ]
+        var written: [(ObjectID, Value, Value)] = []
+        try c.transaction(actionName: "Load") {
+            for run in runs {
+                let ids = try c.reserveObjectIDs(e, count: run.count)
+                let rows = run.map { pair -> [Value] in
+                    var row = e.defaults
+                    row[e.slot("text")!] = .string("t")
+                    row[e.slot("label")!] = pair.label
+                    row[e.slot("extra")!] = pair.extra
+                    return row
+                }
+                c.insertRows(e, ids: ids, values: rows)
+                try c.flushRows()
+                written += zip(ids, run).map { ($0, $1.label, $1.extra) }
+            }
+        }
+        let stored = try c.store.queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, label, extra FROM Note ORDER BY id").map { row -> (Int64, String?, String?) in
+                (row["id"], row["label"], row["extra"])
+            }
+        }
+        func text(_ v: Value) -> String? { if case .string(let s) = v { s } else { nil } }
+        #expect(stored.count == written.count)
+        for ((id, label, extra), (storedID, storedLabel, storedExtra)) in zip(written, stored) {
+            #expect(storedID == id.rowID)
+            #expect(storedLabel == text(label), "label of \(id)")
+            #expect(storedExtra == text(extra), "extra of \(id)")
+        }
+        #expect(stored.filter { $0.1 == "dflt" }.isEmpty)
     }
 
     @Test func badRowsSaveNothing() throws {

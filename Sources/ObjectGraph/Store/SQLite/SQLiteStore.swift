@@ -25,8 +25,11 @@ final class SQLiteStore: PersistentStore {
     /// Changes when SQL built before can no longer be used (a read-only store took in a migration): a
     /// result's cached batch SQL (`OrderedReadCache`) is built again.
     var readGeneration = 0
-    /// `INSERT` of one or several rows, by entity and row count.
-    var insertSQL: [Int: String] = [:]
+    /// `INSERT` of one or several rows, by entity, row count and the columns left out.
+    var insertSQL: [InsertShape: String] = [:]
+    /// By entity: the stored slots whose column has no default, so that an `INSERT` leaving them out
+    /// stores NULL (see `writeRun`).
+    var slotsNullWhenLeftOut: [Int: UInt64] = [:]
     /// The last `PRAGMA data_version` seen: it changes when another connection commits.
     var dataVersion: Int64 = -1
     var savesSincePrune = 0
