@@ -66,7 +66,7 @@ import Testing
         let runs: [[(label: Value, extra: Value)]] = [
             Array(repeating: (.null, .null), count: 80),
             (0..<80).map { $0 == 41 ? (.string("one"), .null) : (.null, .null) },
-            [(.null, .string("x")), (.string("y"), .null), (.null, .null)],
+            [(.null, .string("x")), (.string("y"), .null), (.null, .null)]
         ]
         var written: [(ObjectID, Value, Value)] = []
         try c.transaction(actionName: "Load") {
