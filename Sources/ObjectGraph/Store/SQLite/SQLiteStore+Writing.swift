@@ -69,7 +69,9 @@ extension SQLiteStore {
     private func writeRun(
         _ db: Database, _ e: EntityDescription, _ ids: [Int64], _ rows: [[Value]], _ counts: inout MaintainedCounts
     ) throws {
-        let omitted = try nullInEveryRow(db, e, rows)
+        // A few rows (an edit) keep the one statement of every column: the columns' defaults are read once a
+        // store, which would cost a quick command more than it saves.
+        let omitted = rows.count >= Self.rowsPerInsert ? try nullInEveryRow(db, e, rows) : 0
         let slots = omitted == 0 ? e.storedSlots : e.storedSlots.filter { omitted & (1 << UInt64($0)) == 0 }
         let width = Int32(slots.count + 1)
         let maintained = e.maintainedMask != 0
