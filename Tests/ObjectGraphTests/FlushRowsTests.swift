@@ -41,6 +41,42 @@ import Testing
 
     static func count(_ store: Store) throws -> Int { try Context(store: store).count(FetchRequest("Node")) }
 
+    /// A flush the store refuses part-way (a row takes a stored row's ID: in a statement of 32 rows, or among
+    /// the last rows written one by one) fails its transaction even when the caller catches the error: the
+    /// rows written before the refused one are never committed, and the context goes on.
+    @Test(arguments: [40, 70])
+    func aFailedFlushFailsItsTransactionEvenWhenCaught(badRow: Int) throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.path(), model: Self.model)
+        let c = Context(store: store)
+        let e = c.model.entity("Node")!
+        let root = try c.insert("Node")
+        root["name"] = "root"
+        try c.saveWithoutUndo()
+        var caught: StoreError?
+        #expect(throws: StoreError.self) {
+            try c.transaction(actionName: "Import") {
+                var ids = try c.reserveObjectIDs(e, count: 80)
+                ids[badRow] = root.objectID
+                let rows = ids.indices.map { k -> [Value] in
+                    var row = e.defaults
+                    row[e.slot("name")!] = .string("n\(k)")
+                    row[e.slot("parent")!] = .integer(root.objectID.rowID)
+                    return row
+                }
+                c.insertRows(e, ids: ids, values: rows)
+                do { try c.flushRows() } catch let error as StoreError { caught = error }
+            }
+        }
+        #expect(caught?.code == .uniqueConstraint)
+        #expect(try Self.count(store) == 1)
+        let next = try c.insert("Node")
+        next["name"] = "after"
+        try c.save()
+        #expect(try Self.count(store) == 2)
+        #expect(root.count("children") == 0)
+    }
+
     @Test func batchesCommitTogetherAsOneChangeAndOneStep() throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.path(), model: Self.model)

@@ -71,7 +71,8 @@ extension Context {
     /// Writes the rows added with ``insertRows(_:ids:values:)`` so far into the open write transaction, so
     /// this context stops holding them: an import of a million rows, added and flushed a batch at a time,
     /// holds one batch. Only inside ``transaction(actionName:_:)``; the rows are validated now and commit
-    /// (or roll back) with the transaction. They may point to stored rows and to rows flushed before, not to
+    /// (or roll back) with the transaction. When the store fails to write them, the transaction fails with
+    /// that error, caught or not: some of the rows may be written. They may point to stored rows and to rows flushed before, not to
     /// objects inserted in this unit of work (those are written when it ends, after them). For the undo step each row is kept as its ID and a fingerprint
     /// of its values (undo deletes it only if it still holds them), and in the change set as its ID.
     ///
@@ -123,7 +124,15 @@ extension Context {
         for (_, ids, _) in pendingRows { write.changes.insert(contentsOf: ids) }
         // Waited for whatever happens to the write: the work reads the rows and must end before they go.
         defer { prepared?.wait() }
-        let result = try store.backend.write(write)
+        let result: StoreWriteResult
+        do {
+            result = try store.backend.write(write)
+        } catch {
+            // Part of the rows may be written (the store's inserts stop at a failing row, see `writeRun`):
+            // the transaction fails with this error even if the caller catches it and goes on.
+            flushed.failure = error
+            throw error
+        }
         if let prepared, recording {
             prepared.wait()
             flushed.fingerprints.append(contentsOf: prepared.rowFingerprints)
@@ -144,6 +153,8 @@ struct FlushedRows {
     var counts: [MaintainedCount] = []
     /// How many rows were flushed (the save takes `changes` out to add its own).
     var rows = 0
+    /// Why a flush failed: the transaction that flushed cannot commit.
+    var failure: StoreError?
 
     var isEmpty: Bool { rows == 0 }
 }

@@ -77,6 +77,7 @@ extension Context {
                 // Named first, so the edit can rename the step once it knows what it did.
                 if let actionName { pendingActionName = actionName }
                 result = try edit()
+                if let failure = flushed.failure { throw failure }
                 processPendingChanges()
                 try checkReads()
                 try runWillSave()
