@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
@@ -40,6 +41,73 @@ import Testing
     }
 
     static func count(_ store: Store) throws -> Int { try Context(store: store).count(FetchRequest("Node")) }
+
+    /// A caught flush failure followed by `rollback()` in the edit still fails the transaction: the rows the
+    /// flush wrote before the refused one are never committed (found by review: the rollback cleared it).
+    @Test func aRollbackAfterACaughtFlushFailureStillFailsTheTransaction() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.path(), model: Self.model)
+        let c = Context(store: store)
+        let e = c.model.entity("Node")!
+        let root = try c.insert("Node")
+        root["name"] = "root"
+        try c.saveWithoutUndo()
+        var caught: StoreError?
+        #expect(throws: StoreError.self) {
+            try c.transaction(actionName: "Import") {
+                var ids = try c.reserveObjectIDs(e, count: 80)
+                ids[40] = root.objectID
+                c.insertRows(e, ids: ids, values: Self.rows(e, count: 80, under: root.objectID))
+                do {
+                    try c.flushRows()
+                } catch let error as StoreError {
+                    caught = error
+                    c.rollback()
+                }
+            }
+        }
+        #expect(caught?.code == .uniqueConstraint)
+        #expect(try Self.count(store) == 1)
+    }
+
+    /// A full disk in the middle of a flush ends SQLite's transaction (no statement journal to take back the
+    /// one statement): a caller that catches it and flushes again writes nothing, and nothing commits (found by
+    /// review: the later statements ran in autocommit and committed at once).
+    @Test func aFullDiskInAFlushCommitsNothingEvenWhenCaught() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.path(), model: Self.model)
+        let c = Context(store: store)
+        let e = c.model.entity("Node")!
+        let root = try c.insert("Node")
+        root["name"] = "root"
+        try c.saveWithoutUndo()
+        var caught: StoreError?, again: (any Error)?
+        #expect(throws: StoreError.self) {
+            try c.transaction(actionName: "Import") {
+                let db = try #require((c.store.backend as? SQLiteStore)?.transaction)
+                let pages = try #require(try Int.fetchOne(db, sql: "PRAGMA page_count"))
+                _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages + 3)")
+                let ids = try c.reserveObjectIDs(e, count: 256)
+                let more = try c.reserveObjectIDs(e, count: 40)
+                c.insertRows(e, ids: ids, values: Self.rows(e, count: 256, under: root.objectID, long: true))
+                do { try c.flushRows() } catch let error as StoreError { caught = error }
+                c.insertRows(e, ids: more, values: Self.rows(e, count: 40, under: root.objectID))
+                do { try c.flushRows() } catch { again = error }
+            }
+        }
+        #expect(caught?.code == .diskFull)
+        #expect(again != nil)
+        #expect(try Self.count(store) == 1)
+    }
+
+    static func rows(_ e: EntityDescription, count: Int, under parent: ObjectID, long: Bool = false) -> [[Value]] {
+        (0..<count).map { k -> [Value] in
+            var row = e.defaults
+            row[e.slot("name")!] = .string((long ? String(repeating: "x", count: 1000) : "") + "n\(k)")
+            row[e.slot("parent")!] = .integer(parent.rowID)
+            return row
+        }
+    }
 
     /// A flush the store refuses part-way (a row takes a stored row's ID: in a statement of 32 rows, or among
     /// the last rows written one by one) fails its transaction even when the caller catches the error: the

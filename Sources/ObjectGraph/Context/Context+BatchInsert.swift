@@ -130,7 +130,7 @@ extension Context {
         } catch {
             // Part of the rows may be written (the store's inserts stop at a failing row, see `writeRun`):
             // the transaction fails with this error even if the caller catches it and goes on.
-            flushed.failure = error
+            flushFailure = error
             throw error
         }
         if let prepared, recording {
@@ -153,8 +153,6 @@ struct FlushedRows {
     var counts: [MaintainedCount] = []
     /// How many rows were flushed (the save takes `changes` out to add its own).
     var rows = 0
-    /// Why a flush failed: the transaction that flushed cannot commit.
-    var failure: StoreError?
 
     var isEmpty: Bool { rows == 0 }
 }

@@ -61,6 +61,7 @@ extension Context {
         var unit: UnitOfWork?
         var commit: UnitOfWork.Commit?
         reservedInTransaction = false
+        flushFailure = nil
         undoHistory.unitBegins()
         defer { endUnitReads() }
         do {
@@ -77,7 +78,7 @@ extension Context {
                 // Named first, so the edit can rename the step once it knows what it did.
                 if let actionName { pendingActionName = actionName }
                 result = try edit()
-                if let failure = flushed.failure { throw failure }
+                if let failure = flushFailure { throw failure }
                 processPendingChanges()
                 try checkReads()
                 try runWillSave()

@@ -130,6 +130,9 @@ public final class Context {
     var pendingDeletesUncounted: Set<Int> = []
     /// Rows `flushRows` wrote in the open transaction, for the save that ends it.
     var flushed = FlushedRows()
+    /// Why a `flushRows` of the open transaction failed: the transaction cannot commit, whatever the edit
+    /// does after (a `rollback()` included). Cleared when the next transaction begins.
+    var flushFailure: StoreError?
     /// Rows read ahead by a batch, waiting for their object to be touched.
     var rowCache: [ObjectID: [Value]] = [:]
     /// Moves on whenever rows may have changed under this context (a save, a merged change, a refresh):

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 extension SQLiteStore {
     /// Writes a unit of work in the open transaction: its rows, the counts the store maintains, and its
@@ -35,10 +36,20 @@ extension SQLiteStore {
             if !changes.isEmpty && unit.logs { try openLog(changes, db, author: unit.author) }
             return StoreWriteResult(changes: changes, counts: results)
         } catch let e as StoreError {
+            noteIfTransactionEnded(db)
             throw e
         } catch {
+            noteIfTransactionEnded(db)
             throw SQLiteStore.saveError(error, path: path)
         }
+    }
+
+    /// After a failed write: when SQLite ended the transaction itself (a full disk, an I/O error or no
+    /// memory in a statement it cannot take back alone, as an `INSERT OR FAIL` of several rows), every later
+    /// statement of this write transaction fails instead of running in autocommit, where each would commit
+    /// at once.
+    func noteIfTransactionEnded(_ db: Database) {
+        if sqlite3_get_autocommit(db.sqliteConnection) != 0 { transactionEnded = true }
     }
 
     /// A failed write as a ``StoreError`` that names what it can: SQLite says which entity and column a

@@ -435,6 +435,9 @@ final class SQLiteStore: PersistentStore {
 
     /// The connection while a write transaction is open on it (see `writeTransaction`).
     private(set) var transaction: Database?
+    /// True once SQLite ended the open write transaction on a failed write (see `noteIfTransactionEnded`):
+    /// its statements fail from then on, and so does its commit.
+    var transactionEnded = false
     /// The connection's count of changed rows when the open write transaction began: while it is the same,
     /// the transaction has written nothing (see `rowsAside`).
     private(set) var changesAtTransactionStart = 0
@@ -465,8 +468,10 @@ final class SQLiteStore: PersistentStore {
                 transaction = db
                 changesAtTransactionStart = db.totalChangesCount
                 (pendingLog, loggedSeq, counterInTransaction) = (nil, 0, nil)
-                defer { (transaction, pendingLog, counterInTransaction) = (nil, nil, nil) }
+                transactionEnded = false
+                defer { (transaction, pendingLog, counterInTransaction, transactionEnded) = (nil, nil, nil, false) }
                 result = try body(db)
+                if transactionEnded { throw StoreError(.storage, "cannot save: a write failed and SQLite ended the transaction", path: path) }
                 try flushLog(db)
                 return .commit
             }
@@ -474,8 +479,16 @@ final class SQLiteStore: PersistentStore {
         return result!
     }
 
+    /// Fails a statement of a write transaction SQLite has ended (see `transactionEnded`).
+    private func refuseIfTransactionEnded(_ db: Database) throws {
+        if transactionEnded && db === transaction {
+            throw StoreError(.storage, "cannot save: an earlier write failed and SQLite ended the transaction", path: path)
+        }
+    }
+
     /// The prepared statement for `sql`, reset and ready to bind.
     func statement(_ db: Database, _ which: HotSQL) throws -> RawStatement {
+        try refuseIfTransactionEnded(db)
         if let s = hot[which.rawValue] { return RawStatement(s) }
         let s = try db.makeStatement(sql: which.sql)
         hot[which.rawValue] = s
@@ -483,6 +496,7 @@ final class SQLiteStore: PersistentStore {
     }
 
     func statement(_ db: Database, _ sql: String) throws -> RawStatement {
+        try refuseIfTransactionEnded(db)
         statementUses += 1
         if let i = statements.index(forKey: sql) {
             statements.values[i].used = statementUses
