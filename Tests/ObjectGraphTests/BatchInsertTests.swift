@@ -62,10 +62,13 @@ import Testing
         _ = try Store(path: dir.path(), model: v1)
         let c = Context(store: try Store(path: dir.path(), model: v2))
         let e = c.model.entity("Note")!
-        // Runs of 80 (the first all NULL but `text`), 80 with one `label` and 3 one by one.
+        // Runs of 80 (the first all NULL but `text`), 80 with one `label`, 80 with `extra` in the last row
+        // only, 80 with `extra` in the first row only, and 3 one by one.
         let runs: [[(label: Value, extra: Value)]] = [
             Array(repeating: (.null, .null), count: 80),
             (0..<80).map { $0 == 41 ? (.string("one"), .null) : (.null, .null) },
+            (0..<80).map { $0 == 79 ? (.null, .string("last")) : (.null, .null) },
+            (0..<80).map { $0 == 0 ? (.null, .string("first")) : (.null, .null) },
             [(.null, .string("x")), (.string("y"), .null), (.null, .null)]
         ]
         var written: [(ObjectID, Value, Value)] = []

@@ -42,16 +42,21 @@ import Testing
 
     static func count(_ store: Store) throws -> Int { try Context(store: store).count(FetchRequest("Node")) }
 
+    /// A store in `dir` with one saved root, and a context on it.
+    static func storeWithRoot(_ dir: TemporaryDirectory) throws -> (Store, Context, EntityDescription, ManagedObject) {
+        let store = try Store(path: dir.path(), model: model)
+        let c = Context(store: store)
+        let root = try c.insert("Node")
+        root["name"] = "root"
+        try c.saveWithoutUndo()
+        return (store, c, c.model.entity("Node")!, root)
+    }
+
     /// A caught flush failure followed by `rollback()` in the edit still fails the transaction: the rows the
     /// flush wrote before the refused one are never committed (found by review: the rollback cleared it).
     @Test func aRollbackAfterACaughtFlushFailureStillFailsTheTransaction() throws {
         let dir = TemporaryDirectory()
-        let store = try Store(path: dir.path(), model: Self.model)
-        let c = Context(store: store)
-        let e = c.model.entity("Node")!
-        let root = try c.insert("Node")
-        root["name"] = "root"
-        try c.saveWithoutUndo()
+        let (store, c, e, root) = try Self.storeWithRoot(dir)
         var caught: StoreError?
         #expect(throws: StoreError.self) {
             try c.transaction(actionName: "Import") {
@@ -75,12 +80,7 @@ import Testing
     /// review: the later statements ran in autocommit and committed at once).
     @Test func aFullDiskInAFlushCommitsNothingEvenWhenCaught() throws {
         let dir = TemporaryDirectory()
-        let store = try Store(path: dir.path(), model: Self.model)
-        let c = Context(store: store)
-        let e = c.model.entity("Node")!
-        let root = try c.insert("Node")
-        root["name"] = "root"
-        try c.saveWithoutUndo()
+        let (store, c, e, root) = try Self.storeWithRoot(dir)
         var caught: StoreError?, again: (any Error)?
         #expect(throws: StoreError.self) {
             try c.transaction(actionName: "Import") {
@@ -115,24 +115,13 @@ import Testing
     @Test(arguments: [40, 70])
     func aFailedFlushFailsItsTransactionEvenWhenCaught(badRow: Int) throws {
         let dir = TemporaryDirectory()
-        let store = try Store(path: dir.path(), model: Self.model)
-        let c = Context(store: store)
-        let e = c.model.entity("Node")!
-        let root = try c.insert("Node")
-        root["name"] = "root"
-        try c.saveWithoutUndo()
+        let (store, c, e, root) = try Self.storeWithRoot(dir)
         var caught: StoreError?
         #expect(throws: StoreError.self) {
             try c.transaction(actionName: "Import") {
                 var ids = try c.reserveObjectIDs(e, count: 80)
                 ids[badRow] = root.objectID
-                let rows = ids.indices.map { k -> [Value] in
-                    var row = e.defaults
-                    row[e.slot("name")!] = .string("n\(k)")
-                    row[e.slot("parent")!] = .integer(root.objectID.rowID)
-                    return row
-                }
-                c.insertRows(e, ids: ids, values: rows)
+                c.insertRows(e, ids: ids, values: Self.rows(e, count: 80, under: root.objectID))
                 do { try c.flushRows() } catch let error as StoreError { caught = error }
             }
         }

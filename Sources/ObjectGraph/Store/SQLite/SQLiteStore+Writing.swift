@@ -118,15 +118,20 @@ extension SQLiteStore {
     /// it out; never a count the store maintains. Only the slots NULL in the first row are looked at.
     private func nullInEveryRow(_ db: Database, _ e: EntityDescription, _ rows: [[Value]]) throws -> UInt64 {
         guard let first = rows.first else { return 0 }
-        var candidates: [Int] = []
+        var mask: UInt64 = 0
         let allowed = try slotsNullWhenLeftOut(db, e)
-        for slot in e.storedSlots where allowed & (1 << UInt64(slot)) != 0 && first[slot].isNull { candidates.append(slot) }
-        guard !candidates.isEmpty else { return 0 }
+        for slot in e.storedSlots where allowed & (1 << UInt64(slot)) != 0 && first[slot].isNull { mask |= 1 << UInt64(slot) }
+        // A walk over the set bits: a few instructions a row, where narrowing an array cost 1 % of an import.
         for row in rows.dropFirst() {
-            candidates.removeAll { !row[$0].isNull }
-            if candidates.isEmpty { return 0 }
+            if mask == 0 { return 0 }
+            var left = mask
+            while left != 0 {
+                let slot = left.trailingZeroBitCount
+                left &= left - 1
+                if !row[slot].isNull { mask &= ~(1 << UInt64(slot)) }
+            }
         }
-        return candidates.reduce(0) { $0 | 1 << UInt64($1) }
+        return mask
     }
 
     /// The stored slots of `e` that an `INSERT` may leave out to store NULL: their columns have no
