@@ -65,6 +65,24 @@ public struct DatabaseOptions: ParsableArguments {
         return try body(outline)
     }
 
+    /// Runs a command that fills a new outline (an import where there is none yet): written aside and given
+    /// its name when complete (see `Store.makeNew`). Nil when an outline is there, or it cannot be made that
+    /// way (then `body` may have run, with no effect kept): run it with ``write(creatingRoot:_:)`` then.
+    public func writeNew<T>(_ body: (Outline) throws -> T) throws -> T? {
+        let limits = historyLimits
+        return try Store.makeNew(at: try path(), model: OutlineModel.model) { store in
+            let outline = Outline(context: Context(store: store))
+            _ = try outline.root()
+            outline.undoHistory.origin = DatabaseOptions.origin
+            outline.undoHistory.limits = limits
+            let result = try body(outline)
+            Console.current.flush()
+            // Closed by `makeNew`; its objects, as `leaveToExit` says, kept to the exit.
+            KeptToExit.shared.keepIfExiting(outline)
+            return result
+        }
+    }
+
     /// Runs a command that changes only an outline that exists (undo, redo, clearing history): where there
     /// is none, it says so rather than making one.
     public func writeExisting<T>(_ body: (Outline) throws -> T) throws -> T {

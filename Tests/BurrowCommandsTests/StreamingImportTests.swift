@@ -102,7 +102,7 @@ import Testing
         #expect(try JSONOutline.read(sh.run("export", "--format", "json").1) == Array(whole.dropFirst(ext == "org" ? 1 : 0)))
         if ext == "org" { #expect(sh.run("export", "--format", "org").1 == text) }
         #expect(sh.run("check").0 == 0)
-        // A fault on the last line: nothing added.
+        // A fault on the last line: nothing added, and no outline made where there was none.
         let other = Shell()
         let bad = other.file("bad.\(ext)")
         let fault = ext == "org" ? String(repeating: "*", count: 1_001) : "\t\t\t\tfour levels deeper"
@@ -110,6 +110,9 @@ import Testing
         try Data((text + deep + fault + (ext == "org" ? " deep\n" : "\n")).utf8).write(to: URL(fileURLWithPath: bad))
         let failed = other.run("import", bad)
         #expect(failed.0 == 1, "\(failed)")
-        #expect(other.run("ls").1 == "(no items under the top level)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other.dir.path("")) == ["bad.\(ext)"])
+        #expect(other.run("add", "kept").0 == 0)
+        #expect(other.run("import", bad).0 == 1)
+        #expect(other.run("ls").1 == "[ ] kept\n")
     }
 }

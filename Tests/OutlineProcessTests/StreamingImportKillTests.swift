@@ -73,4 +73,45 @@ import Testing
         let left = BurrowProcess.run(["export", "--format", "json", "--db", db])
         #expect(try JSONOutline.read(left.out) == [OutlineNode("P")], "\(note)")
     }
+
+    /// An import into a new outline (written aside and named when complete, `Store.makeNew`) killed while it
+    /// writes leaves no outline or a whole one under the name, never a part; the next import there makes it
+    /// and removes what the killed one left beside it.
+    @Test func importsIntoANewOutlineKilledLeaveNoneOrAWholeOne() throws {
+        let folder = TemporaryDirectory("burrow-kill")
+        let file = folder.path("items.md")
+        let text = Self.document("md", items: OutlineLoader.batchSize * 2 + 1500)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let expected = try OutlineFormat.markdown.read(text)
+        let seed = TestSeed.seed(63)
+        var random = SeededRandom(seed: seed)
+        let note = TestSeed.note(seed)
+        let whole = try BurrowProcess.measured(["import", file, "--db", folder.path("whole.sqlite")])
+        #expect(whole.status == 0 && whole.written > 0, "a whole import wrote \(whole.written) bytes")
+        func outline(_ db: String) throws -> [OutlineNode] {
+            let check = BurrowProcess.run(["check", "--db", db])
+            #expect(check.status == 0, "\(check.out)\(check.err); \(note)")
+            return try JSONOutline.read(BurrowProcess.run(["export", "--format", "json", "--db", db]).out)
+        }
+        var killed = 0, inTheWrite = 0, absent = 0
+        for k in 0..<6 {
+            let db = folder.path("new\(k).sqlite")
+            let threshold = Int.random(in: 0...(whole.written + whole.written / 10), using: &random)
+            let end = try BurrowProcess.killed(["import", file, "--db", db], after: threshold)
+            if end.killed { killed += 1 }
+            if end.killed && end.written > 4096 && end.written < whole.written { inTheWrite += 1 }
+            if FileManager.default.fileExists(atPath: db) {
+                #expect(try outline(db) == expected, "\(note)")
+            } else {
+                absent += 1
+                #expect(BurrowProcess.run(["import", file, "--db", db]).status == 0)
+                #expect(try outline(db) == expected, "\(note)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.path(".new\(k).sqlite.new")), "\(note)")
+        }
+        print(
+            "StreamingImportKillTests new outline: \(killed) of 6 imports killed, \(inTheWrite) in the middle of writing, "
+                + "\(absent) left no outline")
+        #expect(killed > 0, "\(note)")
+    }
 }

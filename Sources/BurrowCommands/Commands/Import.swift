@@ -56,7 +56,9 @@ struct Import: ParsableCommand {
         // before the store is opened.
         let text = fmt == .opml ? nil : try Import.utf8(data, name: name)
         if text != nil { mapped?.releasePages() }
-        try database.write { o in
+        // Into a new outline, the store is written aside and takes its name when complete (`Store.makeNew`);
+        // into one that exists, or where that cannot be done, the ordinary way.
+        let importing = { (o: Outline) throws -> (total: Int, parent: String, keptPreamble: Bool) in
             var progress = Progress("importing", total: nil)
             // All that can fail is done inside the transaction, the reading of an OPML file included. After the
             // commit come only messages, so no import is left half done for a retry to add again.
@@ -106,12 +108,20 @@ struct Import: ParsableCommand {
                 return (parent, n)
             }
             progress.finish()
-            say("Imported \(total) item\(total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(o.quoted(parent))")
+            return (total, o.quoted(parent), keptPreamble)
+        }
+        let tell = { (done: (total: Int, parent: String, keptPreamble: Bool)) in
+            say("Imported \(done.total) item\(done.total == 1 ? "" : "s") from \(name) (\(fmt.rawValue)) under \(done.parent)")
             // Said, so that text that became no item is not taken for lost.
-            if keptPreamble {
+            if done.keptPreamble {
                 let first = fmt == .org ? "headline" : "item"
-                say("Its text before the first \(first) is the note of \(o.quoted(parent)) (burrow export writes it back)")
+                say("Its text before the first \(first) is the note of \(done.parent) (burrow export writes it back)")
             }
+        }
+        if let done = try database.writeNew(importing) {
+            tell(done)
+        } else {
+            try database.write { o in tell(try importing(o)) }
         }
     }
 

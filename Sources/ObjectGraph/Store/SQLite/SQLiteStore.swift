@@ -66,12 +66,14 @@ final class SQLiteStore: PersistentStore {
     private(set) var checkpointer: BackgroundCheckpointer?
     /// True after ``close()``: the connections are closed and nothing may use this store.
     private(set) var isClosed = false
+    /// True for a new store written aside (`Store.makeNew`): no write-ahead log, no second connection.
+    let isAside: Bool
 
     /// The connection background scans read through; nil for an in-memory store.
     func backgroundReader() -> DatabaseQueue? {
         precondition(!isClosed, "the store was closed")
         if let r = backgroundReaderStorage { return r }
-        guard let path else { return nil }
+        guard let path, !isAside else { return nil }
         // Without a second connection, scans read in place (the caller's fallback): slower, never wrong.
         backgroundReaderStorage = try? DatabaseQueue(path: path, configuration: SQLiteStore.configuration(readonly: true))
         // It reads an older store as this store does: its missing tables as empty ones.
@@ -82,22 +84,34 @@ final class SQLiteStore: PersistentStore {
     /// The connection itself, for tests that inspect or damage a file the way another program would.
     var connectionForTests: DatabaseQueue { queue }
 
-    /// Opens the store at `path`, creating or migrating it (see ``Store/init(path:model:)``).
-    init(path: String, model: Model) throws(StoreError) {
+    /// Opens the store at `path`, creating or migrating it (see ``Store/init(path:model:)``). `aside`: a new
+    /// file no other connection opens, written with its rollback journal in memory (see `Store.makeNew`).
+    init(path: String, model: Model, aside: Bool = false) throws(StoreError) {
         self.model = model
         self.path = path
         isReadOnly = false
+        isAside = aside
         let existing = try SQLiteStore.inspect(path: path, model: model)
         do {
-            queue = try DatabaseQueue(path: path, configuration: SQLiteStore.configuration())
+            queue = try DatabaseQueue(path: path, configuration: SQLiteStore.configuration(aside: aside))
         } catch {
             throw StoreError.wrap(error, "cannot open the store", path: path)
         }
         try prepare(existing: existing)
         try startDataVersion()
+        guard !aside else { return }
+        // A new store: what a killed `makeNew` left beside its path goes now, or it would stay for good.
+        if existing == nil { AsideFile.removeLeftOver(for: path) }
         let checkpointer = BackgroundCheckpointer(path: path)
         queue.writeWithoutTransaction { db in checkpointer.install(on: db) }
         self.checkpointer = checkpointer
+    }
+
+    /// Puts the store at `path` (written aside, `Store.makeNew`) in WAL like every store on disk, before a
+    /// reader comes to it. Best effort: it is a complete store either way, and any process that opens it to
+    /// write asks for WAL again.
+    static func useLog(at path: String) {
+        if let queue = try? DatabaseQueue(path: path, configuration: configuration()) { try? queue.close() }
     }
 
     /// Opens an existing store for reading only (see ``Store/init(readingAt:model:)``).
@@ -105,6 +119,7 @@ final class SQLiteStore: PersistentStore {
         self.model = model
         self.path = path
         isReadOnly = true
+        isAside = false
         guard let existing = try SQLiteStore.inspect(path: path, model: model) else {
             throw StoreError(.cannotOpen, Store.noStoreYet, path: path)
         }
@@ -235,6 +250,7 @@ final class SQLiteStore: PersistentStore {
         self.model = model
         self.path = nil
         isReadOnly = false
+        isAside = false
         do {
             queue = try DatabaseQueue(configuration: SQLiteStore.configuration())
         } catch {
@@ -271,7 +287,7 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
-    static func configuration(readonly: Bool = false) -> Configuration {
+    static func configuration(readonly: Bool = false, aside: Bool = false) -> Configuration {
         processSettings
         var config = Configuration()
         config.foreignKeysEnabled = true
@@ -296,7 +312,10 @@ final class SQLiteStore: PersistentStore {
                 // pages (fewer pages to split, log frames and write calls). Only a file with no pages yet takes
                 // it; an existing store keeps its size (DECISIONS, 2026-12-04).
                 try db.execute(sql: "PRAGMA page_size = 16384")
-                let mode = try journalModeWAL(db)
+                // A file written aside has no reader but its writer until it is complete: no log to write and
+                // copy again, its journal (the few pages that existed before a transaction) in memory. It takes
+                // WAL once it has its name, before anything else opens it.
+                let mode = aside ? try String.fetchOne(db, sql: "PRAGMA journal_mode = MEMORY") : try journalModeWAL(db)
                 guard mode == "wal" || mode == "memory" else {
                     throw StoreError(.cannotOpen, "cannot use a write-ahead log here (journal mode \(mode ?? "unknown"))")
                 }

@@ -1,0 +1,103 @@
+import Foundation
+
+/// The hidden file beside a store's path that a new store is written in before it takes that name
+/// (`Store.makeNew`): `.NAME.new` in the same folder, locked (`flock`) while a process writes it, so
+/// that two processes never write the same one and a file left by a process that died is known as such.
+final class AsideFile {
+    /// The hidden file's path.
+    let path: String
+    /// The path the store takes when it is complete.
+    let target: String
+    /// Open from the start to the end: it holds the lock. Closed only after SQLite has closed its own
+    /// descriptors of the file (closing one drops the process's SQLite locks on it).
+    private var descriptor: Int32
+
+    /// Takes the aside file for `target`, emptied (a process that died writing it left it). Nil when another
+    /// process is writing it now, or the folder refuses a file (the ordinary way then says why).
+    init?(for target: String) {
+        path = AsideFile.path(for: target)
+        self.target = target
+        // Not through a link someone left there: the file is made, or it is the one a process left.
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, ftruncate(descriptor, 0) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        // A journal beside a dead process's file belongs to nothing now.
+        for suffix in ["-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// `.NAME.new` beside `target`.
+    static func path(for target: String) -> String {
+        let url = URL(fileURLWithPath: target)
+        return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".new"
+    }
+
+    /// Removes the aside file of `target` that a process left when it died (a killed import), unless one is
+    /// writing it now: for a store made the ordinary way at `target`, so that it is not left for good.
+    static func removeLeftOver(for target: String) {
+        let path = path(for: target)
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Removes the file: nothing of it is kept.
+    func discard() {
+        unlink(path)
+        for suffix in ["-journal", "-wal", "-shm"] { unlink(path + suffix) }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    /// Gives the complete file `target`'s name, never over a file that has it: false when one does (made
+    /// while this one was written) or the file system can do neither an exclusive rename nor a link; the file
+    /// is removed then. Its bytes reach the disk before the name, and the name before this returns.
+    func publish() throws(StoreError) -> Bool {
+        guard fsync(descriptor) == 0 else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw StoreError(.storage, "cannot save the new store: \(reason)", path: target)
+        }
+        var named = AsideFile.renameWithoutReplacing(path, target)
+        if named == nil {
+            // No exclusive rename here: a link is just as exclusive, where the file system has links.
+            named = link(path, target) == 0
+            if named == true { unlink(path) }
+        }
+        guard named == true else {
+            discard()
+            return false
+        }
+        // The new name on disk too: a power cut after the command said it was done keeps the store.
+        let folder = open(URL(fileURLWithPath: target).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+        close(descriptor)
+        descriptor = -1
+        return true
+    }
+
+    private typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
+
+    /// `renameat2(…, RENAME_NOREPLACE)`, which Swift's Glibc module does not declare: true when renamed,
+    /// false when `to` exists (or another error), nil when this system or file system cannot do it.
+    private static func renameWithoutReplacing(_ from: String, _ to: String) -> Bool? {
+        guard let symbol = dlsym(nil, "renameat2") else { return nil }
+        let rename = unsafeBitCast(symbol, to: Renameat2.self)
+        let noReplace: UInt32 = 1
+        if rename(AT_FDCWD, from, AT_FDCWD, to, noReplace) == 0 { return true }
+        return errno == EINVAL || errno == ENOSYS || errno == ENOTSUP ? nil : false
+    }
+}
