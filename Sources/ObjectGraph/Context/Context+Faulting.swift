@@ -58,8 +58,9 @@ extension Context {
         let existing = registered[id]
         if let o = existing, !o.isFault { return o }
         var k = index - storage.batchStart
-        if k < 0 || k >= storage.batchRows.count || storage.batchRows[k] == nil {
-            storage.loadBatch(around: index, size: batchSize, from: store.backend, statistics: &statistics)
+        // A batch read before a save or a merged change may hold rows changed since: read again.
+        if k < 0 || k >= storage.batchRows.count || storage.batchRows[k] == nil || storage.batchGeneration != generation {
+            storage.loadBatch(around: index, size: batchSize, from: store.backend, generation: generation, statistics: &statistics)
             k = index - storage.batchStart
         }
         // Moved out of the buffer, not copied: the object becomes the row's only owner.
