@@ -27,4 +27,25 @@ import Testing
         #expect(again.status == 0, "\(again.err)")
         #expect(try Outline(readingAt: db).context.count(.init("Item")) == 1 + 2 + 20_000)
     }
+
+    /// A full disk met by an import into a new outline (written aside, `Store.makeNew`) leaves no outline and
+    /// names the path the user gave, not the hidden file it was written in, which is gone by then (found by
+    /// review); the ordinary way (an empty file at the path) says the same of its path.
+    @Test func aFullDiskInANewOutlineNamesThePathGiven() throws {
+        let folder = TemporaryDirectory("burrow-outline")
+        let db = folder.path("new.sqlite")
+        let file = folder.path("big.txt")
+        try Data((0..<20_000).map { "item \($0) with a title long enough to take some room\n" }.joined().utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let shell = "trap '' XFSZ; ulimit -f 1000; exec \"$0\" \"$@\""
+        let r = BurrowProcess.run(tool: "/bin/sh", ["-c", shell, BurrowProcess.path, "import", file, "--db", db])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.err.hasPrefix("burrow: cannot save: the disk is full or refused to write ("), "\(r.err)")
+        #expect(r.err.hasSuffix("[\(db)]\n"), "\(r.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("")) == ["big.txt"])
+        let ordinary = folder.path("ordinary.sqlite")
+        FileManager.default.createFile(atPath: ordinary, contents: nil)
+        let o = BurrowProcess.run(tool: "/bin/sh", ["-c", shell, BurrowProcess.path, "import", file, "--db", ordinary])
+        #expect(o.status == 1 && o.err.hasSuffix("[\(ordinary)]\n"), "\(o.err)")
+    }
 }

@@ -14,18 +14,40 @@ final class AsideFile {
 
     /// Takes the aside file for `target`, emptied (a process that died writing it left it). Nil when another
     /// process is writing it now, or the folder refuses a file (the ordinary way then says why).
-    init?(for target: String) {
-        path = AsideFile.path(for: target)
-        self.target = target
-        // Not through a link someone left there: the file is made, or it is the one a process left.
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, ftruncate(descriptor, 0) == 0 else {
-            close(descriptor)
-            return nil
+    static func take(for target: String) -> AsideFile? {
+        let path = path(for: target)
+        // Twice at most: a name that was another name of a file (below) is removed and made again.
+        for attempt in 0..<2 {
+            // Not through a link someone left there: the file is made, or it is the one a process left.
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (attempt == 0 ? 0 : O_EXCL), 0o644)
+            guard descriptor >= 0 else { return nil }
+            var status = stat()
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &status) == 0 else {
+                close(descriptor)
+                return nil
+            }
+            if status.st_nlink != 1 {
+                // Another name of a file: a store, where a process was killed between the link and the unlink
+                // that name a store where renaming cannot refuse to replace. Only this name goes.
+                unlink(path)
+                close(descriptor)
+                continue
+            }
+            guard ftruncate(descriptor, 0) == 0 else {
+                close(descriptor)
+                return nil
+            }
+            // A journal beside a dead process's file belongs to nothing now.
+            for suffix in ["-journal", "-wal", "-shm"] { unlink(path + suffix) }
+            return AsideFile(path: path, target: target, descriptor: descriptor)
         }
-        // A journal beside a dead process's file belongs to nothing now.
-        for suffix in ["-journal", "-wal", "-shm"] { unlink(path + suffix) }
+        return nil
+    }
+
+    private init(path: String, target: String, descriptor: Int32) {
+        self.path = path
+        self.target = target
+        self.descriptor = descriptor
     }
 
     /// `.NAME.new` beside `target`.
@@ -35,11 +57,17 @@ final class AsideFile {
     }
 
     /// Removes the aside file of `target` that a process left when it died (a killed import), unless one is
-    /// writing it now: for a store made the ordinary way at `target`, so that it is not left for good.
+    /// writing it now: for every store opened to write at `target`, so that it is not left for good.
     static func removeLeftOver(for target: String) {
         let path = path(for: target)
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        // Another name of a file (see `take`), perhaps of the store this process has open: the name goes, and
+        // no descriptor of it is opened (closing one would drop this process's locks on that store).
+        if status.st_nlink > 1 {
+            unlink(path)
+            return
+        }
         let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }

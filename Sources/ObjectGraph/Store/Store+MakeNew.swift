@@ -7,8 +7,8 @@ extension Store {
     /// returned and the store is closed. Nil, with nothing kept, when that cannot be done: a file is at
     /// `path`, another process is making one there this way, the folder refuses the hidden file, or a store
     /// took the name while `body` ran (then `body` has run: do its work again the ordinary way, with no
-    /// effect outside the store). A failure in `body` leaves no file; so does a crash, once the next
-    /// `makeNew` at `path` has run.
+    /// effect outside the store). A failure in `body` leaves no file; so does a crash, once a store is
+    /// next opened to write at `path`.
     ///
     /// ```swift
     /// let count = try Store.makeNew(at: "outline.sqlite", model: model) { store in try load(into: store) }
@@ -16,7 +16,7 @@ extension Store {
     /// ```
     public static func makeNew<T>(at path: String, model: Model, _ body: (Store) throws -> T) throws -> T? {
         var status = stat()
-        guard lstat(path, &status) != 0, errno == ENOENT, let aside = AsideFile(for: path) else { return nil }
+        guard lstat(path, &status) != 0, errno == ENOENT, let aside = AsideFile.take(for: path) else { return nil }
         let result: T
         do {
             let store = try Store(SQLiteStore(path: aside.path, model: model, aside: true), model: model, path: aside.path, isReadOnly: false)
@@ -27,6 +27,11 @@ extension Store {
                 throw error
             }
             try store.close()
+        } catch var error as StoreError {
+            aside.discard()
+            // Said of the path the caller gave: the hidden file is gone by the time anyone reads it.
+            if error.path == aside.path { error.path = path }
+            throw error
         } catch {
             aside.discard()
             throw error

@@ -100,8 +100,9 @@ final class SQLiteStore: PersistentStore {
         try prepare(existing: existing)
         try startDataVersion()
         guard !aside else { return }
-        // A new store: what a killed `makeNew` left beside its path goes now, or it would stay for good.
-        if existing == nil { AsideFile.removeLeftOver(for: path) }
+        // What a killed `makeNew` left beside the path goes now (one `lstat` when there is none), or it would
+        // stay for good.
+        AsideFile.removeLeftOver(for: path)
         let checkpointer = BackgroundCheckpointer(path: path)
         queue.writeWithoutTransaction { db in checkpointer.install(on: db) }
         self.checkpointer = checkpointer
