@@ -56,6 +56,23 @@ struct RowCacheTests {
         #expect(h.backend.lines[3] == "✂[x] Free-range eggs fr…", "\(h.backend.lines)")
     }
 
+    /// An item below the screen renamed elsewhere after the level has scrolled past its first screen shows
+    /// its new title when it scrolls into view. (Written for `ContextTests.aRowReadAheadAndChangedElsewhere…`:
+    /// the level's rows do not come from a fetch result's read-ahead batch, so this passed before that fix too.)
+    @Test func aRowReadAheadAndRenamedElsewhereShowsItsNewTitle() throws {
+        let (h, other) = try AppHarness.withSecondContext((0..<80).map { "Item \($0)" })
+        // Past the first screen: the rows below it are read ahead.
+        for _ in 0..<30 { try h.press("j") }
+        #expect(!h.backend.lines.contains { $0.contains("Item 60") })
+        let far = try #require(try other.children(of: try other.root()).first { $0.title == "Item 60" }).objectID
+        try other.perform { try other.rename(far, to: "Renamed elsewhere") }
+        _ = h.app.poll()
+        h.draw()
+        for _ in 0..<30 { try h.press("j") }
+        #expect(h.backend.lines.contains { $0.contains("Renamed elsewhere") }, "\(h.backend.lines)")
+        #expect(!h.backend.lines.contains { $0.contains("Item 60") }, "\(h.backend.lines)")
+    }
+
     /// Settling the level after a key reads the open lists that came into view and stops when a round reads
     /// none: with nothing open, two passes a key (the settle's own and the round that finds nothing), not the
     /// nine every key ran when the rounds were written as `for … where`.
