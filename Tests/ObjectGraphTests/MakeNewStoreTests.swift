@@ -16,6 +16,18 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: dir.path("")).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.sorted()
     }
 
+    /// `Store.makeNew` at `path` whose body saves one node named `name`; `also` runs after the save.
+    static func makeNew(at path: String, naming name: String, also: () throws -> Void = {}) throws -> Bool? {
+        try Store.makeNew(at: path, model: model) { store -> Bool in
+            let c = Context(store: store)
+            let n = try c.insert("Node")
+            n["name"] = .string(name)
+            try c.save()
+            try also()
+            return true
+        }
+    }
+
     static func names(at path: String) throws -> [String] {
         let c = Context(store: try Store(path: path, model: model))
         return try c.fetch(FetchRequest("Node")).map { (n: ManagedObject) -> String in n["name"] }.sorted()
@@ -85,13 +97,7 @@ import Testing
         let path = dir.path("x.sqlite")
         try Data(repeating: 0xAB, count: 70_000).write(to: URL(fileURLWithPath: dir.path(".x.sqlite.new")))
         try Data(repeating: 0xCD, count: 5_000).write(to: URL(fileURLWithPath: dir.path(".x.sqlite.new-journal")))
-        let made = try Store.makeNew(at: path, model: Self.model) { store -> Bool in
-            let c = Context(store: store)
-            let n = try c.insert("Node")
-            n["name"] = "fresh"
-            try c.save()
-            return true
-        }
+        let made = try Self.makeNew(at: path, naming: "fresh")
         #expect(made != nil)
         #expect(try Self.files(dir) == ["x.sqlite"])
         #expect(try Self.names(at: path) == ["fresh"])
@@ -119,16 +125,11 @@ import Testing
     @Test func aStoreMadeUnderTheNameMeanwhileIsKept() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("x.sqlite")
-        let made = try Store.makeNew(at: path, model: Self.model) { store -> Bool in
-            let c = Context(store: store)
-            let n = try c.insert("Node")
-            n["name"] = "aside"
-            try c.save()
+        let made = try Self.makeNew(at: path, naming: "aside") {
             let other = Context(store: try Store(path: path, model: Self.model))
             let theirs = try other.insert("Node")
             theirs["name"] = "theirs"
             try other.save()
-            return true
         }
         #expect(made == nil)
         #expect(try Self.files(dir) == ["x.sqlite"])
@@ -205,13 +206,7 @@ import Testing
         try store(path, named: "kept")
         #expect(link(path, dir.path(".x.sqlite.new")) == 0)
         #expect(rename(path, dir.path("backup.sqlite")) == 0)
-        let made = try Store.makeNew(at: path, model: Self.model) { store -> Bool in
-            let c = Context(store: store)
-            let n = try c.insert("Node")
-            n["name"] = "new"
-            try c.save()
-            return true
-        }
+        let made = try Self.makeNew(at: path, naming: "new")
         #expect(made == true)
         #expect(try Self.names(at: dir.path("backup.sqlite")) == ["kept"])
         #expect(try Self.names(at: path) == ["new"])
@@ -260,5 +255,19 @@ import Testing
         if writtenNow { #expect(flock(fd, LOCK_EX | LOCK_NB) == 0) }
         _ = try Store(path: path, model: Self.model)
         #expect(try Self.files(dir) == (writtenNow ? [".x.sqlite.new", "x.sqlite"] : ["x.sqlite"]))
+    }
+
+    /// The exclusive rename `publish` uses (glibc's `renameat2`, found at run time and called through a cast
+    /// function type): it is there on Linux, it moves a file to a free name, and it never replaces one.
+    @Test func renamingNeverReplaces() throws {
+        let dir = TemporaryDirectory()
+        try Data("a".utf8).write(to: URL(fileURLWithPath: dir.path("a")))
+        try Data("b".utf8).write(to: URL(fileURLWithPath: dir.path("b")))
+        #expect(AsideFile.renameWithoutReplacing(dir.path("a"), dir.path("b")) == false)
+        #expect(try String(contentsOfFile: dir.path("a"), encoding: .utf8) == "a")
+        #expect(try String(contentsOfFile: dir.path("b"), encoding: .utf8) == "b")
+        #expect(AsideFile.renameWithoutReplacing(dir.path("a"), dir.path("c")) == true)
+        #expect(try Self.files(dir) == ["b", "c"])
+        #expect(try String(contentsOfFile: dir.path("c"), encoding: .utf8) == "a")
     }
 }

@@ -65,7 +65,7 @@ final class FetchStorage {
     @exclusivity(unchecked) var batchRows: [[Value]?] = []
     /// The context's `generation` when the batch was read: rows read before a save or a merged change may
     /// be stale, and are read again rather than used.
-    @exclusivity(unchecked) var batchGeneration = 0
+    var batchGeneration = 0
     /// The last row read, as a position and its sort values: where the next ordered batch continues.
     var anchor: (position: Int, keys: [Value])?
     /// Whatever the store type keeps for this result between its ordered batch reads, so a batch does not

@@ -121,8 +121,11 @@ final class AsideFile {
 
     /// `renameat2(…, RENAME_NOREPLACE)`, which Swift's Glibc module does not declare: true when renamed,
     /// false when `to` exists (or another error), nil when this system or file system cannot do it.
-    private static func renameWithoutReplacing(_ from: String, _ to: String) -> Bool? {
+    static func renameWithoutReplacing(_ from: String, _ to: String) -> Bool? {
         guard let symbol = dlsym(nil, "renameat2") else { return nil }
+        // Safe: the symbol is glibc's `int renameat2(int, const char *, int, const char *, unsigned int)`
+        // (since 2.28), which `Renameat2` spells exactly; nothing else answers to that name in the process.
+        // `MakeNewStoreTests.renamingNeverReplaces` calls it: a wrong type would misread the flag and replace.
         let rename = unsafeBitCast(symbol, to: Renameat2.self)
         let noReplace: UInt32 = 1
         if rename(AT_FDCWD, from, AT_FDCWD, to, noReplace) == 0 { return true }

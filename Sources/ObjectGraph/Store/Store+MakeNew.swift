@@ -23,6 +23,7 @@ extension Store {
             do {
                 result = try body(store)
             } catch {
+                // The file is discarded below whatever the close says; the body's error is the one to tell.
                 try? store.close()
                 throw error
             }
