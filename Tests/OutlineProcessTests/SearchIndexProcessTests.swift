@@ -224,13 +224,11 @@ import Testing
         #expect(whole.status == 0 && whole.written > 0, "\(note)")
         var last: SearchOracle?
         var problems = try Self.verify(db, Self.killQueries, "a whole import", last: &last)
-        var kills = 0
-        for k in 0..<3 {
-            let threshold = rng.below(whole.written + whole.written / 10)
-            if try BurrowProcess.killed(["import", file, "--under", "P", "--db", db], after: threshold).killed { kills += 1 }
-            problems += try Self.verify(db, Self.killQueries, "import \(k) killed after \(threshold) bytes", last: &last)
-        }
-        #expect(kills > 0, "\(note)")
+        let kills = try BurrowProcess.killRuns(
+            ["import", file, "--under", "P", "--db", db], whole: whole.written, wanted: 2, rng: &rng,
+            after: { problems += try Self.verify(db, Self.killQueries, $0, last: &last) })
+        print("SearchIndexProcessTests imports: \(kills)")
+        #expect(kills.killed >= 2, "\(kills); \(note)")
         #expect(problems == [], "\(note)")
     }
 
@@ -257,20 +255,16 @@ import Testing
         problems += try Self.verify(db, Self.killQueries, "a whole undo", last: &last)
         // A kill can land after the commit, so whether P is there is looked up, not inferred from the kill.
         func hasP() -> Bool { last?.entries.contains { $0.title == "P" } ?? false }
-        var kills = 0
-        for k in 0..<2 {
-            if !hasP() { #expect(BurrowProcess.run(["undo", "--db", db]).status == 0) }
-            let threshold = rng.below(rm.written + rm.written / 10)
-            if try BurrowProcess.killed(["rm", "P", "--db", db], after: threshold).killed { kills += 1 }
-            problems += try Self.verify(db, Self.killQueries, "rm \(k) killed after \(threshold) bytes", last: &last)
-        }
-        for k in 0..<2 {
-            if hasP() { #expect(BurrowProcess.run(["rm", "P", "--db", db]).status == 0) }
-            let threshold = rng.below(undo.written + undo.written / 10)
-            if try BurrowProcess.killed(["undo", "--db", db], after: threshold).killed { kills += 1 }
-            problems += try Self.verify(db, Self.killQueries, "undo \(k) killed after \(threshold) bytes", last: &last)
-        }
-        #expect(kills > 0, "\(note)")
+        let rmKills = try BurrowProcess.killRuns(
+            ["rm", "P", "--db", db], whole: rm.written, wanted: 2, rng: &rng,
+            before: { if !hasP() { #expect(BurrowProcess.run(["undo", "--db", db]).status == 0) } },
+            after: { problems += try Self.verify(db, Self.killQueries, $0, last: &last) })
+        let undoKills = try BurrowProcess.killRuns(
+            ["undo", "--db", db], whole: undo.written, wanted: 2, rng: &rng,
+            before: { if hasP() { #expect(BurrowProcess.run(["rm", "P", "--db", db]).status == 0) } },
+            after: { problems += try Self.verify(db, Self.killQueries, $0, last: &last) })
+        print("SearchIndexProcessTests rm: \(rmKills); undo: \(undoKills)")
+        #expect(rmKills.killed >= 2 && undoKills.killed >= 2, "rm: \(rmKills); undo: \(undoKills); \(note)")
         #expect(problems == [], "\(note)")
         // The subtree is still whole in the history: undone once more if it is gone, it is all back.
         if !hasP() { #expect(BurrowProcess.run(["undo", "--db", db]).status == 0) }
@@ -310,19 +304,19 @@ import Testing
         #expect(whole.status == 0 && whole.written > 0, "\(note)")
         var last: SearchOracle?
         var problems = try Self.verify(db, Self.killQueries, "a whole repair", last: &last)
-        var kills = 0
-        for k in 0..<4 {
-            try makeStale()
-            let threshold = rng.below(whole.written + whole.written / 10)
-            let args = k % 2 == 0 ? ["check", "--repair", "--db", db] : ["add", "added \(k) garden", "--db", db]
-            if try BurrowProcess.killed(args, after: threshold).killed { kills += 1 }
+        func afterKill(_ what: String) throws {
             let check = burrowCheck(db)
             if check.status != 0 && !check.text.contains("built by another version") {
-                problems.append("after \(args[0]) \(k) killed after \(threshold) bytes: \(check.text)")
+                problems.append("after \(what): \(check.text)")
             }
-            problems += try SearchOracle(db: db).mismatches(Self.killQueries + ["added"]).map { "after \(args[0]) \(k) killed: \($0)" }
+            problems += try SearchOracle(db: db).mismatches(Self.killQueries + ["added"]).map { "after \(what): \($0)" }
         }
-        #expect(kills > 0, "\(note)")
+        let repairKills = try BurrowProcess.killRuns(
+            ["check", "--repair", "--db", db], whole: whole.written, wanted: 2, rng: &rng, before: makeStale, after: afterKill)
+        let addKills = try BurrowProcess.killRuns(
+            ["add", "added garden", "--db", db], whole: whole.written, wanted: 2, rng: &rng, before: makeStale, after: afterKill)
+        print("SearchIndexProcessTests repair: \(repairKills); add: \(addKills)")
+        #expect(repairKills.killed >= 2 && addKills.killed >= 2, "repair: \(repairKills); add: \(addKills); \(note)")
         #expect(problems == [], "\(note)")
         let repair = burrowCheck(db, repair: true)
         #expect(repair.status == 0, "\(repair.text); \(note)")

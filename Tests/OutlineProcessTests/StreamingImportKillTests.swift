@@ -49,17 +49,10 @@ import Testing
 
         // The case that matters is a kill in the middle of the write (the transaction is bigger than SQLite's
         // page cache, so its pages go to the log batch by batch): how often it happened is printed.
-        var killed = 0, inTheWrite = 0
-        for _ in 0..<6 {
-            let threshold = Int.random(in: 0...(whole.written + whole.written / 10), using: &random)
-            let end = try BurrowProcess.killed(args, after: threshold)
-            if end.killed { killed += 1 }
-            // Past the first page (opening the store writes a few bytes), short of what a whole one writes.
-            if end.killed && end.written > 4096 && end.written < whole.written { inTheWrite += 1 }
-        }
+        let kills = try BurrowProcess.killRuns(args, whole: whole.written, wanted: 4, rng: &random)
         let note = TestSeed.note(seed)
-        print("StreamingImportKillTests \(ext): \(killed) of 6 imports killed, \(inTheWrite) of them in the middle of writing")
-        #expect(killed > 0, "\(note)")
+        print("StreamingImportKillTests \(ext): \(kills)")
+        #expect(kills.killed >= 4, "\(kills); \(note)")
         let check = BurrowProcess.run(["check", "--db", db])
         #expect(check.status == 0, "\(check.out)\(check.err); \(note)")
         // P's sub-items are whole copies of the file's outline, one after another.
@@ -93,13 +86,10 @@ import Testing
             #expect(check.status == 0, "\(check.out)\(check.err); \(note)")
             return try JSONOutline.read(BurrowProcess.run(["export", "--format", "json", "--db", db]).out)
         }
-        var killed = 0, inTheWrite = 0, absent = 0
-        for k in 0..<6 {
+        var absent = 0, k = 0
+        func afterKill(_: String) throws {
             let db = folder.path("new\(k).sqlite")
-            let threshold = Int.random(in: 0...(whole.written + whole.written / 10), using: &random)
-            let end = try BurrowProcess.killed(["import", file, "--db", db], after: threshold)
-            if end.killed { killed += 1 }
-            if end.killed && end.written > 4096 && end.written < whole.written { inTheWrite += 1 }
+            defer { k += 1 }
             if FileManager.default.fileExists(atPath: db) {
                 #expect(try outline(db) == expected, "\(note)")
             } else {
@@ -109,9 +99,9 @@ import Testing
             }
             #expect(!FileManager.default.fileExists(atPath: folder.path(".new\(k).sqlite.new")), "\(note)")
         }
-        print(
-            "StreamingImportKillTests new outline: \(killed) of 6 imports killed, \(inTheWrite) in the middle of writing, "
-                + "\(absent) left no outline")
-        #expect(killed > 0, "\(note)")
+        let kills = try BurrowProcess.killRuns(
+            { ["import", file, "--db", folder.path("new\($0).sqlite")] }, whole: whole.written, wanted: 4, rng: &random, after: afterKill)
+        print("StreamingImportKillTests new outline: \(kills), \(absent) left no outline")
+        #expect(kills.killed >= 4, "\(kills); \(note)")
     }
 }
