@@ -201,7 +201,7 @@ public final class App {
     /// its text for when the terminal grows.
     private func handleWhileTooSmall(_ event: InputEvent) {
         switch event {
-        case .key(let key) where key == .ctrl("c") || keymap.command(for: key) == .quit:
+        case .key(let key) where key == Self.interrupt || keymap.command(for: key) == .quit:
             isRunning = false
         case .key(let key) where terminalKey(key):
             break
@@ -212,8 +212,11 @@ public final class App {
         }
     }
 
+    /// Ctrl-C, made once: `Key.ctrl` folds its letter's case, and every key is compared with it.
+    private static let interrupt = TerminalKit.Key.ctrl("c")
+
     private func handle(_ key: TerminalKit.Key) {
-        if key == .ctrl("c") {
+        if key == Self.interrupt {
             // Quitting from an editor keeps what was typed, as leaving keeps a note being edited.
             finishEditing()
             isRunning = false

@@ -118,4 +118,21 @@ struct KeymapTests {
             #expect(map.command(for: try TerminalKit.Key.parse(notation)) == command, "\(notation)")
         }
     }
+
+    /// Commands hash and compare by case (not by name): every case equals itself alone, and a set or a table
+    /// keyed by commands finds each under its own case.
+    @Test func commandsHashAndCompareByCase() {
+        let all = Command.allCases
+        #expect(Set(all).count == all.count)
+        for (i, a) in all.enumerated() {
+            for (j, b) in all.enumerated() { #expect((a == b) == (i == j), "\(a) \(b)") }
+            #expect(Command(rawValue: a.rawValue) == a)
+        }
+        let table = Dictionary(uniqueKeysWithValues: all.map { ($0, $0.rawValue) })
+        #expect(all.allSatisfy { table[$0] == $0.rawValue })
+        var h1 = Hasher(), h2 = Hasher()
+        h1.combine(Command.moveDown)
+        h2.combine(Command(rawValue: "moveDown")!)
+        #expect(h1.finalize() == h2.finalize())
+    }
 }

@@ -36,6 +36,18 @@ struct OutlinerTests {
         #expect(tmux.waitFor { Self.shows($0, " [ ] Typed early") } != nil, "\(tmux.screen())")
     }
 
+    /// Keys arriving together, some read by the outliner itself (printable ASCII) and some by ncurses
+    /// (characters of several bytes, escape sequences), are taken in the order they were typed: one burst of
+    /// ASCII, UTF-8, ← (as CSI), more of each, and ⌫.
+    @Test func aBurstOfMixedKeysIsTakenInOrder() throws {
+        let (tmux, _) = try start()
+        try #require(tmux.waitFor(text: "a: add an item · ?: help") != nil)
+        try tmux.send("a")
+        try tmux.type("Zür\u{1B}[DXich é日本!\u{7F}?")
+        try tmux.send("Enter")
+        #expect(tmux.waitFor { Self.shows($0, " [ ] ZüXich é日本?r") } != nil, "\(tmux.screen())")
+    }
+
     /// A flag in the first frame is drawn whole once the terminal has said it draws flags in two cells
     /// (tmux does): drawn as a stand-in first, then again when the answer arrives after that frame.
     @Test func aFlagInTheFirstFrameIsDrawnWholeOnceTheTerminalAnswers() throws {

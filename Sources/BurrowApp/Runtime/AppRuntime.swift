@@ -60,7 +60,8 @@ public enum AppRuntime {
                 event = input.nextEvent(timeout: .zero)
             }
             let handedOver = taken == 0 && handOver(app: app, terminal: terminal, input: input)
-            let woke = watcher?.drain() == true
+            // Not read when the wait saw nothing there: a key's frame waits for no read that would say so.
+            let woke = input.descriptorMayBeReady && watcher?.drain() == true
             var polled = false
             if woke || rechecks > 0 || clock.now - lastPoll >= fallback {
                 polled = true

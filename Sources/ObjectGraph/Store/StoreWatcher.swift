@@ -49,19 +49,21 @@ public final class StoreWatcher {
     public func drain() -> Bool {
         #if os(Linux)
             var relevant = false
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
-                guard n > 0 else { break }
-                var offset = 0
-                // Each event: wd, mask, cookie, len (4 × 4 bytes), then `len` bytes of NUL-padded name.
-                while offset + 16 <= n {
-                    let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
-                    let start = offset + 16
-                    let end = min(n, start + length)
-                    let nameBytes = buffer[start..<end].prefix { $0 != 0 }
-                    if names.contains(String(decoding: nameBytes, as: UTF8.self)) { relevant = true }
-                    offset = start + length
+            // On the stack and not cleared: the outliner drains after every wait that saw the descriptor ready.
+            withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+                while true {
+                    let n = read(fileDescriptor, buffer.baseAddress, buffer.count)
+                    guard n > 0 else { break }
+                    var offset = 0
+                    // Each event: wd, mask, cookie, len (4 × 4 bytes), then `len` bytes of NUL-padded name.
+                    while offset + 16 <= n {
+                        let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                        let start = offset + 16
+                        let end = min(n, start + length)
+                        let nameBytes = UnsafeRawBufferPointer(rebasing: buffer[start..<end]).prefix { $0 != 0 }
+                        if names.contains(String(decoding: nameBytes, as: UTF8.self)) { relevant = true }
+                        offset = start + length
+                    }
                 }
             }
             return relevant

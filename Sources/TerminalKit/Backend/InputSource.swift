@@ -8,6 +8,10 @@ public protocol InputSource: AnyObject {
     /// As `nextEvent(timeout:)`, but also returns nil as soon as `fileDescriptor` is readable (another
     /// process's commit, seen by a `StoreWatcher`), so the app can take it in at once.
     func nextEvent(timeout: Duration?, wakingOn fileDescriptor: Int32?) -> InputEvent?
+
+    /// False when the last `nextEvent(timeout:wakingOn:)` saw its descriptor not readable, so there is nothing
+    /// to read from it yet (a read would only say so); true when it may be.
+    var descriptorMayBeReady: Bool { get }
 }
 
 extension InputSource {
@@ -15,4 +19,7 @@ extension InputSource {
     public func nextEvent(timeout: Duration?, wakingOn fileDescriptor: Int32?) -> InputEvent? {
         nextEvent(timeout: timeout)
     }
+
+    /// A source that does not watch descriptors cannot say: a caller reads them.
+    public var descriptorMayBeReady: Bool { true }
 }
