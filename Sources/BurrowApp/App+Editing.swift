@@ -52,7 +52,7 @@ extension App {
         let typed = text.trimmingCharacters(in: .whitespaces)
         guard !typed.isEmpty else { return }
         let parent = here
-        let today = Outline.today(now(), in: timeZone)
+        let today = today()
         // In a view, what makes the item show there (its tag, today for the agenda) is added to the line.
         let line = top.view?.captureLine(typed, today: today, workflow: workflowForCapture) ?? typed
         // The line's tokens (TODO, !A, due:fri) become the task's; the rest is its title.

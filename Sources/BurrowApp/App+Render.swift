@@ -94,7 +94,7 @@ extension App {
         }
         // Read once, not per row: the mode is the app's, so each read inside the row closure is checked.
         let range = visualRows
-        let today = Outline.today(now(), in: timeZone)
+        let today = today()
         let cut: Set<ObjectID> = clipboard.register.map { $0.kind == .cut ? Set($0.items.map(\.id)) : [] } ?? []
         var renaming: (field: TextField, id: ObjectID)? = nil
         if case .rename(let field, let id) = mode { renaming = (field, id) }
@@ -222,7 +222,7 @@ extension App {
             if status?.text.hasSuffix(help) != true { right.append(help) }
         case .capture(let field):
             // What Enter will take from the line, before it is pressed: "TODO · priority A · due 2026-12-04".
-            if let summary = CaptureLine(field.text, today: Outline.today(now(), in: timeZone), workflow: workflowForCapture).summary {
+            if let summary = CaptureLine(field.text, today: today(), workflow: workflowForCapture).summary {
                 right.append("→ " + summary)
             }
             right.append(hints([(.confirm, "add"), (.finish, "done")], in: .editor))

@@ -31,7 +31,7 @@ extension App {
 
     /// The agenda: tasks not done, planned or due before today plus `days`, by day (the overdue first).
     func openAgenda(days: Int) {
-        let today = Outline.today(now(), in: timeZone)
+        let today = today()
         guard let next = Outline.day(today, plus: days), let last = Outline.day(today, plus: days - 1) else { return }
         openView(.agenda(through: last, next: next))
     }
@@ -50,7 +50,7 @@ extension App {
     /// A view of the items `text` (an `ItemQuery`) matches.
     func openQuery(_ text: String, title: String? = nil) {
         do {
-            let query = try ItemQuery(text, today: Outline.today(now(), in: timeZone), workflow: (try? outline.workflow()) ?? .standard)
+            let query = try ItemQuery(text, today: today(), workflow: (try? outline.workflow()) ?? .standard)
             guard query.hasFilters || !query.text.isEmpty else {
                 status = .error("Nothing to find: :find state:TODO #work \"text\"")
                 return

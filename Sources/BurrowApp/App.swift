@@ -53,6 +53,21 @@ public final class App {
     public var timeZone: TimeZone?
     /// The clock rows read today's date from (a test sets a fixed one): a date before it is past.
     public var now: @Sendable () -> Date = { Date() }
+    /// Today's date as `today()` last worked it out, with the second of the clock and the zone it was for.
+    private var lastToday: (second: Int, timeZone: TimeZone?, text: String)?
+
+    /// Today's date (`2026-12-04`) on the app's clock and in its zone, worked out again when the clock's
+    /// second or the zone changed: every frame asks (the C library's local time, and the date's text).
+    func today() -> String {
+        let date = now()
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        guard seconds.magnitude < 1e15 else { return Outline.today(date, in: timeZone) }
+        let second = Int(seconds)
+        if let last = lastToday, last.second == second, last.timeZone == timeZone { return last.text }
+        let text = Outline.today(date, in: timeZone)
+        lastToday = (second, timeZone, text)
+        return text
+    }
     /// `E`: the note edited in the user's editor, once the run loop lends the terminal.
     let externalEditor = ExternalEditor()
     /// The read failure last told on the status line (see `Outline.pendingReadFailure`), so it is told once.

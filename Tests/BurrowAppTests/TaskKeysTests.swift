@@ -27,6 +27,21 @@ struct TaskKeysTests {
         return h
     }
 
+    /// Today's date is kept between frames only while the clock's second and the zone stay: a clock past
+    /// midnight, or another zone, gives the new day at the next frame.
+    @Test func todayFollowsTheClockAndTheZone() throws {
+        let h = try harness()
+        #expect(h.app.today() == "2026-11-29")
+        h.app.now = { Self.noon.addingTimeInterval(12 * 3600 - 1) }
+        #expect(h.app.today() == "2026-11-29")
+        h.app.now = { Self.noon.addingTimeInterval(12 * 3600) }
+        #expect(h.app.today() == "2026-11-30")
+        h.app.timeZone = TimeZone(identifier: "America/New_York")!
+        #expect(h.app.today() == "2026-11-29")
+        h.app.now = { Date(timeIntervalSince1970: .nan) }
+        #expect(h.app.today() == "1969-12-31")
+    }
+
     @Test func rowsShowStatePriorityAndDate() throws {
         let h = try harness()
         h.expect(

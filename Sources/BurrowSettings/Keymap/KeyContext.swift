@@ -21,11 +21,14 @@ public enum KeyContext: String, CaseIterable, Sendable {
 
     /// The contexts a key is looked up in while this one has the keys, the first binding winning: an
     /// editor's own keys, then the text keys; a range's own keys, then the list's.
-    public var chain: [KeyContext] {
-        switch self {
-        case .editor, .search, .picker, .note: [self, .text]
+    public var chain: [KeyContext] { Self.chains[ordinal] }
+
+    /// Each case's chain, made once (every key looks its context's chain up).
+    private static let chains: [[KeyContext]] = allCases.map { context in
+        switch context {
+        case .editor, .search, .picker, .note: [context, .text]
         case .visual: [.visual, .browse]
-        case .browse, .text, .help: [self]
+        case .browse, .text, .help: [context]
         }
     }
 

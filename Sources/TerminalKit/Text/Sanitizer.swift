@@ -46,6 +46,8 @@ public enum Sanitizer {
     }
 
     private static func visible(_ text: some StringProtocol, keepingLines: Bool) -> String {
+        // Printable ASCII needs nothing replaced: the common case, a status line every frame, checked by bytes.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(text) }
         let kept = { (scalar: Unicode.Scalar) in keepingLines && (scalar == "\n" || scalar == "\t") }
         if text.unicodeScalars.allSatisfy({ replacement(for: $0) == nil || kept($0) }) { return String(text) }
         var out = ""
