@@ -89,4 +89,24 @@ struct RowCacheTests {
         }
         #expect(perKey.allSatisfy { $0 <= 2 }, "\(perKey)")
     }
+
+    /// Lists scrolled past stay live only up to `Level.liveOffScreen` of them (a pass with fewer live lists
+    /// skips the reckoning): every fold open, 60 lists walked through from the top to the bottom.
+    @Test func listsScrolledPastAreRetiredBeyondTheKeptOnes() throws {
+        let store = try Store(inMemoryWith: OutlineModel.model)
+        let o = Outline(context: Context(store: store))
+        let top = try o.append(titles: (0..<60).map { "Group \($0)" }, to: try o.root())
+        for id in top { _ = try o.append(titles: ["A", "B"], to: id) }
+        try o.save()
+        let h = try AppHarness(width: 30, height: 8, outline: o)
+        try h.press("zR")
+        var most = 0
+        for _ in 0..<190 {
+            try h.press("j")
+            most = max(most, h.app.top.liveLists.count)
+        }
+        #expect(h.backend.lines.contains { $0.contains("Group 59") }, "\(h.backend.lines)")
+        // The root, the lists on the screen's five rows, and the kept ones.
+        #expect(most > Level.liveOffScreen && most <= 1 + 5 + Level.liveOffScreen, "\(most)")
+    }
 }

@@ -276,6 +276,9 @@ extension Level {
         // above are recounted once.
         var pending: [(node: FoldNode, start: Int)] = [(root, 0)]
         var revived: [FoldNode] = []
+        // Fewer live lists than are kept off screen: none is retired, and the lists on screen need no set
+        // (every key makes two passes; with no fold open the root alone is live).
+        let mayRetire = liveLists.count > Self.liveOffScreen
         var keep = Set<ObjectIdentifier>()
         defer { recount(above: revived) }
         while let (node, start) = pending.popLast() {
@@ -288,7 +291,7 @@ extension Level {
                 changed = true
             }
             if node.isLive, onScreen() {
-                keep.insert(ObjectIdentifier(node))
+                if mayRetire { keep.insert(ObjectIdentifier(node)) }
                 node.lastOnScreen = settlePasses
             }
             for (i, e) in node.entries.prefix(node.reached).enumerated() {
@@ -298,6 +301,7 @@ extension Level {
         }
         // The lists last on screen stay live a while (their controllers keep them current): going back to
         // them (`g` after `G`) then reads nothing, where reading the top lists again cost a key 1–1.5 ms.
+        guard mayRetire else { return changed }
         let off = liveLists.filter { !keep.contains($0.key) }.values.sorted { $0.lastOnScreen > $1.lastOnScreen }
         for node in off.dropFirst(Self.liveOffScreen) { retire(node) }
         return changed
