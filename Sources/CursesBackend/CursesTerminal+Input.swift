@@ -30,15 +30,11 @@ extension CursesTerminal {
                     let ready = poll(&fds, 2, Int32(wait))
                     if ready >= 0 { descriptorMayBeReady = fds[1].revents != 0 }
                     if fds[0].revents != 0 {
-                        result = readByte()
+                        result = read(timeoutMilliseconds: 0)
                     } else if fds[1].revents != 0 {
                         return signalEvent()
                     }
                 }
-            } else if wait == 0 && !cursesMayHoldInput {
-                // Whether another key is waiting, asked between a key and its frame: one poll, no ncurses.
-                var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                if poll(&fds, 1, 0) > 0 { result = readByte() }
             } else {
                 result = read(timeoutMilliseconds: wait)
             }
@@ -70,26 +66,11 @@ extension CursesTerminal {
     private func read(timeoutMilliseconds: Int) -> Read {
         wtimeout(stdscr, Int32(timeoutMilliseconds))
         var value: wint_t = 0
-        let status = wget_wch(stdscr, &value)
-        // Having handed something out, ncurses may hold more; having handed out nothing, it holds nothing.
-        cursesMayHoldInput = status != ERR
-        switch status {
+        switch wget_wch(stdscr, &value) {
         case KEY_CODE_YES: return .code(Int32(bitPattern: value))
         case OK: return Unicode.Scalar(value).map { .character($0) } ?? .none
         default: return .none
         }
-    }
-
-    /// The next key once the terminal has input: a printable ASCII character no key string starts with is
-    /// read here, one byte (as ncurses reads); any other byte is given to ncurses, which reads the rest of
-    /// its sequence or character.
-    private func readByte() -> Read {
-        guard !cursesMayHoldInput else { return read(timeoutMilliseconds: 0) }
-        var byte: UInt8 = 0
-        guard Glibc.read(STDIN_FILENO, &byte, 1) == 1 else { return read(timeoutMilliseconds: 0) }
-        if byte < 0x80 && plainBytes[Int(byte)] { return .character(Unicode.Scalar(byte)) }
-        ungetch(Int32(byte))
-        return read(timeoutMilliseconds: 0)
     }
 
     private func signalEvent() -> InputEvent? {

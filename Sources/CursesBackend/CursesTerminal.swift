@@ -57,15 +57,6 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     var drewStandIn = false
     private var running = true
     public private(set) var size: Size
-    /// Whether ncurses may hold input it has read and not yet handed out (the rest of an escape sequence it
-    /// did not match, a byte given back to it): until its read says it holds nothing, keys go through it.
-    var cursesMayHoldInput = true
-    /// Printable ASCII bytes that start none of the terminal description's key strings: read straight from
-    /// the terminal, not through ncurses (its timeout, its poll and its one-byte read for every key).
-    let plainBytes: [Bool] = (0..<128).map { b in
-        guard b >= 0x20 && b < 0x7F else { return false }
-        return key_defined(String(UnicodeScalar(UInt8(b)))) == 0
-    }
     /// Whether the descriptor the last wait watched may be readable: false when that wait ended without it.
     public internal(set) var descriptorMayBeReady = true
 

@@ -135,4 +135,18 @@ struct KeymapTests {
         h2.combine(Command(rawValue: "moveDown")!)
         #expect(h1.finalize() == h2.finalize())
     }
+
+    /// Key contexts hash by the byte that stores their case, and their chains are a table by that byte: it
+    /// is one byte, and each chain is the editor's own keys then the text keys, a range's then the list's.
+    @Test func keyContextsAreOneByteAndTheirChainsAsDeclared() {
+        #expect(MemoryLayout<KeyContext>.size == 1)
+        #expect(Set(KeyContext.allCases).count == KeyContext.allCases.count)
+        let chains = Dictionary(uniqueKeysWithValues: KeyContext.allCases.map { ($0.rawValue, $0.chain.map(\.rawValue)) })
+        #expect(
+            chains == [
+                "browse": ["browse"], "text": ["text"], "editors": ["editors", "text"], "search-line": ["search-line", "text"],
+                "move-picker": ["move-picker", "text"], "note-editor": ["note-editor", "text"], "visual-range": ["visual-range", "browse"],
+                "help-overlay": ["help-overlay"]
+            ])
+    }
 }

@@ -48,6 +48,19 @@ struct OutlinerTests {
         #expect(tmux.waitFor { Self.shows($0, " [ ] ZüXich é日本?r") } != nil, "\(tmux.screen())")
     }
 
+    /// A mouse report (tmux's terminfo names `ESC [ M` as the mouse key) is decoded by ncurses: a wheel turn
+    /// down moves three rows, and its bytes (`a` among them, the add key) are never taken as typed keys.
+    @Test func aMouseWheelReportIsNotTyped() throws {
+        let (tmux, db) = try start()
+        try #require(tmux.waitFor(text: "a: add an item · ?: help") != nil)
+        #expect(try Binaries.run("burrow", ["add"] + (1...30).map { "Item \($0)" } + ["--db", db]).0 == 0)
+        try #require(tmux.waitFor(text: "1/30 · ?: help") != nil, "\(tmux.screen())")
+        // Wheel down (32 + 65 = `a`) at column 11 (`+`), row 6 (`&`).
+        try tmux.type("\u{1B}[Ma+&")
+        #expect(tmux.waitFor(text: "4/30 · ?: help") != nil, "\(tmux.screen())")
+        #expect(!tmux.screen().contains { $0.contains("+&") }, "\(tmux.screen())")
+    }
+
     /// A flag in the first frame is drawn whole once the terminal has said it draws flags in two cells
     /// (tmux does): drawn as a stand-in first, then again when the answer arrives after that frame.
     @Test func aFlagInTheFirstFrameIsDrawnWholeOnceTheTerminalAnswers() throws {
