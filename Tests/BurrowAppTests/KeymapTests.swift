@@ -123,6 +123,7 @@ struct KeymapTests {
     /// keyed by commands finds each under its own case.
     @Test func commandsHashAndCompareByCase() {
         let all = Command.allCases
+        #expect(MemoryLayout<Command>.size == 1)
         #expect(Set(all).count == all.count)
         for (i, a) in all.enumerated() {
             for (j, b) in all.enumerated() { #expect((a == b) == (i == j), "\(a) \(b)") }

@@ -36,9 +36,8 @@ struct OutlinerTests {
         #expect(tmux.waitFor { Self.shows($0, " [ ] Typed early") } != nil, "\(tmux.screen())")
     }
 
-    /// Keys arriving together, some read by the outliner itself (printable ASCII) and some by ncurses
-    /// (characters of several bytes, escape sequences), are taken in the order they were typed: one burst of
-    /// ASCII, UTF-8, ← (as CSI), more of each, and ⌫.
+    /// Keys arriving together are taken in the order they were typed: one burst of ASCII, UTF-8, ← (as CSI),
+    /// more of each, and ⌫.
     @Test func aBurstOfMixedKeysIsTakenInOrder() throws {
         let (tmux, _) = try start()
         try #require(tmux.waitFor(text: "a: add an item · ?: help") != nil)

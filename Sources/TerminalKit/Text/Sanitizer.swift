@@ -39,11 +39,10 @@ public enum Sanitizer {
         visible(text, keepingLines: false)
     }
 
-    /// The same for a `String`, checked without the generic path: every frame sanitizes the breadcrumbs, the
-    /// level's title and the status line.
+    /// The same for a `String`: called from other modules, the generic version runs unspecialized, and every
+    /// frame sanitizes the breadcrumbs, the level's title and the status line.
     public static func visible(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
-        return visible(text, keepingLines: false)
+        visible(text, keepingLines: false)
     }
 
     /// `text` as a command prints it to a terminal: like `visible`, but line feeds and tabs stay, as they
