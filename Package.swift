@@ -137,7 +137,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "CNCursesW", "TerminalKit", "TestSupport"], swiftSettings: strict),
         // Real binaries in a real terminal (tmux); depending on the executables makes `swift test` build them.
-        .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo", "BurrowCLI", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["TerminalDemo", "BurrowCLI", "BurrowBenchmarks", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CTextScan", "TestSupport", "DVDLibrary"], swiftSettings: strict),
         .testTarget(
             name: "OutlineTests", dependencies: ["Outline", "ObjectGraph", "CCMarkGFM", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")],

@@ -15,6 +15,15 @@ final class PseudoTerminal {
     private let answersCursorQueries: Bool
     /// The row the program last moved the cursor to (1-based), to answer a position request with.
     private var cursorRow = 1
+    /// Whether answers to cursor position requests are kept in `heldAnswers` for the caller to send when it
+    /// chooses (a terminal far away, whose answers come late), rather than written at once.
+    var holdsAnswers = false
+    /// The answers kept while `holdsAnswers` is set, in the order asked.
+    private(set) var heldAnswers = [UInt8]()
+    /// The terminal device's name, for a second reader standing for the shell the program returns to.
+    let deviceName: String
+    /// Whether `exitStatus` saw the program end (its process id may then be another's).
+    private var reaped = false
 
     private enum EscapeState { case text, escape, intermediate, csi }
 
@@ -33,6 +42,7 @@ final class PseudoTerminal {
             throw Failure("no pseudo-terminal")
         }
         let name = "/dev/pts/\(number)"
+        deviceName = name
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(fd, UInt(TIOCSWINSZ), &size)
         var actions = posix_spawn_file_actions_t()
@@ -77,7 +87,7 @@ final class PseudoTerminal {
     /// Seconds from writing `keys` to the terminal until `marker` is drawn after them, or nil after `timeout`.
     func time(afterTyping keys: String, until marker: String, timeout: Double = 30) -> Double? {
         let start = DispatchTime.now().uptimeNanoseconds
-        _ = Array(keys.utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        send(Array(keys.utf8))
         guard let seen = wait(for: marker, until: start + UInt64(timeout * 1e9)) else { return nil }
         return Double(seen - start) / 1e9
     }
@@ -115,7 +125,7 @@ final class PseudoTerminal {
                 // as a terminal does, at once, with a position two cells along the row last moved to.
                 if b == UInt8(ascii: "n") && csiParameters == [UInt8(ascii: "6")] && answersCursorQueries {
                     let reply = Array("\u{1B}[\(cursorRow);3R".utf8)
-                    _ = reply.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+                    if holdsAnswers { heldAnswers += reply } else { send(reply) }
                 } else if b == UInt8(ascii: "H") {
                     let row = csiParameters.prefix { $0 != UInt8(ascii: ";") }
                     cursorRow = Int(String(decoding: row, as: UTF8.self)) ?? 1
@@ -127,11 +137,32 @@ final class PseudoTerminal {
         }
     }
 
-    /// Kills the program and waits for it.
-    func stop() {
-        kill(pid, SIGKILL)
+    /// Writes `bytes` to the program as typed (or answered) by the terminal.
+    func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// The program's exit status once it has ended by itself, or nil if it is still running after `timeout`.
+    func exitStatus(timeout: Double = 30) -> Int32? {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid {
+                reaped = true
+                return status
+            }
+            usleep(2000)
+        }
+        return nil
+    }
+
+    /// Kills the program and waits for it (unless it has ended and been waited for already).
+    func stop() {
+        if !reaped {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
         close(master)
     }
 

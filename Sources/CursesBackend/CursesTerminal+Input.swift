@@ -15,6 +15,7 @@ extension CursesTerminal {
     /// is readable. Keys ncurses already holds come first; then the terminal and the descriptor are waited on
     /// together, so a change elsewhere wakes the loop at once rather than after a slice.
     public func nextEvent(timeout: Duration?, wakingOn fileDescriptor: Int32?) -> InputEvent? {
+        if !pending.isEmpty { return pending.removeFirst() }
         var remaining = timeout.map { Self.milliseconds($0) }
         while true {
             if let event = signalEvent() { return event }
@@ -38,22 +39,43 @@ extension CursesTerminal {
             } else {
                 result = read(timeoutMilliseconds: wait)
             }
-            switch result {
-            case .none:
+            if case .none = result {
                 if let event = signalEvent() { return event }
                 if let r = remaining {
                     remaining = r - wait
                     if r - wait <= 0 { return nil }
                 }
-            case .character(let scalar):
-                if scalar.value == 0x1B {
-                    if let event = escapeEvent() { return event }
-                } else {
-                    return .key(KeyDecoder.scalar(scalar))
-                }
-            case .code(let code):
-                if let event = event(forCode: code) { return event }
+            } else if let event = event(for: result) {
+                return event
             }
+        }
+    }
+
+    /// Reads the answers to the cluster question that are still on their way before the terminal is given back
+    /// (to the shell, on suspend or exit, or to an editor): unread, they would be typed there as `^[[2;3R`.
+    /// What has arrived is always read; more is waited for only up to a second after asking, as a terminal
+    /// that answers at all answers within its round trip. Events read meanwhile wait in `pending`.
+    func takeAnswersOnTheirWay() {
+        guard clusters.state == .asked, let askedAt else { return }
+        let deadline = askedAt + .seconds(1)
+        while clusters.state == .asked {
+            let wait = min(Self.milliseconds(ContinuousClock.now.duration(to: deadline)), Self.slice)
+            let result = read(timeoutMilliseconds: wait)
+            if case .none = result {
+                if wait == 0 { return }
+            } else if let event = event(for: result) {
+                pending.append(event)
+            }
+        }
+    }
+
+    /// The event a read starts, reading the rest of it (an escape sequence, a paste); nil for none.
+    private func event(for result: Read) -> InputEvent? {
+        switch result {
+        case .none: nil
+        case .character(let scalar) where scalar.value == 0x1B: escapeEvent()
+        case .character(let scalar): .key(KeyDecoder.scalar(scalar))
+        case .code(let code): event(forCode: code)
         }
     }
 

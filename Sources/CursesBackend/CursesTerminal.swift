@@ -52,6 +52,11 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     /// How wide the terminal draws flags, skin tones and ZWJ sequences, asked with the first frame and
     /// learnt from the answers as they arrive among the keys.
     var clusters = ClusterProbe()
+    /// When the cluster question was sent: its answers are waited for, before the terminal is given back, only
+    /// while a terminal that answers could still be answering.
+    var askedAt: ContinuousClock.Instant?
+    /// Events read while waiting for those answers before lending the terminal out, handed out after it.
+    var pending: [InputEvent] = []
     /// Whether a character of several visible code points was drawn as a stand-in: when the terminal's
     /// answer comes, the screen is drawn again.
     var drewStandIn = false
@@ -133,6 +138,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     public func stop() {
         guard running else { return }
         running = false
+        takeAnswersOnTheirWay()
         giveBack()
         leaveProgramModes()
         endwin()
@@ -199,6 +205,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
         guard clusters.state == .unasked, paintsAll else { return }
         if let request = clusters.request(screen: size, cursorAfter: Position(x: 0, y: 0)) {
             writer.append(request)
+            askedAt = .now
         } else {
             clusters.state = .answered
         }
@@ -256,6 +263,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     /// Restores the terminal for another program (an editor), runs it, then takes the terminal over again
     /// and redraws everything. The other program gets the terminal as the shell left it.
     public func handOver<T>(_ body: () throws -> T) rethrows -> T {
+        takeAnswersOnTheirWay()
         giveBack()
         leaveProgramModes()
         endwin()
@@ -273,6 +281,7 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
 
     /// Restores the terminal and stops the process (SIGTSTP); on continuing, takes it over again.
     public func suspend() {
+        takeAnswersOnTheirWay()
         giveBack()
         leaveProgramModes()
         endwin()

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import BurrowBenchmarks
+
 /// The terminal layer in a real terminal: the demo program in tmux, driven by keys, resized, signalled.
 @Suite(.serialized, .onAThreadOfItsOwn("end-to-end"))
 struct TerminalDemoTests {
@@ -207,6 +209,28 @@ struct TerminalDemoTests {
         try tmux.type("stty -a > \"$TEST_DIR/stty.txt\"")
         try tmux.send("Enter")
         try expectRestored(tmux)
+    }
+
+    /// The first frame asks the terminal how it draws some characters; from a terminal far away the answers
+    /// may still be on their way when the user quits (or suspends). Left unread they are typed into the shell
+    /// (`^[[2;3R`), so they are read first. The terminal here holds its answers and sends them just after
+    /// Ctrl-Q, in one write; a second reader of the device stands for the shell and must find nothing left.
+    @Test func answersStillOnTheirWayAreReadBeforeTheShellGetsTheTerminal() throws {
+        let pty = try PseudoTerminal(Binaries.path("TerminalDemo"), [], rows: 10, columns: 60)
+        defer { pty.stop() }
+        pty.holdsAnswers = true
+        let shell = open(pty.deviceName, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        try #require(shell >= 0)
+        defer { close(shell) }
+        try #require(pty.time(until: "last: none") != nil)
+        let answers = pty.heldAnswers
+        #expect(answers.count(where: { $0 == UInt8(ascii: "R") }) == 3, "the first frame asked about the three kinds")
+        pty.send([0x11] + answers)
+        #expect(pty.time(until: "terminal-demo: bye") != nil)
+        #expect(pty.exitStatus() == 0)
+        var left: Int32 = 0
+        #expect(ioctl(shell, UInt(FIONREAD), &left) == 0)
+        #expect(left == 0, "\(left) bytes of the answers left for the shell")
     }
 
     @Test func refusesAnUnknownTerminalTypeLeavingTheTerminalAlone() throws {
