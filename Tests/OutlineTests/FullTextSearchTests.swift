@@ -228,5 +228,9 @@ import Testing
     @Test func foldingASCIIBytewiseIsFoundationsFolding() {
         let ascii = String(decoding: (1..<128).map { UInt8($0) }, as: UTF8.self)
         #expect(TextFolding.fold(ascii) == ascii.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
+        // Each path: nothing to lower, the bytes either side of A–Z, a non-ASCII byte after an upper-case one.
+        for text in ["", "already lower 1.2", "@AZ[`az{", "L4 1.2.3.7 quick BROWN fox", "ABC Ärger", "Zürich"] {
+            #expect(TextFolding.fold(text) == text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil), "\(text)")
+        }
     }
 }

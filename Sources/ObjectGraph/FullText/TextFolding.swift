@@ -11,20 +11,33 @@ public enum TextFolding {
     /// `text` folded. ASCII text (most titles) is lowercased byte by byte, which is what Foundation's
     /// folding gives for it; other text goes through Foundation's case- and diacritic-insensitive folding.
     public static func fold(_ text: String) -> String {
-        var ascii = true
-        var hasUpper = false
-        for b in text.utf8 {
-            if b >= 0x80 {
-                ascii = false
-                break
+        // The bytes are read in place (a native string's storage, no copy): the UTF-8 view's iterator and a
+        // closure per byte cost about 2,600 instructions a 35-byte title, a tenth of a bulk insert's.
+        var text = text
+        let upper: Bool? = text.withUTF8 { bytes in
+            var upper = false
+            for b in bytes {
+                if b >= 0x80 { return nil }
+                if b &- 0x41 < 26 { upper = true }
             }
-            if b >= 0x41 && b <= 0x5A { hasUpper = true }
+            return upper
         }
-        if ascii {
-            guard hasUpper else { return text }
-            return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        switch upper {
+        case false?:
+            return text
+        case true?:
+            return text.withUTF8 { bytes in
+                String(unsafeUninitializedCapacity: bytes.count) { out in
+                    for i in bytes.indices {
+                        let b = bytes[i]
+                        out[i] = b &- 0x41 < 26 ? b | 0x20 : b
+                    }
+                    return bytes.count
+                }
+            }
+        case nil:
+            return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         }
-        return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     /// A fingerprint of how this build folds text, recorded beside an index: an index folded by another
