@@ -16,14 +16,17 @@ enum Harness {
     /// Runs `ours` and `baseline` alternately, `runs` times each, and returns both median wall times in
     /// seconds. On a shared machine whose speed drifts, alternating puts both sides in the same conditions;
     /// running one side's runs first and the other's after does not.
+    /// `between` runs after each of ours (untimed), `afterBaseline` after each baseline: each side frees what it
+    /// kept before the other side runs.
     static func interleaved(
-        runs: Int, ours: () throws -> Void, baseline: () throws -> Void, between: () -> Void = {}
+        runs: Int, ours: () throws -> Void, baseline: () throws -> Void, between: () -> Void = {}, afterBaseline: () -> Void = {}
     ) rethrows -> (ours: Double, baseline: Double) {
         var a: [Double] = [], b: [Double] = []
         for _ in 0..<runs {
             a.append(try time(ours))
             between()
             b.append(try time(baseline))
+            afterBaseline()
         }
         return (percentile(a, 0.5), percentile(b, 0.5))
     }

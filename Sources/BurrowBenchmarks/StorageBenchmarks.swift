@@ -134,6 +134,7 @@ struct StorageBenchmarks {
                 if variant.wholeRaw { keepRaw = fetchRawRows(sql) } else { _ = fetchRaw(sql) }
             } between: {
                 keep.removeAll()
+            } afterBaseline: {
                 keepRaw.removeAll()
             }
             Harness.report(variant.label, ours: ours, baseline: raw, goal: variant.goal)

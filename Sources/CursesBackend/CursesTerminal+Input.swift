@@ -51,21 +51,23 @@ extension CursesTerminal {
         }
     }
 
-    /// Reads the answers to the cluster question that are still on their way before the terminal is given back
-    /// (to the shell, on suspend or exit, or to an editor): unread, they would be typed there as `^[[2;3R`.
-    /// What has arrived is always read; more is waited for only up to a second after asking, as a terminal
-    /// that answers at all answers within its round trip. Events read meanwhile wait in `pending`.
+    /// Reads the answers to the cluster question still on their way before the terminal goes back to the shell
+    /// (on exit or suspend): unread, they would be typed there as `^[[2;3R`. They are waited for until a second
+    /// after asking, as a terminal that answers at all answers within its round trip, and never after: a
+    /// terminal that does not answer keeps what is typed ahead of it for the shell. Reading ends with the last
+    /// answer; a key read before it waits in `pending`.
     func takeAnswersOnTheirWay() {
         guard clusters.state == .asked, let askedAt else { return }
         let deadline = askedAt + .seconds(1)
         while clusters.state == .asked {
-            let wait = min(Self.milliseconds(ContinuousClock.now.duration(to: deadline)), Self.slice)
-            let result = read(timeoutMilliseconds: wait)
-            if case .none = result {
-                if wait == 0 { return }
-            } else if let event = event(for: result) {
-                pending.append(event)
+            // Checked before each read, so keys arriving all the while cannot hold the wait open.
+            let wait = Self.milliseconds(ContinuousClock.now.duration(to: deadline))
+            guard wait > 0 else {
+                self.askedAt = nil
+                return
             }
+            let result = read(timeoutMilliseconds: min(wait, Self.slice))
+            if let event = event(for: result) { pending.append(event) }
         }
     }
 

@@ -52,10 +52,10 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     /// How wide the terminal draws flags, skin tones and ZWJ sequences, asked with the first frame and
     /// learnt from the answers as they arrive among the keys.
     var clusters = ClusterProbe()
-    /// When the cluster question was sent: its answers are waited for, before the terminal is given back, only
-    /// while a terminal that answers could still be answering.
+    /// When the cluster question was sent: its answers are waited for, before the terminal goes back to the
+    /// shell, only while a terminal that answers could still be answering; nil once that time has passed.
     var askedAt: ContinuousClock.Instant?
-    /// Events read while waiting for those answers before lending the terminal out, handed out after it.
+    /// Keys read while waiting for those answers before a suspend, handed out after it.
     var pending: [InputEvent] = []
     /// Whether a character of several visible code points was drawn as a stand-in: when the terminal's
     /// answer comes, the screen is drawn again.
@@ -263,7 +263,8 @@ public final class CursesTerminal: TerminalBackend, InputSource, TerminalHandove
     /// Restores the terminal for another program (an editor), runs it, then takes the terminal over again
     /// and redraws everything. The other program gets the terminal as the shell left it.
     public func handOver<T>(_ body: () throws -> T) rethrows -> T {
-        takeAnswersOnTheirWay()
+        // No wait for the cluster answers here: the keys typed after the one that opened the editor are the
+        // editor's, and reading on to the answers would take them.
         giveBack()
         leaveProgramModes()
         endwin()

@@ -213,24 +213,65 @@ struct TerminalDemoTests {
 
     /// The first frame asks the terminal how it draws some characters; from a terminal far away the answers
     /// may still be on their way when the user quits (or suspends). Left unread they are typed into the shell
-    /// (`^[[2;3R`), so they are read first. The terminal here holds its answers and sends them just after
-    /// Ctrl-Q, in one write; a second reader of the device stands for the shell and must find nothing left.
+    /// (`^[[2;3R`), so they are read first, and no further: what is typed after them is the shell's. The
+    /// terminal here holds its answers and sends them just after Ctrl-Q, then `ls` and Enter, in one write;
+    /// a second reader of the device stands for the shell and must find exactly `ls` and Enter.
     @Test func answersStillOnTheirWayAreReadBeforeTheShellGetsTheTerminal() throws {
-        let pty = try PseudoTerminal(Binaries.path("TerminalDemo"), [], rows: 10, columns: 60)
-        defer { pty.stop() }
-        pty.holdsAnswers = true
-        let shell = open(pty.deviceName, O_RDWR | O_NOCTTY | O_NONBLOCK)
-        try #require(shell >= 0)
-        defer { close(shell) }
-        try #require(pty.time(until: "last: none") != nil)
+        let (pty, shell) = try demoWithShellReader(answers: true)
+        defer {
+            close(shell)
+            pty.stop()
+        }
         let answers = pty.heldAnswers
         #expect(answers.count(where: { $0 == UInt8(ascii: "R") }) == 3, "the first frame asked about the three kinds")
-        pty.send([0x11] + answers)
-        #expect(pty.time(until: "terminal-demo: bye") != nil)
-        #expect(pty.exitStatus() == 0)
-        var left: Int32 = 0
-        #expect(ioctl(shell, UInt(FIONREAD), &left) == 0)
-        #expect(left == 0, "\(left) bytes of the answers left for the shell")
+        pty.send([0x11] + answers + Array("ls\r".utf8))
+        try expectLeftForTheShell(pty, shell, "ls\r")
+    }
+
+    /// A terminal that never answers the question: past the second its answers could take, quitting reads
+    /// nothing more, and what was typed after Ctrl-Q is all left for the shell.
+    @Test func aTerminalThatNeverAnswersKeepsWhatIsTypedAheadForTheShell() throws {
+        let (pty, shell) = try demoWithShellReader(answers: false)
+        defer {
+            close(shell)
+            pty.stop()
+        }
+        // Waits on the clock, not on a screen: the wait for answers ends a second after the first frame asked.
+        let asked = ContinuousClock.now
+        _ = Poll.until(timeout: .seconds(5)) { ContinuousClock.now - asked > .milliseconds(1_200) }
+        pty.send([0x11] + Array("ls\r".utf8))
+        try expectLeftForTheShell(pty, shell, "ls\r")
+    }
+
+    /// The demo on the benchmark's pseudo-terminal, its first frame drawn, and a second, non-blocking reader
+    /// of the device standing for the shell. `answers`: the terminal holds its answers (else it never answers).
+    private func demoWithShellReader(answers: Bool) throws -> (PseudoTerminal, Int32) {
+        let pty = try PseudoTerminal(Binaries.path("TerminalDemo"), [], rows: 10, columns: 60, answersCursorQueries: answers)
+        pty.holdsAnswers = true
+        let shell = open(pty.deviceName, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        guard shell >= 0 else {
+            pty.stop()
+            throw PseudoTerminal.Failure("cannot open \(pty.deviceName)")
+        }
+        guard pty.time(until: "last: none") != nil else {
+            close(shell)
+            pty.stop()
+            throw PseudoTerminal.Failure("no first frame")
+        }
+        return (pty, shell)
+    }
+
+    /// Waits for the demo to end by itself, then reads what it left unread: exactly `expected`.
+    private func expectLeftForTheShell(
+        _ pty: PseudoTerminal, _ shell: Int32, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(pty.time(until: "terminal-demo: bye") != nil, sourceLocation: sourceLocation)
+        #expect(pty.exitStatus() == 0, sourceLocation: sourceLocation)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = read(shell, &buffer, buffer.count)
+        let left = n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : ""
+        // Typed while the terminal was raw, the bytes stay as typed (the carriage return too).
+        #expect(left == expected, "left for the shell: \(left.debugDescription)", sourceLocation: sourceLocation)
     }
 
     @Test func refusesAnUnknownTerminalTypeLeavingTheTerminalAlone() throws {
