@@ -8,13 +8,14 @@
 #
 # PREFIX (default ~/.local) and DESTDIR (a staging root for packagers) work as in `make install`.
 # BURROW_BINARY=PATH installs that binary instead of building one (the test of this script uses it).
+# BURROW_PIE=1 builds a position-independent executable (the default is not, for a faster start).
 set -euo pipefail
 
 action=${1:-install}
 case "$action" in
     install | uninstall | build) ;;
     -h | --help)
-        sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -33,6 +34,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # - linked by the toolchain's lld, with packed relative relocations where glibc reads them (2.36 on): the
 #   loader read 3 MB of relocation records at every start, now 45 KB. The binary then needs glibc 2.36 or
 #   later: build it on (or for) the glibc it will run with, as a package is built;
+# - a position-dependent executable (not PIE) where lld links it: the loader applied 150,000 relative
+#   relocations to the image at every start and the kernel copied each page they wrote, 1.4 ms of every
+#   `burrow` process (`--version` 4.6 → 3.2 ms, `add` 10.5 → 9.2 ms). The image then sits at a fixed
+#   address (its stack, heap and libraries are still placed at random): BURROW_PIE=1 keeps it a PIE
+#   (docs/DECISIONS.md, 2026-12-04);
 # - SQLite and libstdc++ linked in where their archives are (libsqlite3-dev, GCC's libstdc++): the loader
 #   bound 3,300 of their symbols at every start (DECISIONS, 2026-11-30). SwiftPM looks in the folder of links
 #   to them before the system's, which would give the shared libraries.
@@ -46,6 +52,7 @@ release_flags() {
         if [ -n "$glibc" ] && [ "$(printf '%s\n2.36\n' "$glibc" | sort -V | head -n1)" = 2.36 ]; then
             flags+=(-Xlinker -z -Xlinker pack-relative-relocs)
         fi
+        [ "${BURROW_PIE:-0}" = 1 ] || flags+=(-Xlinker --no-pie)
     fi
     archives="$root/.build/static-libraries"
     mkdir -p "$archives"

@@ -304,6 +304,29 @@ import Testing
     /// A kept log takes the store's mode again when a connection opens it after a `chmod` of the store (as
     /// SQLite gives a log it makes), so rows written next are no more readable than the store; a log whose
     /// mode still differs at the close is deleted, not kept.
+    /// A clear writes zeros only up to the log's last byte that is not zero, read from the end: every byte
+    /// that was not zero is zero after it, wherever it lies (the header's, the first, one on each side of a
+    /// 64 KiB read's boundary, the last), and a log all zeros past its header has only its header written.
+    @Test func aClearReachesEveryByteThatIsNotZero() throws {
+        let folder = TemporaryDirectory("log-reuse-sparse")
+        let size = LogFileReuse.keptSize
+        let layouts: [(name: String, marked: [Int])] = [
+            ("header", [0, 31]), ("first", [32]), ("boundaries", [65_535, 65_536, size - 65_537, size - 65_536]),
+            ("last", [size - 1]), ("scattered", [40, 100_000, 700_001]), ("whole", Array(stride(from: 0, to: size, by: 997)))
+        ]
+        for (name, marked) in layouts {
+            let store = folder.path(name + ".sqlite")
+            #expect(FileManager.default.createFile(atPath: store, contents: Data([1, 2, 3])))
+            var content = [UInt8](repeating: 0, count: size)
+            for i in marked { content[i] = UInt8(i % 255 + 1) }
+            #expect(FileManager.default.createFile(atPath: store + "-wal", contents: Data(content)))
+            #expect(LogFileReuse.clear(store + "-wal"), "\(name)")
+            let after = Self.contents(store + "-wal") ?? []
+            #expect(after.count == size, "\(name): its size changed")
+            #expect(after.allSatisfy { $0 == 0 }, "\(name): \(after.indices.filter { after[$0] != 0 }.prefix(5)) not cleared")
+        }
+    }
+
     @Test func aKeptLogFollowsTheStoresMode() throws {
         let folder = TemporaryDirectory("log-reuse")
         let path = folder.path("a.sqlite")

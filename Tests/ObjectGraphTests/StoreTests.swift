@@ -232,6 +232,33 @@ import Testing
         #expect(e2?.code == .notAStore)
         #expect(fileState(foreign) == before)
 
+        // In WAL mode already, the file is read first by the connection that writes (no inspection before
+        // it): still refused before anything is written, and its table is all it holds.
+        let logged = dir.path("logged.sqlite")
+        let w = try DatabaseQueue(path: logged)
+        try w.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL; CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        try w.close()
+        let loggedBefore = fileState(logged)
+        let e4 = storeError { _ = try Store(path: logged, model: Self.v1) }
+        #expect(e4?.code == .notAStore, "\(String(describing: e4))")
+        #expect(e4?.path == logged)
+        #expect(fileState(logged) == loggedBefore)
+        let tables = try DatabaseQueue(path: logged).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
+        #expect(tables == ["t"])
+
+        // An SQLite file in WAL mode with no tables yet is a new store.
+        let empty = dir.path("empty.sqlite")
+        let q2 = try DatabaseQueue(path: empty)
+        try q2.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
+        try q2.close()
+        do {
+            let c = Context(store: try Store(path: empty, model: Self.v1))
+            try c.insert("Note")["text"] = "first"
+            try c.save()
+        }
+        let reopened = Context(store: try Store(path: empty, model: Self.v1))
+        #expect(try reopened.count(FetchRequest("Note")) == 1)
+
         let e3 = storeError { _ = try Store(path: dir.path("missing/dir/x.sqlite"), model: Self.v1) }
         #expect(e3?.code == .cannotOpen)
         #expect(!FileManager.default.fileExists(atPath: dir.path("missing")))

@@ -6,13 +6,21 @@ extension SQLiteStore {
     /// Reads an existing file without writing to it and decides whether it can be opened with `model`.
     /// Returns nil for a new (absent or empty) file.
     static func inspect(path: String, model: Model) throws(StoreError) -> StoredModel? {
+        guard try fileHoldsData(path) else { return nil }
+        return try inspectContents(path: path, model: model)
+    }
+
+    /// What can be told of the file at `path` from its name alone, before any connection opens it: throws
+    /// for what is no store (a folder, a FIFO, a device, an unreadable file, a missing folder); false for a
+    /// new store (no file, or an empty one), true for a file to read.
+    static func fileHoldsData(_ path: String) throws(StoreError) -> Bool {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
                 throw StoreError(.cannotOpen, "cannot create the store: the folder \(dir) does not exist", path: path)
             }
-            return nil
+            return false
         }
         if isDirectory.boolValue { throw StoreError(.cannotOpen, "cannot open the store: it is a folder", path: path) }
         // Opening a FIFO waits for a writer forever, and a device or socket is no store: refuse at once.
@@ -37,7 +45,12 @@ extension SQLiteStore {
         if access(path, R_OK) != 0 {
             throw StoreError(.cannotOpen, "cannot open the store: \(String(cString: strerror(errno)))", path: path)
         }
-        if info.st_size == 0 { return nil }
+        return info.st_size != 0
+    }
+
+    /// Reads the model record of the file at `path` (which holds data) without writing to it, and decides
+    /// whether it can be opened with `model`; nil for an SQLite file with no tables yet.
+    static func inspectContents(path: String, model: Model) throws(StoreError) -> StoredModel? {
         let stored: StoredModel?
         do {
             stored = try readStoredModelWithoutWriting(path: path, model: model)
@@ -48,12 +61,7 @@ extension SQLiteStore {
         }
         guard let stored else { return nil }
         if stored.hash == model.versionHash { return stored }
-        if stored.version > model.version {
-            throw StoreError(
-                .newerModel,
-                "this store was written by a newer version of the model (\(stored.version), this program knows \(model.version)); "
-                    + "upgrade the program to open it", path: path)
-        }
+        try refuseNewer(stored, model: model, path: path)
         do {
             _ = try SchemaMigration.plan(from: stored, to: model)
         } catch {
@@ -66,6 +74,15 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore {
+    /// Throws `.newerModel` when `stored` was written by a newer version of `model` than this one.
+    static func refuseNewer(_ stored: StoredModel, model: Model, path: String?) throws(StoreError) {
+        guard stored.version > model.version else { return }
+        throw StoreError(
+            .newerModel,
+            "this store was written by a newer version of the model (\(stored.version), this program knows \(model.version)); "
+                + "upgrade the program to open it", path: path)
+    }
+
     /// Reads the model record through SQLite's C API. With no connection open and no log that holds frames
     /// (none, or one kept with its header cleared) nobody is writing the database, so it is opened
     /// `immutable`: no lock, no `-wal` or `-shm` file is created, not one byte changes.

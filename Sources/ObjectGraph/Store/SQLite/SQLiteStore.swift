@@ -91,13 +91,24 @@ final class SQLiteStore: PersistentStore {
         self.path = path
         isReadOnly = false
         isAside = aside
-        let existing = try SQLiteStore.inspect(path: path, model: model)
-        do {
-            queue = try DatabaseQueue(path: path, configuration: SQLiteStore.configuration(aside: aside))
-        } catch {
-            throw StoreError.wrap(error, "cannot open the store", path: path)
+        let holdsData = try SQLiteStore.fileHoldsData(path)
+        // A file in WAL mode already is read first by the connection that writes, whose settings then write
+        // nothing, and `prepare` refuses what `inspectContents` would have refused before any write of its
+        // own: a second connection that read the model record first (and the schema again) was a tenth of a
+        // `burrow add`'s instructions. Any other file (a new store, one in another journal mode, one that
+        // cannot be read as a store) is inspected first as before, so nothing is converted to WAL unchecked.
+        if holdsData, !aside, let queue = try? DatabaseQueue(path: path, configuration: SQLiteStore.configuration(onlyInLog: true)) {
+            self.queue = queue
+            try prepare(existing: nil, inspected: false)
+        } else {
+            let existing = holdsData ? try SQLiteStore.inspectContents(path: path, model: model) : nil
+            do {
+                queue = try DatabaseQueue(path: path, configuration: SQLiteStore.configuration(aside: aside))
+            } catch {
+                throw StoreError.wrap(error, "cannot open the store", path: path)
+            }
+            try prepare(existing: existing, inspected: true)
         }
-        try prepare(existing: existing)
         try startDataVersion()
         guard !aside else { return }
         // What a killed `makeNew` left beside the path goes now (one `lstat` when there is none), or it would
@@ -257,7 +268,7 @@ final class SQLiteStore: PersistentStore {
         } catch {
             throw StoreError.wrap(error, "cannot create an in-memory store")
         }
-        try prepare(existing: nil)
+        try prepare(existing: nil, inspected: true)
         try startDataVersion()
     }
 
@@ -288,7 +299,9 @@ final class SQLiteStore: PersistentStore {
         }
     }
 
-    static func configuration(readonly: Bool = false, aside: Bool = false) -> Configuration {
+    /// The connection's settings. `onlyInLog`: the connection fails (before any setting) unless the file is
+    /// in WAL mode already, so that asking for WAL writes nothing.
+    static func configuration(readonly: Bool = false, aside: Bool = false, onlyInLog: Bool = false) -> Configuration {
         processSettings
         var config = Configuration()
         config.foreignKeysEnabled = true
@@ -309,6 +322,10 @@ final class SQLiteStore: PersistentStore {
             // whenever the log file is missing or empty (for its pools): every open would write, even one
             // whose migration then fails. Asking for WAL when the file is in WAL already writes nothing.
             config.prepareDatabase { db in
+                // The query form reads the file's header and writes nothing; a file that is no database fails.
+                if onlyInLog, try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    throw StoreError(.cannotOpen, "not in WAL mode yet")
+                }
                 // A new store's pages are 16 KiB: a million-item import took 3.06 s against 3.46 s with 4 KiB
                 // pages (fewer pages to split, log frames and write calls). Only a file with no pages yet takes
                 // it; an existing store keeps its size (DECISIONS, 2026-12-04).
@@ -337,13 +354,23 @@ final class SQLiteStore: PersistentStore {
         return config
     }
 
-    /// Creates the schema of a new store, or migrates an existing one, in one transaction.
-    private func prepare(existing: StoredModel?) throws(StoreError) {
+    /// Creates the schema of a new store, or migrates an existing one, in one transaction. `inspected`:
+    /// false when no `inspectContents` read the file first; what it refuses is then refused here, before
+    /// anything is written.
+    private func prepare(existing: StoredModel?, inspected: Bool) throws(StoreError) {
         let model = self.model
+        let path = self.path
         do {
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     let current = try SQLiteStore.readStoredModel(db, model: model)
+                    if !inspected {
+                        if let current {
+                            if current.hash != model.versionHash { try SQLiteStore.refuseNewer(current, model: model, path: path) }
+                        } else if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") != 0 {
+                            throw StoreError(.notAStore, "this SQLite file was not made by ObjectGraph (no og_metadata table)", path: path)
+                        }
+                    }
                     if current != nil {
                         try db.execute(sql: Schema.changeLogTable)
                         for sql in Schema.historyTable { try db.execute(sql: sql) }
@@ -393,8 +420,11 @@ final class SQLiteStore: PersistentStore {
                     return .commit
                 }
             }
+        } catch var error as StoreError {
+            if error.path == nil { error.path = path }
+            throw error
         } catch {
-            throw StoreError.wrap(error, existing == nil ? "cannot create the store" : "cannot migrate the store", path: path)
+            throw StoreError.wrap(error, existing == nil && inspected ? "cannot create the store" : "cannot migrate the store", path: path)
         }
     }
 
