@@ -257,6 +257,16 @@ import Testing
         #expect(try Self.files(dir) == (writtenNow ? [".x.sqlite.new", "x.sqlite"] : ["x.sqlite"]))
     }
 
+    /// The aside file's name beside a store, and the store's folder, for names with and without a folder.
+    @Test(arguments: [
+        ("/home/u/x.sqlite", "/home/u/.x.sqlite.new", "/home/u"), ("x.sqlite", "./.x.sqlite.new", "."),
+        ("/x.sqlite", "/.x.sqlite.new", "/"), ("a/b c/ü.db", "a/b c/.ü.db.new", "a/b c"), ("../x", "../.x.new", "..")
+    ])
+    func asideNameBesideTheStore(target: String, aside: String, folder: String) {
+        #expect(AsideFile.path(for: target) == aside)
+        #expect(AsideFile.folder(of: target) == folder)
+    }
+
     /// The exclusive rename `publish` uses (glibc's `renameat2`, found at run time and called through a cast
     /// function type): it is there on Linux, it moves a file to a free name, and it never replaces one.
     @Test func renamingNeverReplaces() throws {
