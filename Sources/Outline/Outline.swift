@@ -111,6 +111,31 @@ public final class Outline {
         return try zip(titles, keys).map { try make($0, in: parent, key: $1) }
     }
 
+    /// Adds items at the end of `parent`'s sub-items as rows written into the open transaction now (so
+    /// what the unit of work reads next sees them), with the keys and times objects would get. `parent`
+    /// must be stored (a row cannot be written before the object it points to).
+    func appendRows(titles: [String], to parent: Item) throws -> [ObjectID] {
+        let entity = Item.Slot.entity
+        let keys = OrderKey.keys(after: try lastKey(in: parent), count: titles.count)
+        let ids = try context.reserveObjectIDs(entity, count: titles.count)
+        var template = entity.defaults
+        let now = Value.date(Item.timestamp())
+        template[Item.Slot.created] = now
+        template[Item.Slot.modified] = now
+        template[Outline.parentSlot] = .integer(parent.objectID.rowID)
+        var rows: [[Value]] = []
+        rows.reserveCapacity(titles.count)
+        for (title, key) in zip(titles, keys) {
+            var row = template
+            row[Item.Slot.title] = .string(title)
+            row[Item.Slot.order] = .string(key)
+            rows.append(row)
+        }
+        context.insertRows(entity, ids: ids, values: rows)
+        try context.flushRows()
+        return ids
+    }
+
     /// Inserts an item so that it becomes `parent`'s sub-item number `index` (clamped to the level).
     @discardableResult
     func insert(_ title: String, into parent: Item, at index: Int) throws -> Item {
