@@ -149,7 +149,10 @@ struct HistoryBenchmarks {
         var recorded: [Double] = [], plain: [Double] = []
         for k in 0..<(edits * 2) {
             let id = ids[(k * 37) % ids.count]
-            history.recordsActions = k % 2 == 0
+            // BURROW_EDITS_ONLY=recorded or plain makes every rename one kind (for callgrind: the two runs'
+            // difference over `edits * 2` renames is what recording costs one).
+            let onlyEdits = ProcessInfo.processInfo.environment["BURROW_EDITS_ONLY"]
+            history.recordsActions = onlyEdits == "recorded" ? true : onlyEdits == "plain" ? false : k % 2 == 0
             let t = try Harness.time { try outline.perform("Rename") { try outline.rename(id, to: "renamed \(k)") } }
             if k % 2 == 0 { recorded.append(t) } else { plain.append(t) }
         }

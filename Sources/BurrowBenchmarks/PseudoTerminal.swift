@@ -4,6 +4,8 @@ import Foundation
 /// frame" as a user sees it, for Burrow and for hnb alike.
 final class PseudoTerminal {
     let master: Int32
+    /// Whether `hangUp()` closed `master` already.
+    private var hungUp = false
     let pid: pid_t
     let started: UInt64
     /// What was drawn, with escape sequences taken out (attribute changes split words otherwise).
@@ -28,9 +30,11 @@ final class PseudoTerminal {
     private enum EscapeState { case text, escape, intermediate, csi }
 
     /// Starts `executable` as the session leader of a new `rows`×`columns` terminal (TERM=xterm-256color).
+    /// `controlling`: the terminal becomes the session's controlling terminal, so that hanging it up sends
+    /// SIGHUP; otherwise the program only holds it open, and a hang-up reaches it as reads that fail.
     init(
         _ executable: String, _ arguments: [String], rows: Int = 24, columns: Int = 80, environment: [String: String] = [:],
-        answersCursorQueries: Bool = true
+        answersCursorQueries: Bool = true, controlling: Bool = true
     ) throws {
         self.answersCursorQueries = answersCursorQueries
         // posix_openpt and friends are hidden from Swift's Glibc module (they need _XOPEN_SOURCE); on Linux they
@@ -49,7 +53,7 @@ final class PseudoTerminal {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         // A new session whose first opened terminal becomes its controlling terminal.
-        posix_spawn_file_actions_addopen(&actions, 0, name, O_RDWR, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, name, controlling ? O_RDWR : O_RDWR | O_NOCTTY, 0)
         posix_spawn_file_actions_adddup2(&actions, 0, 1)
         posix_spawn_file_actions_adddup2(&actions, 0, 2)
         posix_spawn_file_actions_addclose(&actions, fd)
@@ -156,6 +160,13 @@ final class PseudoTerminal {
         return nil
     }
 
+    /// Closes the terminal's other end, as a terminal emulator's window closing does.
+    func hangUp() {
+        guard !hungUp else { return }
+        hungUp = true
+        close(master)
+    }
+
     /// Kills the program and waits for it (unless it has ended and been waited for already).
     func stop() {
         if !reaped {
@@ -163,7 +174,7 @@ final class PseudoTerminal {
             var status: Int32 = 0
             waitpid(pid, &status, 0)
         }
-        close(master)
+        hangUp()
     }
 
     struct Failure: Error, CustomStringConvertible {

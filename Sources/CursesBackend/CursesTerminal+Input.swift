@@ -32,6 +32,7 @@ extension CursesTerminal {
                     if ready >= 0 { descriptorMayBeReady = fds[1].revents != 0 }
                     if fds[0].revents != 0 {
                         result = read(timeoutMilliseconds: 0)
+                        if case .none = result, fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { result = .hungUp }
                     } else if fds[1].revents != 0 {
                         return signalEvent()
                     }
@@ -67,6 +68,10 @@ extension CursesTerminal {
                 return
             }
             let result = read(timeoutMilliseconds: min(wait, Self.slice))
+            if case .hungUp = result {
+                self.askedAt = nil
+                return
+            }
             if let event = event(for: result) { pending.append(event) }
         }
     }
@@ -78,6 +83,8 @@ extension CursesTerminal {
         case .character(let scalar) where scalar.value == 0x1B: escapeEvent()
         case .character(let scalar): .key(KeyDecoder.scalar(scalar))
         case .code(let code): event(forCode: code)
+        // As SIGHUP: finish the work at hand and end (the terminal cannot be drawn on or read again).
+        case .hungUp: .terminate(signal: SIGHUP)
         }
     }
 
@@ -85,6 +92,8 @@ extension CursesTerminal {
         case none
         case character(Unicode.Scalar)
         case code(Int32)
+        /// The terminal went away: its other end closed, and nothing is left to read.
+        case hungUp
     }
 
     private func read(timeoutMilliseconds: Int) -> Read {
@@ -93,8 +102,19 @@ extension CursesTerminal {
         switch wget_wch(stdscr, &value) {
         case KEY_CODE_YES: return .code(Int32(bitPattern: value))
         case OK: return Unicode.Scalar(value).map { .character($0) } ?? .none
-        default: return .none
+        // Checked after a wait only: a look with no wait (before each poll, between a key and its frame)
+        // costs no system call, and the poll that follows it reports a hang-up itself.
+        default: return timeoutMilliseconds > 0 && Self.inputHungUp() ? .hungUp : .none
         }
+    }
+
+    /// True when the terminal's other end has closed. A hang-up sends SIGHUP only to the session whose
+    /// controlling terminal it is; a program that merely holds the terminal (started without a session of its
+    /// own on it) gets reads that fail at once, and waited on them in a loop at full speed for good.
+    private static func inputHungUp() -> Bool {
+        var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&input, 1, 0) == 1 else { return false }
+        return input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     private func signalEvent() -> InputEvent? {
@@ -142,7 +162,7 @@ extension CursesTerminal {
         var text = ""
         while true {
             switch read(timeoutMilliseconds: 500) {
-            case .none: return text
+            case .none, .hungUp: return text
             case .code(Self.pasteEnd): return text
             case .code: continue
             case .character(let scalar):
@@ -157,6 +177,8 @@ extension CursesTerminal {
         switch read(timeoutMilliseconds: Int(Self.escapeDelay)) {
         case .none:
             return .key(.escape)
+        case .hungUp:
+            return .terminate(signal: SIGHUP)
         case .code(let code):
             guard var key = keyTable.key(for: code) else { return event(forCode: code) }
             key.modifiers.insert(.alt)

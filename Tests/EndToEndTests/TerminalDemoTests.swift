@@ -243,6 +243,35 @@ struct TerminalDemoTests {
         try expectLeftForTheShell(pty, shell, "ls\r")
     }
 
+    /// A terminal that is not the program's controlling one sends no SIGHUP when it goes away: the program
+    /// sees reads that fail at once. It ends as on SIGHUP, and does not read them in a loop at full speed.
+    @Test func aTerminalThatGoesAwayWithoutSIGHUPEndsTheProgram() throws {
+        let pty = try PseudoTerminal(Binaries.path("TerminalDemo"), [], rows: 10, columns: 60, controlling: false)
+        defer { pty.stop() }
+        #expect(pty.time(until: "last: none") != nil)
+        pty.hangUp()
+        let status = try #require(pty.exitStatus(timeout: 10), "still running 10 s after its terminal went away")
+        #expect(status & 0x7F == SIGHUP, "ended with status \(status), not by SIGHUP")
+    }
+
+    /// The same for the outliner, which waits on its terminal and on the store's changes together (a poll of
+    /// both): it ends, and what was added before is kept.
+    @Test func theOutlinerEndsWhenItsTerminalGoesAwayWithoutSIGHUP() throws {
+        let dir = TemporaryDirectory("hang-up")
+        let db = dir.path("o.sqlite")
+        let pty = try PseudoTerminal(
+            Binaries.path("burrow"), ["--db", db], rows: 12, columns: 60, environment: ["XDG_CONFIG_HOME": dir.path("config")],
+            controlling: false)
+        defer { pty.stop() }
+        #expect(pty.time(until: "?: help") != nil, "no first frame")
+        #expect(pty.time(afterTyping: "aKept\r", until: "Kept") != nil, "the add was not drawn")
+        pty.hangUp()
+        let status = try #require(pty.exitStatus(timeout: 10), "still running 10 s after its terminal went away")
+        #expect(status & 0x7F == SIGHUP, "ended with status \(status), not by SIGHUP")
+        let (listed, out, _) = try Binaries.run("burrow", ["ls", "--db", db])
+        #expect(listed == 0 && out.contains("Kept"), "burrow ls: \(out)")
+    }
+
     /// The demo on the benchmark's pseudo-terminal, its first frame drawn, and a second, non-blocking reader
     /// of the device standing for the shell. `answers`: the terminal holds its answers (else it never answers).
     private func demoWithShellReader(answers: Bool) throws -> (PseudoTerminal, Int32) {
