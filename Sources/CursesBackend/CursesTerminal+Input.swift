@@ -32,7 +32,7 @@ extension CursesTerminal {
                     if ready >= 0 { descriptorMayBeReady = fds[1].revents != 0 }
                     if fds[0].revents != 0 {
                         result = read(timeoutMilliseconds: 0)
-                        if case .none = result, fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { result = .hungUp }
+                        if case .none = result, Self.hangUpPolled(fds[0].revents) { result = .hungUp }
                     } else if fds[1].revents != 0 {
                         return signalEvent()
                     }
@@ -108,13 +108,27 @@ extension CursesTerminal {
         }
     }
 
+    /// What a poll of the terminal that found it ready says: it has hung up (Linux only, as `inputHungUp`).
+    private static func hangUpPolled(_ revents: Int16) -> Bool {
+        #if os(Linux)
+            return revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+        #else
+            return false
+        #endif
+    }
+
     /// True when the terminal's other end has closed. A hang-up sends SIGHUP only to the session whose
     /// controlling terminal it is; a program that merely holds the terminal (started without a session of its
-    /// own on it) gets reads that fail at once, and waited on them in a loop at full speed for good.
+    /// own on it) gets reads that fail at once, and waited on them in a loop at full speed for good. Linux
+    /// only: macOS's `poll` does not take devices, and would answer `POLLNVAL` for a terminal that is fine.
     private static func inputHungUp() -> Bool {
-        var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard poll(&input, 1, 0) == 1 else { return false }
-        return input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+        #if os(Linux)
+            var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            guard poll(&input, 1, 0) == 1 else { return false }
+            return hangUpPolled(input.revents)
+        #else
+            return false
+        #endif
     }
 
     private func signalEvent() -> InputEvent? {

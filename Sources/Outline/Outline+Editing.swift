@@ -38,7 +38,9 @@ extension Outline {
     @discardableResult
     public func append(titles: [String], to parent: ObjectID) throws -> [ObjectID] {
         let item = try resolve(parent)
-        guard titles.count >= Outline.rowsAtOnce, context.store.isInTransaction, !item.isInserted else {
+        // Rows added by another call and not written yet (an import under an item made in this unit) would be
+        // written with these: objects then.
+        guard titles.count >= Outline.rowsAtOnce, context.store.isInTransaction, !item.isInserted, !context.hasPendingRows else {
             return try append(titles: titles, to: item).map(\.objectID)
         }
         return try appendRows(titles: titles, to: item)

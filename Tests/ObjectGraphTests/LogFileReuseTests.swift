@@ -301,9 +301,6 @@ import Testing
         #expect(!LogFileReuse.clear(folder.path("missing.sqlite-wal")))
     }
 
-    /// A kept log takes the store's mode again when a connection opens it after a `chmod` of the store (as
-    /// SQLite gives a log it makes), so rows written next are no more readable than the store; a log whose
-    /// mode still differs at the close is deleted, not kept.
     /// A clear writes zeros only up to the log's last byte that is not zero, read from the end: every byte
     /// that was not zero is zero after it, wherever it lies (the header's, the first, one on each side of a
     /// 64 KiB read's boundary, the last), and a log all zeros past its header has only its header written.
@@ -325,8 +322,27 @@ import Testing
             #expect(after.count == size, "\(name): its size changed")
             #expect(after.allSatisfy { $0 == 0 }, "\(name): \(after.indices.filter { after[$0] != 0 }.prefix(5)) not cleared")
         }
+        // A log a big change left at its size and a quick one wrote the start of: only that start is written
+        // again (the file stays sparse; writing it all gave it every block).
+        let store = folder.path("sparse.sqlite")
+        #expect(FileManager.default.createFile(atPath: store, contents: Data([1, 2, 3])))
+        let fd = open(store + "-wal", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        #expect(fd >= 0 && ftruncate(fd, off_t(size)) == 0)
+        let start = [UInt8](repeating: 9, count: 4000)
+        #expect(pwrite(fd, start, start.count, 0) == start.count)
+        close(fd)
+        var before = stat(), after = stat()
+        #expect(stat(store + "-wal", &before) == 0)
+        #expect(LogFileReuse.clear(store + "-wal"))
+        #expect(stat(store + "-wal", &after) == 0)
+        #expect(after.st_size == before.st_size)
+        #expect(after.st_blocks <= before.st_blocks + 8, "\(before.st_blocks) → \(after.st_blocks) blocks: more than the start was written")
+        #expect(Self.contents(store + "-wal")?.allSatisfy { $0 == 0 } == true)
     }
 
+    /// A kept log takes the store's mode again when a connection opens it after a `chmod` of the store (as
+    /// SQLite gives a log it makes), so rows written next are no more readable than the store; a log whose
+    /// mode still differs at the close is deleted, not kept.
     @Test func aKeptLogFollowsTheStoresMode() throws {
         let folder = TemporaryDirectory("log-reuse")
         let path = folder.path("a.sqlite")

@@ -264,6 +264,69 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("missing")))
     }
 
+    /// Files a program left mid-way, copied while it held them: a foreign file in WAL mode whose log still
+    /// holds its frames, a newer store likewise, and a foreign file in rollback mode beside a hot journal. Each
+    /// is refused, and neither the file nor its log or journal changes (closing did not copy the log into
+    /// the file; nothing rolled the journal back).
+    @Test func filesLeftMidWayAreRefusedAndUntouched() throws {
+        let dir = TemporaryDirectory("objectgraph")
+        func copyOf(_ source: String, as name: String, suffixes: [String]) throws -> String {
+            let target = dir.path(name)
+            for suffix in [""] + suffixes {
+                try FileManager.default.copyItem(atPath: source + suffix, toPath: target + suffix)
+            }
+            return target
+        }
+        func expectRefusedAndUntouched(_ path: String, _ code: StoreError.Code?, sourceLocation: SourceLocation = #_sourceLocation) {
+            let before = fileState(path)
+            let e = storeError { _ = try Store(path: path, model: Self.v1) }
+            if let code { #expect(e?.code == code, "\(String(describing: e))", sourceLocation: sourceLocation) }
+            #expect(e != nil, "opened", sourceLocation: sourceLocation)
+            let after = fileState(path)
+            for suffix in ["", "-wal", "-journal"] {
+                #expect(after[suffix] == before[suffix], "\(suffix.isEmpty ? "the file" : suffix) changed", sourceLocation: sourceLocation)
+            }
+        }
+
+        // A foreign program's file in WAL mode, its rows still in the log (its connection open, no checkpoint).
+        let foreign = dir.path("foreign.sqlite")
+        let writer = try DatabaseQueue(path: foreign)
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        }
+        let logged = try copyOf(foreign, as: "logged.sqlite", suffixes: ["-wal"])
+        try writer.close()
+        #expect((fileState(logged)["-wal"] ?? nil).map { $0.count > 32 } == true, "the copy's log holds frames")
+        expectRefusedAndUntouched(logged, .notAStore)
+
+        // A newer store whose last commit is still in its log.
+        let newer = dir.path("newer.sqlite")
+        let newerStore = try Store(path: newer, model: Self.v2)
+        let c = Context(store: newerStore)
+        _ = try c.insert("Folder")
+        try c.save()
+        let newerCopy = try copyOf(newer, as: "newer-copy.sqlite", suffixes: ["-wal"])
+        expectRefusedAndUntouched(newerCopy, .newerModel)
+        withExtendedLifetime(newerStore) {}
+
+        // A foreign file in rollback mode whose writer died mid-change: its journal is hot.
+        let rollback = dir.path("rollback.sqlite")
+        let q = try DatabaseQueue(path: rollback)
+        try q.write { db in try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+        try q.writeWithoutTransaction { db in
+            // A cache of two pages spills: the journal is synced (its header made valid) and changed pages are
+            // written to the file before the commit, which only the journal can undo.
+            try db.execute(sql: "PRAGMA cache_size = 2")
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            defer { try? db.execute(sql: "ROLLBACK") }
+            try db.execute(
+                sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) INSERT INTO t SELECT randomblob(600) FROM n")
+            _ = try copyOf(rollback, as: "hot.sqlite", suffixes: ["-journal"])
+        }
+        try q.close()
+        expectRefusedAndUntouched(dir.path("hot.sqlite"), nil)
+    }
+
     @Test func idsArePermanentAcrossSaveAndRelaunch() throws {
         let dir = TemporaryDirectory("objectgraph")
         var ids: [ObjectID] = []

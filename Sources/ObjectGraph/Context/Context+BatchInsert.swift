@@ -22,6 +22,9 @@ extension Context {
         pendingRows.append((entity, ids, values))
     }
 
+    /// Whether rows added with ``insertRows(_:ids:values:)`` wait for the next save or ``flushRows()``.
+    public var hasPendingRows: Bool { !pendingRows.isEmpty }
+
     /// Adds one whole row back without an object (an undo or redo), into the last run of its entity.
     func insertRowBack(_ id: ObjectID, values: [Value]) {
         let e = model.entities[id.entity]

@@ -95,6 +95,8 @@ extension Context {
             if reservedInTransaction { freshIDs = 0..<0 }
             // Diagnosed while the objects still hold what failed to be written.
             let reported = unit.map { $0.diagnose(error, in: self) } ?? error
+            // The save took the flushed rows' IDs into the unit's changes.
+            if let unit { forgetObjects(insertedBy: unit.changes) }
             discardChanges()
             throw reported
         }
@@ -128,6 +130,7 @@ extension Context {
         try takeRowsReadAside()
         var step = UndoRecord(unit, rows: pendingRows, deletedRows: pendingDeletes, name: pendingActionName ?? "")
         step.appendFingerprinted(flushed.fingerprints)
+        step.settleFingerprintedEntries()
         let history =
             isApplyingHistory ? replayedAction : isSavingOutsideUndo ? nil : try undoHistory.record(step, place: pendingPlace, model: model)
         if outbox {

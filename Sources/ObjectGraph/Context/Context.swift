@@ -358,6 +358,15 @@ public final class Context {
         if !store.isInTransaction { _ = try? store.poll() }
     }
 
+    /// Forgets the objects of rows `changes` says were inserted, when the unit that inserted them failed:
+    /// made from rows flushed in it (read back by the edit), they would stand for rows that went with the
+    /// transaction, under IDs that are given out again.
+    func forgetObjects(insertedBy changes: ChangeSet) {
+        for (_, entity) in changes.entities {
+            for id in entity.inserted { if let o = registered[id] { forget(o) } }
+        }
+    }
+
     /// Rollback without touching the undo history (a failed undo must leave its step in place).
     func discardChanges() {
         for o in inserted {
@@ -374,6 +383,7 @@ public final class Context {
         deleted = []
         pendingRows = []
         finishRowDeletes(committed: false)
+        forgetObjects(insertedBy: flushed.changes)
         flushed = FlushedRows()
         pendingActionName = nil
         pendingPlace = nil

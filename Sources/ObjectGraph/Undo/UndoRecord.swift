@@ -35,6 +35,20 @@ struct UndoRecord {
         if fingerprinted.isEmpty { fingerprinted = rows } else { fingerprinted += rows }
     }
 
+    /// Rows inserted by fingerprint that the same save also changed or deleted (items added in bulk, then
+    /// renamed, moved or deleted in one unit of work): inserted, with the "after" the entry knows, as
+    /// ``compose(_:)`` does across saves; one deleted too is (nil, nil), which ``compact()`` drops. Kept as
+    /// both, undo found the row no longer matching its fingerprint ("changed elsewhere") and skipped the action.
+    mutating func settleFingerprintedEntries() {
+        guard !fingerprinted.isEmpty, !entries.isEmpty else { return }
+        let touched = Set(entries.lazy.map(\.id))
+        let inserted = Set(fingerprinted.lazy.map(\.id).filter { touched.contains($0) })
+        guard !inserted.isEmpty else { return }
+        fingerprinted.removeAll { inserted.contains($0.id) }
+        for i in entries.indices where inserted.contains(entries[i].id) { entries[i].before = nil }
+        index = nil
+    }
+
     /// Adds another save to this step: an object's first "before" is kept, its "after" is the latest.
     mutating func compose(_ later: UndoRecord) {
         if index == nil {

@@ -97,7 +97,14 @@ final class SQLiteStore: PersistentStore {
         // own: a second connection that read the model record first (and the schema again) was a tenth of a
         // `burrow add`'s instructions. Any other file (a new store, one in another journal mode, one that
         // cannot be read as a store) is inspected first as before, so nothing is converted to WAL unchecked.
-        if holdsData, !aside, let queue = try? DatabaseQueue(path: path, configuration: SQLiteStore.configuration(onlyInLog: true)) {
+        // Only with no log in use and no rollback journal beside it: closing a connection that read a log of
+        // frames another program left would copy them into the file, and reading a file whose writer died mid-
+        // change rolls that change back, writes the inspection (read-only) does not make before deciding. A
+        // store left by `burrow` has a cleared log and no index (`LogFileReuse`); one open elsewhere is
+        // inspected first.
+        if holdsData, !aside, access(path + "-journal", F_OK) != 0, !LogFileReuse.logMayBeInUse(beside: path),
+            let queue = try? DatabaseQueue(path: path, configuration: SQLiteStore.configuration(onlyInLog: true))
+        {
             self.queue = queue
             try prepare(existing: nil, inspected: false)
         } else {
@@ -354,9 +361,9 @@ final class SQLiteStore: PersistentStore {
         return config
     }
 
-    /// Creates the schema of a new store, or migrates an existing one, in one transaction. `inspected`:
-    /// false when no `inspectContents` read the file first; what it refuses is then refused here, before
-    /// anything is written.
+    /// Creates the schema of a new store, or migrates an existing one, in one transaction, refusing (before
+    /// anything is written) a file that is no store or that a newer model wrote. `inspected`: whether
+    /// `inspectContents` read the file first (only for the wording of an error).
     private func prepare(existing: StoredModel?, inspected: Bool) throws(StoreError) {
         let model = self.model
         let path = self.path
@@ -364,12 +371,12 @@ final class SQLiteStore: PersistentStore {
             try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     let current = try SQLiteStore.readStoredModel(db, model: model)
-                    if !inspected {
-                        if let current {
-                            if current.hash != model.versionHash { try SQLiteStore.refuseNewer(current, model: model, path: path) }
-                        } else if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") != 0 {
-                            throw StoreError(.notAStore, "this SQLite file was not made by ObjectGraph (no og_metadata table)", path: path)
-                        }
+                    // Checked again here, whether or not `inspectContents` read the file first: another program may
+                    // have upgraded it, or made it, since.
+                    if let current {
+                        if current.hash != model.versionHash { try SQLiteStore.refuseNewer(current, model: model, path: path) }
+                    } else if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") != 0 {
+                        throw StoreError(.notAStore, "this SQLite file was not made by ObjectGraph (no og_metadata table)", path: path)
                     }
                     if current != nil {
                         try db.execute(sql: Schema.changeLogTable)
