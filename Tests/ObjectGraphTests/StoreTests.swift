@@ -223,28 +223,22 @@ import Testing
         #expect(e1?.code == .notADatabase)
         #expect(try Data(contentsOf: URL(fileURLWithPath: text)) == Data("just some text\n".utf8))
 
-        let foreign = dir.path("foreign.sqlite")
-        let q = try DatabaseQueue(path: foreign)
-        try q.write { db in try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
-        try q.close()
-        let before = fileState(foreign)
-        let e2 = storeError { _ = try Store(path: foreign, model: Self.v1) }
-        #expect(e2?.code == .notAStore)
-        #expect(fileState(foreign) == before)
-
-        // In WAL mode already, the file is read first by the connection that writes (no inspection before
-        // it): still refused before anything is written, and its table is all it holds.
-        let logged = dir.path("logged.sqlite")
-        let w = try DatabaseQueue(path: logged)
-        try w.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL; CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
-        try w.close()
-        let loggedBefore = fileState(logged)
-        let e4 = storeError { _ = try Store(path: logged, model: Self.v1) }
-        #expect(e4?.code == .notAStore, "\(String(describing: e4))")
-        #expect(e4?.path == logged)
-        #expect(fileState(logged) == loggedBefore)
-        let tables = try DatabaseQueue(path: logged).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
-        #expect(tables == ["t"])
+        // Another program's SQLite file, in rollback mode (inspected first) and in WAL mode (read first by the
+        // connection that writes): refused before anything is written, byte for byte as it was, its table all
+        // it holds.
+        for mode in ["DELETE", "WAL"] {
+            let foreign = dir.path("foreign-\(mode).sqlite")
+            let q = try DatabaseQueue(path: foreign)
+            try q.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = \(mode); CREATE TABLE t(x); INSERT INTO t VALUES (1)") }
+            try q.close()
+            let before = fileState(foreign)
+            let e = storeError { _ = try Store(path: foreign, model: Self.v1) }
+            #expect(e?.code == .notAStore, "\(mode): \(String(describing: e))")
+            #expect(e?.path == foreign, "\(mode)")
+            #expect(fileState(foreign) == before, "\(mode)")
+            let tables = try DatabaseQueue(path: foreign).read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master") }
+            #expect(tables == ["t"], "\(mode)")
+        }
 
         // An SQLite file in WAL mode with no tables yet is a new store.
         let empty = dir.path("empty.sqlite")

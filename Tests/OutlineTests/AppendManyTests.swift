@@ -119,6 +119,52 @@ import Testing
         #expect(try shape(o) == before)
     }
 
+    /// Random units of work that append rows and then rename, make a task of, move, delete or append beside
+    /// some of them (each unit hits the case: a row both fingerprinted and edited in its own save), each undone
+    /// and redone whole: the stored shape before, then after, every time. Prints how many rows were edited in
+    /// their own unit, by edit.
+    @Test func randomEditsOfFreshRowsUndoAsOne() throws {
+        var hits = ["rename": 0, "task": 0, "move": 0, "delete": 0, "append": 0]
+        for seed in 0..<24 {
+            var g = SeededRandom(seed: UInt64(seed))
+            let o = try Outline(context: Context(store: Store(inMemoryWith: OutlineModel.model)))
+            let top = try o.perform("Set up") { try o.append(titles: ["A", "B"], to: try o.root().objectID) }
+            let before = try shape(o)
+            try o.perform("Unit \(seed)") {
+                var ids = try o.append(titles: many.map { "\(seed) \($0)" }, to: top[Int(g.next() % 2)])
+                #expect(o.context.registeredObject(for: ids[0]) == nil, "not the rows path")
+                for _ in 0..<(1 + Int(g.next() % 6)) {
+                    let k = Int(g.next() % UInt64(ids.count))
+                    switch g.next() % 5 {
+                    case 0:
+                        try o.rename(ids[k], to: "renamed \(g.next() % 1000)")
+                        hits["rename", default: 0] += 1
+                    case 1:
+                        try o.setTask(ids[k], CaptureLine("TODO x !B", today: "2026-12-04").extras!)
+                        hits["task", default: 0] += 1
+                    case 2:
+                        try o.move(ids[k], to: top[Int(g.next() % 2)], at: Int(g.next() % 3))
+                        hits["move", default: 0] += 1
+                    case 3:
+                        try o.delete(ids[k])
+                        ids.remove(at: k)
+                        hits["delete", default: 0] += 1
+                    default:
+                        ids += try o.append(titles: ["extra \(g.next() % 100)"], to: ids[k])
+                        hits["append", default: 0] += 1
+                    }
+                }
+            }
+            let after = try shape(o)
+            #expect(try o.undoAction()?.name == "Unit \(seed)", "seed \(seed)")
+            #expect(try shape(o) == before, "seed \(seed): undo")
+            #expect(try o.redoAction()?.name == "Unit \(seed)", "seed \(seed)")
+            #expect(try shape(o) == after, "seed \(seed): redo")
+        }
+        print("AppendManyTests: fresh rows edited in their own unit, by edit: \(hits.sorted { $0.key < $1.key })")
+        #expect(hits.values.allSatisfy { $0 >= 5 }, "\(hits)")
+    }
+
     /// The rows are in the search index, as objects' titles are.
     @Test func rowsAreFound() throws {
         let (dir, path) = paths()

@@ -115,10 +115,8 @@ enum LogFileReuse {
     /// The size of the reads and writes that clear a log.
     private static let chunkSize = 64 << 10
 
-    /// `chunkSize` zero bytes, for the lifetime of the process: calloc's pages are the kernel's zero page
-    /// until written, and nothing writes them. `nonisolated(unsafe)` only because a pointer is not
-    /// `Sendable`: made once (a global's initializer) and only ever read.
-    nonisolated(unsafe) private static let zeros: UnsafeMutableRawPointer = calloc(chunkSize, 1)!
+    /// `chunkSize` zero bytes, made once (a global's initializer) and only read.
+    private static let zeros = [UInt8](repeating: 0, count: chunkSize)
 
     /// Where the log at `fd` ends, past its last byte that is not zero; nil if it cannot be read. A log was
     /// all zeros after its header when last cleared, and SQLite writes its frames from the header on, so
