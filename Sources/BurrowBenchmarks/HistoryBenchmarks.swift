@@ -57,46 +57,50 @@ struct HistoryBenchmarks {
         precondition(folded.count == count)
         let gone = folded.first!.0...folded.last!.0
         precondition(gone.count == count, "the subtree's IDs are one run (as the import reserved them)")
+        // Raw: the same rows deleted by the parent key at every depth, then put back.
+        func rawDelete() -> Double {
+            Harness.time {
+                sql.exec(
+                    """
+                    BEGIN IMMEDIATE;
+                    CREATE TEMP TABLE IF NOT EXISTS gone (id INTEGER PRIMARY KEY);
+                    DELETE FROM gone;
+                    WITH RECURSIVE sub(id) AS (SELECT \(top.rowID) UNION ALL SELECT Item.id FROM Item JOIN sub ON Item.parent = sub.id)
+                    INSERT INTO gone SELECT id FROM sub;
+                    DELETE FROM Item WHERE id IN gone;
+                    UPDATE Item SET childCount = childCount - 1 WHERE id = 1;
+                    """)
+                RawTextIndex.remove(sql, ids: gone)
+                sql.exec("COMMIT")
+            }
+        }
+        func rawInsert() -> Double {
+            Harness.time {
+                sql.exec("BEGIN IMMEDIATE")
+                let ins = sql.prepare(
+                    "INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, NULL, 0, ?, ?, NULL, ?, \(StorageBenchmarks.times))")
+                for r in saved {
+                    sqlite3_bind_int64(ins, 1, r.0)
+                    sql.bind(ins, 2, r.1)
+                    sql.bind(ins, 3, r.2)
+                    sqlite3_bind_int64(ins, 4, r.3)
+                    sqlite3_bind_int64(ins, 5, r.4)
+                    sql.step(ins)
+                }
+                sqlite3_finalize(ins)
+                let index = RawTextIndex(sql)
+                for (id, title, note) in folded { index.add(id, title: title, note: note) }
+                index.finish()
+                sql.exec("UPDATE Item SET childCount = childCount + 1 WHERE id = 1")
+                sql.exec("COMMIT")
+            }
+        }
         var ours: (delete: [Double], undo: [Double]) = ([], []), raw: (delete: [Double], insert: [Double]) = ([], [])
         for _ in 0..<runs {
             ours.delete.append(try Harness.time { try outline.perform("Delete “big”") { try outline.delete(top) } })
             ours.undo.append(try Harness.time { try outline.context.undo() })
-            // Raw: the same rows deleted by the parent key at every depth, then put back.
-            raw.delete.append(
-                Harness.time {
-                    sql.exec(
-                        """
-                        BEGIN IMMEDIATE;
-                        CREATE TEMP TABLE IF NOT EXISTS gone (id INTEGER PRIMARY KEY);
-                        DELETE FROM gone;
-                        WITH RECURSIVE sub(id) AS (SELECT \(top.rowID) UNION ALL SELECT Item.id FROM Item JOIN sub ON Item.parent = sub.id)
-                        INSERT INTO gone SELECT id FROM sub;
-                        DELETE FROM Item WHERE id IN gone;
-                        UPDATE Item SET childCount = childCount - 1 WHERE id = 1;
-                        """)
-                    RawTextIndex.remove(sql, ids: gone)
-                    sql.exec("COMMIT")
-                })
-            raw.insert.append(
-                Harness.time {
-                    sql.exec("BEGIN IMMEDIATE")
-                    let ins = sql.prepare(
-                        "INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, NULL, 0, ?, ?, NULL, ?, \(StorageBenchmarks.times))")
-                    for r in saved {
-                        sqlite3_bind_int64(ins, 1, r.0)
-                        sql.bind(ins, 2, r.1)
-                        sql.bind(ins, 3, r.2)
-                        sqlite3_bind_int64(ins, 4, r.3)
-                        sqlite3_bind_int64(ins, 5, r.4)
-                        sql.step(ins)
-                    }
-                    sqlite3_finalize(ins)
-                    let index = RawTextIndex(sql)
-                    for (id, title, note) in folded { index.add(id, title: title, note: note) }
-                    index.finish()
-                    sql.exec("UPDATE Item SET childCount = childCount + 1 WHERE id = 1")
-                    sql.exec("COMMIT")
-                })
+            raw.delete.append(rawDelete())
+            raw.insert.append(rawInsert())
             outline.context.refreshAll()
             try outline.context.undoHistory.clear()
         }
@@ -106,22 +110,26 @@ struct HistoryBenchmarks {
         Harness.report(
             "undo the delete of \(count) items", ours: Harness.percentile(ours.undo, 0.5),
             baseline: Harness.percentile(raw.insert, 0.5), goal: "ratio <= 1.5")
-        try inTheOutliner(path, dir: dir, count: count, raw: raw)
+        try inTheOutliner(path, dir: dir, count: count, rawDelete: rawDelete, rawInsert: rawInsert)
     }
 
     /// As the user meets it: the release `burrow` on the same store in a pseudo-terminal, `x` on the subtree
     /// (the level's first row) until the status line says it is deleted, then `u` until it says it is undone,
-    /// beside the same SQL's medians from the runs above.
-    private func inTheOutliner(_ path: String, dir: String, count: Int, raw: (delete: [Double], insert: [Double])) throws {
+    /// each run alternated with the same SQL (`rawDelete`, `rawInsert`) on the same file. Each side starts
+    /// with the machine quiet: the outliner idle (its checkpoint of the last action done) and the disk
+    /// synced, so neither side pays for what the other left behind, and a slower stretch of the machine
+    /// lands on both.
+    private func inTheOutliner(_ path: String, dir: String, count: Int, rawDelete: () -> Double, rawInsert: () -> Double) throws {
         guard let burrow = Harness.sibling("burrow") else {
             print("  delete and undo in the outliner: skipped (build the outliner beside the benchmark: swift build -c release)")
             return
         }
         let outliner = try LiveBenchmarks.Outliner(burrow: burrow, existing: path, dir: dir)
         defer { outliner.pty.stop() }
-        var delete: [Double] = [], undo: [Double] = []
+        var delete: [Double] = [], undo: [Double] = [], raw: (delete: [Double], insert: [Double]) = ([], [])
         for _ in 0..<runs {
             for (key, shown) in [("x", "Deleted “big”"), ("u", "Undid")] {
+                outliner.settle()
                 let start = DispatchTime.now().uptimeNanoseconds
                 outliner.send(key)
                 guard let seen = outliner.wait(timeout: 60, until: { $0.rows.contains { $0.hasPrefix(shown) } }) else {
@@ -130,6 +138,13 @@ struct HistoryBenchmarks {
                 }
                 (key == "x" ? { delete.append(Double(seen - start) / 1e9) } : { undo.append(Double(seen - start) / 1e9) })()
             }
+            outliner.settle()
+            raw.delete.append(rawDelete())
+            outliner.settle()
+            raw.insert.append(rawInsert())
+        }
+        if ProcessInfo.processInfo.environment["BURROW_DEBUG_RUNS"] != nil {
+            print(delete.map { Harness.ms($0) }, raw.delete.map { Harness.ms($0) }, undo.map { Harness.ms($0) }, raw.insert.map { Harness.ms($0) })
         }
         Harness.report(
             "in the outliner: delete \(count) items (x)", ours: Harness.percentile(delete, 0.5),

@@ -69,6 +69,20 @@ struct LiveBenchmarks {
             _ = Array(keys.utf8).withUnsafeBytes { write(pty.master, $0.baseAddress, $0.count) }
         }
 
+        /// Waits (reading the screen meanwhile) until the outliner has used no CPU for 100 ms, at most 5 s,
+        /// then has the kernel write out what is dirty: the next measurement, ours or a baseline's, starts
+        /// on a quiet machine, not on the tail of the last one (a checkpoint on another thread, say).
+        func settle() {
+            var last = cpuSeconds, still = 0
+            for _ in 0..<100 where still < 2 {
+                _ = wait(timeout: 0.05, until: { _ in false })
+                let now = cpuSeconds
+                still = now == last ? still + 1 : 0
+                last = now
+            }
+            sync()
+        }
+
         /// CPU time the outliner has used (user and system), in seconds.
         var cpuSeconds: Double {
             guard let stat = try? String(contentsOfFile: "/proc/\(pty.pid)/stat", encoding: .utf8),

@@ -33,8 +33,7 @@ extension UndoRecord {
     /// rename of an item with a long note small in the history; a replicator reading an outbox needs the
     /// whole rows (where a moved item now is), so the outbox keeps them.
     func encoded(changedOnly: Bool) -> [UInt8] {
-        var out = ByteWriter()
-        out.bytes.reserveCapacity(16 + entries.count * (changedOnly ? 24 : 48) + fingerprinted.count * 14)
+        var out = ByteWriter(capacity: 16 + entries.count * (changedOnly ? 24 : 48) + fingerprinted.count * 14)
         let sparse = changedOnly && entries.contains { e in e.before != nil && e.after?.count == e.before?.count }
         let head =
             switch (sparse, fingerprinted.isEmpty) {
@@ -43,7 +42,7 @@ extension UndoRecord {
             case (true, true): Self.magicChangedOnly
             case (true, false): Self.magicChangedOnlyFingerprinted
             }
-        out.bytes += head
+        out.append(head)
         out.varint(UInt64(entries.count))
         for e in entries {
             out.varint(UInt64(e.id.entity))
@@ -51,7 +50,7 @@ extension UndoRecord {
             switch (e.before, e.after) {
             case (let b?, let a?) where a.count == b.count:
                 // Whole before and the changed afters, or (sparse) the width and the changed slots' both sides.
-                out.bytes.append(Flag.before | Flag.after | (sparse ? Flag.changedOnly : Flag.delta))
+                out.byte(Flag.before | Flag.after | (sparse ? Flag.changedOnly : Flag.delta))
                 if sparse { out.varint(UInt64(b.count)) } else { Self.put(b, &out) }
                 var changed = 0
                 for i in 0..<a.count where a[i] != b[i] { changed += 1 }
@@ -62,7 +61,7 @@ extension UndoRecord {
                     Self.put(a[i], &out)
                 }
             default:
-                out.bytes.append((e.before == nil ? 0 : Flag.before) | (e.after == nil ? 0 : Flag.after))
+                out.byte((e.before == nil ? 0 : Flag.before) | (e.after == nil ? 0 : Flag.after))
                 if let b = e.before { Self.put(b, &out) }
                 if let a = e.after { Self.put(a, &out) }
             }
@@ -173,31 +172,31 @@ extension UndoRecord {
 
     static func put(_ v: Value, _ out: inout ByteWriter) {
         switch v {
-        case .null: out.bytes.append(Tag.null.rawValue)
+        case .null: out.byte(Tag.null.rawValue)
         case .string(let s):
-            out.bytes.append(Tag.string.rawValue)
+            out.byte(Tag.string.rawValue)
             var s = s
             s.withUTF8 { u in
                 out.varint(UInt64(u.count))
-                out.bytes.append(contentsOf: u)
+                out.append(u)
             }
         case .integer(let i):
-            out.bytes.append(Tag.integer.rawValue)
+            out.byte(Tag.integer.rawValue)
             out.signed(i)
         case .double(let d):
-            out.bytes.append(Tag.double.rawValue)
+            out.byte(Tag.double.rawValue)
             out.fixed(d.bitPattern)
-        case .bool(let b): out.bytes.append(b ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
+        case .bool(let b): out.byte(b ? Tag.boolTrue.rawValue : Tag.boolFalse.rawValue)
         case .date(let d):
-            out.bytes.append(Tag.date.rawValue)
+            out.byte(Tag.date.rawValue)
             out.fixed(d.timeIntervalSinceReferenceDate.bitPattern)
         case .data(let d):
-            out.bytes.append(Tag.data.rawValue)
+            out.byte(Tag.data.rawValue)
             out.varint(UInt64(d.count))
-            out.bytes.append(contentsOf: d)
+            d.withUnsafeBytes { out.append($0) }
         case .uuid(let u):
-            out.bytes.append(Tag.uuid.rawValue)
-            withUnsafeBytes(of: u.uuid) { out.bytes.append(contentsOf: $0) }
+            out.byte(Tag.uuid.rawValue)
+            withUnsafeBytes(of: u.uuid) { out.append($0) }
         }
     }
 

@@ -110,15 +110,17 @@ struct UndoRecord {
 
     /// The same, encoding into `scratch` (kept between rows: no allocation per row).
     static func fingerprint(_ row: [Value], _ entity: EntityDescription, scratch w: inout ByteWriter) -> UInt64 {
-        w.bytes.removeAll(keepingCapacity: true)
+        w.removeAll()
         for slot in entity.storedSlots where !entity.isMaintained(slot) && !entity.isViewState(slot) {
             put(row[slot], &w)
         }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in w.bytes {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01b3
+        return w.withBytes { bytes in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in bytes {
+                h ^= UInt64(b)
+                h = h &* 0x0000_0100_0000_01b3
+            }
+            return h
         }
-        return h
     }
 }

@@ -271,7 +271,7 @@ extension SQLiteStore {
         if roots.count == 1 {
             stmt.bind(roots[0], at: 1)
         } else {
-            stmt.bind(.string("[" + roots.map(String.init).joined(separator: ",") + "]"), at: 1)
+            stmt.bind(.string(Self.jsonArray(roots)), at: 1)
         }
     }
 
@@ -291,7 +291,7 @@ extension SQLiteStore {
                     var start = 0
                     while start < ids.count {
                         let chunk = ids[start..<min(ids.count, start + SQLiteStore.deleteBatch)]
-                        stmt.bind(.string("[" + chunk.map(String.init).joined(separator: ",") + "]"), at: 1)
+                        stmt.bind(.string(SQLiteStore.jsonArray(chunk)), at: 1)
                         while try stmt.step(db) { byID[stmt.int64(at: 0)] = SQLiteStore.decodeRow(stmt, entity, entity.wholeRow) }
                         start += chunk.count
                     }

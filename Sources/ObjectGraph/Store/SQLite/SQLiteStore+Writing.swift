@@ -249,8 +249,7 @@ extension SQLiteStore {
             return stmt
         }
         let stmt = try statement(db, "DELETE FROM \(table) WHERE \(key) IN (SELECT value FROM json_each(?))" + tail)
-        let json = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        stmt.bind(.string(json), at: 1)
+        stmt.bind(.string(Self.jsonArray(ids)), at: 1)
         return stmt
     }
 
