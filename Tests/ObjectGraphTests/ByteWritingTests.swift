@@ -93,7 +93,7 @@ import Testing
         func plain(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
         let edges: [[Int64]] = [
             [], [0], [7], [-1], [9, 10, 99, 100, 999, 1000], [Int64.max], [Int64.min], [Int64.min, -9, 0, 9, Int64.max],
-            [1_000_000_000_000_000_000, -1_000_000_000_000_000_000],
+            [1_000_000_000_000_000_000, -1_000_000_000_000_000_000]
         ]
         for ids in edges { #expect(SQLiteStore.jsonArray(ids) == plain(ids)) }
         var rng = SeededRandom(seed: 7)
