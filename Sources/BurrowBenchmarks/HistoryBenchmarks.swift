@@ -40,16 +40,7 @@ struct HistoryBenchmarks {
         let count = 1 + branches * (1 + leaves)
         let top = try outline.child(of: root, at: 0)!.objectID
         let sql = RawSQLite(path: path)
-        let rows = sql.prepare("SELECT \(StorageBenchmarks.columns) FROM Item WHERE id != 1")
-        var saved: [(Int64, String, String, Int64, Int64, Int64)] = []
-        while sqlite3_step(rows) == SQLITE_ROW {
-            saved.append(
-                (
-                    sqlite3_column_int64(rows, 0), sql.text(rows, 1), sql.text(rows, 4), sqlite3_column_int64(rows, 5),
-                    sqlite3_column_int64(rows, 7), 0
-                ))
-        }
-        sqlite3_finalize(rows)
+        let saved = StorageBenchmarks.readRawItems(sql)
         precondition(saved.count == count)
         // The search index's rows (folded text), which our side keeps in the same transactions: the raw side
         // deletes and re-inserts them too, so both write the same tables.
@@ -77,17 +68,7 @@ struct HistoryBenchmarks {
         func rawInsert() -> Double {
             Harness.time {
                 sql.exec("BEGIN IMMEDIATE")
-                let ins = sql.prepare(
-                    "INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, NULL, 0, ?, ?, NULL, ?, \(StorageBenchmarks.times))")
-                for r in saved {
-                    sqlite3_bind_int64(ins, 1, r.0)
-                    sql.bind(ins, 2, r.1)
-                    sql.bind(ins, 3, r.2)
-                    sqlite3_bind_int64(ins, 4, r.3)
-                    sqlite3_bind_int64(ins, 5, r.4)
-                    sql.step(ins)
-                }
-                sqlite3_finalize(ins)
+                StorageBenchmarks.insertRawItems(sql, saved)
                 let index = RawTextIndex(sql)
                 for (id, title, note) in folded { index.add(id, title: title, note: note) }
                 index.finish()

@@ -109,13 +109,7 @@ struct ObservationBenchmarks {
         let count = 1 + subtree.branches * (1 + subtree.leaves)
         // The rows as stored, for the raw baseline to re-insert.
         let sql = RawSQLite(path: path)
-        let rows = sql.prepare("SELECT \(StorageBenchmarks.columns) FROM Item WHERE id != 1")
-        var saved: [(Int64, String, String, Int64, Int64)] = []
-        while sqlite3_step(rows) == SQLITE_ROW {
-            saved.append(
-                (sqlite3_column_int64(rows, 0), sql.text(rows, 1), sql.text(rows, 4), sqlite3_column_int64(rows, 5), sqlite3_column_int64(rows, 7)))
-        }
-        sqlite3_finalize(rows)
+        let saved = StorageBenchmarks.readRawItems(sql)
         precondition(saved.count == count)
         var ours: [Double] = [], raw: [Double] = []
         for _ in 0..<3 {
@@ -126,17 +120,7 @@ struct ObservationBenchmarks {
             raw.append(
                 Harness.time {
                     sql.exec("BEGIN IMMEDIATE")
-                    let ins = sql.prepare(
-                        "INSERT INTO Item (\(StorageBenchmarks.columns)) VALUES (?, ?, NULL, 0, ?, ?, NULL, ?, \(StorageBenchmarks.times))")
-                    for r in saved {
-                        sqlite3_bind_int64(ins, 1, r.0)
-                        sql.bind(ins, 2, r.1)
-                        sql.bind(ins, 3, r.2)
-                        sqlite3_bind_int64(ins, 4, r.3)
-                        sqlite3_bind_int64(ins, 5, r.4)
-                        sql.step(ins)
-                    }
-                    sqlite3_finalize(ins)
+                    StorageBenchmarks.insertRawItems(sql, saved)
                     sql.exec("UPDATE Item SET childCount = 1 WHERE id = 1")
                     sql.exec("COMMIT")
                 })

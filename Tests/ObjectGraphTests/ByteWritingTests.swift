@@ -24,7 +24,7 @@ import Testing
         mutating func fixed(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     }
 
-    /// Random writes of every kind, from a buffer of the smallest size, so that every kind of write meets
+    /// Random writes of every kind, from the smallest buffer (16 bytes), so that every kind of write meets
     /// the end of the buffer many times (a varint's ten bytes, eight fixed ones, a run longer than the buffer).
     @Test(arguments: 0..<40)
     func randomWritesMatchAppendsToAnArray(seed: UInt64) {

@@ -48,15 +48,15 @@ struct ByteWriter: ~Copyable {
         count &+= 1
     }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
-        (base + count).update(from: from, count: bytes.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: from, byteCount: bytes.count)
         count &+= bytes.count
     }
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        append(bytes.assumingMemoryBound(to: UInt8.self))
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(UnsafeRawBufferPointer(bytes))
     }
 
     mutating func append(_ bytes: [UInt8]) {
