@@ -78,6 +78,39 @@ import Testing
         #expect(try Context(store: try Store(path: copy, model: Self.model)).count(FetchRequest("Note")) == 40_001)
     }
 
+    /// Commits back to back, each begun before the checkpoint the one before asked for had copied its frames,
+    /// and that checkpoint ending inside it (as it does under a stream of small commits: 1,000 renames): each
+    /// began with frames not yet copied, so none could start the log again, and it grew by every commit, with
+    /// a checkpoint running beside each. The commit in which a checkpoint ended copies the rest itself, and the
+    /// log starts again at the next.
+    @Test func backToBackCommitsLetTheLogStartAgain() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("notes.sqlite")
+        let store = try Store(path: path, model: Self.model)
+        let checkpointer = try #require(store.sqlite.checkpointer)
+        checkpointer.backgroundPages = 4
+        let c = Context(store: store)
+        checkpointer.suspendForTests()
+        // Past the threshold, a checkpoint asked for and held.
+        for k in 0..<4 { try c.transaction { try c.insert("Note")["text"] = "first \(k)" } }
+        var largest: Int32 = 0
+        for k in 0..<40 {
+            try c.transaction {
+                // Begun with frames not yet copied: the held checkpoint runs, and ends, inside this transaction.
+                checkpointer.resumeForTests()
+                _ = checkpointer.settledRuns()
+                checkpointer.suspendForTests()
+                try c.insert("Note")["text"] = "note \(k)"
+            }
+            // From the second on: the first one's log holds the notes before it.
+            if k > 0 { largest = max(largest, checkpointer.logPages) }
+        }
+        checkpointer.resumeForTests()
+        #expect(largest <= 12, "the log grew to \(largest) frames: it did not start again every other commit")
+        #expect(checkpointer.inlineRuns >= 10, "\(checkpointer.inlineRuns) commits copied the rest themselves")
+        #expect(try Context(store: try Store(path: path, model: Self.model)).count(FetchRequest("Note")) == 44)
+    }
+
     /// A store at `path` with two notes saved, its read-only connection having read between them.
     static func twoNotesWithTheReaderRead(_ path: String) throws -> (Store, Context) {
         let store = try Store(path: path, model: Self.model)

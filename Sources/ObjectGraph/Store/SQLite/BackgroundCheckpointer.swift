@@ -7,11 +7,18 @@ import GRDBSQLite
 /// or its undo returned 30 ms sooner. Passive, so it never waits for or blocks a reader or the next write.
 /// Past `inlinePages` the commit checkpoints itself again (passive, as SQLite's own would), so a log whose
 /// background checkpoints cannot finish (a long reader elsewhere) does not grow without end.
+///
+/// A log starts again (at its first frame) only in a write transaction begun after every frame was copied.
+/// Under back-to-back commits the background checkpoint always ends in the middle of the next one, which
+/// began with frames not yet copied: the log never started again, grew by every commit (95 MB over 1,000
+/// renames), and every commit paid for a checkpoint running beside it (a rename took twice as long). So a
+/// commit in which a background checkpoint ended copies the few frames since, itself: the next transaction
+/// finds the log all copied and starts it again.
 final class BackgroundCheckpointer: @unchecked Sendable {
-    // @unchecked: `connection` and `runs` are only touched on `work`, `pending` under `lock`, and the
-    // thresholds are set before the commits that read them (tests lower them; a commit runs synchronously
-    // on the connection's queue, after the write). `BackgroundCheckpointTests.requestsFromManyThreadsAreOne`
-    // asks from many threads at once.
+    // @unchecked: `connection` and `runs` are only touched on `work`, `pending` and `endedInTransaction` under
+    // `lock`, `inlineRuns` and `logPages` only by the hook, and the thresholds are set before the commits that read them
+    // (tests lower them; a commit runs synchronously on the connection's queue, after the write).
+    // `BackgroundCheckpointTests.requestsFromManyThreadsAreOne` asks from many threads at once.
     /// Log pages after a commit from which a checkpoint is asked for: 4 MB (SQLite's own threshold, 1,000
     /// pages, at 4 KiB pages), set for the store's page size at `install`.
     var backgroundPages: Int32 = 1000
@@ -29,9 +36,15 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     private let work = DispatchQueue(label: "ObjectGraph.checkpoint", qos: .utility)
     private let lock = NSLock()
     private var pending = false
+    /// A background checkpoint ended after the open write transaction began (under `lock`).
+    private var endedInTransaction = false
     private var connection: DatabaseQueue?
     /// Checkpoints run, for tests.
     private(set) var runs = 0
+    /// Checkpoints the commits ran themselves, and the log's frames after the last commit (only the hook, on
+    /// the connection's queue, writes them), for tests.
+    private(set) var inlineRuns = 0
+    private(set) var logPages: Int32 = 0
 
     init(path: String) {
         self.path = path
@@ -60,12 +73,30 @@ final class BackgroundCheckpointer: @unchecked Sendable {
         context, db, name, pages in
         guard let context else { return SQLITE_OK }
         let me = Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue()
-        if pages >= me.inlinePages {
+        me.logPages = pages
+        if pages >= me.inlinePages || (pages >= me.backgroundPages && me.takeEndedInTransaction()) {
             _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            me.inlineRuns += 1
         } else if pages >= me.backgroundPages {
             me.request()
         }
         return SQLITE_OK
+    }
+
+    /// A write transaction has begun on the store's connection (its snapshot taken): a checkpoint that ends
+    /// from now on ends inside it.
+    func writeBegins() {
+        lock.lock()
+        endedInTransaction = false
+        lock.unlock()
+    }
+
+    private func takeEndedInTransaction() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let ended = endedInTransaction
+        endedInTransaction = false
+        return ended
     }
 
     /// Asks for one checkpoint soon; requests made while one waits are that one.
@@ -82,6 +113,9 @@ final class BackgroundCheckpointer: @unchecked Sendable {
             if connection == nil { connection = try? DatabaseQueue(path: path, configuration: SQLiteStore.configuration()) }
             _ = try? connection?.writeWithoutTransaction { db in try db.checkpoint(.passive) }
             runs += 1
+            lock.lock()
+            endedInTransaction = true
+            lock.unlock()
         }
     }
 

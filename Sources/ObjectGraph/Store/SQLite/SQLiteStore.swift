@@ -523,6 +523,7 @@ final class SQLiteStore: PersistentStore {
         try queue.writeWithoutTransaction { db in
             try db.inTransaction(.immediate) {
                 transaction = db
+                checkpointer?.writeBegins()
                 changesAtTransactionStart = db.totalChangesCount
                 (pendingLog, loggedSeq, counterInTransaction) = (nil, 0, nil)
                 transactionEnded = false
