@@ -153,6 +153,11 @@ struct HistoryBenchmarks {
             if k % 2 == 0 { recorded.append(t) } else { plain.append(t) }
         }
         history.recordsActions = true
+        if ProcessInfo.processInfo.environment["BURROW_DEBUG_RUNS"] != nil {
+            for q in [0.1, 0.25, 0.5, 0.75, 0.9] {
+                print(q, Harness.ms(Harness.percentile(recorded, q)), Harness.ms(Harness.percentile(plain, q)))
+            }
+        }
         Harness.report(
             "rename one item, recorded for undo (vs not)", ours: Harness.percentile(recorded, 0.5),
             baseline: Harness.percentile(plain, 0.5), goal: "ratio <= 1.05")

@@ -65,7 +65,7 @@ do {
     try CommandBenchmarks(size: quick ? 10_000 : 100_000, runs: quick ? 5 : 20).run(only: only)
     try FoldBenchmarks(size: quick ? 10_000 : 100_000, hugeLevel: quick ? 20_000 : 100_000, runs: quick ? 2 : 5, keyPresses: quick ? 500 : 5_000)
         .run(only: only)
-    try HistoryBenchmarks(branches: quick ? 10 : 100, leaves: 999, runs: quick ? 2 : 5, edits: quick ? 50 : 500).run(only: only)
+    try HistoryBenchmarks(branches: quick ? 10 : 100, leaves: 999, runs: quick ? 2 : 5, edits: quick ? 50 : 8000).run(only: only)
     try SearchBenchmarks(size: quick ? 10_000 : 100_000, hugeLevel: quick ? 20_000 : 1_000_000, runs: quick ? 2 : 5).run(only: only)
     try AgendaBenchmarks(size: quick ? 50_000 : 1_000_000, runs: quick ? 3 : 5).run(only: only)
     try LiveBenchmarks(adds: quick ? 20 : 200, idleSeconds: quick ? 2 : 10).run(only: only)

@@ -40,6 +40,25 @@ struct RawStatement {
 
     func bind(_ i: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, i) }
 
+    /// Binds `i`, or NULL for nil.
+    func bind(_ i: Int64?, at index: Int32) {
+        if let i { sqlite3_bind_int64(handle, index, i) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    /// Binds a string as text (copied by SQLite), without boxing it in a ``Value``.
+    func bind(text: String, at index: Int32) {
+        var text = text
+        text.withUTF8 { buf in
+            let p = UnsafeRawPointer(buf.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+            _ = sqlite3_bind_text(handle, index, p, Int32(buf.count), sqliteTransient)
+        }
+    }
+
+    /// The rows the last statement run on `db` changed, and the row ID it inserted last: SQLite's own, without
+    /// GRDB's check of the calling queue (a tenth of what recording an action for undo cost).
+    static func changes(_ db: Database) -> Int { Int(sqlite3_changes(db.sqliteConnection)) }
+    static func lastInsertedRowID(_ db: Database) -> Int64 { sqlite3_last_insert_rowid(db.sqliteConnection) }
+
     /// Binds bytes as a blob (copied by SQLite).
     func bind(bytes: [UInt8], at index: Int32) {
         bytes.withUnsafeBytes { buf in

@@ -97,7 +97,7 @@ extension SQLiteStore {
         stmt.bind(.double(Date().timeIntervalSince1970), at: 1)
         stmt.bind(bytes: bytes, at: 2)
         try stmt.run(db)
-        loggedSeq = db.lastInsertedRowID
+        loggedSeq = RawStatement.lastInsertedRowID(db)
         counterInTransaction = loggedSeq
         try pruneLogNowAndThen(db)
     }
@@ -126,7 +126,7 @@ extension SQLiteStore {
     func takeOpenLog(_ db: Database) throws -> (seq: Int64, bytes: [UInt8])? {
         guard let bytes = pendingLog, bytes.count <= Self.largestEntryInHistory else { return nil }
         try statement(db, .changeLogNumber).run(db)
-        guard db.changesCount == 1 else { return nil }
+        guard RawStatement.changes(db) == 1 else { return nil }
         // The transaction's first read (its poll) gave the counter: read again only without one.
         let seq = try counterInTransaction.map { $0 + 1 } ?? logCounter(db)
         counterInTransaction = seq

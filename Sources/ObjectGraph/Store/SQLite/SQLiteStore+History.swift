@@ -7,15 +7,6 @@ import GRDB
 /// bytes there are: recording an action reads the newest row, and the oldest one only near a limit, whatever
 /// the size of the history.
 extension SQLiteStore {
-    /// The newest or oldest row's bookkeeping.
-    private struct End {
-        var seq: Int64
-        var state: Int
-        var position: Int64
-        var cum: Int64
-        var size: Int64
-    }
-
     /// The newest done action's `seq`, found by walking back from the newest row (over the redo actions).
     private static let newestDone = "SELECT seq FROM og_history WHERE undone = 0 ORDER BY seq DESC LIMIT 1"
 
@@ -25,7 +16,9 @@ extension SQLiteStore {
     func appendHistory(_ entry: HistoryEntry, step: [UInt8], modelHash: String, limits: HistoryLimits) throws(StoreError) -> Int64 {
         do {
             return try withOpenTransaction { db in
-                var newest = try end(db, .historyNewest)
+                var newest = try newestEnd(db)
+                // Unknown until this append's row is in (a failure on the way leaves it unknown).
+                memoInTransaction.historyNewest = nil
                 if let n = newest, n.state != HistoryState.done.rawValue {
                     // A new action cuts redo: everything after the newest done action goes (a suffix).
                     let done = try Int64.fetchOne(db, sql: Self.newestDone) ?? 0
@@ -34,18 +27,18 @@ extension SQLiteStore {
                     newest = try end(db, .historyNewest)
                 }
                 let insert = try statement(db, .historyInsert)
-                insert.bind(.string(entry.name), at: 1)
+                insert.bind(text: entry.name, at: 1)
                 insert.bind(.double(entry.date.timeIntervalSince1970), at: 2)
-                insert.bind(.string(entry.origin), at: 3)
-                for (k, id) in [entry.place.container, entry.place.focus].enumerated() {
-                    insert.bind(id.map { .integer(Int64($0.entity)) } ?? .null, at: Int32(4 + 2 * k))
-                    insert.bind(id.map { .integer($0.rowID) } ?? .null, at: Int32(5 + 2 * k))
-                }
+                insert.bind(text: entry.origin, at: 3)
+                insert.bind(entry.place.container.map { Int64($0.entity) }, at: 4)
+                insert.bind(entry.place.container?.rowID, at: 5)
+                insert.bind(entry.place.focus.map { Int64($0.entity) }, at: 6)
+                insert.bind(entry.place.focus?.rowID, at: 7)
                 // Wrapping: numbers another program wrote into a row must not stop the recording (the checks report them).
                 let position = (newest?.position ?? 0) &+ 1, cum = (newest?.cum ?? 0) &+ Int64(step.count)
                 insert.bind(Int64(entry.objectCount), at: 8)
                 insert.bind(Int64(step.count), at: 9)
-                insert.bind(.string(modelHash), at: 10)
+                insert.bind(text: modelHash, at: 10)
                 insert.bind(position, at: 11)
                 insert.bind(cum, at: 12)
                 insert.bind(bytes: step, at: 13)
@@ -59,14 +52,15 @@ extension SQLiteStore {
                     insert.bind(.null, at: 15)
                 }
                 try insert.run(db)
-                let seq = db.lastInsertedRowID
-                let added = End(seq: seq, state: 0, position: position, cum: cum, size: Int64(step.count))
+                let seq = RawStatement.lastInsertedRowID(db)
+                let added = HistoryEnd(seq: seq, state: 0, position: position, cum: cum, size: Int64(step.count))
                 // Positions start at 1 and `cum` counts from 0, so the history holds at most `position` actions
                 // and `cum` bytes: the oldest row is read only when those could pass a limit (or are damaged).
                 let mayPass = position > Int64(max(1, limits.actions)) || cum > Int64(limits.bytes) || position < 1 || cum < 0
                 if mayPass, let oldest = try end(db, .historyOldest) {
                     try trim(db, from: oldest, to: added, limits)
                 }
+                memoInTransaction.historyNewest = .some(added)
                 return seq
             }
         } catch {
@@ -77,6 +71,7 @@ extension SQLiteStore {
     func replaceHistoryStep(_ sequence: Int64, step: [UInt8], objectCount: Int) throws(StoreError) -> Bool {
         do {
             return try withOpenTransaction { db in
+                memoInTransaction.historyNewest = nil
                 // Gone (trimmed, cleared) or undone by another process meanwhile: the group goes on as a new action.
                 guard let old = try Int64.fetchOne(db, sql: "SELECT size FROM og_history WHERE seq = ? AND undone = 0", arguments: [sequence])
                 else { return false }
@@ -114,6 +109,7 @@ extension SQLiteStore {
     func setHistoryState(_ sequence: Int64, _ state: HistoryState) throws(StoreError) {
         do {
             try withOpenTransaction { db in
+                memoInTransaction.historyNewest = nil
                 try db.execute(sql: "UPDATE og_history SET undone = ? WHERE seq = ?", arguments: [state.rawValue, sequence])
             }
         } catch {
@@ -124,6 +120,7 @@ extension SQLiteStore {
     func dropNewestHistory(_ sequence: Int64) throws(StoreError) {
         do {
             try withOpenTransaction { db in
+                memoInTransaction.historyNewest = nil
                 let newest = "seq = ? AND seq = (SELECT max(seq) FROM og_history)"
                 try keepLogEntries(db, where: newest, arguments: [sequence])
                 try db.execute(sql: "DELETE FROM og_history WHERE \(newest)", arguments: [sequence])
@@ -136,6 +133,7 @@ extension SQLiteStore {
     func clearHistory() throws(StoreError) {
         do {
             try withOpenTransaction { db in
+                memoInTransaction.historyNewest = nil
                 try keepLogEntries(db, where: "1")
                 try db.execute(sql: "DELETE FROM og_history")
             }
@@ -173,7 +171,7 @@ extension SQLiteStore {
     /// (Wrapping arithmetic throughout: a damaged row's numbers give a wrong trim at worst, never a crash.)
     /// Past either limit, drops the oldest actions down to nine tenths of it (so that trimming runs once in
     /// many actions, not on every one; a limit under 10 is kept exactly), never `newest`.
-    private func trim(_ db: Database, from oldest: End, to newest: End, _ limits: HistoryLimits) throws {
+    private func trim(_ db: Database, from oldest: HistoryEnd, to newest: HistoryEnd, _ limits: HistoryLimits) throws {
         let count = newest.position &- oldest.position &+ 1
         let bytes = newest.cum &- oldest.cum &+ oldest.size
         let maxCount = Int64(max(1, limits.actions)), maxBytes = Int64(limits.bytes)
@@ -212,11 +210,23 @@ extension SQLiteStore {
     }
 
     /// The newest (`.historyNewest`) or oldest (`.historyOldest`) row's bookkeeping, nil when there is no history.
-    private func end(_ db: Database, _ which: HotSQL) throws -> End? {
+    /// The newest row's bookkeeping: as the connection's last commit left it when nothing has committed since
+    /// (see ``CommitMemo``), else read.
+    private func newestEnd(_ db: Database) throws -> HistoryEnd? {
+        guard let known = memoInTransaction.historyNewest else { return try end(db, .historyNewest) }
+        #if DEBUG
+            // Every debug build's test that records an action checks the memo against the row.
+            let read = try end(db, .historyNewest)
+            precondition(read == known, "the newest history row's memo is stale: \(String(describing: known)), not \(String(describing: read))")
+        #endif
+        return known
+    }
+
+    private func end(_ db: Database, _ which: HotSQL) throws -> HistoryEnd? {
         let stmt = try statement(db, which)
         guard try stmt.step(db) else { return nil }
         defer { stmt.reset() }
-        return End(
+        return HistoryEnd(
             seq: stmt.int64(at: 0), state: Int(stmt.int64(at: 1)), position: stmt.int64(at: 2), cum: stmt.int64(at: 3),
             size: stmt.int64(at: 4))
     }

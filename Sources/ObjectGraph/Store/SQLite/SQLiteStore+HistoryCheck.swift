@@ -47,6 +47,7 @@ extension SQLiteStore {
     /// action older than a done one and a state that is none of the three. Returns what it did.
     func repairHistory(_ db: Database) throws -> [String] {
         guard try !checkHistory(db).isEmpty else { return [] }
+        memoInTransaction.historyNewest = nil
         try db.execute(sql: "UPDATE og_history SET size = length(step) WHERE typeof(size) <> 'integer' OR size <> length(step)")
         try db.execute(sql: "UPDATE og_history SET undone = 2 WHERE typeof(undone) <> 'integer' OR undone NOT IN (0, 1, 2)")
         try db.execute(

@@ -49,7 +49,10 @@ extension SQLiteStore {
 
     func setOutbox(enabled: Bool) throws(StoreError) {
         do {
-            try withWriteTransaction { db in try db.execute(sql: enabled ? Self.outboxTable : "DROP TABLE IF EXISTS og_outbox") }
+            try withWriteTransaction { db in
+                try db.execute(sql: enabled ? Self.outboxTable : "DROP TABLE IF EXISTS og_outbox")
+                memoInTransaction.outbox = nil
+            }
         } catch {
             throw StoreError.wrap(error, enabled ? "cannot start the outbox" : "cannot stop the outbox", path: path)
         }
@@ -57,6 +60,20 @@ extension SQLiteStore {
 
     func outboxIsEnabled() throws(StoreError) -> Bool {
         do {
+            // Every save that records an action asks: inside its transaction, as the last commit left it when
+            // nothing has committed since (see `CommitMemo`).
+            if let db = transaction {
+                if let known = memoInTransaction.outbox {
+                    #if DEBUG
+                        let has = try hasOutbox(db)
+                        precondition(has == known, "the memo of the outbox is stale")
+                    #endif
+                    return known
+                }
+                let has = try hasOutbox(db)
+                memoInTransaction.outbox = has
+                return has
+            }
             return try read { db in try hasOutbox(db) }
         } catch {
             throw StoreError.wrap(error, "cannot read the outbox", path: path)

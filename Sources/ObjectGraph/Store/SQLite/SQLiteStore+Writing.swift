@@ -189,7 +189,7 @@ extension SQLiteStore {
             for (k, slot) in slots.enumerated() { stmt.bind(values[slot], at: Int32(k + 1)) }
             stmt.bind(id, at: Int32(slots.count + 1))
             try stmt.run(db)
-            if db.changesCount == 0 {
+            if RawStatement.changes(db) == 0 {
                 throw StoreError(
                     .conflict, "cannot save: \(e.name) #\(id) was deleted elsewhere", path: path, entity: e.name,
                     object: ObjectID(entity: e.index, rowID: id))

@@ -32,6 +32,9 @@ final class SQLiteStore: PersistentStore {
     var slotsNullWhenLeftOut: [Int: UInt64] = [:]
     /// The last `PRAGMA data_version` seen: it changes when another connection commits.
     var dataVersion: Int64 = -1
+    /// What the last write transaction's commit left known (see ``CommitMemo``), and what the open one knows.
+    var commitMemo = CommitMemo()
+    var memoInTransaction = CommitMemo()
     var savesSincePrune = 0
     /// See `Store.heartbeat`.
     var heartbeat: (() -> Void)?
@@ -521,17 +524,24 @@ final class SQLiteStore: PersistentStore {
         precondition(snapshotDB == nil, "nothing may save while changes are being delivered (from a results controller's batch)")
         var result: T?
         try queue.writeWithoutTransaction { db in
-            try db.inTransaction(.immediate) {
-                transaction = db
-                checkpointer?.writeBegins()
-                changesAtTransactionStart = db.totalChangesCount
-                (pendingLog, loggedSeq, counterInTransaction) = (nil, 0, nil)
-                transactionEnded = false
-                defer { (transaction, pendingLog, counterInTransaction, transactionEnded) = (nil, nil, nil, false) }
-                result = try body(db)
-                if transactionEnded { throw StoreError(.storage, "cannot save: a write failed and SQLite ended the transaction", path: path) }
-                try flushLog(db)
-                return .commit
+            do {
+                try db.inTransaction(.immediate) {
+                    transaction = db
+                    checkpointer?.writeBegins()
+                    memoInTransaction = commitMemo.ifCurrent(db)
+                    changesAtTransactionStart = db.totalChangesCount
+                    (pendingLog, loggedSeq, counterInTransaction) = (nil, 0, nil)
+                    transactionEnded = false
+                    defer { (transaction, pendingLog, counterInTransaction, transactionEnded) = (nil, nil, nil, false) }
+                    result = try body(db)
+                    if transactionEnded { throw StoreError(.storage, "cannot save: a write failed and SQLite ended the transaction", path: path) }
+                    try flushLog(db)
+                    return .commit
+                }
+                commitMemo = memoInTransaction.committed(db)
+            } catch {
+                commitMemo = CommitMemo()
+                throw error
             }
         }
         return result!
