@@ -213,7 +213,11 @@ extension SQLiteStore {
     /// The newest row's bookkeeping: as the connection's last commit left it when nothing has committed since
     /// (see ``CommitMemo``), else read.
     private func newestEnd(_ db: Database) throws -> HistoryEnd? {
-        guard let known = memoInTransaction.historyNewest else { return try end(db, .historyNewest) }
+        guard let known = memoInTransaction.historyNewest else {
+            historyMemoTally.reads += 1
+            return try end(db, .historyNewest)
+        }
+        historyMemoTally.hits += 1
         #if DEBUG
             // Every debug build's test that records an action checks the memo against the row.
             let read = try end(db, .historyNewest)

@@ -35,6 +35,8 @@ final class SQLiteStore: PersistentStore {
     /// What the last write transaction's commit left known (see ``CommitMemo``), and what the open one knows.
     var commitMemo = CommitMemo()
     var memoInTransaction = CommitMemo()
+    /// Appends that took the newest history row from the memo, and those that read it, for tests.
+    var historyMemoTally = (hits: 0, reads: 0)
     var savesSincePrune = 0
     /// See `Store.heartbeat`.
     var heartbeat: (() -> Void)?
