@@ -30,7 +30,8 @@ import Testing
             // Mostly the same connection as the step before: saves in a row are what the memo serves.
             if Int.random(in: 0..<4, using: &rng) == 0 { k = 1 - k }
             let c = contexts[k]
-            let kind = ["save", "save", "save", "save", "save", "undo", "redo", "group", "unrecorded", "limits", "clear", "outbox"].randomElement(using: &rng)!
+            let kind = ["save", "save", "save", "save", "save", "undo", "redo", "group", "unrecorded", "limits", "clear", "outbox"].randomElement(
+                using: &rng)!
             kinds[kind, default: 0] += 1
             switch kind {
             case "save": try Self.add("t\(step)", in: c, named: "Add \(step)")
