@@ -111,6 +111,32 @@ import Testing
         #expect(try Context(store: try Store(path: path, model: Self.model)).count(FetchRequest("Note")) == 44)
     }
 
+    /// A big commit (a subtree's delete, its undo) in which a background checkpoint ended does not copy its own
+    /// frames inside the commit, as a small one does: it asks for another background checkpoint.
+    @Test func aBigCommitInWhichACheckpointEndedLeavesTheCopyToTheBackground() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("notes.sqlite")
+        let store = try Store(path: path, model: Self.model)
+        let checkpointer = try #require(store.sqlite.checkpointer)
+        checkpointer.backgroundPages = 4
+        let c = Context(store: store)
+        checkpointer.suspendForTests()
+        for k in 0..<4 { try c.transaction { try c.insert("Note")["text"] = "first \(k)" } }
+        let before = checkpointer.logPages
+        try c.transaction {
+            checkpointer.resumeForTests()
+            let runs = checkpointer.settledRuns()
+            #expect(runs == 1)
+            checkpointer.suspendForTests()
+            for k in 0..<40 { try c.insert("Note")["text"] = String(repeating: "big \(k) ", count: 2000) }
+        }
+        #expect(checkpointer.logPages - before >= 4 * checkpointer.backgroundPages, "\(checkpointer.logPages) frames after \(before)")
+        #expect(checkpointer.inlineRuns == 0, "the big commit copied its own frames")
+        checkpointer.resumeForTests()
+        #expect(checkpointer.settledRuns() == 2, "no checkpoint asked for after the big commit")
+        #expect(try Context(store: try Store(path: path, model: Self.model)).count(FetchRequest("Note")) == 44)
+    }
+
     /// A store at `path` with two notes saved, its read-only connection having read between them.
     static func twoNotesWithTheReaderRead(_ path: String) throws -> (Store, Context) {
         let store = try Store(path: path, model: Self.model)

@@ -57,6 +57,33 @@ import Testing
         #expect(try Self.problems(t.context.store) != [])
     }
 
+    /// Positions with a gap (damage: 1 then 3) and a limit of one action: trimming counts rows by position,
+    /// lands on the row just recorded, and must keep it (the action is undoable, and the connection's memo of
+    /// its newest row stays true, which debug builds check on the next save).
+    @Test func aTrimOverAGapKeepsTheActionJustRecorded() throws {
+        let dir = TemporaryDirectory("burrow-history-group")
+        let t = try TaskWorld(store: try Store(path: dir.path(), model: TaskModel.model))
+        let h = t.context.undoHistory
+        try t.context.addTask("p", to: t.home, at: 60)
+        try t.context.save(actionName: "Add “p”")
+        try t.context.addTask("q", to: t.home, at: 70)
+        try t.context.save(actionName: "Add “q”")
+        try t.context.store.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "UPDATE og_history SET position = 3 WHERE seq = (SELECT max(seq) FROM og_history)")
+        }
+        h.limits = HistoryLimits(actions: 1, bytes: 1 << 20)
+        try t.context.addTask("r", to: t.home, at: 80)
+        try t.context.save(actionName: "Add “r”")
+        let fresh = Context(store: try Store(path: dir.path(), model: TaskModel.model))
+        #expect(try fresh.undoHistory.entries().first?.name == "Add “r”")
+        try t.context.addTask("s", to: t.home, at: 90)
+        try t.context.save(actionName: "Add “s”")
+        #expect(try h.entries().map(\.name) == ["Add “s”"])
+        #expect(try Self.problems(t.context.store) == [])
+        #expect(try t.context.undo() == "Add “s”")
+        #expect(try t.titles(t.home) == ["a", "b", "c", "d", "e", "p", "q", "r"])
+    }
+
     /// Another connection, keeping one action, records one between the group's two saves: the group's
     /// action is trimmed away, so its second save has no row to grow, and goes on as a new action of the
     /// group's name holding that save. The history keeps its rules, and the task the second save added can

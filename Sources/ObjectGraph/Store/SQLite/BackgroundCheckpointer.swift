@@ -12,8 +12,9 @@ import GRDBSQLite
 /// Under back-to-back commits the background checkpoint always ends in the middle of the next one, which
 /// began with frames not yet copied: the log never started again, grew by every commit (95 MB over 1,000
 /// renames), and every commit paid for a checkpoint running beside it (a rename took twice as long). So a
-/// commit in which a background checkpoint ended copies the few frames since, itself: the next transaction
-/// finds the log all copied and starts it again.
+/// commit in which a background checkpoint ended copies the few frames since, itself, when it added few (a big
+/// one asks for another background checkpoint instead): the next transaction finds the log all copied and
+/// starts it again.
 final class BackgroundCheckpointer: @unchecked Sendable {
     // @unchecked: `connection` and `runs` are only touched on `work`, `pending` and `endedInTransaction` under
     // `lock`, `inlineRuns` and `logPages` only by the hook, and the thresholds are set before the commits that read them
@@ -73,8 +74,13 @@ final class BackgroundCheckpointer: @unchecked Sendable {
         context, db, name, pages in
         guard let context else { return SQLITE_OK }
         let me = Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue()
+        // A log that started again holds this commit's frames alone.
+        let added = pages >= me.logPages ? pages - me.logPages : pages
         me.logPages = pages
-        if pages >= me.inlinePages || (pages >= me.backgroundPages && me.takeEndedInTransaction()) {
+        // Only a small commit copies the frames since itself: a big one (a subtree's delete, its undo)
+        // would pay for copying its own frames, what the background checkpoint is for.
+        let ended = pages >= me.backgroundPages && me.takeEndedInTransaction()
+        if pages >= me.inlinePages || (ended && added < me.backgroundPages) {
             _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             me.inlineRuns += 1
         } else if pages >= me.backgroundPages {

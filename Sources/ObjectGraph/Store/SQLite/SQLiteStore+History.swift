@@ -188,10 +188,12 @@ extension SQLiteStore {
         }
         last = min(last, newest.position &- 1)
         guard last >= oldest.position else { return }
-        // Positions follow the rows in order with no gaps: the row at `last` is the (last - oldest)th one.
-        let dropped = "seq <= (SELECT seq FROM og_history ORDER BY seq LIMIT 1 OFFSET ?)"
-        try keepLogEntries(db, where: dropped, arguments: [last &- oldest.position])
-        try db.execute(sql: "DELETE FROM og_history WHERE \(dropped)", arguments: [last &- oldest.position])
+        // Positions follow the rows in order with no gaps: the row at `last` is the (last - oldest)th one. Where
+        // they have gaps (damage) that row may be the newest: it stays, the action just recorded.
+        let dropped = "seq <= (SELECT seq FROM og_history ORDER BY seq LIMIT 1 OFFSET ?) AND seq < ?"
+        let arguments: StatementArguments = [last &- oldest.position, newest.seq]
+        try keepLogEntries(db, where: dropped, arguments: arguments)
+        try db.execute(sql: "DELETE FROM og_history WHERE \(dropped)", arguments: arguments)
     }
 
     /// Gives a history table from before 2026-11-27 the change log's columns, before `step` as a new table
