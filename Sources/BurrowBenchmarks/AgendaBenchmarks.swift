@@ -75,7 +75,9 @@ struct AgendaBenchmarks {
             return
         }
         let views: [(label: String, typed: String, key: String, marker: String)] = [
-            ("the agenda (=)", "", "=", "Agenda to"), ("tag #work (:tag work)", ":tag work", "\r", "#work")
+            ("the agenda (=)", "", "=", "Agenda to"), ("tag #work (:tag work)", ":tag work", "\r", "#work"),
+            // Its second row: the typed line (and the view's title) hold the first one's text.
+            ("text \"item 4242\" (:find)", ":find \"item 4242\"", "\r", "item 42420")
         ]
         for view in views {
             var ours: [Double] = []

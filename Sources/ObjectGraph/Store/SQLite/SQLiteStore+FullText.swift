@@ -317,7 +317,7 @@ extension SQLiteStore {
 
     /// The rows whose folded text holds `folded`, ascending, through the chunks: every one, or those of
     /// a few `among`.
-    private func searchChunks(_ db: Database, _ e: EntityDescription, _ folded: String, among: [Int64]?, limit: Int) throws -> [Int64] {
+    func searchChunks(_ db: Database, _ e: EntityDescription, _ folded: String, among: [Int64]?, limit: Int) throws -> [Int64] {
         var scanner = TextChunkScanner(needle: Array(folded.utf8), columns: e.fullTextSlots.count)
         var hits: [Int64] = []
         var damaged = false

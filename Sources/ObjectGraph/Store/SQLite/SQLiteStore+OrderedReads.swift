@@ -15,6 +15,9 @@ extension SQLiteStore {
         let request = storage.request, entity = storage.entity
         // Row-value comparison walks the index only when every key goes the same (ascending) way.
         guard request.sortKeys.allSatisfy(\.ascending) else { return nil }
+        // Rows found through the full-text index are read by ID: in order, each read would test every row
+        // from its anchor on until it had its count (a view of 111 rows among a million read them all).
+        guard request.predicate.fullTextNeedle(for: entity) == nil else { return nil }
         guard from > 0 else { return try readOrdered(storage, from: 0, count: count, keyset: (.none, []), ties: 0) }
         guard let anchor = storage.anchor, anchor.position == from - 1, !anchor.keys.contains(where: \.isNull) else { return nil }
         let columns = request.sortKeys.map { ObjectPredicate.column($0.key, entity, absentSlots[entity.index] ?? []) }

@@ -4,19 +4,21 @@ import GRDB
 extension SQLiteStore {
     func fetchIDs(_ request: FetchRequest, of entity: EntityDescription, prefetching rows: PrefetchedRows?) throws(StoreError) -> [Int64] {
         let columns = rows.map { self.columns($0.layout, entity) } ?? "\"id\""
-        let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset)
         var out: [Int64] = []
         do {
-            try read { db in
-                let stmt = try statement(db, sql)
-                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
-                if let rows {
-                    while try stmt.step(db) {
-                        out.append(stmt.int64(at: 0))
-                        rows.append(stmt)
+            try withNarrowing(request, entity) { narrowing in
+                let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset, and: narrowing)
+                try read { db in
+                    let stmt = try statement(db, sql)
+                    for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                    if let rows {
+                        while try stmt.step(db) {
+                            out.append(stmt.int64(at: 0))
+                            rows.append(stmt)
+                        }
+                    } else {
+                        while try stmt.step(db) { out.append(stmt.int64(at: 0)) }
                     }
-                } else {
-                    while try stmt.step(db) { out.append(stmt.int64(at: 0)) }
                 }
             }
         } catch {
@@ -28,19 +30,21 @@ extension SQLiteStore {
     func fetchSortKeys(_ request: FetchRequest, of entity: EntityDescription, limit: Int?) throws(StoreError) -> [(id: Int64, keys: [Value])] {
         let types = request.sortKeys.map { entity.property($0.key)!.attribute?.type ?? .integer64 }
         let columns = (["\"id\""] + request.sortKeys.map { column(entity.property($0.key)!.slot, entity) }).joined(separator: ", ")
-        let (sql, args) = selectSQL(request, entity, columns: columns, limit: limit, offset: 0)
         var out: [(id: Int64, keys: [Value])] = []
         do {
-            try read { db in
-                let stmt = try statement(db, sql)
-                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
-                while try stmt.step(db) {
-                    var keys: [Value] = []
-                    if !types.isEmpty {
-                        keys.reserveCapacity(types.count)
-                        for (k, t) in types.enumerated() { keys.append(stmt.value(at: Int32(k + 1), as: t)) }
+            try withNarrowing(request, entity) { narrowing in
+                let (sql, args) = selectSQL(request, entity, columns: columns, limit: limit, offset: 0, and: narrowing)
+                try read { db in
+                    let stmt = try statement(db, sql)
+                    for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                    while try stmt.step(db) {
+                        var keys: [Value] = []
+                        if !types.isEmpty {
+                            keys.reserveCapacity(types.count)
+                            for (k, t) in types.enumerated() { keys.append(stmt.value(at: Int32(k + 1), as: t)) }
+                        }
+                        out.append((stmt.int64(at: 0), keys))
                     }
-                    out.append((stmt.int64(at: 0), keys))
                 }
             }
         } catch {
@@ -52,17 +56,19 @@ extension SQLiteStore {
     func fetchValues(_ request: FetchRequest, of entity: EntityDescription, slots: [Int]) throws(StoreError) -> [(id: Int64, values: [Value])] {
         let types = slots.map { entity.properties[$0].attribute?.type ?? .integer64 }
         let columns = (["\"id\""] + slots.map { column($0, entity) }).joined(separator: ", ")
-        let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset)
         var out: [(id: Int64, values: [Value])] = []
         do {
-            try read { db in
-                let stmt = try statement(db, sql)
-                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
-                while try stmt.step(db) {
-                    var values: [Value] = []
-                    values.reserveCapacity(types.count)
-                    for (k, t) in types.enumerated() { values.append(stmt.value(at: Int32(k + 1), as: t)) }
-                    out.append((stmt.int64(at: 0), values))
+            try withNarrowing(request, entity) { narrowing in
+                let (sql, args) = selectSQL(request, entity, columns: columns, limit: request.limit, offset: request.offset, and: narrowing)
+                try read { db in
+                    let stmt = try statement(db, sql)
+                    for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                    while try stmt.step(db) {
+                        var values: [Value] = []
+                        values.reserveCapacity(types.count)
+                        for (k, t) in types.enumerated() { values.append(stmt.value(at: Int32(k + 1), as: t)) }
+                        out.append((stmt.int64(at: 0), values))
+                    }
                 }
             }
         } catch {
@@ -72,15 +78,21 @@ extension SQLiteStore {
     }
 
     func count(_ request: FetchRequest, of entity: EntityDescription) throws(StoreError) -> Int {
-        let (condition, args) = request.predicate.sql(for: entity, absent: absentSlots[entity.index] ?? [])
+        var (condition, args) = request.predicate.sql(for: entity, absent: absentSlots[entity.index] ?? [])
         do {
-            return try read { db in
-                let stmt = try statement(db, "SELECT count(*) FROM \(Schema.quote(entity.name)) WHERE \(condition)")
-                for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
-                _ = try stmt.step(db)
-                let n = Int(stmt.int64(at: 0))
-                stmt.reset()
-                return n
+            return try withNarrowing(request, entity) { narrowing in
+                if let narrowing {
+                    condition = "(\(condition)) AND \(narrowing.0)"
+                    args += narrowing.1
+                }
+                return try read { db in
+                    let stmt = try statement(db, "SELECT count(*) FROM \(Schema.quote(entity.name)) WHERE \(condition)")
+                    for (i, a) in args.enumerated() { stmt.bind(a, at: Int32(i + 1)) }
+                    _ = try stmt.step(db)
+                    let n = Int(stmt.int64(at: 0))
+                    stmt.reset()
+                    return n
+                }
             }
         } catch {
             throw StoreError.wrap(error, "cannot count \(entity.name) objects", path: path)
@@ -345,7 +357,12 @@ extension SQLiteStore {
 
     func scanIDs(_ request: FetchRequest, of entity: EntityDescription) -> IDScan? {
         guard let reader = backgroundReader() else { return nil }
-        let (sql, args) = selectSQL(request, entity, columns: "\"id\"", limit: request.limit, offset: request.offset)
+        // The index's matches are read here, on this connection's snapshot, and the scan's own (the same
+        // or later) tests the whole predicate on them: a row that came to match in between is left out, and
+        // the commit that made it match reaches the result as a change, as any commit after this one does.
+        // A failure to narrow is no narrowing: the scan reads every row and reports its own failures.
+        let narrowing = try? fullTextNarrowing(request, entity)
+        let (sql, args) = selectSQL(request, entity, columns: "\"id\"", limit: request.limit, offset: request.offset, and: narrowing)
         let path = path
         return IDScan { scan throws(StoreError) in
             do {

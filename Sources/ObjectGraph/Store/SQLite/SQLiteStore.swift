@@ -37,6 +37,10 @@ final class SQLiteStore: PersistentStore {
     var memoInTransaction = CommitMemo()
     /// Appends that took the newest history row from the memo, and those that read it, for tests.
     var historyMemoTally = (hits: 0, reads: 0)
+    /// Matches of the full-text index up to which a fetch reads only the rows it found (see
+    /// `fullTextNarrowing`; tests lower it), and how often reads were narrowed and found too many, for tests.
+    var narrowingLimit = SQLiteStore.defaultNarrowingLimit
+    var narrowingTally = (narrowed: 0, tooMany: 0)
     var savesSincePrune = 0
     /// See `Store.heartbeat`.
     var heartbeat: (() -> Void)?
