@@ -27,6 +27,8 @@ struct FrameWriter {
     var size: Size
     /// How many gaps between changes were written again rather than moved past (for tests).
     private(set) var bridges = 0
+    /// How many rows' trailing blanks were erased rather than written (for tests).
+    private(set) var erasures = 0
     /// The final byte of `cup` and of `csr` where they are the usual `ESC [ row ; column H` (and `… r`),
     /// written without the general formatter.
     private let cursorAddressFinal: UInt8?
@@ -72,14 +74,38 @@ struct FrameWriter {
     /// a row is written again rather than moved past, where those cells are printable ASCII in the style the
     /// terminal draws in: a byte a cell against an address of six or more (a scrolled-in row of words was
     /// sent as one address per word).
+    ///
+    /// With `frame` too, a blank that starts the plain blanks a row of the frame ends with is sent as `el`, the
+    /// rest of the row's changes with it (a row left by the selection was sent with 60 blanks).
     mutating func draw(_ changes: [CellChange], in frame: Buffer? = nil, symbol: (Cell) -> String?) {
         let (width, height) = (size.width, size.height)
         let bridgeable = frame.map { $0.size == size } ?? false
-        for change in changes {
+        let erase = bridgeable ? capabilities.clearToEnd.map { Array($0.utf8) } : nil
+        // The row whose trailing plain blanks were found, and the column where they start.
+        var tail = (y: -1, x: 0)
+        var i = 0
+        while i < changes.count {
+            let change = changes[i]
+            i += 1
             let cell = change.cell
             let (x, y) = (change.position.x, change.position.y)
             let cellWidth = max(1, Int(cell.width))
             guard y >= 0, y < height, x >= 0, x + cellWidth <= width else { continue }
+            if let erase, cell == .blank, width - x > erase.count {
+                if tail.y != y { tail = (y, Self.trailingBlanks(of: y, in: frame!)) }
+                if x >= tail.x {
+                    if cursor != Position(x: x, y: y) {
+                        if !bridge(to: x, y: y, in: frame!) { move(to: Position(x: x, y: y)) }
+                    }
+                    setPen(.plain)
+                    output += erase
+                    erasures += 1
+                    // The cursor stays; every later change of this row is a blank the erase drew.
+                    cursor = Position(x: x, y: y)
+                    while i < changes.count, changes[i].position.y == y, changes[i].position.x > x { i += 1 }
+                    continue
+                }
+            }
             // The bottom right corner: writing there wraps, and at the bottom scrolls the whole screen, on a
             // terminal with automatic margins that does not defer the wrap. Margins off for it where they can be;
             // otherwise the corner stays blank.
@@ -151,6 +177,13 @@ struct FrameWriter {
         move(to: Position(x: 0, y: 0))
         if let cnorm = capabilities.cursorVisible { output += Array(cnorm.utf8) }
         cursorShown = true
+    }
+
+    /// The column from which row `y` of `frame` holds only plain blanks (its width when it ends otherwise).
+    static func trailingBlanks(of y: Int, in frame: Buffer) -> Int {
+        var x = frame.size.width
+        while x > 0, frame[x - 1, y] == .blank { x -= 1 }
+        return x
     }
 
     /// The most unchanged cells written again instead of an address (`ESC [ row ; column H` is six bytes or more).

@@ -38,6 +38,9 @@ struct TerminalCapabilities: Equatable, Sendable {
     var deferredWrap: Bool
     var marginsOff: String?
     var marginsOn: String?
+    /// Erase to the end of the line (`el`), in the default colours after attributes off: a row's trailing
+    /// blanks in three bytes instead of a byte a cell.
+    var clearToEnd: String? = nil
 
     /// The capabilities of the terminal ncurses set up (`setupterm` or `newterm` before); `colors` false for
     /// none (NO_COLOR, or a terminal without them).
@@ -54,7 +57,7 @@ struct TerminalCapabilities: Equatable, Sendable {
             colors: colorful ? palette : 0, defaultColors: string("op") != nil || string("oc") != nil,
             cursorVisible: string("cnorm"), cursorInvisible: string("civis"),
             automaticMargins: burrow_tigetflag("am") == 1, deferredWrap: burrow_tigetflag("xenl") == 1,
-            marginsOff: string("rmam"), marginsOn: string("smam"))
+            marginsOff: string("rmam"), marginsOn: string("smam"), clearToEnd: string("el"))
     }
 
     /// `capability` without its padding (`$<5>`, `$<2*/>`: delays for terminals of the 1980s, which `tputs`
@@ -94,7 +97,7 @@ struct TerminalCapabilities: Equatable, Sendable {
         reverse: "\u{1B}[7m", foreground: "\u{1B}[%?%p1%{8}%<%t3%p1%d%e%p1%{16}%<%t9%p1%{8}%-%d%e38;5;%p1%d%;m",
         background: "\u{1B}[%?%p1%{8}%<%t4%p1%d%e%p1%{16}%<%t10%p1%{8}%-%d%e48;5;%p1%d%;m", originalPair: "\u{1B}[39;49m",
         colors: 256, defaultColors: true, cursorVisible: "\u{1B}[?12l\u{1B}[?25h", cursorInvisible: "\u{1B}[?25l",
-        automaticMargins: true, deferredWrap: true, marginsOff: "\u{1B}[?7l", marginsOn: "\u{1B}[?7h")
+        automaticMargins: true, deferredWrap: true, marginsOff: "\u{1B}[?7l", marginsOn: "\u{1B}[?7h", clearToEnd: "\u{1B}[K")
 
     /// `capability` with its parameters filled in, as bytes.
     static func format(_ capability: String, _ a: Int, _ b: Int = 0) -> [UInt8] {

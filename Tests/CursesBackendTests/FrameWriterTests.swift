@@ -49,6 +49,8 @@ import Testing
         case monochrome
         /// Addresses in another form than xterm's (numbers of two digits): filled in by `TerminfoFormat`.
         case paddedAddresses
+        /// No erase to the end of the line: trailing blanks are written.
+        case noErase
         var testDescription: String { rawValue }
 
         var capabilities: TerminalCapabilities {
@@ -68,6 +70,7 @@ import Testing
             case .paddedAddresses:
                 c.cursorAddress = "\u{1B}[%i%p1%02d;%p2%02dH"
                 c.scrollRegion = "\u{1B}[%i%p1%02d;%p2%02dr"
+            case .noErase: c.clearToEnd = nil
             }
             return c
         }
@@ -121,7 +124,7 @@ import Testing
             }
         }
         print(
-            "frame writer, \(kind.rawValue): \(frames) frames, \(terminal.scrolls) scrolled, \(backend.writer.bridges) gaps written over, \(backend.bytes) bytes"
+            "frame writer, \(kind.rawValue): \(frames) frames, \(terminal.scrolls) scrolled, \(backend.writer.bridges) gaps written over, \(backend.writer.erasures) rows' ends erased, \(backend.bytes) bytes"
         )
         #expect(mismatches.isEmpty, "\(mismatches.first ?? ""), \(rng.note)")
         #expect(backend.model.unknown.isEmpty, "sequences the model does not know: \(backend.model.unknown.prefix(5))")
@@ -133,6 +136,12 @@ import Testing
         }
         // Gaps between changes written over with the cells the terminal shows happened often.
         #expect(backend.writer.bridges > 200, "only \(backend.writer.bridges) gaps written over")
+        // Rows ending in blanks were erased to their end where the terminal can.
+        if kind == .noErase {
+            #expect(backend.writer.erasures == 0)
+        } else {
+            #expect(backend.writer.erasures > 100, "only \(backend.writer.erasures) rows' ends erased")
+        }
         // The screen itself never scrolled but by a scroll region: nothing wrote in the bottom right corner past it.
         #expect(backend.model.scrolls <= terminal.scrolls * 3)
     }

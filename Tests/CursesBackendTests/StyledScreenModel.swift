@@ -113,6 +113,12 @@ struct StyledScreenModel {
             bottom = number(1, height) - 1
             (x, y) = (0, 0)
             pendingWrap = false
+        case (false, "K") where parameters.isEmpty || parameters == "0":
+            // Erased in the default colours only where the pen is plain: a terminal that erases with the
+            // current background would draw other blanks.
+            if pen != .plain { unknown.append("EL with a pen that is not plain") }
+            for column in x..<width { cells[y][column] = .blank }
+            pendingWrap = false
         case (false, "m"):
             sgr(numbers.map { $0 ?? 0 })
         case (true, "h"), (true, "l"):
