@@ -154,4 +154,24 @@ import Testing
         #expect(found == (try c.fetch(Self.unnarrowed(request)).rowIDs))
         #expect(store.sqlite.narrowingTally.narrowed == 0 && store.sqlite.narrowingTally.tooMany == 0)
     }
+
+    /// A chunk of the index that cannot be read narrows nothing (its search would test every row first, and
+    /// the fetch then again): the fetch tests every row, and finds what it always did.
+    @Test func anIndexWithADamagedChunkIsNotUsed() throws {
+        let dir = TemporaryDirectory("burrow-narrowing")
+        let path = dir.path("cards.sqlite")
+        var rng = SeededRandom(seed: 8)
+        let store = try Store(path: path, model: Self.model)
+        let c = Context(store: store)
+        for _ in 0..<20 { try Self.randomChange(c, &rng) }
+        let request = FetchRequest("Card", where: Property("front").containsFolded("a") || Property("back").containsFolded("a"))
+        let before = try c.fetch(request).rowIDs
+        #expect(!before.isEmpty && store.sqlite.narrowingTally.narrowed == 1)
+        try store.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "UPDATE og_text_Card SET data = x'00' WHERE start = (SELECT min(start) FROM og_text_Card)")
+        }
+        #expect(try c.fetch(request).rowIDs == before)
+        #expect(try c.fetch(Self.unnarrowed(request)).rowIDs == before)
+        #expect(store.sqlite.narrowingTally.narrowed == 1, "a damaged index narrowed a fetch")
+    }
 }

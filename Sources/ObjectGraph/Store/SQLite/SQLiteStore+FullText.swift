@@ -315,9 +315,15 @@ extension SQLiteStore {
     /// With the index held, fewer IDs than this are looked for in their own chunks (a binary search each).
     private static let chunksReadForSomeIDs = 65_536
 
+    /// A chunk could not be read and the caller asked not to search every row instead.
+    struct DamagedChunks: Error {}
+
     /// The rows whose folded text holds `folded`, ascending, through the chunks: every one, or those of
-    /// a few `among`.
-    func searchChunks(_ db: Database, _ e: EntityDescription, _ folded: String, among: [Int64]?, limit: Int) throws -> [Int64] {
+    /// a few `among`. Where a chunk cannot be read, every row is searched instead, or, unless
+    /// `scanningIfDamaged`, ``DamagedChunks`` is thrown.
+    func searchChunks(
+        _ db: Database, _ e: EntityDescription, _ folded: String, among: [Int64]?, limit: Int, scanningIfDamaged: Bool = true
+    ) throws -> [Int64] {
         var scanner = TextChunkScanner(needle: Array(folded.utf8), columns: e.fullTextSlots.count)
         var hits: [Int64] = []
         var damaged = false
@@ -369,7 +375,10 @@ extension SQLiteStore {
         }
         // A chunk that cannot be read (a damaged file; `check` reports it, a repair builds the index again)
         // must not hide rows: every row is searched instead.
-        if damaged { return try scanFullText(db, e, folded, among: among, limit: limit) }
+        if damaged {
+            guard scanningIfDamaged else { throw DamagedChunks() }
+            return try scanFullText(db, e, folded, among: among, limit: limit)
+        }
         return hits
     }
 

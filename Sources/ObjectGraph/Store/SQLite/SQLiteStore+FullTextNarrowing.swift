@@ -16,11 +16,18 @@ extension SQLiteStore {
         guard !folded.isEmpty else { return nil }
         let found: [Int64]?
         do {
-            // An index not current (being built, damaged, an older version's in a store opened read-only) is
-            // not read: a search would test every row itself, in Swift, and then the fetch again.
+            // An index not current (being built, damaged, an older version's in a store opened read-only), or
+            // with a chunk that cannot be read, narrows nothing: its search would test every row itself, in
+            // Swift, and then the fetch again.
+            let limit = narrowingLimit < Int.max ? narrowingLimit + 1 : Int.max
             found = try snapshot {
                 try read { db in
-                    try fullTextIsCurrentNow(db, entity) ? searchChunks(db, entity, folded, among: nil, limit: narrowingLimit + 1) : nil
+                    guard try fullTextIsCurrentNow(db, entity) else { return nil }
+                    do {
+                        return try searchChunks(db, entity, folded, among: nil, limit: limit, scanningIfDamaged: false)
+                    } catch is DamagedChunks {
+                        return nil
+                    }
                 }
             }
         } catch {
