@@ -86,13 +86,7 @@ import Testing
     @Test func backToBackCommitsLetTheLogStartAgain() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("notes.sqlite")
-        let store = try Store(path: path, model: Self.model)
-        let checkpointer = try #require(store.sqlite.checkpointer)
-        checkpointer.backgroundPages = 4
-        let c = Context(store: store)
-        checkpointer.suspendForTests()
-        // Past the threshold, a checkpoint asked for and held.
-        for k in 0..<4 { try c.transaction { try c.insert("Note")["text"] = "first \(k)" } }
+        let (c, checkpointer) = try Self.fourNotesWithACheckpointHeld(path)
         var largest: Int32 = 0
         for k in 0..<40 {
             try c.transaction {
@@ -116,12 +110,7 @@ import Testing
     @Test func aBigCommitInWhichACheckpointEndedLeavesTheCopyToTheBackground() throws {
         let dir = TemporaryDirectory()
         let path = dir.path("notes.sqlite")
-        let store = try Store(path: path, model: Self.model)
-        let checkpointer = try #require(store.sqlite.checkpointer)
-        checkpointer.backgroundPages = 4
-        let c = Context(store: store)
-        checkpointer.suspendForTests()
-        for k in 0..<4 { try c.transaction { try c.insert("Note")["text"] = "first \(k)" } }
+        let (c, checkpointer) = try Self.fourNotesWithACheckpointHeld(path)
         let before = checkpointer.logPages
         try c.transaction {
             checkpointer.resumeForTests()
@@ -135,6 +124,18 @@ import Testing
         checkpointer.resumeForTests()
         #expect(checkpointer.settledRuns() == 2, "no checkpoint asked for after the big commit")
         #expect(try Context(store: try Store(path: path, model: Self.model)).count(FetchRequest("Note")) == 44)
+    }
+
+    /// A store at `path` whose checkpoints are asked for past 4 log pages, with four notes saved: past that
+    /// threshold, a checkpoint asked for and held (`resumeForTests` lets it run).
+    static func fourNotesWithACheckpointHeld(_ path: String) throws -> (Context, BackgroundCheckpointer) {
+        let store = try Store(path: path, model: Self.model)
+        let checkpointer = try #require(store.sqlite.checkpointer)
+        checkpointer.backgroundPages = 4
+        let c = Context(store: store)
+        checkpointer.suspendForTests()
+        for k in 0..<4 { try c.transaction { try c.insert("Note")["text"] = "first \(k)" } }
+        return (c, checkpointer)
     }
 
     /// A store at `path` with two notes saved, its read-only connection having read between them.
